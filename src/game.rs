@@ -1,0 +1,267 @@
+//! The game model: one trait that every game implements.
+//!
+//! A game state answers who is to move ([`Turn`]: a player seat, chance, or
+//! nobody because the game is over), lists the legal moves, applies a move,
+//! and reports per-seat rewards once the game (or the search horizon) is
+//! over. Moves are small `Copy` values; their text form is the game's
+//! business (`move_text` / `parse_move`).
+//!
+//! Chance (deals, draws, the turned-up trump) is an explicit step: when
+//! [`Game::turn`] is [`Turn::Chance`], [`Game::sample_chance`] draws the
+//! outcome as an ordinary move that is then applied.
+//!
+//! Hidden information is a declared capability: [`Game::determinize`]
+//! returns a full state consistent with what one seat knows. Perfect
+//! information games keep the default (a clone). Searches deciding for a
+//! seat only ever look at determinized states, never at the engine's own
+//! copy of the hidden cards.
+
+use std::fmt;
+use std::hash::Hash;
+
+use crate::options::{OptionError, OptionSpec, Options};
+use crate::search::Control;
+
+/// The random generator used everywhere: seeded, fast, reproducible.
+pub type Rng = rand::rngs::SmallRng;
+
+/// A seat at the table, numbered from 0.
+pub type Seat = usize;
+
+/// Who acts next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// A player decides.
+    Player(Seat),
+    /// Chance decides (a deal, a draw); see [`Game::sample_chance`].
+    Chance,
+    /// The game is over.
+    Over,
+}
+
+/// Why a move text could not be read (syntax), or why a well-formed move is
+/// not allowed here (legality).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move of this game at all.
+    Syntax(String),
+    /// The text is a move of this game but not a legal one now.
+    Illegal(String),
+    /// The game is over: nothing can be played.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(m) => write!(f, "malformed move: {m}"),
+            MoveError::Illegal(m) => write!(f, "illegal move: {m}"),
+            MoveError::GameOver => write!(f, "the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a position text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// This game has no position text.
+    Unsupported,
+    /// The text is malformed; the message says how.
+    Invalid(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Unsupported => write!(f, "this game has no position text"),
+            PositionError::Invalid(m) => write!(f, "bad position: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// The per-seat outcome of a finished game, as reported by `result`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Each seat's score in the game's own unit (discs, points, tokens).
+    pub scores: Vec<f64>,
+    /// The winning seats (empty or all seats for a draw).
+    pub winners: Vec<Seat>,
+}
+
+/// A game: the rules, and one state of play.
+///
+/// The required core is small; the provided methods are the checked
+/// operations built on it and are not meant to be overridden, except the
+/// ones documented as hooks (evaluation, fast random move, hidden
+/// information, position text).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move (including chance outcomes). Small and `Copy`.
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// The registry name (`othello`, `quoridor`, ...).
+    const NAME: &'static str;
+    /// One line describing the game, for `list_games`.
+    const SUMMARY: &'static str;
+    /// The `key=value` options the game accepts.
+    const OPTIONS: &'static [OptionSpec];
+    /// Two players, and one's gain is the other's loss: alpha-beta applies.
+    const TWO_PLAYER_ZERO_SUM: bool = false;
+    /// Every seat sees the whole state: `determinize` is a clone.
+    const PERFECT_INFORMATION: bool = true;
+
+    /// A new game at its start, with validated options.
+    fn new_game(options: &Options) -> Result<Self, OptionError>;
+
+    /// Number of seats.
+    fn num_seats(&self) -> usize;
+    /// Who acts next.
+    fn turn(&self) -> Turn;
+    /// The legal moves of whoever acts next (players or chance), written
+    /// into `out` after clearing it. Empty only when the game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Applies a legal move. Behaviour on an illegal move is unspecified
+    /// (but must not be undefined): use [`Game::play_checked`] for input.
+    fn apply(&mut self, mv: Self::Move);
+    /// The reward of `seat` in `[0, 1]` once [`Game::at_horizon`] holds
+    /// (1 = best). Searches maximise it.
+    fn reward(&self, seat: Seat) -> f64;
+    /// The final scores and winners; meaningful once the game is over.
+    fn outcome(&self) -> Outcome;
+
+    /// The name of a seat in move commands (`black`, `white`, `north`...).
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("{seat}")
+    }
+    /// Reads a seat name (or number).
+    fn parse_seat(&self, text: &str) -> Option<Seat> {
+        let t = text.to_ascii_lowercase();
+        (0..self.num_seats())
+            .find(|&s| self.seat_name(s).eq_ignore_ascii_case(&t))
+            .or_else(|| t.parse().ok().filter(|&s: &Seat| s < self.num_seats()))
+    }
+
+    /// The text of a move, as the protocol prints it.
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// Reads a move text in the current state (syntax only; legality is
+    /// checked by [`Game::play_checked`]).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// A human-readable picture of the state, for `showboard`.
+    fn render(&self) -> String;
+
+    /// The position text (`setboard`), for games that have one.
+    fn position_text(&self) -> Option<String> {
+        None
+    }
+    /// Sets the position from text, for games that have one.
+    fn set_position(&mut self, _text: &str) -> Result<(), PositionError> {
+        Err(PositionError::Unsupported)
+    }
+
+    /// Hook: draws a chance outcome when [`Game::turn`] is [`Turn::Chance`].
+    /// The default picks uniformly among `legal_moves`.
+    fn sample_chance(&self, rng: &mut Rng) -> Self::Move {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves[rand::Rng::gen_range(rng, 0..moves.len())]
+    }
+    /// Hook: whether a chance step must be told by a referee (seat-bound
+    /// play) rather than drawn by the engine.
+    fn chance_from_referee(&self) -> bool {
+        false
+    }
+
+    /// Hook: a uniformly random legal move, for playouts. `buf` is scratch
+    /// space the caller keeps between calls. Games override it where a
+    /// faster way exists (e.g. picking a bit of a move bitboard).
+    fn random_move(&self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Self::Move {
+        self.legal_moves(buf);
+        buf[rand::Rng::gen_range(rng, 0..buf.len())]
+    }
+
+    /// Hook: where playouts stop and `reward` is read. The game's end by
+    /// default; card games may stop at the end of a hand.
+    fn at_horizon(&self) -> bool {
+        self.turn() == Turn::Over
+    }
+
+    /// Hook: static evaluation from `seat`'s point of view, roughly in
+    /// `[-1, 1]` (positive is good). Used by alpha-beta at its leaves and by
+    /// heuristic playouts. The default knows nothing.
+    fn evaluate(&self, _seat: Seat) -> f64 {
+        0.0
+    }
+
+    /// Hook: the number of legal moves (perft's bulk count at the last ply).
+    fn move_count(&self) -> usize {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    /// Hook: whether [`Game::solve`] can finish on this position at the
+    /// given reach (for Othello: at most `reach` empty squares).
+    fn solvable(&self, _reach: u32) -> bool {
+        false
+    }
+
+    /// Hook: an exact solver. Returns the best move for the seat to move
+    /// and its exact value in the game's own score unit (Othello: final
+    /// disc margin), or `None` if the game has no solver or it was stopped.
+    fn solve(&self, _control: &Control) -> Option<(Self::Move, i32)> {
+        None
+    }
+
+    /// Hook: a hash of the state for transposition tables, `None` when the
+    /// game has none.
+    fn hash_key(&self) -> Option<u64> {
+        None
+    }
+
+    /// Hook: the game's rule-based baseline player, if it has one.
+    fn rules_move(&self, _rng: &mut Rng) -> Option<Self::Move> {
+        None
+    }
+
+    /// Hook: a full state consistent with everything `observer` knows,
+    /// hidden parts drawn at random. Perfect-information games clone.
+    fn determinize(&self, _observer: Seat, _rng: &mut Rng) -> Self {
+        self.clone()
+    }
+
+    /// Hook: what `observer` knows, as text (the seat's view for
+    /// `showboard` in hidden-information games).
+    fn view_text(&self, _observer: Seat) -> String {
+        self.render()
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.turn() == Turn::Over
+    }
+
+    /// Whether `mv` is legal now.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
+
+    /// Parses and plays a move text, checking legality; the state is
+    /// unchanged on error.
+    fn play_checked(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.parse_move(text)?;
+        if !self.is_legal(mv) {
+            return Err(MoveError::Illegal(format!("{text} is not legal here")));
+        }
+        self.apply(mv);
+        Ok(mv)
+    }
+}

@@ -1,0 +1,1 @@
+//! The games, one module each, and the registry that maps names to them.

@@ -1,0 +1,14 @@
+//! tabula: a game engine for Othello, Quoridor, Hearts, Wizard and
+//! Ninety-Nine, driven over stdin/stdout in a GTP-style protocol.
+//!
+//! Layers, from the bottom up:
+//! - [`game`]: the game trait every game implements; [`options`]: game options.
+//! - [`games`]: one module per game, and the registry that names them.
+//! - [`search`]: searches generic over the game trait.
+//! - `engine`: the facade that owns the game, settings and running search.
+//! - `protocol`: the command grammar and the session loop.
+
+pub mod game;
+pub mod games;
+pub mod options;
+pub mod search;
