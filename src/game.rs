@@ -239,6 +239,22 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.render()
     }
 
+    /// Hook: the protocol commands (without ids) that tell a seat-bound
+    /// engine sitting at `seat` about `mv`, about to be played in this state.
+    /// The match runner, as referee, sends them to every seat's engine.
+    /// Default: a player's move is public (`play <mover> <move>`) and is
+    /// not repeated to the mover itself, who chose it; a chance outcome is
+    /// told to everyone as `deal <move>`. Card games override this so that
+    /// a seat hears only what it may see.
+    fn tell(&self, mv: Self::Move, seat: Seat) -> Vec<String> {
+        match self.turn() {
+            Turn::Player(p) if p == seat => Vec::new(),
+            Turn::Player(p) => vec![format!("play {} {}", self.seat_name(p), self.move_text(mv))],
+            Turn::Chance => vec![format!("deal {}", self.move_text(mv))],
+            Turn::Over => Vec::new(),
+        }
+    }
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.turn() == Turn::Over

@@ -11,4 +11,5 @@
 pub mod game;
 pub mod games;
 pub mod options;
+pub mod perft;
 pub mod search;
