@@ -260,7 +260,10 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.turn() == Turn::Over
     }
 
-    /// Whether `mv` is legal now.
+    /// Whether `mv` is legal now. A hook only for games whose chance steps
+    /// are told by a referee and too many to list (a seat-bound deal): there
+    /// `legal_moves` may be empty at a [`Turn::Chance`] node and this
+    /// validates the told outcome instead.
     fn is_legal(&self, mv: Self::Move) -> bool {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);

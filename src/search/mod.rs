@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Rng, Seat};
 
+pub mod playout;
+
 /// What a search may spend. Every limit that is set applies; the search
 /// stops at the first one reached (or when stopped from outside).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
