@@ -121,7 +121,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Who acts next.
     fn turn(&self) -> Turn;
     /// The legal moves of whoever acts next (players or chance), written
-    /// into `out` after clearing it. Empty only when the game is over.
+    /// into `out` after clearing it. Empty only when the game is over, or
+    /// at a chance step told by a referee (see [`Game::is_legal`]).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     /// Applies a legal move. Behaviour on an illegal move is unspecified
     /// (but must not be undefined): use [`Game::play_checked`] for input.
