@@ -8,6 +8,7 @@
 //! - `engine`: the facade that owns the game, settings and running search.
 //! - `protocol`: the command grammar and the session loop.
 
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod options;

@@ -1,1 +1,50 @@
 //! The games, one module each, and the registry that maps names to them.
+//!
+//! Adding a game is its module plus one line in [`GAMES`].
+
+use crate::engine::{AnyGame, Table};
+use crate::game::Game;
+use crate::options::{OptionError, OptionSpec, Options};
+
+/// One registered game: its name, options, and the monomorphised entry
+/// points the engine and the match runner reach it through.
+pub struct GameEntry {
+    /// The name used by `game <name>`.
+    pub name: &'static str,
+    /// One line for `list_games`.
+    pub summary: &'static str,
+    /// The options it accepts.
+    pub options: &'static [OptionSpec],
+    /// Opens a fresh game behind the engine's object-safe wrapper.
+    pub open: fn(&Options) -> Result<Box<dyn AnyGame>, OptionError>,
+}
+
+impl GameEntry {
+    /// Parses `key=value` words against this game's options and opens it.
+    pub fn open_with<S: AsRef<str>>(&self, words: &[S]) -> Result<Box<dyn AnyGame>, OptionError> {
+        let options = Options::parse(self.options, words)?;
+        (self.open)(&options)
+    }
+}
+
+fn open_table<G: Game>(options: &Options) -> Result<Box<dyn AnyGame>, OptionError> {
+    Ok(Box::new(Table::new(G::new_game(options)?, options.clone())))
+}
+
+/// The registry entry of game `G`.
+pub const fn entry<G: Game>() -> GameEntry {
+    GameEntry { name: G::NAME, summary: G::SUMMARY, options: G::OPTIONS, open: open_table::<G> }
+}
+
+/// Every game the engine plays, the default first.
+pub static GAMES: &[GameEntry] = &[];
+
+/// The game registered under `name` (case-insensitive).
+pub fn find(name: &str) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+}
+
+/// The names of all games, for error messages.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}

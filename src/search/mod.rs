@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Rng, Seat};
 
+pub mod alphabeta;
+pub mod mcts;
 pub mod playout;
+pub mod simple;
 
 /// What a search may spend. Every limit that is set applies; the search
 /// stops at the first one reached (or when stopped from outside).

@@ -2,6 +2,7 @@
 //! Carlo searches. Chance steps are drawn from the generator on the way.
 
 use crate::game::{Game, Rng, Turn};
+use crate::search::alphabeta::shallow_best;
 
 /// Plays uniformly random moves (and chance outcomes) until the horizon.
 /// Returns the number of plies played.
@@ -17,4 +18,52 @@ pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, buf: &mut Vec<G::Mo
         plies += 1;
     }
     plies
+}
+
+/// The move policy of playouts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Policy {
+    /// Uniformly random moves.
+    Random,
+    /// With probability `greedy` the move a depth-`depth` alpha-beta
+    /// prefers (the coursework's heuristic playouts), otherwise random.
+    Heuristic { greedy: f64, depth: u32 },
+}
+
+/// Scratch space for playouts, kept between iterations.
+pub struct Scratch<M> {
+    moves: Vec<M>,
+    replies: Vec<M>,
+}
+
+impl<M> Default for Scratch<M> {
+    fn default() -> Self {
+        Scratch { moves: Vec::new(), replies: Vec::new() }
+    }
+}
+
+/// Plays `policy` (and chance outcomes) until the horizon.
+pub fn playout<G: Game>(state: &mut G, policy: Policy, rng: &mut Rng, scratch: &mut Scratch<G::Move>) -> u32 {
+    match policy {
+        Policy::Random => random_playout(state, rng, &mut scratch.moves),
+        Policy::Heuristic { greedy, depth } => {
+            let mut plies = 0;
+            while !state.at_horizon() {
+                let mv = match state.turn() {
+                    Turn::Chance => state.sample_chance(rng),
+                    Turn::Player(_) if rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) => {
+                        match shallow_best(state, depth, &mut scratch.moves, &mut scratch.replies) {
+                            Some(mv) => mv,
+                            None => break,
+                        }
+                    }
+                    Turn::Player(_) => state.random_move(rng, &mut scratch.moves),
+                    Turn::Over => break,
+                };
+                state.apply(mv);
+                plies += 1;
+            }
+            plies
+        }
+    }
 }

@@ -1,0 +1,257 @@
+//! The engine facade: the game in play, the settings, the session's
+//! random generator and the clock. The protocol layer calls it with parsed
+//! commands and formats what it returns; it never prints.
+
+pub mod clock;
+pub mod settings;
+pub mod table;
+
+use std::fmt;
+use std::time::Duration;
+
+use rand::SeedableRng;
+
+use crate::game::{MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::games;
+use crate::options::OptionError;
+use crate::search::{Budget, Control};
+pub use clock::Clock;
+pub use settings::{SettingError, Settings};
+pub use table::{AnyGame, Decision, Table};
+
+/// Why the engine refused a request. Every variant says what to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineError {
+    /// No game of that name; the list names the games.
+    UnknownGame(String),
+    /// The game's options were refused.
+    Option(OptionError),
+    /// A move was malformed or illegal.
+    Move(MoveError),
+    /// A position text was refused.
+    Position(PositionError),
+    /// A setting was refused.
+    Setting(SettingError),
+    /// A seat name that is not a seat of this game.
+    UnknownSeat(String),
+    /// The seat asked for is not the one to move.
+    NotYourTurn { asked: String, to_move: String },
+    /// A chance step (a deal) must be told with `deal` first.
+    AwaitingDeal,
+    /// `deal` was sent but no chance step is waiting for a referee.
+    NoDealPending,
+    /// `undo` with nothing to take back.
+    NothingToUndo,
+    /// The request does not apply to this game or setting.
+    Unsupported(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::UnknownGame(name) => {
+                write!(f, "unknown game '{name}'; games: {}", games::names().join(", "))
+            }
+            EngineError::Option(e) => write!(f, "{e}"),
+            EngineError::Move(e) => write!(f, "{e}"),
+            EngineError::Position(e) => write!(f, "{e}"),
+            EngineError::Setting(e) => write!(f, "{e}"),
+            EngineError::UnknownSeat(s) => write!(f, "unknown seat '{s}'"),
+            EngineError::NotYourTurn { asked, to_move } => {
+                write!(f, "it is {to_move}'s turn, not {asked}'s")
+            }
+            EngineError::AwaitingDeal => write!(f, "waiting for a chance step: tell it with deal"),
+            EngineError::NoDealPending => write!(f, "no deal is expected now"),
+            EngineError::NothingToUndo => write!(f, "nothing to undo"),
+            EngineError::Unsupported(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Budgets given with one `genmove` (they replace the settings' budgets
+/// for that call).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BudgetOverride {
+    /// `iterations=N`.
+    pub iterations: Option<u64>,
+    /// `movetime=MS`.
+    pub movetime: Option<u64>,
+    /// `depth=D`.
+    pub depth: Option<u32>,
+}
+
+impl BudgetOverride {
+    fn is_empty(&self) -> bool {
+        self.iterations.is_none() && self.movetime.is_none() && self.depth.is_none()
+    }
+}
+
+/// The default thinking time when no budget of any kind is set.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// The engine: one game in play, settings, generator, clock.
+pub struct Engine {
+    game: Box<dyn AnyGame>,
+    settings: Settings,
+    rng: Rng,
+    clock: Clock,
+}
+
+impl Engine {
+    /// An engine with the default game (Othello) loaded and the generator
+    /// seeded from `seed`.
+    pub fn new(seed: u64) -> Result<Engine, EngineError> {
+        let entry = games::GAMES.first().ok_or_else(|| EngineError::UnknownGame(String::new()))?;
+        let game = entry.open_with::<&str>(&[]).map_err(EngineError::Option)?;
+        let mut engine = Engine { game, settings: Settings::default(), rng: Rng::seed_from_u64(seed), clock: Clock::default() };
+        engine.settings.seed = seed;
+        engine.game.restart(&mut engine.rng);
+        Ok(engine)
+    }
+
+    /// The game in play.
+    pub fn game(&self) -> &dyn AnyGame {
+        self.game.as_ref()
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Loads a game by name with `key=value` options; `seed=N` among them
+    /// reseeds the session generator first. Unchanged on error.
+    pub fn load_game(&mut self, name: &str, words: &[String]) -> Result<(), EngineError> {
+        let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
+        let mut seed = None;
+        let mut rest = Vec::new();
+        for w in words {
+            match w.split_once('=') {
+                Some((k, v)) if k.eq_ignore_ascii_case("seed") => {
+                    seed = Some(v.parse::<u64>().map_err(|_| {
+                        EngineError::Option(OptionError::BadValue { key: "seed".into(), value: v.into(), expected: "a whole number".into() })
+                    })?);
+                }
+                _ => rest.push(w.clone()),
+            }
+        }
+        let game = entry.open_with(&rest).map_err(EngineError::Option)?;
+        self.game = game;
+        if let Some(seed) = seed {
+            self.reseed(seed);
+        }
+        self.clock.reset_game();
+        self.game.restart(&mut self.rng);
+        Ok(())
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.rng = Rng::seed_from_u64(seed);
+    }
+
+    /// Restarts the game in play (GTP `clear_board`).
+    pub fn restart(&mut self) {
+        self.clock.reset_game();
+        self.game.restart(&mut self.rng);
+    }
+
+    /// Reloads the game with a board size option (GTP `boardsize`).
+    pub fn set_board_size(&mut self, size: u32) -> Result<(), EngineError> {
+        let name = self.game.name();
+        let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
+        if !entry.options.iter().any(|o| o.name == "size") {
+            return Err(EngineError::Unsupported(format!("{name} has no board size")));
+        }
+        let mut words: Vec<String> = self.game.options().given().into_iter().filter(|w| !w.starts_with("size=")).collect();
+        words.push(format!("size={size}"));
+        let game = entry.open_with(&words).map_err(|e| match e {
+            OptionError::BadValue { expected, .. } => EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}")),
+            other => EngineError::Option(other),
+        })?;
+        self.game = game;
+        self.restart();
+        Ok(())
+    }
+
+    /// Changes a setting; `seed` reseeds the generator.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.settings.set(name, value).map_err(EngineError::Setting)?;
+        if name.eq_ignore_ascii_case("seed") {
+            let seed = self.settings.seed;
+            self.reseed(seed);
+        }
+        Ok(())
+    }
+
+    /// Reads a seat name.
+    pub fn seat(&self, text: &str) -> Result<Seat, EngineError> {
+        self.game.parse_seat(text).ok_or_else(|| EngineError::UnknownSeat(text.to_string()))
+    }
+
+    /// Plays a move for a seat (or the seat to move).
+    pub fn play(&mut self, seat: Option<&str>, mv: &str) -> Result<String, EngineError> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        self.game.play(seat, mv, &mut self.rng)
+    }
+
+    /// Applies a chance outcome told by a referee.
+    pub fn deal(&mut self, text: &str) -> Result<(), EngineError> {
+        self.game.deal(text, &mut self.rng)
+    }
+
+    /// The budget of the next search for `seat`.
+    pub fn budget_for(&self, seat: Option<Seat>, over: &BudgetOverride) -> Budget {
+        let s = &self.settings;
+        let nonzero = |v: u64| (v > 0).then_some(v);
+        let (iterations, movetime, depth) = if over.is_empty() {
+            (nonzero(s.iterations), nonzero(s.movetime), (s.depth > 0).then_some(s.depth))
+        } else {
+            (over.iterations, over.movetime, over.depth)
+        };
+        let mover = seat.or(match self.game.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        });
+        let clock_share = mover.and_then(|p| self.clock.allot(p));
+        let mut time = match (movetime, clock_share) {
+            (Some(ms), Some(share)) => Some(Duration::from_millis(ms).min(share)),
+            (Some(ms), None) => Some(Duration::from_millis(ms)),
+            (None, share) => share,
+        };
+        if time.is_none() && iterations.is_none() && depth.is_none() {
+            time = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+        }
+        let overhead = Duration::from_millis(s.overhead);
+        let time = time.map(|t| t.saturating_sub(overhead).max(Duration::from_millis(1)));
+        Budget { iterations, time, depth }
+    }
+
+    /// Searches and plays a move for a seat (or the seat to move), under
+    /// `control` (whose deadline should come from [`Engine::budget_for`]).
+    pub fn genmove(&mut self, seat: Option<Seat>, budget: &Budget, control: &Control) -> Result<Decision, EngineError> {
+        self.game.genmove(seat, &self.settings, budget, control, &mut self.rng)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<(), EngineError> {
+        self.game.undo()
+    }
+
+    /// Sets the position from text.
+    pub fn set_position(&mut self, text: &str) -> Result<(), EngineError> {
+        self.game.set_position(text)
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// The clock.
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+}

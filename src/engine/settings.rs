@@ -1,0 +1,380 @@
+//! Engine settings (`set <name> <value>`, `get <name>`), described by a
+//! table so that parsing, listing and help never drift apart.
+
+use std::fmt;
+
+/// The search algorithms, by their protocol names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The game's rule-based baseline player.
+    Rules,
+    /// Alpha-beta with iterative deepening and a transposition table.
+    AlphaBeta,
+    /// UCT: Monte Carlo tree search with UCB1 selection.
+    Mcts,
+    /// Flat Monte Carlo: playouts spread evenly over the first moves.
+    Flat,
+    /// Flat Monte Carlo with heuristic playouts.
+    Heuristic,
+    /// UCB1 over the first moves, heuristic playouts.
+    Ucb1,
+    /// Recursive UCB1 to a depth, then heuristic playouts.
+    Rucb1,
+    /// Determinized search: sample the hidden cards, search each sample, vote.
+    Pimc,
+    /// Information-set MCTS.
+    Ismcts,
+    /// Exact solver, where the game has one.
+    Solve,
+}
+
+impl SearchKind {
+    /// Every search, in the order `list` shows them.
+    pub const ALL: [SearchKind; 11] = [
+        SearchKind::Random,
+        SearchKind::Rules,
+        SearchKind::AlphaBeta,
+        SearchKind::Mcts,
+        SearchKind::Flat,
+        SearchKind::Heuristic,
+        SearchKind::Ucb1,
+        SearchKind::Rucb1,
+        SearchKind::Pimc,
+        SearchKind::Ismcts,
+        SearchKind::Solve,
+    ];
+
+    /// The protocol name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Random => "random",
+            SearchKind::Rules => "rules",
+            SearchKind::AlphaBeta => "alphabeta",
+            SearchKind::Mcts => "mcts",
+            SearchKind::Flat => "flat",
+            SearchKind::Heuristic => "heuristic",
+            SearchKind::Ucb1 => "ucb1",
+            SearchKind::Rucb1 => "rucb1",
+            SearchKind::Pimc => "pimc",
+            SearchKind::Ismcts => "ismcts",
+            SearchKind::Solve => "solve",
+        }
+    }
+
+    fn parse(text: &str) -> Option<SearchKind> {
+        let t = text.to_ascii_lowercase();
+        let t = match t.as_str() {
+            "uct" => "mcts",
+            "ab" | "minimax" => "alphabeta",
+            other => other,
+        };
+        SearchKind::ALL.iter().copied().find(|k| k.name() == t)
+    }
+}
+
+/// How a Monte Carlo search picks its move at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalChoice {
+    /// The most visited move (robust child).
+    Visits,
+    /// The best mean reward (as the seeds did).
+    Mean,
+}
+
+/// The policy Monte Carlo playouts follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutPolicy {
+    /// Uniformly random moves.
+    Random,
+    /// The heuristic policy: the shallow alpha-beta move with probability
+    /// `epsilon_greedy`, a random move otherwise.
+    Heuristic,
+}
+
+/// Every engine setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Which algorithm `genmove` runs.
+    pub search: SearchKind,
+    /// Iterations per move (0 = no limit).
+    pub iterations: u64,
+    /// Milliseconds per move (0 = no limit).
+    pub movetime: u64,
+    /// Depth limit (0 = no limit).
+    pub depth: u32,
+    /// Seed of the session generator.
+    pub seed: u64,
+    /// UCB1 exploration constant.
+    pub c: f64,
+    /// How Monte Carlo searches choose their final move.
+    pub final_choice: FinalChoice,
+    /// The playout policy of `mcts` (the coursework players fix their own).
+    pub playout: PlayoutPolicy,
+    /// Probability that a heuristic playout takes the heuristic move.
+    pub greedy: f64,
+    /// Depth of the shallow alpha-beta inside heuristic playouts (1 or 2).
+    pub playout_depth: u32,
+    /// Depth of the UCB1 tree of `rucb1`.
+    pub rucb1_depth: u32,
+    /// Search threads (MCTS).
+    pub threads: usize,
+    /// Memory cap for search trees and tables, in MiB.
+    pub memory: u64,
+    /// Alpha-beta and MCTS switch to the exact solver at or below this
+    /// reach (Othello: empty squares); 0 turns it off.
+    pub solve_reach: u32,
+    /// Milliseconds kept back from every time budget for I/O.
+    pub overhead: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            search: SearchKind::Mcts,
+            iterations: 0,
+            movetime: 0,
+            depth: 0,
+            seed: 0,
+            c: std::f64::consts::SQRT_2,
+            final_choice: FinalChoice::Visits,
+            playout: PlayoutPolicy::Random,
+            greedy: 0.9,
+            playout_depth: 1,
+            rucb1_depth: 2,
+            threads: 1,
+            memory: 512,
+            solve_reach: 0,
+            overhead: 10,
+        }
+    }
+}
+
+/// Why a `set` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// No such setting; the list names them all.
+    Unknown(String),
+    /// The value does not fit; the message says what does.
+    BadValue { name: &'static str, value: String, expected: &'static str },
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::Unknown(n) => write!(
+                f,
+                "unknown setting '{n}'; settings: {}",
+                SETTINGS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+            SettingError::BadValue { name, value, expected } => {
+                write!(f, "bad value '{value}' for {name}: expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// One row of the settings table.
+pub struct SettingSpec {
+    /// The name in `set`/`get`.
+    pub name: &'static str,
+    /// What values it takes.
+    pub expected: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    set: fn(&mut Settings, &str) -> bool,
+    get: fn(&Settings) -> String,
+}
+
+fn num<T: std::str::FromStr>(v: &str) -> Option<T> {
+    v.parse().ok()
+}
+
+/// The settings table.
+pub static SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: "search",
+        expected: "random, rules, alphabeta, mcts, flat, heuristic, ucb1, rucb1, pimc, ismcts or solve",
+        help: "the algorithm genmove runs",
+        set: |s, v| SearchKind::parse(v).map(|k| s.search = k).is_some(),
+        get: |s| s.search.name().to_string(),
+    },
+    SettingSpec {
+        name: "iterations",
+        expected: "a whole number (0 = no limit)",
+        help: "iterations per move: playouts, simulations, or alpha-beta nodes",
+        set: |s, v| num(v).map(|n| s.iterations = n).is_some(),
+        get: |s| s.iterations.to_string(),
+    },
+    SettingSpec {
+        name: "movetime",
+        expected: "milliseconds (0 = no limit)",
+        help: "time per move",
+        set: |s, v| num(v).map(|n| s.movetime = n).is_some(),
+        get: |s| s.movetime.to_string(),
+    },
+    SettingSpec {
+        name: "depth",
+        expected: "plies (0 = no limit)",
+        help: "depth limit of alpha-beta",
+        set: |s, v| num(v).map(|n| s.depth = n).is_some(),
+        get: |s| s.depth.to_string(),
+    },
+    SettingSpec {
+        name: "seed",
+        expected: "a whole number",
+        help: "reseeds the session generator (deals, playouts, random moves)",
+        set: |s, v| num(v).map(|n| s.seed = n).is_some(),
+        get: |s| s.seed.to_string(),
+    },
+    SettingSpec {
+        name: "c",
+        expected: "a number from 0 to 100",
+        help: "UCB1 exploration constant",
+        set: |s, v| num::<f64>(v).filter(|c| (0.0..=100.0).contains(c)).map(|c| s.c = c).is_some(),
+        get: |s| format!("{}", s.c),
+    },
+    SettingSpec {
+        name: "final",
+        expected: "visits or mean",
+        help: "how Monte Carlo searches pick the move: most visits or best mean",
+        set: |s, v| match v {
+            "visits" => Some(FinalChoice::Visits),
+            "mean" => Some(FinalChoice::Mean),
+            _ => None,
+        }
+        .map(|f| s.final_choice = f)
+        .is_some(),
+        get: |s| match s.final_choice {
+            FinalChoice::Visits => "visits".into(),
+            FinalChoice::Mean => "mean".into(),
+        },
+    },
+    SettingSpec {
+        name: "playout",
+        expected: "random or heuristic",
+        help: "the playout policy of mcts",
+        set: |s, v| match v {
+            "random" => Some(PlayoutPolicy::Random),
+            "heuristic" => Some(PlayoutPolicy::Heuristic),
+            _ => None,
+        }
+        .map(|p| s.playout = p)
+        .is_some(),
+        get: |s| match s.playout {
+            PlayoutPolicy::Random => "random".into(),
+            PlayoutPolicy::Heuristic => "heuristic".into(),
+        },
+    },
+    SettingSpec {
+        name: "greedy",
+        expected: "a probability from 0 to 1",
+        help: "chance that a heuristic playout takes the heuristic move",
+        set: |s, v| num::<f64>(v).filter(|p| (0.0..=1.0).contains(p)).map(|p| s.greedy = p).is_some(),
+        get: |s| format!("{}", s.greedy),
+    },
+    SettingSpec {
+        name: "playout_depth",
+        expected: "1 or 2",
+        help: "depth of the alpha-beta that picks heuristic playout moves",
+        set: |s, v| num(v).filter(|d| (1..=2).contains(d)).map(|d| s.playout_depth = d).is_some(),
+        get: |s| s.playout_depth.to_string(),
+    },
+    SettingSpec {
+        name: "rucb1_depth",
+        expected: "a depth from 1 to 64",
+        help: "depth of the UCB1 tree of rucb1",
+        set: |s, v| num(v).filter(|d| (1..=64).contains(d)).map(|d| s.rucb1_depth = d).is_some(),
+        get: |s| s.rucb1_depth.to_string(),
+    },
+    SettingSpec {
+        name: "threads",
+        expected: "a number of threads from 1 to 256",
+        help: "search threads",
+        set: |s, v| num(v).filter(|t| (1..=256).contains(t)).map(|t| s.threads = t).is_some(),
+        get: |s| s.threads.to_string(),
+    },
+    SettingSpec {
+        name: "memory",
+        expected: "MiB from 1 to 65536",
+        help: "memory cap of search trees and tables",
+        set: |s, v| num(v).filter(|m| (1..=65536).contains(m)).map(|m| s.memory = m).is_some(),
+        get: |s| s.memory.to_string(),
+    },
+    SettingSpec {
+        name: "solve_reach",
+        expected: "a whole number (0 = off)",
+        help: "switch to the exact solver at or below this many empties (Othello)",
+        set: |s, v| num(v).filter(|&r: &u32| r <= 64).map(|r| s.solve_reach = r).is_some(),
+        get: |s| s.solve_reach.to_string(),
+    },
+    SettingSpec {
+        name: "overhead",
+        expected: "milliseconds",
+        help: "kept back from every time budget for I/O",
+        set: |s, v| num(v).filter(|&o: &u64| o <= 60_000).map(|o| s.overhead = o).is_some(),
+        get: |s| s.overhead.to_string(),
+    },
+];
+
+impl Settings {
+    /// Sets one setting; unchanged on error.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
+        let spec = SETTINGS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+        let mut next = self.clone();
+        if (spec.set)(&mut next, &value.to_ascii_lowercase()) {
+            *self = next;
+            Ok(())
+        } else {
+            Err(SettingError::BadValue { name: spec.name, value: value.to_string(), expected: spec.expected })
+        }
+    }
+
+    /// The current value of one setting.
+    pub fn get(&self, name: &str) -> Result<String, SettingError> {
+        SETTINGS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .map(|s| (s.get)(self))
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))
+    }
+
+    /// Every setting with its value, one `name value` line each.
+    pub fn listing(&self) -> Vec<String> {
+        SETTINGS.iter().map(|s| format!("{} {}", s.name, (s.get)(self))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_get_round_trip_for_every_setting() {
+        let mut s = Settings::default();
+        for spec in SETTINGS {
+            let v = (spec.get)(&s);
+            s.set(spec.name, &v).unwrap();
+            assert_eq!(s.get(spec.name).unwrap(), v);
+        }
+        s.set("search", "UCT").unwrap();
+        assert_eq!(s.search, SearchKind::Mcts);
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut s = Settings::default();
+        let before = s.clone();
+        assert!(s.set("c", "-1").is_err());
+        assert!(s.set("threads", "0").is_err());
+        assert!(s.set("search", "magic").unwrap_err().to_string().contains("alphabeta"));
+        assert!(matches!(s.set("colour", "1"), Err(SettingError::Unknown(_))));
+        assert_eq!(s, before);
+    }
+}

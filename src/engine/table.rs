@@ -1,0 +1,384 @@
+//! The object-safe face of one game in play ([`AnyGame`]), and its generic
+//! implementation ([`Table`]): the state, its history for `undo`, and the
+//! search kept between moves. This is where the protocol's text meets the
+//! typed game, and where a search is chosen and run, monomorphised.
+
+use crate::engine::EngineError;
+use crate::engine::settings::{PlayoutPolicy, SearchKind, Settings};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::options::Options;
+use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
+use crate::search::playout::Policy;
+use crate::search::simple::{RandomMove, RulesMove};
+use crate::search::{Budget, Control, Search};
+use crate::search::alphabeta::AlphaBeta;
+
+/// What `genmove` decided, as text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The move played.
+    pub mv: String,
+    /// Its value for the mover (win rate or scaled evaluation).
+    pub score: f64,
+    /// Iterations or nodes spent.
+    pub iterations: u64,
+    /// Depth reached.
+    pub depth: u32,
+    /// The exact value when the solver decided (Othello: disc margin).
+    pub exact: Option<i32>,
+}
+
+/// The protocol's handle on a game, whatever the game is.
+pub trait AnyGame: Send {
+    /// The registry name.
+    fn name(&self) -> &'static str;
+    /// The options given when it was opened.
+    fn options(&self) -> &Options;
+    /// Number of seats.
+    fn num_seats(&self) -> usize;
+    /// Who acts next.
+    fn turn(&self) -> Turn;
+    /// A seat's name.
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Reads a seat name or number.
+    fn parse_seat(&self, text: &str) -> Option<Seat>;
+    /// The legal moves of the seat to move, as text.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move for `seat` (or the seat to move); returns its canonical
+    /// text. Unchanged state on error.
+    fn play(&mut self, seat: Option<Seat>, text: &str, rng: &mut Rng) -> Result<String, EngineError>;
+    /// Applies a chance outcome told by a referee (seat-bound play).
+    fn deal(&mut self, text: &str, rng: &mut Rng) -> Result<(), EngineError>;
+    /// Searches and plays a move for `seat` (or the seat to move).
+    fn genmove(&mut self, seat: Option<Seat>, settings: &Settings, budget: &Budget, control: &Control, rng: &mut Rng) -> Result<Decision, EngineError>;
+    /// Takes back the last move told or played.
+    fn undo(&mut self) -> Result<(), EngineError>;
+    /// Restarts from the beginning (same options).
+    fn restart(&mut self, rng: &mut Rng);
+    /// The picture for `showboard` (a seat's view in hidden-information games).
+    fn render(&self) -> String;
+    /// The position text, if the game has one.
+    fn position_text(&self) -> Option<String>;
+    /// Sets the position from text.
+    fn set_position(&mut self, text: &str) -> Result<(), EngineError>;
+    /// The outcome once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The moves played so far, as text.
+    fn history(&self) -> Vec<String>;
+}
+
+/// Which settings a kept searcher was built from: a change rebuilds it.
+#[derive(Clone, PartialEq)]
+struct SearcherKey {
+    kind: SearchKind,
+    settings: Settings,
+}
+
+impl SearcherKey {
+    fn of(settings: &Settings) -> SearcherKey {
+        // Budgets and the seed do not shape a searcher.
+        let mut s = settings.clone();
+        s.iterations = 0;
+        s.movetime = 0;
+        s.depth = 0;
+        s.seed = 0;
+        s.overhead = 0;
+        SearcherKey { kind: settings.search, settings: s }
+    }
+}
+
+/// A game in play: the typed state behind [`AnyGame`].
+pub struct Table<G: Game> {
+    options: Options,
+    initial: G,
+    state: G,
+    /// The state before each move, with the move's text.
+    history: Vec<(G, String)>,
+    searcher: Option<(SearcherKey, Box<dyn Search<G> + Send>)>,
+}
+
+impl<G: Game> Table<G> {
+    /// A table at the start of `game`. Chance steps at the start are
+    /// resolved at the first command that needs a generator ([`AnyGame::restart`]).
+    pub fn new(game: G, options: Options) -> Table<G> {
+        Table { options, initial: game.clone(), state: game, history: Vec::new(), searcher: None }
+    }
+
+    /// The typed state (tests, tools).
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+
+    fn apply(&mut self, mv: G::Move) {
+        let text = self.state.move_text(mv);
+        let chance = self.state.turn() == Turn::Chance;
+        self.history.push((self.state.clone(), text));
+        self.state.apply(mv);
+        if let Some((_, s)) = self.searcher.as_mut() {
+            if chance { s.reset() } else { s.advance(mv) }
+        }
+    }
+
+    /// Draws the chance steps the engine deals itself.
+    fn resolve_chance(&mut self, rng: &mut Rng) {
+        while self.state.turn() == Turn::Chance && !self.state.chance_from_referee() {
+            let outcome = self.state.sample_chance(rng);
+            self.apply(outcome);
+        }
+    }
+
+    fn forget_search(&mut self) {
+        if let Some((_, s)) = self.searcher.as_mut() {
+            s.reset();
+        }
+    }
+
+    /// Makes sure `seat` (if given) is the one to move. As Edax does, a
+    /// forced pass of the other seat is played first.
+    fn bring_turn_to(&mut self, seat: Option<Seat>) -> Result<Seat, EngineError> {
+        let mover = match self.state.turn() {
+            Turn::Over => return Err(EngineError::Move(MoveError::GameOver)),
+            Turn::Chance => return Err(EngineError::AwaitingDeal),
+            Turn::Player(p) => p,
+        };
+        let Some(seat) = seat else { return Ok(mover) };
+        if seat == mover {
+            return Ok(mover);
+        }
+        let mut moves = Vec::new();
+        self.state.legal_moves(&mut moves);
+        if let [only] = moves[..] {
+            if self.state.move_text(only) == "pass" {
+                let mut after = self.state.clone();
+                after.apply(only);
+                if after.turn() == Turn::Player(seat) {
+                    self.apply(only);
+                    return Ok(seat);
+                }
+            }
+        }
+        Err(EngineError::NotYourTurn { asked: self.state.seat_name(seat), to_move: self.state.seat_name(mover) })
+    }
+
+    fn searcher(&mut self, settings: &Settings) -> Result<&mut Box<dyn Search<G> + Send>, EngineError> {
+        let key = SearcherKey::of(settings);
+        if self.searcher.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.searcher = Some((key, make_searcher::<G>(settings)?));
+        }
+        match self.searcher.as_mut() {
+            Some((_, s)) => Ok(s),
+            None => Err(EngineError::Unsupported("no search".into())),
+        }
+    }
+}
+
+/// Builds the searcher the settings name, for game `G`.
+fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Send>, EngineError> {
+    let heuristic = Policy::Heuristic { greedy: settings.greedy, depth: settings.playout_depth };
+    let final_choice = match settings.final_choice {
+        crate::engine::settings::FinalChoice::Visits => Final::Visits,
+        crate::engine::settings::FinalChoice::Mean => Final::Mean,
+    };
+    let base = MctsConfig {
+        c: settings.c,
+        tree_depth: u32::MAX,
+        root: RootPolicy::Ucb1,
+        policy: match settings.playout {
+            PlayoutPolicy::Random => Policy::Random,
+            PlayoutPolicy::Heuristic => heuristic,
+        },
+        final_choice,
+        memory: (settings.memory as usize) << 20,
+        threads: settings.threads,
+    };
+    let flat = MctsConfig { tree_depth: 1, root: RootPolicy::RoundRobin, final_choice: Final::Mean, threads: 1, ..base };
+    Ok(match settings.search {
+        SearchKind::Random => Box::new(RandomMove::default()),
+        SearchKind::Rules => Box::new(RulesMove::default()),
+        SearchKind::AlphaBeta if !G::TWO_PLAYER_ZERO_SUM => {
+            return Err(EngineError::Unsupported(format!(
+                "alphabeta needs a two-player zero-sum game, and {} is not one",
+                G::NAME
+            )));
+        }
+        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.memory)),
+        SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
+        SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig { policy: Policy::Random, ..flat })),
+        SearchKind::Heuristic => Box::new(Mcts::<G>::new(MctsConfig { policy: heuristic, ..flat })),
+        SearchKind::Ucb1 => Box::new(Mcts::<G>::new(MctsConfig { tree_depth: 1, policy: heuristic, threads: 1, ..base })),
+        SearchKind::Rucb1 => {
+            Box::new(Mcts::<G>::new(MctsConfig { tree_depth: settings.rucb1_depth, policy: heuristic, threads: 1, ..base }))
+        }
+        SearchKind::Pimc | SearchKind::Ismcts => {
+            return Err(EngineError::Unsupported(format!("search {} is not built into this engine yet", settings.search.name())));
+        }
+        SearchKind::Solve => Box::new(RulesMove::default()),
+    })
+}
+
+impl<G: Game> AnyGame for Table<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn num_seats(&self) -> usize {
+        self.state.num_seats()
+    }
+
+    fn turn(&self) -> Turn {
+        self.state.turn()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.state.seat_name(seat)
+    }
+
+    fn parse_seat(&self, text: &str) -> Option<Seat> {
+        self.state.parse_seat(text)
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.state.turn() == Turn::Chance {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.state.legal_moves(&mut moves);
+        moves.into_iter().map(|m| self.state.move_text(m)).collect()
+    }
+
+    fn play(&mut self, seat: Option<Seat>, text: &str, rng: &mut Rng) -> Result<String, EngineError> {
+        self.resolve_chance(rng);
+        let before = (self.state.clone(), self.history.len());
+        if let Err(e) = self.bring_turn_to(seat) {
+            return Err(e);
+        }
+        let parsed = self.state.parse_move(text).and_then(|mv| {
+            if self.state.is_legal(mv) { Ok(mv) } else { Err(MoveError::Illegal(format!("{text} is not legal here"))) }
+        });
+        match parsed {
+            Ok(mv) => {
+                let canonical = self.state.move_text(mv);
+                self.apply(mv);
+                self.resolve_chance(rng);
+                Ok(canonical)
+            }
+            Err(e) => {
+                // An inserted pass is taken back with the refused move.
+                if self.history.len() != before.1 {
+                    self.state = before.0;
+                    self.history.truncate(before.1);
+                    self.forget_search();
+                }
+                Err(EngineError::Move(e))
+            }
+        }
+    }
+
+    fn deal(&mut self, text: &str, rng: &mut Rng) -> Result<(), EngineError> {
+        if self.state.turn() != Turn::Chance || !self.state.chance_from_referee() {
+            return Err(EngineError::NoDealPending);
+        }
+        let mv = self.state.parse_move(text).map_err(EngineError::Move)?;
+        if !self.state.is_legal(mv) {
+            return Err(EngineError::Move(MoveError::Illegal(format!("{text} is not a possible deal here"))));
+        }
+        self.apply(mv);
+        self.resolve_chance(rng);
+        Ok(())
+    }
+
+    fn genmove(&mut self, seat: Option<Seat>, settings: &Settings, budget: &Budget, control: &Control, rng: &mut Rng) -> Result<Decision, EngineError> {
+        self.resolve_chance(rng);
+        let before = (self.state.clone(), self.history.len());
+        let seat = self.bring_turn_to(seat)?;
+        // Build the searcher before anything is played, so a refusal
+        // leaves the state as it was.
+        if let Err(e) = self.searcher(settings) {
+            self.state = before.0;
+            self.history.truncate(before.1);
+            return Err(e);
+        }
+        let mut moves = Vec::new();
+        self.state.legal_moves(&mut moves);
+        let reach = if settings.search == SearchKind::Solve { 64 } else { settings.solve_reach };
+        if settings.search == SearchKind::Solve && !self.state.solvable(reach) {
+            self.state = before.0;
+            self.history.truncate(before.1);
+            return Err(EngineError::Unsupported(format!("{} has no exact solver", G::NAME)));
+        }
+        let mut decision = None;
+        if moves.len() == 1 {
+            decision = Some((moves[0], 0.5, 0, 0, None));
+        } else if reach > 0 && self.state.solvable(reach) {
+            if let Some((mv, exact)) = self.state.solve(control) {
+                let value = if exact > 0 { 1.0 } else if exact < 0 { 0.0 } else { 0.5 };
+                decision = Some((mv, value, 0, 0, Some(exact)));
+            }
+        }
+        let (mv, score, iterations, depth, exact) = match decision {
+            Some(d) => d,
+            None => {
+                let state = self.state.clone();
+                let searcher = self.searcher(settings)?;
+                let r = searcher.search(&state, seat, budget, control, rng);
+                (r.best, r.score, r.iterations, r.depth, None)
+            }
+        };
+        let text = self.state.move_text(mv);
+        self.apply(mv);
+        self.resolve_chance(rng);
+        Ok(Decision { mv: text, score, iterations, depth, exact })
+    }
+
+    fn undo(&mut self) -> Result<(), EngineError> {
+        // Take back chance steps together with the move before them.
+        loop {
+            let Some((state, _)) = self.history.pop() else {
+                return Err(EngineError::NothingToUndo);
+            };
+            let was_chance = state.turn() == Turn::Chance && !state.chance_from_referee();
+            self.state = state;
+            if !was_chance || self.history.is_empty() {
+                break;
+            }
+        }
+        self.forget_search();
+        Ok(())
+    }
+
+    fn restart(&mut self, rng: &mut Rng) {
+        self.state = self.initial.clone();
+        self.history.clear();
+        self.forget_search();
+        self.resolve_chance(rng);
+    }
+
+    fn render(&self) -> String {
+        self.state.render()
+    }
+
+    fn position_text(&self) -> Option<String> {
+        self.state.position_text()
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), EngineError> {
+        let mut next = self.state.clone();
+        next.set_position(text).map_err(EngineError::Position)?;
+        self.state = next;
+        self.history.clear();
+        self.forget_search();
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.is_over().then(|| self.state.outcome())
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.history.iter().map(|(_, t)| t.clone()).collect()
+    }
+}

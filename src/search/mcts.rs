@@ -1,0 +1,391 @@
+//! Monte Carlo tree search, and the playout players built from it.
+//!
+//! One engine serves five players, because they differ only in settings:
+//! - `mcts` (UCT): UCB1 selection, unlimited tree depth, random playouts;
+//! - `flat`: playouts spread round-robin over the first moves (tree depth 1);
+//! - `heuristic`: the same with heuristic playouts;
+//! - `ucb1`: UCB1 over the first moves, heuristic playouts;
+//! - `rucb1`: UCB1 down to a depth, then heuristic playouts.
+//!
+//! Nodes live in one arena (a `Vec`), children of a node side by side, so
+//! the hot loop allocates nothing. Each node keeps the reward sum of the
+//! seat that moved into it, so multi-player games back up max^n.
+//!
+//! The tree is open-loop: a node is a sequence of player moves, and chance
+//! steps met on the way are drawn afresh every iteration. For
+//! hidden-information games every iteration starts from a new
+//! determinization for the deciding seat; after a chance step or a
+//! determinization, children whose move is not legal in this iteration's
+//! state are skipped, so the tree never assumes what the seat cannot know.
+
+use std::time::Instant;
+
+use rand::SeedableRng;
+
+use crate::game::{Game, Rng, Seat, Turn};
+use crate::search::playout::{Policy, Scratch, playout};
+use crate::search::{Budget, Control, Progress, Search, SearchResult};
+
+/// Most seats any game has (for the reward array of one iteration).
+const MAX_SEATS: usize = 8;
+/// How often (in iterations) the stop flag and clock are read.
+const POLL_EVERY: u64 = 64;
+/// How often (in iterations) progress is reported.
+const REPORT_EVERY: u64 = 16_384;
+const UNEXPANDED: u32 = u32::MAX;
+
+/// How the root's children are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootPolicy {
+    /// UCB1, like every other node.
+    Ucb1,
+    /// The least tried first move (flat Monte Carlo).
+    RoundRobin,
+}
+
+/// How the final move is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Final {
+    /// The most visited child.
+    Visits,
+    /// The child with the best mean reward.
+    Mean,
+}
+
+/// The settings of one Monte Carlo player.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// UCB1 exploration constant.
+    pub c: f64,
+    /// Nodes deeper than this are not expanded (1 = first moves only).
+    pub tree_depth: u32,
+    /// Selection at the root.
+    pub root: RootPolicy,
+    /// The playout policy.
+    pub policy: Policy,
+    /// The final choice.
+    pub final_choice: Final,
+    /// Memory cap in bytes for the tree; expansion stops when reached.
+    pub memory: usize,
+    /// Search threads (root parallel: one tree each, merged at the root).
+    pub threads: usize,
+}
+
+impl MctsConfig {
+    /// UCT with random playouts.
+    pub fn uct(c: f64) -> MctsConfig {
+        MctsConfig {
+            c,
+            tree_depth: u32::MAX,
+            root: RootPolicy::Ucb1,
+            policy: Policy::Random,
+            final_choice: Final::Visits,
+            memory: 256 << 20,
+            threads: 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Node<M> {
+    mv: Option<M>,
+    first_child: u32,
+    num_children: u32,
+    visits: u32,
+    mover: u8,
+    total: f64,
+}
+
+impl<M> Node<M> {
+    fn mean(&self) -> f64 {
+        if self.visits == 0 { 0.0 } else { self.total / self.visits as f64 }
+    }
+}
+
+/// A Monte Carlo tree search player.
+pub struct Mcts<G: Game> {
+    config: MctsConfig,
+    nodes: Vec<Node<G::Move>>,
+    max_nodes: usize,
+    path: Vec<u32>,
+    legal: Vec<G::Move>,
+    scratch: Scratch<G::Move>,
+}
+
+impl<G: Game> Mcts<G> {
+    /// A player with these settings.
+    pub fn new(config: MctsConfig) -> Mcts<G> {
+        let per_node = std::mem::size_of::<Node<G::Move>>().max(1);
+        let max_nodes = (config.memory / config.threads.max(1) / per_node).clamp(2, u32::MAX as usize - 1);
+        Mcts { config, nodes: Vec::new(), max_nodes, path: Vec::new(), legal: Vec::new(), scratch: Scratch::default() }
+    }
+
+    /// Nodes in the tree now.
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn new_root(&mut self) {
+        self.nodes.clear();
+        self.nodes.push(Node { mv: None, first_child: UNEXPANDED, num_children: 0, visits: 0, mover: 0, total: 0.0 });
+    }
+
+    fn expand(&mut self, node: u32, state: &G, mover: Seat) -> bool {
+        state.legal_moves(&mut self.legal);
+        if self.nodes.len() + self.legal.len() > self.max_nodes {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
+        for &mv in &self.legal {
+            self.nodes.push(Node { mv: Some(mv), first_child: UNEXPANDED, num_children: 0, visits: 0, mover: mover as u8, total: 0.0 });
+        }
+        let n = &mut self.nodes[node as usize];
+        n.first_child = first;
+        n.num_children = self.legal.len() as u32;
+        true
+    }
+
+    /// Picks a child of `node` to descend into; `check` asks that the move
+    /// be legal in `state` (after a determinization or a chance step).
+    fn select(&mut self, node: u32, state: &G, check: bool, at_root: bool) -> Option<u32> {
+        let parent = self.nodes[node as usize];
+        let children = parent.first_child..parent.first_child + parent.num_children;
+        if check {
+            state.legal_moves(&mut self.legal);
+        }
+        let legal = |n: &Node<G::Move>, legal: &[G::Move]| !check || n.mv.is_some_and(|m| legal.contains(&m));
+        if at_root && self.config.root == RootPolicy::RoundRobin {
+            return children
+                .filter(|&i| legal(&self.nodes[i as usize], &self.legal))
+                .min_by_key(|&i| self.nodes[i as usize].visits);
+        }
+        let log_n = (parent.visits.max(1) as f64).ln();
+        let mut best = None;
+        let mut best_value = f64::NEG_INFINITY;
+        for i in children {
+            let child = &self.nodes[i as usize];
+            if !legal(child, &self.legal) {
+                continue;
+            }
+            if child.visits == 0 {
+                return Some(i);
+            }
+            let value = child.mean() + self.config.c * (log_n / child.visits as f64).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// One iteration: select, expand, play out, back up. Returns the depth
+    /// of the tree part.
+    fn iterate(&mut self, root: &G, seat: Seat, rng: &mut Rng) -> u32 {
+        let mut state = if G::PERFECT_INFORMATION { root.clone() } else { root.determinize(seat, rng) };
+        let mut check = !G::PERFECT_INFORMATION;
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut depth = 0u32;
+        loop {
+            while state.turn() == Turn::Chance && !state.at_horizon() {
+                let outcome = state.sample_chance(rng);
+                state.apply(outcome);
+                check = true;
+            }
+            let Turn::Player(mover) = state.turn() else { break };
+            if state.at_horizon() {
+                break;
+            }
+            let n = self.nodes[node as usize];
+            if n.first_child == UNEXPANDED && (depth >= self.config.tree_depth || !self.expand(node, &state, mover)) {
+                break;
+            }
+            let Some(child) = self.select(node, &state, check, depth == 0) else { break };
+            let Some(mv) = self.nodes[child as usize].mv else { break };
+            state.apply(mv);
+            self.path.push(child);
+            node = child;
+            depth += 1;
+            if self.nodes[child as usize].visits == 0 {
+                break;
+            }
+        }
+        playout(&mut state, self.config.policy, rng, &mut self.scratch);
+        let mut rewards = [0.0; MAX_SEATS];
+        for (s, r) in rewards.iter_mut().enumerate().take(state.num_seats().min(MAX_SEATS)) {
+            *r = state.reward(s);
+        }
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.total += rewards[n.mover as usize % MAX_SEATS];
+        }
+        depth
+    }
+
+    fn root_children(&self) -> &[Node<G::Move>] {
+        let root = &self.nodes[0];
+        if root.first_child == UNEXPANDED {
+            return &[];
+        }
+        &self.nodes[root.first_child as usize..(root.first_child + root.num_children) as usize]
+    }
+
+    fn best_child(&self, children: &[Node<G::Move>]) -> Option<usize> {
+        let key = |n: &Node<G::Move>| match self.config.final_choice {
+            Final::Visits => (n.visits as f64, n.mean()),
+            Final::Mean => (if n.visits == 0 { -1.0 } else { n.mean() }, n.visits as f64),
+        };
+        (0..children.len()).max_by(|&a, &b| key(&children[a]).partial_cmp(&key(&children[b])).unwrap_or(std::cmp::Ordering::Equal))
+    }
+
+    fn principal_variation(&self) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let mut node = 0usize;
+        while self.nodes[node].first_child != UNEXPANDED && pv.len() < 32 {
+            let first = self.nodes[node].first_child as usize;
+            let children = &self.nodes[first..first + self.nodes[node].num_children as usize];
+            match (0..children.len()).filter(|&i| children[i].visits > 0).max_by_key(|&i| children[i].visits) {
+                Some(i) => {
+                    if let Some(mv) = children[i].mv {
+                        pv.push(mv);
+                    }
+                    node = first + i;
+                }
+                None => break,
+            }
+        }
+        pv
+    }
+
+    /// Runs iterations until the budget or the control says stop.
+    fn run(&mut self, root: &G, seat: Seat, limit: u64, control: &Control, rng: &mut Rng, started: Instant, report: bool) -> (u64, u32) {
+        let mut done = 0u64;
+        let mut max_depth = 0;
+        while done < limit {
+            if done % POLL_EVERY == 0 && control.should_stop() && done > 0 {
+                break;
+            }
+            max_depth = max_depth.max(self.iterate(root, seat, rng));
+            done += 1;
+            if report && done % REPORT_EVERY == 0 && control.has_reporter() {
+                control.report(&self.progress(root, done, max_depth, started));
+            }
+        }
+        (done, max_depth)
+    }
+
+    fn progress(&self, root: &G, iterations: u64, depth: u32, started: Instant) -> Progress {
+        let children = self.root_children();
+        let best = self.best_child(children).map(|i| &children[i]);
+        Progress {
+            iterations,
+            depth,
+            elapsed: started.elapsed(),
+            best: best.and_then(|n| n.mv).map(|m| root.move_text(m)).unwrap_or_default(),
+            score: best.map_or(0.5, |n| n.mean()),
+            pv: self.principal_variation().into_iter().map(|m| root.move_text(m)).collect(),
+        }
+    }
+}
+
+impl<G: Game> Search<G> for Mcts<G> {
+    fn search(&mut self, root: &G, seat: Seat, budget: &Budget, control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+        let started = Instant::now();
+        // A reused tree is only valid for a perfect-information root.
+        if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
+            self.new_root();
+        }
+        let threads = self.config.threads.max(1);
+        let limit = budget.iterations.unwrap_or(u64::MAX);
+        let per_thread = limit.div_ceil(threads as u64);
+        let (mut iterations, mut depth) = (0, 0);
+        // Root parallelism: helpers grow their own trees; their root
+        // statistics are added to the main tree's at the end.
+        let mut helper_roots: Vec<Vec<Node<G::Move>>> = Vec::new();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..threads)
+                .map(|_| {
+                    let mut helper_rng = Rng::seed_from_u64(rand::Rng::r#gen(rng));
+                    let mut helper = Mcts::<G>::new(self.config);
+                    scope.spawn(move || {
+                        helper.new_root();
+                        let (n, _) = helper.run(root, seat, per_thread, control, &mut helper_rng, started, false);
+                        (n, helper.root_children().to_vec())
+                    })
+                })
+                .collect();
+            let (n, d) = self.run(root, seat, per_thread.min(limit), control, rng, started, true);
+            iterations += n;
+            depth = d;
+            for h in handles {
+                if let Ok((n, children)) = h.join() {
+                    iterations += n;
+                    helper_roots.push(children);
+                }
+            }
+        });
+        let mut children: Vec<Node<G::Move>> = self.root_children().to_vec();
+        for helper in &helper_roots {
+            for h in helper {
+                if let Some(c) = children.iter_mut().find(|c| c.mv == h.mv) {
+                    c.visits += h.visits;
+                    c.total += h.total;
+                }
+            }
+        }
+        let best = match self.best_child(&children).and_then(|i| children[i].mv.map(|m| (m, children[i].mean()))) {
+            Some(found) => found,
+            None => {
+                // Stopped before the first iteration: any legal move.
+                root.legal_moves(&mut self.legal);
+                (self.legal[0], 0.5)
+            }
+        };
+        let mut pv = self.principal_variation();
+        if pv.first() != Some(&best.0) {
+            pv = vec![best.0];
+        }
+        if control.has_reporter() {
+            let mut p = self.progress(root, iterations, depth, started);
+            p.best = root.move_text(best.0);
+            p.score = best.1;
+            control.report(&p);
+        }
+        SearchResult { best: best.0, score: best.1, iterations, depth, pv }
+    }
+
+    fn advance(&mut self, played: G::Move) {
+        if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
+            return;
+        }
+        let Some(child) = (0..self.root_children().len()).find(|&i| self.root_children()[i].mv == Some(played)) else {
+            self.nodes.clear();
+            return;
+        };
+        let start = (self.nodes[0].first_child as usize) + child;
+        // Copy the subtree breadth-first into a fresh arena, children kept
+        // side by side.
+        let mut fresh: Vec<Node<G::Move>> = Vec::with_capacity(self.nodes.len());
+        let mut root = self.nodes[start];
+        root.mv = None;
+        fresh.push(root);
+        let mut i = 0;
+        while i < fresh.len() {
+            let n = fresh[i];
+            if n.first_child != UNEXPANDED {
+                let first = fresh.len() as u32;
+                fresh.extend_from_slice(&self.nodes[n.first_child as usize..(n.first_child + n.num_children) as usize]);
+                fresh[i].first_child = first;
+            }
+            i += 1;
+        }
+        self.nodes = fresh;
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+    }
+}

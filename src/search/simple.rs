@@ -1,0 +1,49 @@
+//! The players that do not search: uniformly random, and the game's own
+//! rule-based baseline.
+
+use crate::game::{Game, Rng, Seat};
+use crate::search::{Budget, Control, Search, SearchResult};
+
+fn single<M: Copy>(mv: M) -> SearchResult<M> {
+    SearchResult { best: mv, score: 0.5, iterations: 1, depth: 0, pv: vec![mv] }
+}
+
+/// A uniformly random legal move.
+pub struct RandomMove<M> {
+    buf: Vec<M>,
+}
+
+impl<M> Default for RandomMove<M> {
+    fn default() -> Self {
+        RandomMove { buf: Vec::new() }
+    }
+}
+
+impl<G: Game> Search<G> for RandomMove<G::Move> {
+    fn search(&mut self, root: &G, _seat: Seat, _budget: &Budget, _control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+        single(root.random_move(rng, &mut self.buf))
+    }
+}
+
+/// The game's rule-based baseline ([`Game::rules_move`]); games without
+/// one fall back to the best move by one-ply evaluation.
+pub struct RulesMove<M> {
+    buf: Vec<M>,
+    scratch: Vec<M>,
+}
+
+impl<M> Default for RulesMove<M> {
+    fn default() -> Self {
+        RulesMove { buf: Vec::new(), scratch: Vec::new() }
+    }
+}
+
+impl<G: Game> Search<G> for RulesMove<G::Move> {
+    fn search(&mut self, root: &G, _seat: Seat, _budget: &Budget, _control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+        let mv = root
+            .rules_move(rng)
+            .or_else(|| crate::search::alphabeta::shallow_best(root, 1, &mut self.buf, &mut self.scratch))
+            .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
+        single(mv)
+    }
+}
