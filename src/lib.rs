@@ -13,4 +13,5 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod perft;
+pub mod protocol;
 pub mod search;

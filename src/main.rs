@@ -1,1 +1,108 @@
-fn main() {}
+//! The `tabula` command: the engine (default), and the tools around it.
+
+use std::io::BufReader;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use tabula::engine::Engine;
+use tabula::games;
+
+/// A game engine for Othello, Quoridor, Hearts, Wizard and Ninety-Nine,
+/// driven over stdin/stdout in a GTP-style protocol (see protocol.md).
+#[derive(Parser)]
+#[command(name = "tabula", version, about, long_about = None)]
+struct Cli {
+    /// Seed of the session generator (default: drawn at random; `get seed` tells it).
+    #[arg(long, global = true)]
+    seed: Option<u64>,
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Run the engine on stdin/stdout (the default).
+    Engine,
+    /// Count the leaves of the game tree to a depth (move generator test).
+    Perft {
+        /// The game, e.g. othello.
+        game: String,
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this position text instead of the start.
+        #[arg(long)]
+        position: Option<String>,
+        /// Game options, key=value.
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        /// Print the count below each first move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let seed = cli.seed.unwrap_or_else(rand::random);
+    match cli.command.unwrap_or(Tool::Engine) {
+        Tool::Engine => {
+            let engine = match Engine::new(seed) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("tabula: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let stdin = BufReader::new(std::io::stdin());
+            let ending = tabula::protocol::run(stdin, std::io::stdout(), engine);
+            log::debug!("session ended: {ending:?}");
+            ExitCode::SUCCESS
+        }
+        Tool::Perft {
+            game,
+            depth,
+            position,
+            options,
+            divide,
+        } => match run_perft(&game, depth, position.as_deref(), &options, divide) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tabula perft: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn run_perft(
+    game: &str,
+    depth: u32,
+    position: Option<&str>,
+    options: &[String],
+    divide: bool,
+) -> Result<(), String> {
+    let entry = games::find(game).ok_or_else(|| {
+        format!(
+            "unknown game '{game}'; games: {}",
+            games::names().join(", ")
+        )
+    })?;
+    let started = Instant::now();
+    let result = (entry.perft)(options, position, depth, divide).map_err(|e| e.to_string())?;
+    let secs = started.elapsed().as_secs_f64();
+    for (mv, n) in &result.divided {
+        println!("{mv} {n}");
+    }
+    println!("{}", result.leaves);
+    eprintln!(
+        "perft {depth}: {} leaves in {secs:.3} s ({:.1} M leaves/s)",
+        result.leaves,
+        result.leaves as f64 / secs / 1e6
+    );
+    Ok(())
+}

@@ -53,7 +53,11 @@ pub enum OptionError {
     /// The key is not an option of this game; the list names the accepted ones.
     Unknown { key: String, accepted: Vec<String> },
     /// The value is out of range or of the wrong kind.
-    BadValue { key: String, value: String, expected: String },
+    BadValue {
+        key: String,
+        value: String,
+        expected: String,
+    },
     /// The combination is refused by the game (the message says why).
     Invalid(String),
 }
@@ -70,8 +74,15 @@ impl fmt::Display for OptionError {
                 "unknown option '{key}'; accepted: {}",
                 accepted.join(", ")
             ),
-            OptionError::BadValue { key, value, expected } => {
-                write!(f, "bad value '{value}' for option '{key}': expected {expected}")
+            OptionError::BadValue {
+                key,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "bad value '{value}' for option '{key}': expected {expected}"
+                )
             }
             OptionError::Invalid(m) => write!(f, "{m}"),
         }
@@ -106,10 +117,14 @@ impl Options {
                 .filter(|(k, v)| !k.is_empty() && !v.is_empty())
                 .ok_or_else(|| OptionError::Malformed(word.to_string()))?;
             let key = key.to_ascii_lowercase();
-            let spec = specs.iter().find(|s| s.name == key).ok_or_else(|| OptionError::Unknown {
-                key: key.clone(),
-                accepted: specs.iter().map(OptionSpec::describe).collect(),
-            })?;
+            let spec =
+                specs
+                    .iter()
+                    .find(|s| s.name == key)
+                    .ok_or_else(|| OptionError::Unknown {
+                        key: key.clone(),
+                        accepted: specs.iter().map(OptionSpec::describe).collect(),
+                    })?;
             let bad = |expected: String| OptionError::BadValue {
                 key: key.clone(),
                 value: value.to_string(),
@@ -133,7 +148,10 @@ impl Options {
             }
             values.insert(key, value.to_ascii_lowercase());
         }
-        Ok(Options { values, specs: specs.to_vec() })
+        Ok(Options {
+            values,
+            specs: specs.to_vec(),
+        })
     }
 
     /// Whether the option was given explicitly.
@@ -146,7 +164,10 @@ impl Options {
         if let Some(v) = self.values.get(name) {
             return v;
         }
-        self.specs.iter().find(|s| s.name == name).map_or("", |s| s.default)
+        self.specs
+            .iter()
+            .find(|s| s.name == name)
+            .map_or("", |s| s.default)
     }
 
     /// An integer option; `None` if the value is not an integer (for
@@ -162,7 +183,10 @@ impl Options {
 
     /// The options given explicitly, as `key=value` words.
     pub fn given(&self) -> Vec<String> {
-        self.values.iter().map(|(k, v)| format!("{k}={v}")).collect()
+        self.values
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect()
     }
 }
 
@@ -171,9 +195,24 @@ mod tests {
     use super::*;
 
     const SPECS: &[OptionSpec] = &[
-        OptionSpec { name: "size", kind: OptionKind::Int { min: 3, max: 11 }, default: "9", help: "" },
-        OptionSpec { name: "jumps", kind: OptionKind::Bool, default: "true", help: "" },
-        OptionSpec { name: "pass", kind: OptionKind::Choice(&["left", "none"]), default: "left", help: "" },
+        OptionSpec {
+            name: "size",
+            kind: OptionKind::Int { min: 3, max: 11 },
+            default: "9",
+            help: "",
+        },
+        OptionSpec {
+            name: "jumps",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "",
+        },
+        OptionSpec {
+            name: "pass",
+            kind: OptionKind::Choice(&["left", "none"]),
+            default: "left",
+            help: "",
+        },
     ];
 
     #[test]
@@ -191,7 +230,10 @@ mod tests {
         assert!(e.to_string().contains("size=<3..11>"), "{e}");
         let e = Options::parse(SPECS, &["size=12"]).unwrap_err();
         assert!(e.to_string().contains("from 3 to 11"), "{e}");
-        assert!(matches!(Options::parse(SPECS, &["size"]), Err(OptionError::Malformed(_))));
+        assert!(matches!(
+            Options::parse(SPECS, &["size"]),
+            Err(OptionError::Malformed(_))
+        ));
         assert!(Options::parse(SPECS, &["pass=right"]).is_err());
         assert!(Options::parse(SPECS, &["jumps=maybe"]).is_err());
     }

@@ -23,7 +23,11 @@ impl Clock {
     /// limit (GTP's convention), which clears the clock.
     pub fn set(&mut self, main: Duration, byoyomi: Duration, stones: u32) {
         self.left.clear();
-        self.settings = if byoyomi > Duration::ZERO && stones == 0 { None } else { Some((main, byoyomi, stones)) };
+        self.settings = if byoyomi > Duration::ZERO && stones == 0 {
+            None
+        } else {
+            Some((main, byoyomi, stones))
+        };
     }
 
     /// GTP `time_left` for a seat.
@@ -52,7 +56,10 @@ impl Clock {
             return Some(left / stones);
         }
         // Main time: a fixed share, plus the byo-yomi period if one follows.
-        let byo = self.settings.filter(|s| s.2 > 0).map_or(Duration::ZERO, |s| s.1 / s.2);
+        let byo = self
+            .settings
+            .filter(|s| s.2 > 0)
+            .map_or(Duration::ZERO, |s| s.1 / s.2);
         Some((left / MOVES_TO_GO + byo).min(left / 2 + byo))
     }
 }

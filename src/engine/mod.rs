@@ -50,7 +50,11 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::UnknownGame(name) => {
-                write!(f, "unknown game '{name}'; games: {}", games::names().join(", "))
+                write!(
+                    f,
+                    "unknown game '{name}'; games: {}",
+                    games::names().join(", ")
+                )
             }
             EngineError::Option(e) => write!(f, "{e}"),
             EngineError::Move(e) => write!(f, "{e}"),
@@ -103,9 +107,16 @@ impl Engine {
     /// An engine with the default game (Othello) loaded and the generator
     /// seeded from `seed`.
     pub fn new(seed: u64) -> Result<Engine, EngineError> {
-        let entry = games::GAMES.first().ok_or_else(|| EngineError::UnknownGame(String::new()))?;
+        let entry = games::GAMES
+            .first()
+            .ok_or_else(|| EngineError::UnknownGame(String::new()))?;
         let game = entry.open_with::<&str>(&[]).map_err(EngineError::Option)?;
-        let mut engine = Engine { game, settings: Settings::default(), rng: Rng::seed_from_u64(seed), clock: Clock::default() };
+        let mut engine = Engine {
+            game,
+            settings: Settings::default(),
+            rng: Rng::seed_from_u64(seed),
+            clock: Clock::default(),
+        };
         engine.settings.seed = seed;
         engine.game.restart(&mut engine.rng);
         Ok(engine)
@@ -131,7 +142,11 @@ impl Engine {
             match w.split_once('=') {
                 Some((k, v)) if k.eq_ignore_ascii_case("seed") => {
                     seed = Some(v.parse::<u64>().map_err(|_| {
-                        EngineError::Option(OptionError::BadValue { key: "seed".into(), value: v.into(), expected: "a whole number".into() })
+                        EngineError::Option(OptionError::BadValue {
+                            key: "seed".into(),
+                            value: v.into(),
+                            expected: "a whole number".into(),
+                        })
                     })?);
                 }
                 _ => rest.push(w.clone()),
@@ -163,12 +178,22 @@ impl Engine {
         let name = self.game.name();
         let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
         if !entry.options.iter().any(|o| o.name == "size") {
-            return Err(EngineError::Unsupported(format!("{name} has no board size")));
+            return Err(EngineError::Unsupported(format!(
+                "{name} has no board size"
+            )));
         }
-        let mut words: Vec<String> = self.game.options().given().into_iter().filter(|w| !w.starts_with("size=")).collect();
+        let mut words: Vec<String> = self
+            .game
+            .options()
+            .given()
+            .into_iter()
+            .filter(|w| !w.starts_with("size="))
+            .collect();
         words.push(format!("size={size}"));
         let game = entry.open_with(&words).map_err(|e| match e {
-            OptionError::BadValue { expected, .. } => EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}")),
+            OptionError::BadValue { expected, .. } => {
+                EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}"))
+            }
             other => EngineError::Option(other),
         })?;
         self.game = game;
@@ -178,7 +203,9 @@ impl Engine {
 
     /// Changes a setting; `seed` reseeds the generator.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.settings.set(name, value).map_err(EngineError::Setting)?;
+        self.settings
+            .set(name, value)
+            .map_err(EngineError::Setting)?;
         if name.eq_ignore_ascii_case("seed") {
             let seed = self.settings.seed;
             self.reseed(seed);
@@ -188,7 +215,9 @@ impl Engine {
 
     /// Reads a seat name.
     pub fn seat(&self, text: &str) -> Result<Seat, EngineError> {
-        self.game.parse_seat(text).ok_or_else(|| EngineError::UnknownSeat(text.to_string()))
+        self.game
+            .parse_seat(text)
+            .ok_or_else(|| EngineError::UnknownSeat(text.to_string()))
     }
 
     /// Plays a move for a seat (or the seat to move).
@@ -207,7 +236,11 @@ impl Engine {
         let s = &self.settings;
         let nonzero = |v: u64| (v > 0).then_some(v);
         let (iterations, movetime, depth) = if over.is_empty() {
-            (nonzero(s.iterations), nonzero(s.movetime), (s.depth > 0).then_some(s.depth))
+            (
+                nonzero(s.iterations),
+                nonzero(s.movetime),
+                (s.depth > 0).then_some(s.depth),
+            )
         } else {
             (over.iterations, over.movetime, over.depth)
         };
@@ -226,13 +259,23 @@ impl Engine {
         }
         let overhead = Duration::from_millis(s.overhead);
         let time = time.map(|t| t.saturating_sub(overhead).max(Duration::from_millis(1)));
-        Budget { iterations, time, depth }
+        Budget {
+            iterations,
+            time,
+            depth,
+        }
     }
 
     /// Searches and plays a move for a seat (or the seat to move), under
     /// `control` (whose deadline should come from [`Engine::budget_for`]).
-    pub fn genmove(&mut self, seat: Option<Seat>, budget: &Budget, control: &Control) -> Result<Decision, EngineError> {
-        self.game.genmove(seat, &self.settings, budget, control, &mut self.rng)
+    pub fn genmove(
+        &mut self,
+        seat: Option<Seat>,
+        budget: &Budget,
+        control: &Control,
+    ) -> Result<Decision, EngineError> {
+        self.game
+            .genmove(seat, &self.settings, budget, control, &mut self.rng)
     }
 
     /// Takes back the last move.

@@ -157,7 +157,11 @@ pub enum SettingError {
     /// No such setting; the list names them all.
     Unknown(String),
     /// The value does not fit; the message says what does.
-    BadValue { name: &'static str, value: String, expected: &'static str },
+    BadValue {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for SettingError {
@@ -166,9 +170,17 @@ impl fmt::Display for SettingError {
             SettingError::Unknown(n) => write!(
                 f,
                 "unknown setting '{n}'; settings: {}",
-                SETTINGS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+                SETTINGS
+                    .iter()
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
-            SettingError::BadValue { name, value, expected } => {
+            SettingError::BadValue {
+                name,
+                value,
+                expected,
+            } => {
                 write!(f, "bad value '{value}' for {name}: expected {expected}")
             }
         }
@@ -234,20 +246,27 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "c",
         expected: "a number from 0 to 100",
         help: "UCB1 exploration constant",
-        set: |s, v| num::<f64>(v).filter(|c| (0.0..=100.0).contains(c)).map(|c| s.c = c).is_some(),
+        set: |s, v| {
+            num::<f64>(v)
+                .filter(|c| (0.0..=100.0).contains(c))
+                .map(|c| s.c = c)
+                .is_some()
+        },
         get: |s| format!("{}", s.c),
     },
     SettingSpec {
         name: "final",
         expected: "visits or mean",
         help: "how Monte Carlo searches pick the move: most visits or best mean",
-        set: |s, v| match v {
-            "visits" => Some(FinalChoice::Visits),
-            "mean" => Some(FinalChoice::Mean),
-            _ => None,
-        }
-        .map(|f| s.final_choice = f)
-        .is_some(),
+        set: |s, v| {
+            match v {
+                "visits" => Some(FinalChoice::Visits),
+                "mean" => Some(FinalChoice::Mean),
+                _ => None,
+            }
+            .map(|f| s.final_choice = f)
+            .is_some()
+        },
         get: |s| match s.final_choice {
             FinalChoice::Visits => "visits".into(),
             FinalChoice::Mean => "mean".into(),
@@ -257,13 +276,15 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "playout",
         expected: "random or heuristic",
         help: "the playout policy of mcts",
-        set: |s, v| match v {
-            "random" => Some(PlayoutPolicy::Random),
-            "heuristic" => Some(PlayoutPolicy::Heuristic),
-            _ => None,
-        }
-        .map(|p| s.playout = p)
-        .is_some(),
+        set: |s, v| {
+            match v {
+                "random" => Some(PlayoutPolicy::Random),
+                "heuristic" => Some(PlayoutPolicy::Heuristic),
+                _ => None,
+            }
+            .map(|p| s.playout = p)
+            .is_some()
+        },
         get: |s| match s.playout {
             PlayoutPolicy::Random => "random".into(),
             PlayoutPolicy::Heuristic => "heuristic".into(),
@@ -273,49 +294,84 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "greedy",
         expected: "a probability from 0 to 1",
         help: "chance that a heuristic playout takes the heuristic move",
-        set: |s, v| num::<f64>(v).filter(|p| (0.0..=1.0).contains(p)).map(|p| s.greedy = p).is_some(),
+        set: |s, v| {
+            num::<f64>(v)
+                .filter(|p| (0.0..=1.0).contains(p))
+                .map(|p| s.greedy = p)
+                .is_some()
+        },
         get: |s| format!("{}", s.greedy),
     },
     SettingSpec {
         name: "playout_depth",
         expected: "1 or 2",
         help: "depth of the alpha-beta that picks heuristic playout moves",
-        set: |s, v| num(v).filter(|d| (1..=2).contains(d)).map(|d| s.playout_depth = d).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|d| (1..=2).contains(d))
+                .map(|d| s.playout_depth = d)
+                .is_some()
+        },
         get: |s| s.playout_depth.to_string(),
     },
     SettingSpec {
         name: "rucb1_depth",
         expected: "a depth from 1 to 64",
         help: "depth of the UCB1 tree of rucb1",
-        set: |s, v| num(v).filter(|d| (1..=64).contains(d)).map(|d| s.rucb1_depth = d).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|d| (1..=64).contains(d))
+                .map(|d| s.rucb1_depth = d)
+                .is_some()
+        },
         get: |s| s.rucb1_depth.to_string(),
     },
     SettingSpec {
         name: "threads",
         expected: "a number of threads from 1 to 256",
         help: "search threads",
-        set: |s, v| num(v).filter(|t| (1..=256).contains(t)).map(|t| s.threads = t).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|t| (1..=256).contains(t))
+                .map(|t| s.threads = t)
+                .is_some()
+        },
         get: |s| s.threads.to_string(),
     },
     SettingSpec {
         name: "memory",
         expected: "MiB from 1 to 65536",
         help: "memory cap of search trees and tables",
-        set: |s, v| num(v).filter(|m| (1..=65536).contains(m)).map(|m| s.memory = m).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|m| (1..=65536).contains(m))
+                .map(|m| s.memory = m)
+                .is_some()
+        },
         get: |s| s.memory.to_string(),
     },
     SettingSpec {
         name: "solve_reach",
         expected: "a whole number (0 = off)",
         help: "switch to the exact solver at or below this many empties (Othello)",
-        set: |s, v| num(v).filter(|&r: &u32| r <= 64).map(|r| s.solve_reach = r).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|&r: &u32| r <= 64)
+                .map(|r| s.solve_reach = r)
+                .is_some()
+        },
         get: |s| s.solve_reach.to_string(),
     },
     SettingSpec {
         name: "overhead",
         expected: "milliseconds",
         help: "kept back from every time budget for I/O",
-        set: |s, v| num(v).filter(|&o: &u64| o <= 60_000).map(|o| s.overhead = o).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|&o: &u64| o <= 60_000)
+                .map(|o| s.overhead = o)
+                .is_some()
+        },
         get: |s| s.overhead.to_string(),
     },
 ];
@@ -332,7 +388,11 @@ impl Settings {
             *self = next;
             Ok(())
         } else {
-            Err(SettingError::BadValue { name: spec.name, value: value.to_string(), expected: spec.expected })
+            Err(SettingError::BadValue {
+                name: spec.name,
+                value: value.to_string(),
+                expected: spec.expected,
+            })
         }
     }
 
@@ -347,7 +407,10 @@ impl Settings {
 
     /// Every setting with its value, one `name value` line each.
     pub fn listing(&self) -> Vec<String> {
-        SETTINGS.iter().map(|s| format!("{} {}", s.name, (s.get)(self))).collect()
+        SETTINGS
+            .iter()
+            .map(|s| format!("{} {}", s.name, (s.get)(self)))
+            .collect()
     }
 }
 
@@ -373,8 +436,16 @@ mod tests {
         let before = s.clone();
         assert!(s.set("c", "-1").is_err());
         assert!(s.set("threads", "0").is_err());
-        assert!(s.set("search", "magic").unwrap_err().to_string().contains("alphabeta"));
-        assert!(matches!(s.set("colour", "1"), Err(SettingError::Unknown(_))));
+        assert!(
+            s.set("search", "magic")
+                .unwrap_err()
+                .to_string()
+                .contains("alphabeta")
+        );
+        assert!(matches!(
+            s.set("colour", "1"),
+            Err(SettingError::Unknown(_))
+        ));
         assert_eq!(s, before);
     }
 }

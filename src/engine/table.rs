@@ -7,11 +7,11 @@ use crate::engine::EngineError;
 use crate::engine::settings::{PlayoutPolicy, SearchKind, Settings};
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::options::Options;
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::playout::Policy;
 use crate::search::simple::{RandomMove, RulesMove};
 use crate::search::{Budget, Control, Search};
-use crate::search::alphabeta::AlphaBeta;
 
 /// What `genmove` decided, as text.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,11 +46,23 @@ pub trait AnyGame: Send {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move for `seat` (or the seat to move); returns its canonical
     /// text. Unchanged state on error.
-    fn play(&mut self, seat: Option<Seat>, text: &str, rng: &mut Rng) -> Result<String, EngineError>;
+    fn play(
+        &mut self,
+        seat: Option<Seat>,
+        text: &str,
+        rng: &mut Rng,
+    ) -> Result<String, EngineError>;
     /// Applies a chance outcome told by a referee (seat-bound play).
     fn deal(&mut self, text: &str, rng: &mut Rng) -> Result<(), EngineError>;
     /// Searches and plays a move for `seat` (or the seat to move).
-    fn genmove(&mut self, seat: Option<Seat>, settings: &Settings, budget: &Budget, control: &Control, rng: &mut Rng) -> Result<Decision, EngineError>;
+    fn genmove(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> Result<Decision, EngineError>;
     /// Takes back the last move told or played.
     fn undo(&mut self) -> Result<(), EngineError>;
     /// Restarts from the beginning (same options).
@@ -83,7 +95,10 @@ impl SearcherKey {
         s.depth = 0;
         s.seed = 0;
         s.overhead = 0;
-        SearcherKey { kind: settings.search, settings: s }
+        SearcherKey {
+            kind: settings.search,
+            settings: s,
+        }
     }
 }
 
@@ -101,7 +116,13 @@ impl<G: Game> Table<G> {
     /// A table at the start of `game`. Chance steps at the start are
     /// resolved at the first command that needs a generator ([`AnyGame::restart`]).
     pub fn new(game: G, options: Options) -> Table<G> {
-        Table { options, initial: game.clone(), state: game, history: Vec::new(), searcher: None }
+        Table {
+            options,
+            initial: game.clone(),
+            state: game,
+            history: Vec::new(),
+            searcher: None,
+        }
     }
 
     /// The typed state (tests, tools).
@@ -157,10 +178,16 @@ impl<G: Game> Table<G> {
                 }
             }
         }
-        Err(EngineError::NotYourTurn { asked: self.state.seat_name(seat), to_move: self.state.seat_name(mover) })
+        Err(EngineError::NotYourTurn {
+            asked: self.state.seat_name(seat),
+            to_move: self.state.seat_name(mover),
+        })
     }
 
-    fn searcher(&mut self, settings: &Settings) -> Result<&mut Box<dyn Search<G> + Send>, EngineError> {
+    fn searcher(
+        &mut self,
+        settings: &Settings,
+    ) -> Result<&mut Box<dyn Search<G> + Send>, EngineError> {
         let key = SearcherKey::of(settings);
         if self.searcher.as_ref().is_none_or(|(k, _)| *k != key) {
             self.searcher = Some((key, make_searcher::<G>(settings)?));
@@ -174,7 +201,10 @@ impl<G: Game> Table<G> {
 
 /// Builds the searcher the settings name, for game `G`.
 fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Send>, EngineError> {
-    let heuristic = Policy::Heuristic { greedy: settings.greedy, depth: settings.playout_depth };
+    let heuristic = Policy::Heuristic {
+        greedy: settings.greedy,
+        depth: settings.playout_depth,
+    };
     let final_choice = match settings.final_choice {
         crate::engine::settings::FinalChoice::Visits => Final::Visits,
         crate::engine::settings::FinalChoice::Mean => Final::Mean,
@@ -191,7 +221,13 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
         memory: (settings.memory as usize) << 20,
         threads: settings.threads,
     };
-    let flat = MctsConfig { tree_depth: 1, root: RootPolicy::RoundRobin, final_choice: Final::Mean, threads: 1, ..base };
+    let flat = MctsConfig {
+        tree_depth: 1,
+        root: RootPolicy::RoundRobin,
+        final_choice: Final::Mean,
+        threads: 1,
+        ..base
+    };
     Ok(match settings.search {
         SearchKind::Random => Box::new(RandomMove::default()),
         SearchKind::Rules => Box::new(RulesMove::default()),
@@ -203,14 +239,31 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
         }
         SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.memory)),
         SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
-        SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig { policy: Policy::Random, ..flat })),
-        SearchKind::Heuristic => Box::new(Mcts::<G>::new(MctsConfig { policy: heuristic, ..flat })),
-        SearchKind::Ucb1 => Box::new(Mcts::<G>::new(MctsConfig { tree_depth: 1, policy: heuristic, threads: 1, ..base })),
-        SearchKind::Rucb1 => {
-            Box::new(Mcts::<G>::new(MctsConfig { tree_depth: settings.rucb1_depth, policy: heuristic, threads: 1, ..base }))
-        }
+        SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
+            policy: Policy::Random,
+            ..flat
+        })),
+        SearchKind::Heuristic => Box::new(Mcts::<G>::new(MctsConfig {
+            policy: heuristic,
+            ..flat
+        })),
+        SearchKind::Ucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+            tree_depth: 1,
+            policy: heuristic,
+            threads: 1,
+            ..base
+        })),
+        SearchKind::Rucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+            tree_depth: settings.rucb1_depth,
+            policy: heuristic,
+            threads: 1,
+            ..base
+        })),
         SearchKind::Pimc | SearchKind::Ismcts => {
-            return Err(EngineError::Unsupported(format!("search {} is not built into this engine yet", settings.search.name())));
+            return Err(EngineError::Unsupported(format!(
+                "search {} is not built into this engine yet",
+                settings.search.name()
+            )));
         }
         SearchKind::Solve => Box::new(RulesMove::default()),
     })
@@ -250,14 +303,23 @@ impl<G: Game> AnyGame for Table<G> {
         moves.into_iter().map(|m| self.state.move_text(m)).collect()
     }
 
-    fn play(&mut self, seat: Option<Seat>, text: &str, rng: &mut Rng) -> Result<String, EngineError> {
+    fn play(
+        &mut self,
+        seat: Option<Seat>,
+        text: &str,
+        rng: &mut Rng,
+    ) -> Result<String, EngineError> {
         self.resolve_chance(rng);
         let before = (self.state.clone(), self.history.len());
         if let Err(e) = self.bring_turn_to(seat) {
             return Err(e);
         }
         let parsed = self.state.parse_move(text).and_then(|mv| {
-            if self.state.is_legal(mv) { Ok(mv) } else { Err(MoveError::Illegal(format!("{text} is not legal here"))) }
+            if self.state.is_legal(mv) {
+                Ok(mv)
+            } else {
+                Err(MoveError::Illegal(format!("{text} is not legal here")))
+            }
         });
         match parsed {
             Ok(mv) => {
@@ -284,14 +346,23 @@ impl<G: Game> AnyGame for Table<G> {
         }
         let mv = self.state.parse_move(text).map_err(EngineError::Move)?;
         if !self.state.is_legal(mv) {
-            return Err(EngineError::Move(MoveError::Illegal(format!("{text} is not a possible deal here"))));
+            return Err(EngineError::Move(MoveError::Illegal(format!(
+                "{text} is not a possible deal here"
+            ))));
         }
         self.apply(mv);
         self.resolve_chance(rng);
         Ok(())
     }
 
-    fn genmove(&mut self, seat: Option<Seat>, settings: &Settings, budget: &Budget, control: &Control, rng: &mut Rng) -> Result<Decision, EngineError> {
+    fn genmove(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> Result<Decision, EngineError> {
         self.resolve_chance(rng);
         let before = (self.state.clone(), self.history.len());
         let seat = self.bring_turn_to(seat)?;
@@ -304,18 +375,31 @@ impl<G: Game> AnyGame for Table<G> {
         }
         let mut moves = Vec::new();
         self.state.legal_moves(&mut moves);
-        let reach = if settings.search == SearchKind::Solve { 64 } else { settings.solve_reach };
+        let reach = if settings.search == SearchKind::Solve {
+            64
+        } else {
+            settings.solve_reach
+        };
         if settings.search == SearchKind::Solve && !self.state.solvable(reach) {
             self.state = before.0;
             self.history.truncate(before.1);
-            return Err(EngineError::Unsupported(format!("{} has no exact solver", G::NAME)));
+            return Err(EngineError::Unsupported(format!(
+                "{} has no exact solver",
+                G::NAME
+            )));
         }
         let mut decision = None;
         if moves.len() == 1 {
             decision = Some((moves[0], 0.5, 0, 0, None));
         } else if reach > 0 && self.state.solvable(reach) {
             if let Some((mv, exact)) = self.state.solve(control) {
-                let value = if exact > 0 { 1.0 } else if exact < 0 { 0.0 } else { 0.5 };
+                let value = if exact > 0 {
+                    1.0
+                } else if exact < 0 {
+                    0.0
+                } else {
+                    0.5
+                };
                 decision = Some((mv, value, 0, 0, Some(exact)));
             }
         }
@@ -331,7 +415,13 @@ impl<G: Game> AnyGame for Table<G> {
         let text = self.state.move_text(mv);
         self.apply(mv);
         self.resolve_chance(rng);
-        Ok(Decision { mv: text, score, iterations, depth, exact })
+        Ok(Decision {
+            mv: text,
+            score,
+            iterations,
+            depth,
+            exact,
+        })
     }
 
     fn undo(&mut self) -> Result<(), EngineError> {

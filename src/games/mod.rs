@@ -2,9 +2,10 @@
 //!
 //! Adding a game is its module plus one line in [`GAMES`].
 
-use crate::engine::{AnyGame, Table};
+use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
+use crate::perft::{PerftResult, perft_game};
 
 /// One registered game: its name, options, and the monomorphised entry
 /// points the engine and the match runner reach it through.
@@ -17,6 +18,8 @@ pub struct GameEntry {
     pub options: &'static [OptionSpec],
     /// Opens a fresh game behind the engine's object-safe wrapper.
     pub open: fn(&Options) -> Result<Box<dyn AnyGame>, OptionError>,
+    /// Perft from the start or a position, with game options.
+    pub perft: fn(&[String], Option<&str>, u32, bool) -> Result<PerftResult, EngineError>,
 }
 
 impl GameEntry {
@@ -33,7 +36,13 @@ fn open_table<G: Game>(options: &Options) -> Result<Box<dyn AnyGame>, OptionErro
 
 /// The registry entry of game `G`.
 pub const fn entry<G: Game>() -> GameEntry {
-    GameEntry { name: G::NAME, summary: G::SUMMARY, options: G::OPTIONS, open: open_table::<G> }
+    GameEntry {
+        name: G::NAME,
+        summary: G::SUMMARY,
+        options: G::OPTIONS,
+        open: open_table::<G>,
+        perft: perft_game::<G>,
+    }
 }
 
 /// Every game the engine plays, the default first.

@@ -50,7 +50,13 @@ impl<G: Game> AlphaBeta<G> {
         let wanted = (memory_mib.max(1) * 1024 * 1024 / entry).max(1024);
         // A power of two, so the slot is a mask of the key.
         let slots = 1usize << (63 - wanted.leading_zeros()).min(30);
-        AlphaBeta { table: vec![None; slots], nodes: 0, node_limit: u64::MAX, aborted: false, buffers: Vec::new() }
+        AlphaBeta {
+            table: vec![None; slots],
+            nodes: 0,
+            node_limit: u64::MAX,
+            aborted: false,
+            buffers: Vec::new(),
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -67,15 +73,53 @@ impl<G: Game> AlphaBeta<G> {
             let slot = self.slot(key);
             let replace = self.table[slot].is_none_or(|e| e.key != key || e.depth as u32 <= depth);
             if replace {
-                self.table[slot] = Some(Entry { key, depth: depth.min(255) as u8, bound, score, best });
+                self.table[slot] = Some(Entry {
+                    key,
+                    depth: depth.min(255) as u8,
+                    bound,
+                    score,
+                    best,
+                });
             }
         }
     }
 
+    /// The value for `me` of `child`, reached by `me`'s move: final if the
+    /// game ended, else searched from the view of whoever moves next.
+    #[allow(clippy::too_many_arguments)]
+    fn child_score(
+        &mut self,
+        child: &G,
+        me: Seat,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        control: &Control,
+    ) -> i32 {
+        if child.at_horizon() {
+            self.nodes += 1;
+            terminal_score(child, me, ply)
+        } else if matches!(child.turn(), Turn::Player(p) if p == me) {
+            self.negamax(child, depth, ply, alpha, beta, control)
+        } else {
+            -self.negamax(child, depth, ply, -beta, -alpha, control)
+        }
+    }
+
     /// Negamax value of `state` for the seat to move, `depth` plies deep.
-    fn negamax(&mut self, state: &G, depth: u32, ply: u32, mut alpha: i32, beta: i32, control: &Control) -> i32 {
+    fn negamax(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        control: &Control,
+    ) -> i32 {
         self.nodes += 1;
-        if self.nodes % POLL_EVERY == 0 && (control.should_stop() || self.nodes >= self.node_limit) {
+        if self.nodes % POLL_EVERY == 0 && (control.should_stop() || self.nodes >= self.node_limit)
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -87,9 +131,6 @@ impl<G: Game> AlphaBeta<G> {
             Turn::Chance => return 0,
             Turn::Over => return 0,
         };
-        if state.at_horizon() {
-            return terminal_score(state, me, ply);
-        }
         if depth == 0 {
             return (state.evaluate(me) * EVAL_SCALE) as i32;
         }
@@ -114,11 +155,7 @@ impl<G: Game> AlphaBeta<G> {
         for &mv in moves.iter() {
             let mut child = state.clone();
             child.apply(mv);
-            let score = if matches!(child.turn(), Turn::Player(p) if p == me) {
-                self.negamax(&child, depth - 1, ply + 1, alpha, beta, control)
-            } else {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, control)
-            };
+            let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, control);
             if self.aborted {
                 break;
             }
@@ -148,20 +185,26 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Searches the root to `depth`; returns the best move and its score,
     /// or `None` if the search was cut off before finishing.
-    fn root(&mut self, root: &G, me: Seat, depth: u32, previous: Option<G::Move>, control: &Control) -> Option<(G::Move, i32)> {
+    fn root(
+        &mut self,
+        root: &G,
+        me: Seat,
+        depth: u32,
+        previous: Option<G::Move>,
+        control: &Control,
+    ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        order_moves(&mut moves, previous.or_else(|| self.probe(root).and_then(|e| e.best)));
+        order_moves(
+            &mut moves,
+            previous.or_else(|| self.probe(root).and_then(|e| e.best)),
+        );
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = None;
         for &mv in &moves {
             let mut child = root.clone();
             child.apply(mv);
-            let score = if matches!(child.turn(), Turn::Player(p) if p == me) {
-                self.negamax(&child, depth - 1, 1, alpha, beta, control)
-            } else {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, control)
-            };
+            let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, control);
             if self.aborted {
                 return None;
             }
@@ -223,22 +266,41 @@ fn score_to_value(score: i32) -> f64 {
 }
 
 impl<G: Game> Search<G> for AlphaBeta<G> {
-    fn search(&mut self, root: &G, seat: Seat, budget: &Budget, control: &Control, _rng: &mut Rng) -> SearchResult<G::Move> {
+    fn search(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        budget: &Budget,
+        control: &Control,
+        _rng: &mut Rng,
+    ) -> SearchResult<G::Move> {
         let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
         self.node_limit = budget.iterations.unwrap_or(u64::MAX);
-        let max_depth = budget.depth.unwrap_or(if budget.time.is_none() && budget.iterations.is_none() { 4 } else { 64 });
+        let max_depth = budget.depth.unwrap_or(64);
         let mut first = Vec::new();
         root.legal_moves(&mut first);
-        let mut result = SearchResult { best: first[0], score: 0.5, iterations: 0, depth: 0, pv: vec![first[0]] };
+        let mut result = SearchResult {
+            best: first[0],
+            score: 0.5,
+            iterations: 0,
+            depth: 0,
+            pv: vec![first[0]],
+        };
         let mut previous = None;
         for depth in 1..=max_depth.max(1) {
             let Some((mv, score)) = self.root(root, seat, depth, previous, control) else {
                 break;
             };
             previous = Some(mv);
-            result = SearchResult { best: mv, score: score_to_value(score), iterations: self.nodes, depth, pv: self.pv(root, mv, depth as usize) };
+            result = SearchResult {
+                best: mv,
+                score: score_to_value(score),
+                iterations: self.nodes,
+                depth,
+                pv: self.pv(root, mv, depth as usize),
+            };
             if control.has_reporter() {
                 control.report(&Progress {
                     iterations: self.nodes,
@@ -266,7 +328,12 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
 /// The move a depth-1 or depth-2 search prefers for the seat to move,
 /// without a table: the heuristic policy of playouts. `buf` and `scratch`
 /// are reusable move buffers.
-pub fn shallow_best<G: Game>(state: &G, depth: u32, buf: &mut Vec<G::Move>, scratch: &mut Vec<G::Move>) -> Option<G::Move> {
+pub fn shallow_best<G: Game>(
+    state: &G,
+    depth: u32,
+    buf: &mut Vec<G::Move>,
+    scratch: &mut Vec<G::Move>,
+) -> Option<G::Move> {
     let Turn::Player(me) = state.turn() else {
         return None;
     };
@@ -301,7 +368,11 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 
     for &mv in scratch.iter() {
         let mut child = state.clone();
         child.apply(mv);
-        let v = if child.at_horizon() { child.reward(me) * 4.0 - 2.0 } else { child.evaluate(me) };
+        let v = if child.at_horizon() {
+            child.reward(me) * 4.0 - 2.0
+        } else {
+            child.evaluate(me)
+        };
         worst = worst.min(v);
     }
     worst

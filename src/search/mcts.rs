@@ -98,7 +98,11 @@ struct Node<M> {
 
 impl<M> Node<M> {
     fn mean(&self) -> f64 {
-        if self.visits == 0 { 0.0 } else { self.total / self.visits as f64 }
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
     }
 }
 
@@ -116,8 +120,16 @@ impl<G: Game> Mcts<G> {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Mcts<G> {
         let per_node = std::mem::size_of::<Node<G::Move>>().max(1);
-        let max_nodes = (config.memory / config.threads.max(1) / per_node).clamp(2, u32::MAX as usize - 1);
-        Mcts { config, nodes: Vec::new(), max_nodes, path: Vec::new(), legal: Vec::new(), scratch: Scratch::default() }
+        let max_nodes =
+            (config.memory / config.threads.max(1) / per_node).clamp(2, u32::MAX as usize - 1);
+        Mcts {
+            config,
+            nodes: Vec::new(),
+            max_nodes,
+            path: Vec::new(),
+            legal: Vec::new(),
+            scratch: Scratch::default(),
+        }
     }
 
     /// Nodes in the tree now.
@@ -125,9 +137,21 @@ impl<G: Game> Mcts<G> {
         self.nodes.len()
     }
 
+    /// Visits of the root's children, in move generation order.
+    pub fn root_visits(&self) -> Vec<u32> {
+        self.root_children().iter().map(|n| n.visits).collect()
+    }
+
     fn new_root(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node { mv: None, first_child: UNEXPANDED, num_children: 0, visits: 0, mover: 0, total: 0.0 });
+        self.nodes.push(Node {
+            mv: None,
+            first_child: UNEXPANDED,
+            num_children: 0,
+            visits: 0,
+            mover: 0,
+            total: 0.0,
+        });
     }
 
     fn expand(&mut self, node: u32, state: &G, mover: Seat) -> bool {
@@ -137,7 +161,14 @@ impl<G: Game> Mcts<G> {
         }
         let first = self.nodes.len() as u32;
         for &mv in &self.legal {
-            self.nodes.push(Node { mv: Some(mv), first_child: UNEXPANDED, num_children: 0, visits: 0, mover: mover as u8, total: 0.0 });
+            self.nodes.push(Node {
+                mv: Some(mv),
+                first_child: UNEXPANDED,
+                num_children: 0,
+                visits: 0,
+                mover: mover as u8,
+                total: 0.0,
+            });
         }
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
@@ -153,7 +184,9 @@ impl<G: Game> Mcts<G> {
         if check {
             state.legal_moves(&mut self.legal);
         }
-        let legal = |n: &Node<G::Move>, legal: &[G::Move]| !check || n.mv.is_some_and(|m| legal.contains(&m));
+        let legal = |n: &Node<G::Move>, legal: &[G::Move]| {
+            !check || n.mv.is_some_and(|m| legal.contains(&m))
+        };
         if at_root && self.config.root == RootPolicy::RoundRobin {
             return children
                 .filter(|&i| legal(&self.nodes[i as usize], &self.legal))
@@ -182,7 +215,11 @@ impl<G: Game> Mcts<G> {
     /// One iteration: select, expand, play out, back up. Returns the depth
     /// of the tree part.
     fn iterate(&mut self, root: &G, seat: Seat, rng: &mut Rng) -> u32 {
-        let mut state = if G::PERFECT_INFORMATION { root.clone() } else { root.determinize(seat, rng) };
+        let mut state = if G::PERFECT_INFORMATION {
+            root.clone()
+        } else {
+            root.determinize(seat, rng)
+        };
         let mut check = !G::PERFECT_INFORMATION;
         self.path.clear();
         self.path.push(0);
@@ -194,16 +231,24 @@ impl<G: Game> Mcts<G> {
                 state.apply(outcome);
                 check = true;
             }
-            let Turn::Player(mover) = state.turn() else { break };
+            let Turn::Player(mover) = state.turn() else {
+                break;
+            };
             if state.at_horizon() {
                 break;
             }
             let n = self.nodes[node as usize];
-            if n.first_child == UNEXPANDED && (depth >= self.config.tree_depth || !self.expand(node, &state, mover)) {
+            if n.first_child == UNEXPANDED
+                && (depth >= self.config.tree_depth || !self.expand(node, &state, mover))
+            {
                 break;
             }
-            let Some(child) = self.select(node, &state, check, depth == 0) else { break };
-            let Some(mv) = self.nodes[child as usize].mv else { break };
+            let Some(child) = self.select(node, &state, check, depth == 0) else {
+                break;
+            };
+            let Some(mv) = self.nodes[child as usize].mv else {
+                break;
+            };
             state.apply(mv);
             self.path.push(child);
             node = child;
@@ -214,7 +259,11 @@ impl<G: Game> Mcts<G> {
         }
         playout(&mut state, self.config.policy, rng, &mut self.scratch);
         let mut rewards = [0.0; MAX_SEATS];
-        for (s, r) in rewards.iter_mut().enumerate().take(state.num_seats().min(MAX_SEATS)) {
+        for (s, r) in rewards
+            .iter_mut()
+            .enumerate()
+            .take(state.num_seats().min(MAX_SEATS))
+        {
             *r = state.reward(s);
         }
         for &i in &self.path {
@@ -238,7 +287,11 @@ impl<G: Game> Mcts<G> {
             Final::Visits => (n.visits as f64, n.mean()),
             Final::Mean => (if n.visits == 0 { -1.0 } else { n.mean() }, n.visits as f64),
         };
-        (0..children.len()).max_by(|&a, &b| key(&children[a]).partial_cmp(&key(&children[b])).unwrap_or(std::cmp::Ordering::Equal))
+        (0..children.len()).max_by(|&a, &b| {
+            key(&children[a])
+                .partial_cmp(&key(&children[b]))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
     }
 
     fn principal_variation(&self) -> Vec<G::Move> {
@@ -247,7 +300,10 @@ impl<G: Game> Mcts<G> {
         while self.nodes[node].first_child != UNEXPANDED && pv.len() < 32 {
             let first = self.nodes[node].first_child as usize;
             let children = &self.nodes[first..first + self.nodes[node].num_children as usize];
-            match (0..children.len()).filter(|&i| children[i].visits > 0).max_by_key(|&i| children[i].visits) {
+            match (0..children.len())
+                .filter(|&i| children[i].visits > 0)
+                .max_by_key(|&i| children[i].visits)
+            {
                 Some(i) => {
                     if let Some(mv) = children[i].mv {
                         pv.push(mv);
@@ -261,7 +317,16 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Runs iterations until the budget or the control says stop.
-    fn run(&mut self, root: &G, seat: Seat, limit: u64, control: &Control, rng: &mut Rng, started: Instant, report: bool) -> (u64, u32) {
+    fn run(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        limit: u64,
+        control: &Control,
+        rng: &mut Rng,
+        started: Instant,
+        report: bool,
+    ) -> (u64, u32) {
         let mut done = 0u64;
         let mut max_depth = 0;
         while done < limit {
@@ -284,15 +349,29 @@ impl<G: Game> Mcts<G> {
             iterations,
             depth,
             elapsed: started.elapsed(),
-            best: best.and_then(|n| n.mv).map(|m| root.move_text(m)).unwrap_or_default(),
+            best: best
+                .and_then(|n| n.mv)
+                .map(|m| root.move_text(m))
+                .unwrap_or_default(),
             score: best.map_or(0.5, |n| n.mean()),
-            pv: self.principal_variation().into_iter().map(|m| root.move_text(m)).collect(),
+            pv: self
+                .principal_variation()
+                .into_iter()
+                .map(|m| root.move_text(m))
+                .collect(),
         }
     }
 }
 
 impl<G: Game> Search<G> for Mcts<G> {
-    fn search(&mut self, root: &G, seat: Seat, budget: &Budget, control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+    fn search(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> SearchResult<G::Move> {
         let started = Instant::now();
         // A reused tree is only valid for a perfect-information root.
         if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
@@ -312,12 +391,28 @@ impl<G: Game> Search<G> for Mcts<G> {
                     let mut helper = Mcts::<G>::new(self.config);
                     scope.spawn(move || {
                         helper.new_root();
-                        let (n, _) = helper.run(root, seat, per_thread, control, &mut helper_rng, started, false);
+                        let (n, _) = helper.run(
+                            root,
+                            seat,
+                            per_thread,
+                            control,
+                            &mut helper_rng,
+                            started,
+                            false,
+                        );
                         (n, helper.root_children().to_vec())
                     })
                 })
                 .collect();
-            let (n, d) = self.run(root, seat, per_thread.min(limit), control, rng, started, true);
+            let (n, d) = self.run(
+                root,
+                seat,
+                per_thread.min(limit),
+                control,
+                rng,
+                started,
+                true,
+            );
             iterations += n;
             depth = d;
             for h in handles {
@@ -336,7 +431,10 @@ impl<G: Game> Search<G> for Mcts<G> {
                 }
             }
         }
-        let best = match self.best_child(&children).and_then(|i| children[i].mv.map(|m| (m, children[i].mean()))) {
+        let best = match self
+            .best_child(&children)
+            .and_then(|i| children[i].mv.map(|m| (m, children[i].mean())))
+        {
             Some(found) => found,
             None => {
                 // Stopped before the first iteration: any legal move.
@@ -354,14 +452,22 @@ impl<G: Game> Search<G> for Mcts<G> {
             p.score = best.1;
             control.report(&p);
         }
-        SearchResult { best: best.0, score: best.1, iterations, depth, pv }
+        SearchResult {
+            best: best.0,
+            score: best.1,
+            iterations,
+            depth,
+            pv,
+        }
     }
 
     fn advance(&mut self, played: G::Move) {
         if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
             return;
         }
-        let Some(child) = (0..self.root_children().len()).find(|&i| self.root_children()[i].mv == Some(played)) else {
+        let Some(child) =
+            (0..self.root_children().len()).find(|&i| self.root_children()[i].mv == Some(played))
+        else {
             self.nodes.clear();
             return;
         };
@@ -377,7 +483,9 @@ impl<G: Game> Search<G> for Mcts<G> {
             let n = fresh[i];
             if n.first_child != UNEXPANDED {
                 let first = fresh.len() as u32;
-                fresh.extend_from_slice(&self.nodes[n.first_child as usize..(n.first_child + n.num_children) as usize]);
+                fresh.extend_from_slice(
+                    &self.nodes[n.first_child as usize..(n.first_child + n.num_children) as usize],
+                );
                 fresh[i].first_child = first;
             }
             i += 1;

@@ -16,6 +16,8 @@ pub mod alphabeta;
 pub mod mcts;
 pub mod playout;
 pub mod simple;
+#[cfg(test)]
+mod tests;
 
 /// What a search may spend. Every limit that is set applies; the search
 /// stops at the first one reached (or when stopped from outside).
@@ -60,7 +62,12 @@ impl<'a> Control<'a> {
     /// A control with a shared stop flag; the deadline is `start + budget.time`.
     pub fn new(stop: Arc<AtomicBool>, budget: &Budget) -> Control<'a> {
         let start = Instant::now();
-        Control { stop, start, deadline: budget.time.map(|t| start + t), report: None }
+        Control {
+            stop,
+            start,
+            deadline: budget.time.map(|t| start + t),
+            report: None,
+        }
     }
 
     /// A control that never stops by itself (tests, tools).

@@ -38,12 +38,20 @@ pub struct Scratch<M> {
 
 impl<M> Default for Scratch<M> {
     fn default() -> Self {
-        Scratch { moves: Vec::new(), replies: Vec::new() }
+        Scratch {
+            moves: Vec::new(),
+            replies: Vec::new(),
+        }
     }
 }
 
 /// Plays `policy` (and chance outcomes) until the horizon.
-pub fn playout<G: Game>(state: &mut G, policy: Policy, rng: &mut Rng, scratch: &mut Scratch<G::Move>) -> u32 {
+pub fn playout<G: Game>(
+    state: &mut G,
+    policy: Policy,
+    rng: &mut Rng,
+    scratch: &mut Scratch<G::Move>,
+) -> u32 {
     match policy {
         Policy::Random => random_playout(state, rng, &mut scratch.moves),
         Policy::Heuristic { greedy, depth } => {

@@ -5,7 +5,13 @@ use crate::game::{Game, Rng, Seat};
 use crate::search::{Budget, Control, Search, SearchResult};
 
 fn single<M: Copy>(mv: M) -> SearchResult<M> {
-    SearchResult { best: mv, score: 0.5, iterations: 1, depth: 0, pv: vec![mv] }
+    SearchResult {
+        best: mv,
+        score: 0.5,
+        iterations: 1,
+        depth: 0,
+        pv: vec![mv],
+    }
 }
 
 /// A uniformly random legal move.
@@ -20,7 +26,14 @@ impl<M> Default for RandomMove<M> {
 }
 
 impl<G: Game> Search<G> for RandomMove<G::Move> {
-    fn search(&mut self, root: &G, _seat: Seat, _budget: &Budget, _control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+    fn search(
+        &mut self,
+        root: &G,
+        _seat: Seat,
+        _budget: &Budget,
+        _control: &Control,
+        rng: &mut Rng,
+    ) -> SearchResult<G::Move> {
         single(root.random_move(rng, &mut self.buf))
     }
 }
@@ -34,15 +47,27 @@ pub struct RulesMove<M> {
 
 impl<M> Default for RulesMove<M> {
     fn default() -> Self {
-        RulesMove { buf: Vec::new(), scratch: Vec::new() }
+        RulesMove {
+            buf: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
 }
 
 impl<G: Game> Search<G> for RulesMove<G::Move> {
-    fn search(&mut self, root: &G, _seat: Seat, _budget: &Budget, _control: &Control, rng: &mut Rng) -> SearchResult<G::Move> {
+    fn search(
+        &mut self,
+        root: &G,
+        _seat: Seat,
+        _budget: &Budget,
+        _control: &Control,
+        rng: &mut Rng,
+    ) -> SearchResult<G::Move> {
         let mv = root
             .rules_move(rng)
-            .or_else(|| crate::search::alphabeta::shallow_best(root, 1, &mut self.buf, &mut self.scratch))
+            .or_else(|| {
+                crate::search::alphabeta::shallow_best(root, 1, &mut self.buf, &mut self.scratch)
+            })
             .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
         single(mv)
     }

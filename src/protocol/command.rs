@@ -1,0 +1,435 @@
+//! The command grammar: one line of text to a [`Command`], with nom.
+//!
+//! ```text
+//! line     = [id SP] name *(SP word)
+//! id       = 1*DIGIT
+//! name     = 1*(ALPHA / DIGIT / "_")
+//! ```
+//!
+//! Parsing is syntax only: seat names and moves are checked by the engine
+//! against the game in play.
+
+use std::fmt;
+
+use nom::IResult;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{map_res, opt};
+use nom::sequence::terminated;
+
+use crate::engine::BudgetOverride;
+
+/// A parsed command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `protocol_version`
+    ProtocolVersion,
+    /// `name`
+    Name,
+    /// `version`
+    Version,
+    /// `known_command <name>`
+    KnownCommand(String),
+    /// `list_commands`
+    ListCommands,
+    /// `quit`
+    Quit,
+    /// `boardsize <n>`
+    BoardSize(u32),
+    /// `clear_board`
+    ClearBoard,
+    /// `komi <value>` (accepted and ignored: no game here uses it)
+    Komi(f64),
+    /// `play [seat] <move>`: the words after `play`.
+    Play(Vec<String>),
+    /// `genmove [seat] [key=value ...]`
+    Genmove {
+        seat: Option<String>,
+        budget: BudgetOverride,
+    },
+    /// `analyze [seat] [interval=ms] [key=value ...]`
+    Analyze {
+        seat: Option<String>,
+        budget: BudgetOverride,
+        interval_ms: u64,
+    },
+    /// `undo`
+    Undo,
+    /// `showboard`
+    ShowBoard,
+    /// `final_score`
+    FinalScore,
+    /// `time_settings <main> <byoyomi> <stones>` (seconds)
+    TimeSettings {
+        main: f64,
+        byoyomi: f64,
+        stones: u32,
+    },
+    /// `time_left <seat> <seconds> <stones>`
+    TimeLeft {
+        seat: String,
+        seconds: f64,
+        stones: u32,
+    },
+    /// `list_games`
+    ListGames,
+    /// `game <name> [key=value ...]`
+    Game { name: String, options: Vec<String> },
+    /// `legal_moves`
+    LegalMoves,
+    /// `setboard <position text>`
+    SetBoard(String),
+    /// `position` (prints the position text)
+    Position,
+    /// `set <name> <value>`
+    Set { name: String, value: String },
+    /// `get [name]`
+    Get(Option<String>),
+    /// `result`
+    Result,
+    /// `stop`
+    Stop,
+    /// `deal <text>`
+    Deal(String),
+    /// `turn`
+    Turn,
+    /// `history`
+    History,
+}
+
+/// Every command name, as `list_commands` prints them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "analyze",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "list_games",
+    "game",
+    "legal_moves",
+    "setboard",
+    "position",
+    "set",
+    "get",
+    "result",
+    "stop",
+    "deal",
+    "turn",
+    "history",
+];
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Nothing that looks like a command name.
+    Empty,
+    /// No such command.
+    Unknown(String),
+    /// The arguments do not fit; the message shows the usage.
+    Usage(&'static str),
+    /// One argument is malformed.
+    BadArgument(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Empty => write!(f, "empty command"),
+            ParseError::Unknown(n) => write!(f, "unknown command '{n}' (list_commands lists them)"),
+            ParseError::Usage(u) => write!(f, "usage: {u}"),
+            ParseError::BadArgument(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A line split into its id, and the command or why it is not one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The numeric id, echoed in the reply.
+    pub id: Option<u64>,
+    /// The command.
+    pub command: Result<Command, ParseError>,
+}
+
+fn id(input: &str) -> IResult<&str, u64> {
+    map_res(terminated(digit1, space1), str::parse)(input)
+}
+
+fn name(input: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')(input)
+}
+
+fn head(input: &str) -> IResult<&str, (Option<u64>, &str)> {
+    let (input, _) = space0(input)?;
+    let (input, id) = opt(id)(input)?;
+    let (input, name) = name(input)?;
+    Ok((input, (id, name)))
+}
+
+/// The id and command name of a line, if it has one (the reader uses this
+/// to spot `stop` without parsing the rest).
+pub fn peek_name(line: &str) -> Option<(Option<u64>, String)> {
+    head(line)
+        .ok()
+        .map(|(_, (id, n))| (id, n.to_ascii_lowercase()))
+}
+
+/// Parses one line (without its newline; comments already removed).
+pub fn parse_line(line: &str) -> Line {
+    let Ok((rest, (id, name))) = head(line) else {
+        // Keep a leading id if there is one, so the error can carry it.
+        let id = line.split_whitespace().next().and_then(|w| w.parse().ok());
+        return Line {
+            id,
+            command: Err(ParseError::Empty),
+        };
+    };
+    if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+        return Line {
+            id,
+            command: Err(ParseError::Unknown(
+                line.split_whitespace()
+                    .nth(id.map_or(0, |_| 1))
+                    .unwrap_or("")
+                    .to_string(),
+            )),
+        };
+    }
+    let words: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+    Line {
+        id,
+        command: command(&name.to_ascii_lowercase(), words),
+    }
+}
+
+fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, ParseError> {
+    word.parse()
+        .map_err(|_| ParseError::BadArgument(format!("{what} must be a number, not '{word}'")))
+}
+
+/// Splits `[seat] key=value...` words of genmove and analyze.
+fn seat_and_budget(
+    words: Vec<String>,
+    usage: &'static str,
+) -> Result<(Option<String>, BudgetOverride, Option<u64>), ParseError> {
+    let mut seat = None;
+    let mut budget = BudgetOverride::default();
+    let mut interval = None;
+    for w in words {
+        match w.split_once('=') {
+            Some((k, v)) => match k.to_ascii_lowercase().as_str() {
+                "iterations" => budget.iterations = Some(number(v, "iterations")?),
+                "movetime" => budget.movetime = Some(number(v, "movetime")?),
+                "depth" => budget.depth = Some(number(v, "depth")?),
+                "interval" => interval = Some(number(v, "interval")?),
+                _ => {
+                    return Err(ParseError::BadArgument(format!(
+                        "unknown budget '{k}'; budgets: iterations=N, movetime=MS, depth=D"
+                    )));
+                }
+            },
+            None if seat.is_none() => seat = Some(w),
+            None => return Err(ParseError::Usage(usage)),
+        }
+    }
+    Ok((seat, budget, interval))
+}
+
+fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
+    let n = words.len();
+    let none = |c: Command, usage: &'static str| {
+        if n == 0 {
+            Ok(c)
+        } else {
+            Err(ParseError::Usage(usage))
+        }
+    };
+    match name {
+        "protocol_version" => none(Command::ProtocolVersion, "protocol_version"),
+        "name" => none(Command::Name, "name"),
+        "version" => none(Command::Version, "version"),
+        "known_command" if n == 1 => Ok(Command::KnownCommand(words[0].clone())),
+        "known_command" => Err(ParseError::Usage("known_command <name>")),
+        "list_commands" => none(Command::ListCommands, "list_commands"),
+        "quit" => none(Command::Quit, "quit"),
+        "boardsize" if n == 1 => Ok(Command::BoardSize(number(&words[0], "the board size")?)),
+        "boardsize" => Err(ParseError::Usage("boardsize <n>")),
+        "clear_board" => none(Command::ClearBoard, "clear_board"),
+        "komi" if n == 1 => Ok(Command::Komi(number(&words[0], "komi")?)),
+        "komi" => Err(ParseError::Usage("komi <value>")),
+        "play" if n >= 1 => Ok(Command::Play(words)),
+        "play" => Err(ParseError::Usage("play [seat] <move>")),
+        "genmove" => {
+            let (seat, budget, interval) = seat_and_budget(
+                words,
+                "genmove [seat] [iterations=N] [movetime=MS] [depth=D]",
+            )?;
+            if interval.is_some() {
+                return Err(ParseError::BadArgument(
+                    "interval= belongs to analyze".into(),
+                ));
+            }
+            Ok(Command::Genmove { seat, budget })
+        }
+        "analyze" => {
+            let (seat, budget, interval) = seat_and_budget(
+                words,
+                "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D]",
+            )?;
+            Ok(Command::Analyze {
+                seat,
+                budget,
+                interval_ms: interval.unwrap_or(500).max(10),
+            })
+        }
+        "undo" => none(Command::Undo, "undo"),
+        "showboard" => none(Command::ShowBoard, "showboard"),
+        "final_score" => none(Command::FinalScore, "final_score"),
+        "time_settings" if n == 3 => Ok(Command::TimeSettings {
+            main: seconds(&words[0])?,
+            byoyomi: seconds(&words[1])?,
+            stones: number(&words[2], "stones")?,
+        }),
+        "time_settings" => Err(ParseError::Usage(
+            "time_settings <main seconds> <byo-yomi seconds> <stones>",
+        )),
+        "time_left" if n == 3 => Ok(Command::TimeLeft {
+            seat: words[0].clone(),
+            seconds: seconds(&words[1])?,
+            stones: number(&words[2], "stones")?,
+        }),
+        "time_left" => Err(ParseError::Usage("time_left <seat> <seconds> <stones>")),
+        "list_games" => none(Command::ListGames, "list_games"),
+        "game" if n >= 1 => {
+            let mut words = words;
+            let name = words.remove(0);
+            Ok(Command::Game {
+                name,
+                options: words,
+            })
+        }
+        "game" => Err(ParseError::Usage("game <name> [key=value ...]")),
+        "legal_moves" => none(Command::LegalMoves, "legal_moves"),
+        "setboard" if n >= 1 => Ok(Command::SetBoard(words.join(" "))),
+        "setboard" => Err(ParseError::Usage("setboard <position text>")),
+        "position" if n == 0 => Ok(Command::Position),
+        "position" => Ok(Command::SetBoard(words.join(" "))),
+        "set" if n == 2 => Ok(Command::Set {
+            name: words[0].clone(),
+            value: words[1].clone(),
+        }),
+        "set" => Err(ParseError::Usage("set <name> <value>")),
+        "get" if n <= 1 => Ok(Command::Get(words.first().cloned())),
+        "get" => Err(ParseError::Usage("get [name]")),
+        "result" => none(Command::Result, "result"),
+        "stop" => none(Command::Stop, "stop"),
+        "deal" if n >= 1 => Ok(Command::Deal(words.join(" "))),
+        "deal" => Err(ParseError::Usage("deal <text>")),
+        "turn" => none(Command::Turn, "turn"),
+        "history" => none(Command::History, "history"),
+        other => Err(ParseError::Unknown(other.to_string())),
+    }
+}
+
+fn seconds(word: &str) -> Result<f64, ParseError> {
+    let v: f64 = number(word, "time")?;
+    if v.is_finite() && (0.0..=1e9).contains(&v) {
+        Ok(v)
+    } else {
+        Err(ParseError::BadArgument(format!(
+            "time must be between 0 and 1e9 seconds, not '{word}'"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_names_and_arguments() {
+        let l = parse_line("12 play black d3");
+        assert_eq!(l.id, Some(12));
+        assert_eq!(
+            l.command,
+            Ok(Command::Play(vec!["black".into(), "d3".into()]))
+        );
+        let l = parse_line("  genmove white movetime=100");
+        assert_eq!(l.id, None);
+        assert_eq!(
+            l.command,
+            Ok(Command::Genmove {
+                seat: Some("white".into()),
+                budget: BudgetOverride {
+                    movetime: Some(100),
+                    ..Default::default()
+                }
+            })
+        );
+        assert_eq!(
+            parse_line("GAME quoridor size=5").command,
+            Ok(Command::Game {
+                name: "quoridor".into(),
+                options: vec!["size=5".into()]
+            })
+        );
+    }
+
+    #[test]
+    fn every_listed_command_parses_or_asks_for_arguments() {
+        for name in COMMANDS {
+            match parse_line(name).command {
+                Ok(_) | Err(ParseError::Usage(_)) => {}
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            parse_line("7 frobnicate").command,
+            Err(ParseError::Unknown("frobnicate".into()))
+        );
+        assert_eq!(parse_line("7 frobnicate").id, Some(7));
+        assert!(matches!(
+            parse_line("boardsize x").command,
+            Err(ParseError::BadArgument(_))
+        ));
+        assert!(matches!(
+            parse_line("name extra").command,
+            Err(ParseError::Usage(_))
+        ));
+        assert!(matches!(
+            parse_line("genmove black white").command,
+            Err(ParseError::Usage(_))
+        ));
+        assert!(matches!(
+            parse_line("genmove nodes=5").command,
+            Err(ParseError::BadArgument(_))
+        ));
+        assert!(matches!(
+            parse_line("time_settings -1 0 0").command,
+            Err(ParseError::BadArgument(_))
+        ));
+        assert_eq!(parse_line("").command, Err(ParseError::Empty));
+        assert!(matches!(
+            parse_line("play-now").command,
+            Err(ParseError::Unknown(_))
+        ));
+    }
+}

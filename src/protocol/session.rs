@@ -1,0 +1,417 @@
+//! The session loop: lines in, replies out.
+//!
+//! Commands run one after another on this thread, searches included; the
+//! reader runs on its own thread so a `stop` reaches a running search (see
+//! [`crate::protocol::input`]). Every command gets exactly one reply:
+//! `=[id] text` or `?[id] message`, then an empty line. Nothing else is
+//! ever written to the output, except `analyze`'s `info` lines, which come
+//! between its `=` and the empty line that ends its reply.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::engine::{BudgetOverride, Engine, EngineError};
+use crate::game::{Outcome, Seat, Turn};
+use crate::games;
+use crate::protocol::command::{COMMANDS, Command, ParseError, parse_line};
+use crate::protocol::input::{Input, MAX_LINE, read_lines};
+use crate::search::{Control, Progress};
+
+/// What the session tells its caller when it ends.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `quit` was received.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// The output was closed (a broken pipe): nobody listens any more.
+    OutputClosed,
+}
+
+/// Why a command failed: a syntax error or the engine's refusal.
+enum Failure {
+    Parse(ParseError),
+    Engine(EngineError),
+    Other(String),
+}
+
+impl From<EngineError> for Failure {
+    fn from(e: EngineError) -> Failure {
+        Failure::Engine(e)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Parse(e) => write!(f, "{e}"),
+            Failure::Engine(e) => write!(f, "{e}"),
+            Failure::Other(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// The output side: replies and analysis lines, flushed as they are
+/// written. A failed write marks the output closed.
+struct Output<W: Write> {
+    out: Mutex<W>,
+    closed: AtomicBool,
+}
+
+impl<W: Write> Output<W> {
+    fn write(&self, text: &str) {
+        let Ok(mut out) = self.out.lock() else { return };
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            self.closed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+fn id_text(id: Option<u64>) -> String {
+    id.map(|i| i.to_string()).unwrap_or_default()
+}
+
+fn success(id: Option<u64>, text: &str) -> String {
+    format!("={} {}\n\n", id_text(id), text)
+}
+
+fn failure(id: Option<u64>, text: &str) -> String {
+    format!("?{} {}\n\n", id_text(id), text)
+}
+
+/// Runs a session over `input` and `output` until `quit`, the end of the
+/// input, or a closed output.
+pub fn run<R, W>(input: R, output: W, mut engine: Engine) -> Ending
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send,
+{
+    let (tx, rx) = channel();
+    // The reader is detached: at `quit` it may still be blocked on input.
+    std::thread::spawn(move || read_lines(input, tx));
+    let out = Output {
+        out: Mutex::new(output),
+        closed: AtomicBool::new(false),
+    };
+    for item in rx {
+        match item {
+            Input::TooLong(id) => out.write(&failure(
+                id,
+                &format!("line too long (over {MAX_LINE} bytes)"),
+            )),
+            Input::NotUtf8 => out.write(&failure(None, "input is not valid UTF-8")),
+            Input::Line { text, cancel } => {
+                let line = parse_line(&text);
+                let quit = matches!(line.command, Ok(Command::Quit));
+                let reply = match line.command {
+                    Ok(Command::Analyze {
+                        seat,
+                        budget,
+                        interval_ms,
+                    }) => {
+                        analyze(
+                            &mut engine,
+                            &out,
+                            line.id,
+                            seat,
+                            budget,
+                            interval_ms,
+                            cancel,
+                        );
+                        None
+                    }
+                    Ok(command) => Some(execute(&mut engine, command, cancel)),
+                    Err(e) => Some(Err(Failure::Parse(e))),
+                };
+                match reply {
+                    Some(Ok(text)) => out.write(&success(line.id, &text)),
+                    Some(Err(e)) => out.write(&failure(line.id, &e.to_string())),
+                    None => {}
+                }
+                if quit {
+                    return Ending::Quit;
+                }
+            }
+        }
+        if out.is_closed() {
+            return Ending::OutputClosed;
+        }
+    }
+    Ending::EndOfInput
+}
+
+fn seat_of(engine: &Engine, seat: &Option<String>) -> Result<Option<Seat>, EngineError> {
+    seat.as_deref().map(|s| engine.seat(s)).transpose()
+}
+
+fn format_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// `over black=40 white=24 winner=black`, or `ongoing`.
+fn result_text(engine: &Engine) -> String {
+    let game = engine.game();
+    let Some(Outcome { scores, winners }) = engine.outcome() else {
+        return "ongoing".to_string();
+    };
+    let mut parts = vec!["over".to_string()];
+    for (seat, score) in scores.iter().enumerate() {
+        parts.push(format!(
+            "{}={}",
+            game.seat_name(seat),
+            format_number(*score)
+        ));
+    }
+    let winner = if winners.is_empty() || winners.len() == game.num_seats() {
+        "draw".to_string()
+    } else {
+        winners
+            .iter()
+            .map(|&s| game.seat_name(s))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    parts.push(format!("winner={winner}"));
+    parts.join(" ")
+}
+
+/// GTP's `final_score`: `B+12`-style for two seats (the first letter of
+/// the leading seat and the margin), `0` for a tie; scores otherwise.
+fn final_score(engine: &Engine) -> String {
+    let game = engine.game();
+    let Some(Outcome { scores, .. }) = engine.outcome() else {
+        return "ongoing".to_string();
+    };
+    if let [a, b] = scores[..] {
+        let margin = a - b;
+        if margin == 0.0 {
+            return "0".to_string();
+        }
+        let leader = if margin > 0.0 { 0 } else { 1 };
+        let letter = game
+            .seat_name(leader)
+            .chars()
+            .next()
+            .unwrap_or('?')
+            .to_ascii_uppercase();
+        return format!("{letter}+{}", format_number(margin.abs()));
+    }
+    scores
+        .iter()
+        .enumerate()
+        .map(|(s, v)| format!("{}={}", game.seat_name(s), format_number(*v)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn execute(
+    engine: &mut Engine,
+    command: Command,
+    cancel: Arc<AtomicBool>,
+) -> Result<String, Failure> {
+    Ok(match command {
+        Command::ProtocolVersion => "2".into(),
+        Command::Name => "tabula".into(),
+        Command::Version => env!("CARGO_PKG_VERSION").into(),
+        Command::KnownCommand(name) => COMMANDS
+            .contains(&name.to_ascii_lowercase().as_str())
+            .to_string(),
+        Command::ListCommands => format!("\n{}", COMMANDS.join("\n")),
+        Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
+        Command::BoardSize(n) => {
+            engine.set_board_size(n)?;
+            String::new()
+        }
+        Command::ClearBoard => {
+            engine.restart();
+            String::new()
+        }
+        Command::Play(words) => {
+            let game = engine.game();
+            let (seat, mv) = if words.len() >= 2 && game.parse_seat(&words[0]).is_some() {
+                (Some(words[0].as_str()), words[1..].join(" "))
+            } else {
+                (None, words.join(" "))
+            };
+            engine.play(seat, &mv)?;
+            String::new()
+        }
+        Command::Genmove { seat, budget } => {
+            let seat = seat_of(engine, &seat)?;
+            let b = engine.budget_for(seat, &budget);
+            let control = Control::new(cancel, &b);
+            let started = Instant::now();
+            let d = engine.genmove(seat, &b, &control)?;
+            log::info!(
+                "genmove {} score {:.3} iterations {} depth {} in {:?}{}",
+                d.mv,
+                d.score,
+                d.iterations,
+                d.depth,
+                started.elapsed(),
+                d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default()
+            );
+            d.mv
+        }
+        Command::Analyze { .. } => return Err(Failure::Other("analyze streams its reply".into())),
+        Command::Undo => {
+            engine.undo()?;
+            String::new()
+        }
+        Command::ShowBoard => format!("\n{}", engine.game().render().trim_end()),
+        Command::FinalScore => final_score(engine),
+        Command::TimeSettings {
+            main,
+            byoyomi,
+            stones,
+        } => {
+            engine.clock_mut().set(
+                Duration::from_secs_f64(main),
+                Duration::from_secs_f64(byoyomi),
+                stones,
+            );
+            String::new()
+        }
+        Command::TimeLeft {
+            seat,
+            seconds,
+            stones,
+        } => {
+            let seat = engine.seat(&seat)?;
+            engine
+                .clock_mut()
+                .time_left(seat, Duration::from_secs_f64(seconds), stones);
+            String::new()
+        }
+        Command::ListGames => {
+            let lines: Vec<String> = games::GAMES
+                .iter()
+                .map(|g| {
+                    let opts: Vec<String> = g.options.iter().map(|o| o.describe()).collect();
+                    if opts.is_empty() {
+                        format!("{} - {}", g.name, g.summary)
+                    } else {
+                        format!("{} - {} Options: {}", g.name, g.summary, opts.join(", "))
+                    }
+                })
+                .collect();
+            format!("\n{}", lines.join("\n"))
+        }
+        Command::Game { name, options } => {
+            engine.load_game(&name, &options)?;
+            String::new()
+        }
+        Command::LegalMoves => engine.game().legal_moves().join(" "),
+        Command::SetBoard(text) => {
+            engine.set_position(&text)?;
+            String::new()
+        }
+        Command::Position => match engine.game().position_text() {
+            Some(p) => p,
+            None => {
+                return Err(Failure::Other(format!(
+                    "{} has no position text",
+                    engine.game().name()
+                )));
+            }
+        },
+        Command::Set { name, value } => {
+            engine.set(&name, &value)?;
+            String::new()
+        }
+        Command::Get(Some(name)) => engine.settings().get(&name).map_err(EngineError::Setting)?,
+        Command::Get(None) => format!("\n{}", engine.settings().listing().join("\n")),
+        Command::Result => result_text(engine),
+        Command::Deal(text) => {
+            engine.deal(&text)?;
+            String::new()
+        }
+        Command::Turn => match engine.game().turn() {
+            Turn::Player(p) => engine.game().seat_name(p),
+            Turn::Chance => "chance".into(),
+            Turn::Over => "over".into(),
+        },
+        Command::History => engine.game().history().join(" "),
+    })
+}
+
+/// `analyze`: searches the position without playing, printing `info`
+/// lines every `interval_ms` until the next command arrives (or the
+/// budget, if one was given, runs out), then the empty line that ends the
+/// reply. The position is left as it was.
+fn analyze<W: Write + Send>(
+    engine: &mut Engine,
+    out: &Output<W>,
+    id: Option<u64>,
+    seat: Option<String>,
+    budget: BudgetOverride,
+    interval_ms: u64,
+    cancel: Arc<AtomicBool>,
+) {
+    let seat = match seat_of(engine, &seat) {
+        Ok(s) => s,
+        Err(e) => return out.write(&failure(id, &e.to_string())),
+    };
+    if !matches!(engine.game().turn(), Turn::Player(_)) {
+        return out.write(&failure(id, "nothing to analyze: no player is to move"));
+    }
+    let limited = budget != BudgetOverride::default();
+    let mut b = engine.budget_for(seat, &budget);
+    if !limited {
+        b.time = None;
+        b.iterations = None;
+        b.depth = None;
+    }
+    let last = Mutex::new(None::<Instant>);
+    let interval = Duration::from_millis(interval_ms);
+    let report = |p: &Progress| {
+        let Ok(mut last) = last.lock() else { return };
+        if last.is_some_and(|t| t.elapsed() < interval) {
+            return;
+        }
+        *last = Some(Instant::now());
+        out.write(&format!(
+            "info move {} score {:.4} iterations {} depth {} time {} pv {}\n",
+            p.best,
+            p.score,
+            p.iterations,
+            p.depth,
+            p.elapsed.as_millis(),
+            p.pv.join(" ")
+        ));
+    };
+    // Analysis must not change the game: search a copy of the engine's
+    // game by playing the move and taking it back.
+    out.write(&format!("={}\n", id_text(id)));
+    let control = Control::new(cancel, &b).with_reporter(&report);
+    match engine.genmove(seat, &b, &control) {
+        Ok(d) => {
+            let _ = engine.undo();
+            if let Ok(mut last) = last.lock() {
+                *last = None;
+            }
+            let exact = d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default();
+            out.write(&format!(
+                "info move {} score {:.4} iterations {} depth {}{}\n\n",
+                d.mv, d.score, d.iterations, d.depth, exact
+            ));
+        }
+        Err(e) => out.write(&format!("info error {e}\n\n")),
+    }
+}

@@ -1,0 +1,348 @@
+//! Tests of the searches on small games whose answers are known.
+
+use rand::SeedableRng;
+
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::options::{OptionError, OptionSpec, Options};
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
+use crate::search::playout::Policy;
+use crate::search::simple::RandomMove;
+use crate::search::{Budget, Control, Search};
+
+/// Tic-tac-toe: cells 0..9 row by row, X (seat 0) first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct TicTacToe {
+    cells: [u8; 9],
+    to_move: u8,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl TicTacToe {
+    fn from(text: &str) -> TicTacToe {
+        let mut cells = [0; 9];
+        for (i, c) in text.chars().enumerate() {
+            cells[i] = match c {
+                'X' => 1,
+                'O' => 2,
+                _ => 0,
+            };
+        }
+        let placed = cells.iter().filter(|&&c| c != 0).count();
+        TicTacToe {
+            cells,
+            to_move: (placed % 2) as u8,
+        }
+    }
+
+    fn winner(&self) -> Option<u8> {
+        LINES.iter().find_map(|l| {
+            let c = self.cells[l[0]];
+            (c != 0 && c == self.cells[l[1]] && c == self.cells[l[2]]).then(|| c - 1)
+        })
+    }
+}
+
+impl Game for TicTacToe {
+    type Move = u8;
+    const NAME: &'static str = "tictactoe";
+    const SUMMARY: &'static str = "test game";
+    const OPTIONS: &'static [OptionSpec] = &[];
+    const TWO_PLAYER_ZERO_SUM: bool = true;
+
+    fn new_game(_: &Options) -> Result<Self, OptionError> {
+        Ok(TicTacToe {
+            cells: [0; 9],
+            to_move: 0,
+        })
+    }
+    fn num_seats(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.winner().is_some() || self.cells.iter().all(|&c| c != 0) {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move as Seat)
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.turn() != Turn::Over {
+            out.extend((0..9).filter(|&i| self.cells[i as usize] == 0));
+        }
+    }
+    fn apply(&mut self, mv: u8) {
+        self.cells[mv as usize] = self.to_move + 1;
+        self.to_move ^= 1;
+    }
+    fn reward(&self, seat: Seat) -> f64 {
+        match self.winner() {
+            Some(w) if w as Seat == seat => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            scores: vec![self.reward(0), self.reward(1)],
+            winners: self.winner().map(|w| vec![w as Seat]).unwrap_or_default(),
+        }
+    }
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        text.parse().map_err(|_| MoveError::Syntax(text.into()))
+    }
+    fn render(&self) -> String {
+        format!("{:?}", self.cells)
+    }
+    fn hash_key(&self) -> Option<u64> {
+        Some(self.cells.iter().fold(self.to_move as u64, |h, &c| {
+            h.wrapping_mul(31).wrapping_add(c as u64 + 7)
+        }))
+    }
+}
+
+fn iterations(n: u64) -> Budget {
+    Budget {
+        iterations: Some(n),
+        ..Budget::default()
+    }
+}
+
+fn rng() -> Rng {
+    Rng::seed_from_u64(7)
+}
+
+// X to move wins at once at 2 (top row); O threatens 6-7-8 as well.
+const WIN_NOW: &str = "XX.OO....";
+// X to move has no win and must block O's top row at 2.
+const MUST_BLOCK: &str = "OO..X...X";
+
+#[test]
+fn alphabeta_takes_the_win_and_blocks() {
+    let mut ab = AlphaBeta::<TicTacToe>::new(1);
+    let r = ab.search(
+        &TicTacToe::from(WIN_NOW),
+        0,
+        &Budget {
+            depth: Some(9),
+            ..Budget::default()
+        },
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+    assert_eq!(r.score, 1.0);
+    let state = TicTacToe::from("X...O....");
+    let r = ab.search(
+        &state,
+        0,
+        &Budget {
+            depth: Some(9),
+            ..Budget::default()
+        },
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    // Perfect play from here is a draw.
+    assert_eq!(r.score, 0.5);
+    let blocked = TicTacToe::from(MUST_BLOCK);
+    let r = ab.search(
+        &blocked,
+        blocked.to_move as Seat,
+        &Budget {
+            depth: Some(9),
+            ..Budget::default()
+        },
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+}
+
+#[test]
+fn uct_finds_the_win() {
+    let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
+    let r = mcts.search(
+        &TicTacToe::from(WIN_NOW),
+        0,
+        &iterations(3000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+    assert!(r.score > 0.9, "{}", r.score);
+    assert_eq!(r.iterations, 3000);
+}
+
+#[test]
+fn uct_is_reproducible_with_a_seed() {
+    let state = TicTacToe::from("X........");
+    let run = || {
+        Mcts::<TicTacToe>::new(MctsConfig::uct(1.4))
+            .search(
+                &state,
+                1,
+                &iterations(500),
+                &Control::unlimited(),
+                &mut rng(),
+            )
+            .best
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn flat_tries_every_first_move_evenly() {
+    let config = MctsConfig {
+        tree_depth: 1,
+        root: RootPolicy::RoundRobin,
+        final_choice: Final::Mean,
+        ..MctsConfig::uct(1.4)
+    };
+    let mut flat = Mcts::<TicTacToe>::new(config);
+    let state = TicTacToe::new_game(&Options::default()).unwrap();
+    flat.search(&state, 0, &iterations(9), &Control::unlimited(), &mut rng());
+    // One playout per first move: root plus nine children, each visited once.
+    assert_eq!(flat.tree_size(), 10);
+    let visits = flat.root_visits();
+    assert_eq!(visits, vec![1; 9]);
+}
+
+#[test]
+fn ucb1_concentrates_on_the_best_first_move() {
+    let config = MctsConfig {
+        tree_depth: 1,
+        policy: Policy::Heuristic {
+            greedy: 0.9,
+            depth: 1,
+        },
+        ..MctsConfig::uct(1.4)
+    };
+    let mut ucb1 = Mcts::<TicTacToe>::new(config);
+    let state = TicTacToe::from(WIN_NOW);
+    let r = ucb1.search(
+        &state,
+        0,
+        &iterations(500),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+    let visits = ucb1.root_visits();
+    let best = visits[0]; // move 2 is the first legal move
+    assert!(visits.iter().skip(1).all(|&v| v * 3 < best), "{visits:?}");
+}
+
+#[test]
+fn rucb1_blocks_a_threat_two_plies_deep() {
+    let config = MctsConfig {
+        tree_depth: 2,
+        policy: Policy::Heuristic {
+            greedy: 0.9,
+            depth: 1,
+        },
+        ..MctsConfig::uct(1.4)
+    };
+    let state = TicTacToe::from(MUST_BLOCK);
+    let r = Mcts::<TicTacToe>::new(config).search(
+        &state,
+        0,
+        &iterations(3000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_of_the_move_played() {
+    let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
+    let mut state = TicTacToe::new_game(&Options::default()).unwrap();
+    let r = mcts.search(
+        &state,
+        0,
+        &iterations(2000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    let kept = mcts.root_visits().iter().sum::<u32>();
+    mcts.advance(r.best);
+    state.apply(r.best);
+    let after = mcts.root_visits().iter().sum::<u32>();
+    assert!(after > 0 && after < kept, "{after} of {kept}");
+    mcts.search(
+        &state,
+        1,
+        &iterations(100),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert!(mcts.root_visits().iter().sum::<u32>() >= after + 100);
+}
+
+#[test]
+fn a_raised_stop_flag_still_yields_a_legal_move() {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let control = Control::new(stop, &Budget::default());
+    let state = TicTacToe::from("X...O....");
+    let r = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4)).search(
+        &state,
+        0,
+        &Budget::default(),
+        &control,
+        &mut rng(),
+    );
+    assert!(state.is_legal(r.best));
+    let r =
+        AlphaBeta::<TicTacToe>::new(1).search(&state, 0, &Budget::default(), &control, &mut rng());
+    assert!(state.is_legal(r.best));
+}
+
+#[test]
+fn two_threads_search_and_agree_on_a_forced_win() {
+    let config = MctsConfig {
+        threads: 2,
+        ..MctsConfig::uct(1.4)
+    };
+    let r = Mcts::<TicTacToe>::new(config).search(
+        &TicTacToe::from(WIN_NOW),
+        0,
+        &iterations(4000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 2);
+    assert_eq!(r.iterations, 4000);
+}
+
+#[test]
+fn random_move_is_legal() {
+    let state = TicTacToe::from("XOXOX....");
+    let mut r = RandomMove::default();
+    for _ in 0..20 {
+        let m = Search::<TicTacToe>::search(
+            &mut r,
+            &state,
+            1,
+            &Budget::default(),
+            &Control::unlimited(),
+            &mut rng(),
+        )
+        .best;
+        assert!(state.is_legal(m));
+    }
+}
