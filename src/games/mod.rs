@@ -2,6 +2,8 @@
 //!
 //! Adding a game is its module plus one line in [`GAMES`].
 
+pub mod othello;
+
 use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
@@ -46,7 +48,7 @@ pub const fn entry<G: Game>() -> GameEntry {
 }
 
 /// Every game the engine plays, the default first.
-pub static GAMES: &[GameEntry] = &[];
+pub static GAMES: &[GameEntry] = &[entry::<othello::Othello>()];
 
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {

@@ -1,0 +1,613 @@
+//! Exact endgame solver: the final disc margin under perfect play.
+//!
+//! Scores are from the side to move's point of view, with empty squares
+//! going to the winner (the FFO convention), so they are always even and in
+//! `-64..=64`.
+//!
+//! Layers, by number of empty squares `n`:
+//! - `n > SHALLOW`: negamax with principal variation search, a
+//!   transposition table and fastest-first ordering (moves leaving the
+//!   opponent the fewest replies first: they prune the most);
+//! - `5 <= n <= SHALLOW`: plain alpha-beta without table, moves into
+//!   quadrants with an odd number of empties first (parity: there we are
+//!   likely to get the last move);
+//! - `n <= 4`: dedicated functions on the list of empty squares that never
+//!   compute a full mobility bitboard, only the flips of each empty square.
+
+use super::PASS;
+use super::bitboard::{CORNERS, final_margin, flips, moves};
+use crate::search::Control;
+
+/// Deepest level searched without the transposition table.
+const SHALLOW: u32 = 7;
+/// Nodes between two polls of the stop flag and the deadline.
+const POLL_INTERVAL: u64 = 1 << 14;
+/// A score below every real one.
+const NEG_INF: i32 = -100;
+
+/// The quadrant of each square, as one bit of a 4-bit parity mask.
+const fn quadrant_bit(sq: usize) -> u8 {
+    let q = (sq % 8 >= 4) as usize + 2 * (sq / 8 >= 4) as usize;
+    1 << q
+}
+
+/// `QUADRANTS[q]`: the squares of quadrant `q` (bit order of `quadrant_bit`).
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// `PARITY_SQUARES[parity]`: the union of the quadrants whose bit is set.
+const PARITY_SQUARES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if i & (1 << q) != 0 {
+                t[i] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `NEIGHBOURS[sq]`: the up to eight squares touching `sq`. A move on `sq`
+/// needs an opponent disc among them, a cheap test before computing flips.
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The quadrant parity of a set of empty squares: bit `q` set when quadrant
+/// `q` holds an odd number of them.
+#[inline]
+fn parity_of(empties: u64) -> u8 {
+    let mut parity = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        parity |= ((empties & mask).count_ones() as u8 & 1) << q;
+    }
+    parity
+}
+
+/// One transposition table slot. The full position is stored, so a hit is
+/// never a collision.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    p: u64,
+    o: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+/// A child position in the deep search's move list.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    p: u64,
+    o: u64,
+    mobility: u64,
+    key: i32,
+    sq: u8,
+}
+
+/// The solver's working state: the table, counters and the control polled.
+pub struct Solver<'c, 'a> {
+    table: Vec<[Entry; 2]>,
+    mask: usize,
+    nodes: u64,
+    next_poll: u64,
+    stopped: bool,
+    control: &'c Control<'a>,
+}
+
+#[inline]
+fn hash(p: u64, o: u64) -> u64 {
+    let h = (p ^ o.rotate_left(23)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    h ^ (h >> 31)
+}
+
+/// Solves the position where the owner of `p` is to move against `o`.
+///
+/// Returns the best move ([`PASS`] if the side to move must pass or the game
+/// is over), the exact final margin for the side to move (empties to the
+/// winner) and the number of nodes searched; `None` if `control` stopped it.
+pub fn solve_exact(p: u64, o: u64, control: &Control) -> Option<(u8, i32, u64)> {
+    let empties = (!(p | o)).count_ones();
+    // About 24 bytes a slot pair... 2^bits pairs; grow with the work ahead.
+    let bits = (empties + 2).clamp(10, 21);
+    let mut solver = Solver::new(control, bits);
+    let r = solver.root(p, o);
+    if solver.stopped {
+        None
+    } else {
+        r.map(|(m, s)| (m, s, solver.nodes))
+    }
+}
+
+impl<'c, 'a> Solver<'c, 'a> {
+    /// A solver with `2^bits` table buckets polling `control`.
+    pub fn new(control: &'c Control<'a>, bits: u32) -> Self {
+        let size = 1usize << bits;
+        Solver {
+            table: vec![[Entry::default(); 2]; size],
+            mask: size - 1,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            stopped: false,
+            control,
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The best move and exact score at the root, `None` if stopped.
+    fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
+        let mob = moves(p, o);
+        let n = (!(p | o)).count_ones();
+        if mob == 0 {
+            if moves(o, p) == 0 {
+                return Some((PASS, final_margin(p, o)));
+            }
+            let (_, s) = self.root(o, p)?;
+            return Some((PASS, -s));
+        }
+        let mut list = [Child::default(); 36];
+        let count = self.order(p, o, mob, n, PASS, &mut list);
+        let (mut alpha, beta) = (-65, 65);
+        let mut best = (list[0].sq, NEG_INF);
+        for (i, c) in list[..count].iter().enumerate() {
+            let v = if i == 0 {
+                -self.search(c.p, c.o, c.mobility, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(c.p, c.o, c.mobility, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(c.p, c.o, c.mobility, -beta, -v + 1, n - 1)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                return None;
+            }
+            if v > best.1 {
+                best = (c.sq, v);
+                alpha = alpha.max(v);
+            }
+        }
+        Some(best)
+    }
+
+    /// Fills `list` with the children of (p, o) (whose moves are `mob`),
+    /// sorted best first; returns how many there are.
+    #[inline]
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        mob: u64,
+        n: u32,
+        tt_move: u8,
+        list: &mut [Child; 36],
+    ) -> usize {
+        let parity_squares = PARITY_SQUARES[parity_of(!(p | o)) as usize];
+        let mut count = 0;
+        let mut m = mob;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let cm = moves(cp, co);
+            // Fewest replies first, corners counting double; the table's
+            // move before all; a parity hint to break ties near the end.
+            let mut key = 16 * (cm.count_ones() + (cm & CORNERS).count_ones()) as i32;
+            if n <= 12 && parity_squares & (1 << sq) != 0 {
+                key -= 4;
+            }
+            if sq as u8 == tt_move {
+                key = i32::MIN;
+            }
+            list[count] = Child {
+                p: cp,
+                o: co,
+                mobility: cm,
+                key,
+                sq: sq as u8,
+            };
+            count += 1;
+        }
+        // Insertion sort: lists are short.
+        for i in 1..count {
+            let c = list[i];
+            let mut j = i;
+            while j > 0 && list[j - 1].key > c.key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = c;
+        }
+        count
+    }
+
+    #[inline]
+    fn poll(&mut self) {
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.control.should_stop() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// The exact score of (p, o) with `n` empties, `mob` being the moves of
+    /// `p`, within the window (alpha, beta) (fail-soft).
+    fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            return self.shallow(p, o, mob, alpha, beta, n, parity_of(!(p | o)));
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        if mob == 0 {
+            let om = moves(o, p);
+            if om == 0 {
+                return final_margin(p, o);
+            }
+            return -self.search(o, p, om, -beta, -alpha, n);
+        }
+
+        let (mut alpha, mut beta) = (alpha, beta);
+        let h = hash(p, o) as usize & self.mask;
+        let mut tt_move = PASS;
+        for e in &self.table[h] {
+            if e.p == p && e.o == o {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+                tt_move = e.best;
+                break;
+            }
+        }
+
+        let mut list = [Child::default(); 36];
+        let count = self.order(p, o, mob, n, tt_move, &mut list);
+        let original_alpha = alpha;
+        let mut best = NEG_INF;
+        let mut best_move = list[0].sq;
+        for (i, c) in list[..count].iter().enumerate() {
+            let a = alpha.max(best);
+            let v = if i == 0 {
+                -self.search(c.p, c.o, c.mobility, -beta, -a, n - 1)
+            } else {
+                let v = -self.search(c.p, c.o, c.mobility, -a - 1, -a, n - 1);
+                if v > a && v < beta {
+                    -self.search(c.p, c.o, c.mobility, -beta, -v, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_move = c.sq;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.store(h, p, o, n, original_alpha, beta, best, best_move);
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &mut self,
+        h: usize,
+        p: u64,
+        o: u64,
+        n: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
+        let (lower, upper) = if score <= alpha {
+            (-64, score)
+        } else if score >= beta {
+            (score, 64)
+        } else {
+            (score, score)
+        };
+        let bucket = &mut self.table[h];
+        // Slot 0 keeps the deepest entry, slot 1 the most recent one.
+        let slot = if bucket[0].p == p && bucket[0].o == o {
+            0
+        } else if bucket[1].p == p && bucket[1].o == o {
+            1
+        } else if n as u8 >= bucket[0].empties {
+            bucket[1] = bucket[0];
+            0
+        } else {
+            1
+        };
+        let e = &mut bucket[slot];
+        if e.p == p && e.o == o {
+            // Tighten what is known.
+            let lo = (e.lower as i32).max(lower);
+            let hi = (e.upper as i32).min(upper);
+            if lo <= hi {
+                e.lower = lo as i8;
+                e.upper = hi as i8;
+                e.best = best;
+                return;
+            }
+        }
+        *e = Entry {
+            p,
+            o,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: n as u8,
+        };
+    }
+
+    /// Alpha-beta without table for `5 <= n <= SHALLOW` empties; `parity` is
+    /// the quadrant parity of the empties.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mob: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        parity: u8,
+    ) -> i32 {
+        if n <= 4 {
+            return self.last_n(p, o, alpha, beta, n);
+        }
+        self.nodes += 1;
+        if mob == 0 {
+            let om = moves(o, p);
+            if om == 0 {
+                return final_margin(p, o);
+            }
+            return -self.shallow(o, p, om, -beta, -alpha, n, parity);
+        }
+        let mut best = NEG_INF;
+        let odd = PARITY_SQUARES[parity as usize];
+        for part in [mob & odd, mob & !odd] {
+            let mut m = part;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let child_parity = parity ^ quadrant_bit(sq);
+                let v = if n == 5 {
+                    -self.last_n(cp, co, -beta, -alpha.max(best), 4)
+                } else {
+                    -self.shallow(
+                        cp,
+                        co,
+                        moves(cp, co),
+                        -beta,
+                        -alpha.max(best),
+                        n - 1,
+                        child_parity,
+                    )
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The last four or fewer empties, squares ordered by parity.
+    fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let empties = !(p | o);
+        let mut sq = [0u8; 4];
+        let mut k = 0;
+        // Squares alone in their quadrant first (a likely last move there).
+        let odd = PARITY_SQUARES[parity_of(empties) as usize];
+        for part in [empties & odd, empties & !odd] {
+            let mut m = part;
+            while m != 0 && k < 4 {
+                sq[k] = m.trailing_zeros() as u8;
+                m &= m - 1;
+                k += 1;
+            }
+        }
+        match n {
+            0 => {
+                self.nodes += 1;
+                final_margin(p, o)
+            }
+            1 => self.last1(p, o, sq[0]),
+            2 => self.last2(p, o, alpha, beta, sq[0], sq[1], false),
+            3 => self.last3(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
+            _ => self.last4(p, o, alpha, beta, sq, false),
+        }
+    }
+
+    /// Exact score with one empty square `sq` (63 discs on the board).
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
+        self.nodes += 1;
+        let pc = p.count_ones() as i32;
+        let f = flips(p, o, sq as usize);
+        if f != 0 {
+            return 2 * (pc + 1 + f.count_ones() as i32) - 64;
+        }
+        let f = flips(o, p, sq as usize);
+        if f != 0 {
+            return 2 * (pc - f.count_ones() as i32) - 64;
+        }
+        // Nobody can play: the empty square goes to the winner.
+        let d = 2 * pc - 63;
+        if d > 0 { d + 1 } else { d - 1 }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = NEG_INF;
+        if NEIGHBOURS[a as usize] & o != 0 {
+            let f = flips(p, o, a as usize);
+            if f != 0 {
+                best = -self.last1(o ^ f, p | f | (1 << a), b);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[b as usize] & o != 0 {
+            let f = flips(p, o, b as usize);
+            if f != 0 {
+                let v = -self.last1(o ^ f, p | f | (1 << b), a);
+                best = best.max(v);
+            }
+        }
+        if best == NEG_INF {
+            return if passed {
+                final_margin(p, o)
+            } else {
+                -self.last2(o, p, -beta, -alpha, a, b, true)
+            };
+        }
+        best
+    }
+
+    fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = NEG_INF;
+        for i in 0..3 {
+            let s = sq[i];
+            if NEIGHBOURS[s as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, s as usize);
+            if f == 0 {
+                continue;
+            }
+            let (x, y) = match i {
+                0 => (sq[1], sq[2]),
+                1 => (sq[0], sq[2]),
+                _ => (sq[0], sq[1]),
+            };
+            let v = -self.last2(
+                o ^ f,
+                p | f | (1 << s),
+                -beta,
+                -alpha.max(best),
+                x,
+                y,
+                false,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return best;
+                }
+            }
+        }
+        if best == NEG_INF {
+            return if passed {
+                final_margin(p, o)
+            } else {
+                -self.last3(o, p, -beta, -alpha, sq, true)
+            };
+        }
+        best
+    }
+
+    fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = NEG_INF;
+        for i in 0..4 {
+            let s = sq[i];
+            if NEIGHBOURS[s as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, s as usize);
+            if f == 0 {
+                continue;
+            }
+            let mut rest = [0u8; 3];
+            let mut k = 0;
+            for (j, &t) in sq.iter().enumerate() {
+                if j != i {
+                    rest[k] = t;
+                    k += 1;
+                }
+            }
+            let v = -self.last3(
+                o ^ f,
+                p | f | (1 << s),
+                -beta,
+                -alpha.max(best),
+                rest,
+                false,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return best;
+                }
+            }
+        }
+        if best == NEG_INF {
+            return if passed {
+                final_margin(p, o)
+            } else {
+                -self.last4(o, p, -beta, -alpha, sq, true)
+            };
+        }
+        best
+    }
+}

@@ -1,0 +1,492 @@
+//! Othello (Reversi) on bitboards.
+//!
+//! Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63
+//! (columns a..h left to right, rows 1..8 top to bottom), the order of the
+//! FFO `.obf` position files. Seat 0 is black (`X`), seat 1 white (`O`).
+//!
+//! The state keeps the discs of the side to move and of its opponent, plus
+//! the legal moves of the side to move, computed once when the position is
+//! made: every caller (turn, legal moves, perft's bulk count) needs them.
+
+pub mod bitboard;
+pub mod endgame;
+pub mod eval;
+
+use rand::Rng as _;
+
+use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::options::{OptionError, OptionSpec, Options};
+use crate::search::Control;
+
+use bitboard::{flips, moves};
+
+/// A move: a square `0..64`, or [`PASS`].
+pub type Move = u8;
+
+/// The pass move, legal only when the side to move has no placement and the
+/// opponent has one.
+pub const PASS: Move = 64;
+
+/// Black's seat (`X`, moves first).
+pub const BLACK: Seat = 0;
+/// White's seat (`O`).
+pub const WHITE: Seat = 1;
+
+/// An Othello position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Othello {
+    /// Discs of the side to move.
+    me: u64,
+    /// Discs of the other side.
+    opp: u64,
+    /// Legal placements of the side to move (a cache of `moves(me, opp)`).
+    mobility: u64,
+    /// The seat to move: [`BLACK`] or [`WHITE`].
+    side: u8,
+}
+
+impl Default for Othello {
+    fn default() -> Self {
+        Othello::start()
+    }
+}
+
+/// The text of a square, `a1`..`h8`.
+pub fn square_name(sq: u8) -> String {
+    let col = (b'a' + sq % 8) as char;
+    let row = (b'1' + sq / 8) as char;
+    format!("{col}{row}")
+}
+
+/// Reads a square name such as `d3` (case-insensitive).
+pub fn parse_square(text: &str) -> Option<u8> {
+    let b = text.as_bytes();
+    if b.len() != 2 {
+        return None;
+    }
+    let col = b[0].to_ascii_lowercase();
+    let row = b[1];
+    if (b'a'..=b'h').contains(&col) && (b'1'..=b'8').contains(&row) {
+        Some((row - b'1') * 8 + (col - b'a'))
+    } else {
+        None
+    }
+}
+
+impl Othello {
+    /// The start position: white d4 e5, black e4 d5, black to move.
+    pub fn start() -> Othello {
+        let white = (1u64 << 27) | (1 << 36); // d4, e5
+        let black = (1u64 << 28) | (1 << 35); // e4, d5
+        Othello::from_bitboards(black, white, BLACK).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// A position from the black and white discs and the seat to move.
+    /// Fails if the bitboards overlap or the seat is not 0 or 1.
+    pub fn from_bitboards(black: u64, white: u64, to_move: Seat) -> Result<Othello, PositionError> {
+        if black & white != 0 {
+            return Err(PositionError::Invalid("a square holds both colours".into()));
+        }
+        let (me, opp) = match to_move {
+            BLACK => (black, white),
+            WHITE => (white, black),
+            _ => return Err(PositionError::Invalid(format!("no seat {to_move}"))),
+        };
+        Ok(Othello {
+            me,
+            opp,
+            mobility: moves(me, opp),
+            side: to_move as u8,
+        })
+    }
+
+    /// The discs of the side to move.
+    pub fn player(&self) -> u64 {
+        self.me
+    }
+
+    /// The discs of the side not to move.
+    pub fn opponent(&self) -> u64 {
+        self.opp
+    }
+
+    /// The seat to move (even when it must pass or the game is over).
+    pub fn side_to_move(&self) -> Seat {
+        self.side as Seat
+    }
+
+    /// Black's discs.
+    pub fn black(&self) -> u64 {
+        if self.side as Seat == BLACK {
+            self.me
+        } else {
+            self.opp
+        }
+    }
+
+    /// White's discs.
+    pub fn white(&self) -> u64 {
+        if self.side as Seat == BLACK {
+            self.opp
+        } else {
+            self.me
+        }
+    }
+
+    /// The empty squares.
+    pub fn empties(&self) -> u64 {
+        !(self.me | self.opp)
+    }
+
+    /// The legal placements of the side to move, as a bitboard (zero when it
+    /// must pass or the game is over).
+    pub fn mobility(&self) -> u64 {
+        self.mobility
+    }
+
+    /// Disc counts `(black, white)`.
+    pub fn disc_counts(&self) -> (u32, u32) {
+        (self.black().count_ones(), self.white().count_ones())
+    }
+
+    /// The final margins from black's point of view:
+    /// `(raw, tournament)`. `raw` is black's discs minus white's; the
+    /// tournament margin gives the empty squares to the winner (nobody on a
+    /// draw), the convention of FFO scores and `final_score`. Meaningful
+    /// once the game is over, but defined on any position.
+    pub fn final_margins(&self) -> (i32, i32) {
+        let (b, w) = self.disc_counts();
+        let raw = b as i32 - w as i32;
+        let empties = 64 - b as i32 - w as i32;
+        let tournament = match raw.cmp(&0) {
+            std::cmp::Ordering::Greater => raw + empties,
+            std::cmp::Ordering::Less => raw - empties,
+            std::cmp::Ordering::Equal => 0,
+        };
+        (raw, tournament)
+    }
+
+    /// The GTP `final_score` text from the tournament margin: `B+12`, `W+4`
+    /// or `0`.
+    pub fn final_score_text(&self) -> String {
+        let (_, m) = self.final_margins();
+        match m.cmp(&0) {
+            std::cmp::Ordering::Greater => format!("B+{m}"),
+            std::cmp::Ordering::Less => format!("W+{}", -m),
+            std::cmp::Ordering::Equal => "0".to_string(),
+        }
+    }
+
+    /// Whether the side to move has no placement but the opponent has one.
+    pub fn must_pass(&self) -> bool {
+        self.mobility == 0 && moves(self.opp, self.me) != 0
+    }
+
+    /// Plays `mv` without any check. A square must be empty and legal; any
+    /// value `>= 64` passes.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let (me, opp) = if mv < 64 {
+            let f = flips(self.me, self.opp, mv as usize);
+            (self.me | f | (1u64 << mv), self.opp ^ f)
+        } else {
+            (self.me, self.opp)
+        };
+        self.me = opp;
+        self.opp = me;
+        self.side ^= 1;
+        self.mobility = moves(self.me, self.opp);
+    }
+
+    /// The side-to-move view of a board text (see [`Game::set_position`]).
+    fn parse_obf(text: &str) -> Result<Othello, PositionError> {
+        let bad = |m: String| PositionError::Invalid(m);
+        let body = text.split(';').next().unwrap_or("").trim();
+        let mut words = body.split_whitespace();
+        let (Some(board), Some(side), None) = (words.next(), words.next(), words.next()) else {
+            return Err(bad(
+                "expected 64 squares (X, O, - or .) from a1 row by row, a space, and X or O to move".into(),
+            ));
+        };
+        let n = board.chars().count();
+        if n != 64 {
+            return Err(bad(format!("the board has {n} squares, expected 64")));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in board.chars().enumerate() {
+            match c {
+                'X' | 'x' => black |= 1 << i,
+                'O' | 'o' => white |= 1 << i,
+                '-' | '.' => {}
+                _ => {
+                    return Err(bad(format!(
+                        "bad character '{c}' on {} (expected X, O, - or .)",
+                        square_name(i as u8)
+                    )));
+                }
+            }
+        }
+        let seat = match side {
+            "X" | "x" => BLACK,
+            "O" | "o" => WHITE,
+            _ => return Err(bad(format!("bad side to move '{side}' (expected X or O)"))),
+        };
+        Othello::from_bitboards(black, white, seat)
+    }
+}
+
+impl Game for Othello {
+    type Move = Move;
+
+    const NAME: &'static str = "othello";
+    const SUMMARY: &'static str =
+        "Othello (Reversi) on 8x8: bracket and flip discs, most discs wins";
+    const OPTIONS: &'static [OptionSpec] = &[];
+    const TWO_PLAYER_ZERO_SUM: bool = true;
+
+    fn new_game(_options: &Options) -> Result<Self, OptionError> {
+        Ok(Othello::start())
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        if self.mobility != 0 || moves(self.opp, self.me) != 0 {
+            Turn::Player(self.side as Seat)
+        } else {
+            Turn::Over
+        }
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let mut m = self.mobility;
+        if m == 0 {
+            if moves(self.opp, self.me) != 0 {
+                out.push(PASS);
+            }
+            return;
+        }
+        while m != 0 {
+            out.push(m.trailing_zeros() as Move);
+            m &= m - 1;
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: Move) {
+        self.play(mv);
+    }
+
+    fn reward(&self, seat: Seat) -> f64 {
+        let (raw, _) = self.final_margins();
+        let black = match raw.cmp(&0) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Less => 0.0,
+            std::cmp::Ordering::Equal => 0.5,
+        };
+        if seat == BLACK { black } else { 1.0 - black }
+    }
+
+    /// Scores are the disc counts `[black, white]`; a draw has no winner.
+    fn outcome(&self) -> Outcome {
+        let (b, w) = self.disc_counts();
+        let winners = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => vec![BLACK],
+            std::cmp::Ordering::Less => vec![WHITE],
+            std::cmp::Ordering::Equal => Vec::new(),
+        };
+        Outcome {
+            scores: vec![b as f64, w as f64],
+            winners,
+        }
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        match seat {
+            BLACK => "black".into(),
+            WHITE => "white".into(),
+            _ => format!("{seat}"),
+        }
+    }
+
+    fn parse_seat(&self, text: &str) -> Option<Seat> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "black" | "b" | "x" | "0" => Some(BLACK),
+            "white" | "w" | "o" | "1" => Some(WHITE),
+            _ => None,
+        }
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        if mv < 64 {
+            square_name(mv)
+        } else {
+            "pass".into()
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("pass") {
+            return Ok(PASS);
+        }
+        parse_square(t)
+            .ok_or_else(|| MoveError::Syntax(format!("'{t}' is not a square a1..h8 or pass")))
+    }
+
+    fn render(&self) -> String {
+        let (black, white) = (self.black(), self.white());
+        let mut s = String::from("  a b c d e f g h\n");
+        for row in 0..8 {
+            s.push((b'1' + row) as char);
+            for col in 0..8 {
+                let bit = 1u64 << (row * 8 + col);
+                s.push(' ');
+                s.push(if black & bit != 0 {
+                    'X'
+                } else if white & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+            }
+            s.push('\n');
+        }
+        let (b, w) = self.disc_counts();
+        let status = match self.turn() {
+            Turn::Over => format!("game over, {}", self.final_score_text()),
+            _ if self.mobility == 0 => format!(
+                "{} to move (must pass)",
+                self.seat_name(self.side_to_move())
+            ),
+            _ => format!("{} to move", self.seat_name(self.side_to_move())),
+        };
+        s.push_str(&format!("X (black) {b}, O (white) {w}; {status}\n"));
+        s
+    }
+
+    /// The FFO `.obf` form: 64 squares from a1 row by row (`X`, `O`, `-`),
+    /// a space, and `X` or `O` for the side to move.
+    fn position_text(&self) -> Option<String> {
+        let (black, white) = (self.black(), self.white());
+        let mut s: String = (0..64)
+            .map(|i| {
+                let bit = 1u64 << i;
+                if black & bit != 0 {
+                    'X'
+                } else if white & bit != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        s.push(' ');
+        s.push(if self.side_to_move() == BLACK {
+            'X'
+        } else {
+            'O'
+        });
+        Some(s)
+    }
+
+    /// Reads the `.obf` form; `.` is accepted for an empty square, and
+    /// anything after a `;` (the FFO move list) is ignored. The state is
+    /// unchanged on error.
+    fn set_position(&mut self, text: &str) -> Result<(), PositionError> {
+        *self = Othello::parse_obf(text)?;
+        Ok(())
+    }
+
+    /// A uniformly random set bit of the mobility bitboard, or a pass.
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, _buf: &mut Vec<Move>) -> Move {
+        let mut m = self.mobility;
+        if m == 0 {
+            return PASS;
+        }
+        let n = rng.gen_range(0..m.count_ones());
+        for _ in 0..n {
+            m &= m - 1;
+        }
+        m.trailing_zeros() as Move
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        let v = eval::evaluate(self.me, self.opp, self.mobility);
+        if seat == self.side_to_move() { v } else { -v }
+    }
+
+    #[inline]
+    fn move_count(&self) -> usize {
+        if self.mobility != 0 {
+            self.mobility.count_ones() as usize
+        } else {
+            // One forced pass, or nothing if the game is over.
+            usize::from(moves(self.opp, self.me) != 0)
+        }
+    }
+
+    fn solvable(&self, reach: u32) -> bool {
+        self.empties().count_ones() <= reach
+    }
+
+    /// The best move and the exact final margin for the side to move (empty
+    /// squares to the winner); `None` if the game is over or the search was
+    /// stopped.
+    fn solve(&self, control: &Control) -> Option<(Move, i32)> {
+        if self.mobility == 0 {
+            if moves(self.opp, self.me) == 0 {
+                return None;
+            }
+            let (_, score, _) = endgame::solve_exact(self.opp, self.me, control)?;
+            return Some((PASS, -score));
+        }
+        let (mv, score, _) = endgame::solve_exact(self.me, self.opp, control)?;
+        Some((mv, score))
+    }
+
+    /// A mix of both bitboards and the side to move.
+    #[inline]
+    fn hash_key(&self) -> Option<u64> {
+        let mut h = self.me.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ self.opp.rotate_left(31).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+            ^ (self.side as u64);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 32;
+        Some(h)
+    }
+
+    /// Greedy baseline: the move on the best square of the weight table,
+    /// ties broken by more flips, then at random.
+    fn rules_move(&self, rng: &mut Rng) -> Option<Move> {
+        match self.turn() {
+            Turn::Over => return None,
+            _ if self.mobility == 0 => return Some(PASS),
+            _ => {}
+        }
+        let mut best = PASS;
+        let mut best_key = (i32::MIN, 0u32, 0u32);
+        let mut m = self.mobility;
+        while m != 0 {
+            let sq = m.trailing_zeros() as Move;
+            m &= m - 1;
+            let key = (
+                eval::WEIGHTS[sq as usize],
+                flips(self.me, self.opp, sq as usize).count_ones(),
+                rng.r#gen::<u32>(),
+            );
+            if key > best_key {
+                best_key = key;
+                best = sq;
+            }
+        }
+        Some(best)
+    }
+}
