@@ -223,6 +223,19 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Hook: the fixed board size of a game whose size is not an option
+    /// (Othello: 8), so that GTP's `boardsize` can accept it.
+    fn board_size(&self) -> Option<u32> {
+        None
+    }
+
+    /// Hook: GTP's `final_score` text, where the game has its own
+    /// convention (Othello: `B+12` with empties to the winner). `None`
+    /// lets the protocol derive it from [`Game::outcome`].
+    fn final_score(&self) -> Option<String> {
+        None
+    }
+
     /// Hook: the game's rule-based baseline player, if it has one.
     fn rules_move(&self, _rng: &mut Rng) -> Option<Self::Move> {
         None

@@ -178,9 +178,18 @@ impl Engine {
         let name = self.game.name();
         let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
         if !entry.options.iter().any(|o| o.name == "size") {
-            return Err(EngineError::Unsupported(format!(
-                "{name} has no board size"
-            )));
+            return match self.game.board_size() {
+                Some(n) if n == size => {
+                    self.restart();
+                    Ok(())
+                }
+                Some(n) => Err(EngineError::Unsupported(format!(
+                    "unacceptable size: {name} is played on {n}x{n}"
+                ))),
+                None => Err(EngineError::Unsupported(format!(
+                    "{name} has no board size"
+                ))),
+            };
         }
         let mut words: Vec<String> = self
             .game

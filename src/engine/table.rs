@@ -77,6 +77,10 @@ pub trait AnyGame: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// The moves played so far, as text.
     fn history(&self) -> Vec<String>;
+    /// The game's own `final_score` text, if it has a convention.
+    fn final_score(&self) -> Option<String>;
+    /// The fixed board size, for games without a size option.
+    fn board_size(&self) -> Option<u32>;
 }
 
 /// Which settings a kept searcher was built from: a change rebuilds it.
@@ -168,14 +172,14 @@ impl<G: Game> Table<G> {
         }
         let mut moves = Vec::new();
         self.state.legal_moves(&mut moves);
-        if let [only] = moves[..] {
-            if self.state.move_text(only) == "pass" {
-                let mut after = self.state.clone();
-                after.apply(only);
-                if after.turn() == Turn::Player(seat) {
-                    self.apply(only);
-                    return Ok(seat);
-                }
+        if let [only] = moves[..]
+            && self.state.move_text(only) == "pass"
+        {
+            let mut after = self.state.clone();
+            after.apply(only);
+            if after.turn() == Turn::Player(seat) {
+                self.apply(only);
+                return Ok(seat);
             }
         }
         Err(EngineError::NotYourTurn {
@@ -311,9 +315,7 @@ impl<G: Game> AnyGame for Table<G> {
     ) -> Result<String, EngineError> {
         self.resolve_chance(rng);
         let before = (self.state.clone(), self.history.len());
-        if let Err(e) = self.bring_turn_to(seat) {
-            return Err(e);
-        }
+        self.bring_turn_to(seat)?;
         let parsed = self.state.parse_move(text).and_then(|mv| {
             if self.state.is_legal(mv) {
                 Ok(mv)
@@ -391,17 +393,18 @@ impl<G: Game> AnyGame for Table<G> {
         let mut decision = None;
         if moves.len() == 1 {
             decision = Some((moves[0], 0.5, 0, 0, None));
-        } else if reach > 0 && self.state.solvable(reach) {
-            if let Some((mv, exact)) = self.state.solve(control) {
-                let value = if exact > 0 {
-                    1.0
-                } else if exact < 0 {
-                    0.0
-                } else {
-                    0.5
-                };
-                decision = Some((mv, value, 0, 0, Some(exact)));
-            }
+        } else if reach > 0
+            && self.state.solvable(reach)
+            && let Some((mv, exact)) = self.state.solve(control)
+        {
+            let value = if exact > 0 {
+                1.0
+            } else if exact < 0 {
+                0.0
+            } else {
+                0.5
+            };
+            decision = Some((mv, value, 0, 0, Some(exact)));
         }
         let (mv, score, iterations, depth, exact) = match decision {
             Some(d) => d,
@@ -470,5 +473,13 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn history(&self) -> Vec<String> {
         self.history.iter().map(|(_, t)| t.clone()).collect()
+    }
+
+    fn final_score(&self) -> Option<String> {
+        self.state.final_score()
+    }
+
+    fn board_size(&self) -> Option<u32> {
+        self.state.board_size()
     }
 }

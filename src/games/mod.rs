@@ -9,6 +9,9 @@ use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
 use crate::perft::{PerftResult, perft_game};
 
+/// Perft of a game: options, position text, depth, divide.
+pub type PerftFn = fn(&[String], Option<&str>, u32, bool) -> Result<PerftResult, EngineError>;
+
 /// One registered game: its name, options, and the monomorphised entry
 /// points the engine and the match runner reach it through.
 pub struct GameEntry {
@@ -21,7 +24,7 @@ pub struct GameEntry {
     /// Opens a fresh game behind the engine's object-safe wrapper.
     pub open: fn(&Options) -> Result<Box<dyn AnyGame>, OptionError>,
     /// Perft from the start or a position, with game options.
-    pub perft: fn(&[String], Option<&str>, u32, bool) -> Result<PerftResult, EngineError>,
+    pub perft: PerftFn,
 }
 
 impl GameEntry {

@@ -88,10 +88,10 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
         };
         let text = text.trim_end_matches('\r');
         if text.trim_start().starts_with('#') {
-            if text.trim().eq_ignore_ascii_case("# interrupt") {
-                if let Some((flag, _)) = &last {
-                    flag.store(true, Ordering::Relaxed);
-                }
+            if text.trim().eq_ignore_ascii_case("# interrupt")
+                && let Some((flag, _)) = &last
+            {
+                flag.store(true, Ordering::Relaxed);
             }
             continue;
         }
@@ -100,10 +100,10 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
             continue;
         }
         let name = peek_name(text).map(|(_, n)| n).unwrap_or_default();
-        if let Some((flag, streaming)) = &last {
-            if *streaming || name == "stop" || name == "quit" {
-                flag.store(true, Ordering::Relaxed);
-            }
+        if let Some((flag, streaming)) = &last
+            && (*streaming || name == "stop" || name == "quit")
+        {
+            flag.store(true, Ordering::Relaxed);
         }
         let cancel = Arc::new(AtomicBool::new(false));
         if name != "stop" {

@@ -195,6 +195,9 @@ fn result_text(engine: &Engine) -> String {
 /// the leading seat and the margin), `0` for a tie; scores otherwise.
 fn final_score(engine: &Engine) -> String {
     let game = engine.game();
+    if let Some(text) = game.final_score() {
+        return text;
+    }
     let Some(Outcome { scores, .. }) = engine.outcome() else {
         return "ongoing".to_string();
     };

@@ -118,7 +118,8 @@ impl<G: Game> AlphaBeta<G> {
         control: &Control,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes % POLL_EVERY == 0 && (control.should_stop() || self.nodes >= self.node_limit)
+        if self.nodes.is_multiple_of(POLL_EVERY)
+            && (control.should_stop() || self.nodes >= self.node_limit)
         {
             self.aborted = true;
         }
@@ -249,10 +250,10 @@ fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
 
 /// Puts the hinted move first, keeping the others in generation order.
 fn order_moves<M: PartialEq>(moves: &mut [M], hint: Option<M>) {
-    if let Some(h) = hint {
-        if let Some(i) = moves.iter().position(|m| *m == h) {
-            moves[..=i].rotate_right(1);
-        }
+    if let Some(h) = hint
+        && let Some(i) = moves.iter().position(|m| *m == h)
+    {
+        moves[..=i].rotate_right(1);
     }
 }
 

@@ -18,8 +18,6 @@
 //! determinization, children whose move is not legal in this iteration's
 //! state are skipped, so the tree never assumes what the seat cannot know.
 
-use std::time::Instant;
-
 use rand::SeedableRng;
 
 use crate::game::{Game, Rng, Seat, Turn};
@@ -324,31 +322,36 @@ impl<G: Game> Mcts<G> {
         limit: u64,
         control: &Control,
         rng: &mut Rng,
-        started: Instant,
         report: bool,
     ) -> (u64, u32) {
         let mut done = 0u64;
         let mut max_depth = 0;
         while done < limit {
-            if done % POLL_EVERY == 0 && control.should_stop() && done > 0 {
+            if done.is_multiple_of(POLL_EVERY) && control.should_stop() && done > 0 {
                 break;
             }
             max_depth = max_depth.max(self.iterate(root, seat, rng));
             done += 1;
-            if report && done % REPORT_EVERY == 0 && control.has_reporter() {
-                control.report(&self.progress(root, done, max_depth, started));
+            if report && done.is_multiple_of(REPORT_EVERY) && control.has_reporter() {
+                control.report(&self.progress(root, done, max_depth, control.elapsed()));
             }
         }
         (done, max_depth)
     }
 
-    fn progress(&self, root: &G, iterations: u64, depth: u32, started: Instant) -> Progress {
+    fn progress(
+        &self,
+        root: &G,
+        iterations: u64,
+        depth: u32,
+        elapsed: std::time::Duration,
+    ) -> Progress {
         let children = self.root_children();
         let best = self.best_child(children).map(|i| &children[i]);
         Progress {
             iterations,
             depth,
-            elapsed: started.elapsed(),
+            elapsed,
             best: best
                 .and_then(|n| n.mv)
                 .map(|m| root.move_text(m))
@@ -372,7 +375,6 @@ impl<G: Game> Search<G> for Mcts<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
-        let started = Instant::now();
         // A reused tree is only valid for a perfect-information root.
         if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
             self.new_root();
@@ -391,28 +393,13 @@ impl<G: Game> Search<G> for Mcts<G> {
                     let mut helper = Mcts::<G>::new(self.config);
                     scope.spawn(move || {
                         helper.new_root();
-                        let (n, _) = helper.run(
-                            root,
-                            seat,
-                            per_thread,
-                            control,
-                            &mut helper_rng,
-                            started,
-                            false,
-                        );
+                        let (n, _) =
+                            helper.run(root, seat, per_thread, control, &mut helper_rng, false);
                         (n, helper.root_children().to_vec())
                     })
                 })
                 .collect();
-            let (n, d) = self.run(
-                root,
-                seat,
-                per_thread.min(limit),
-                control,
-                rng,
-                started,
-                true,
-            );
+            let (n, d) = self.run(root, seat, per_thread.min(limit), control, rng, true);
             iterations += n;
             depth = d;
             for h in handles {
@@ -447,7 +434,7 @@ impl<G: Game> Search<G> for Mcts<G> {
             pv = vec![best.0];
         }
         if control.has_reporter() {
-            let mut p = self.progress(root, iterations, depth, started);
+            let mut p = self.progress(root, iterations, depth, control.elapsed());
             p.best = root.move_text(best.0);
             p.score = best.1;
             control.report(&p);

@@ -453,6 +453,14 @@ impl Game for Othello {
 
     /// A mix of both bitboards and the side to move.
     #[inline]
+    fn board_size(&self) -> Option<u32> {
+        Some(8)
+    }
+
+    fn final_score(&self) -> Option<String> {
+        Some(self.final_score_text())
+    }
+
     fn hash_key(&self) -> Option<u64> {
         let mut h = self.me.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ self.opp.rotate_left(31).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)

@@ -1,0 +1,133 @@
+//! Golden transcripts: every `tests/transcripts/*.txt` file is a session.
+//! Lines starting with `> ` are sent to the engine; the lines after each
+//! one, up to the next `> `, are the exact output expected (replies end
+//! with their empty line). Lines starting with `#` before the first
+//! command are a description and are skipped.
+//!
+//! On a mismatch the test prints the first differing line with context.
+//! `TABULA_BLESS=1 cargo test --test transcripts` rewrites the expected
+//! output from what the engine says: review the diff before committing.
+
+use std::fs;
+use std::io::Cursor;
+use std::path::Path;
+
+use tabula::engine::Engine;
+
+struct Transcript {
+    header: Vec<String>,
+    commands: Vec<String>,
+    expected: Vec<Vec<String>>,
+}
+
+fn parse(text: &str) -> Transcript {
+    let mut t = Transcript {
+        header: Vec::new(),
+        commands: Vec::new(),
+        expected: Vec::new(),
+    };
+    for line in text.lines() {
+        if let Some(cmd) = line.strip_prefix("> ") {
+            t.commands.push(cmd.to_string());
+            t.expected.push(Vec::new());
+        } else if let Some(last) = t.expected.last_mut() {
+            last.push(line.to_string());
+        } else {
+            t.header.push(line.to_string());
+        }
+    }
+    t
+}
+
+/// Runs the commands through a session and splits the output by command:
+/// each command's output is what the engine wrote up to its reply's
+/// closing empty line.
+fn run(commands: &[String]) -> Vec<Vec<String>> {
+    let mut input = commands.join("\n");
+    input.push('\n');
+    let mut output = Vec::new();
+    let engine = Engine::new(0).expect("engine starts");
+    tabula::protocol::run(Cursor::new(input.into_bytes()), &mut output, engine);
+    let text = String::from_utf8(output).expect("output is UTF-8");
+    let mut replies = Vec::new();
+    let mut current = Vec::new();
+    for line in text.lines() {
+        let empty = line.is_empty();
+        current.push(line.to_string());
+        if empty {
+            replies.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        replies.push(current);
+    }
+    replies
+}
+
+fn check(path: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let t = parse(&text);
+    // Commands that produce no reply (blank or comment lines) are not
+    // allowed in transcripts: every `> ` line must be answered.
+    let got = run(&t.commands);
+    if std::env::var_os("TABULA_BLESS").is_some() {
+        let mut out = t.header.join("\n");
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        for (i, cmd) in t.commands.iter().enumerate() {
+            out.push_str(&format!("> {cmd}\n"));
+            for line in got.get(i).into_iter().flatten() {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        fs::write(path, out).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    if got.len() != t.commands.len() {
+        return Err(format!(
+            "{} commands but {} replies; replies:\n{}",
+            t.commands.len(),
+            got.len(),
+            got.iter().flatten().cloned().collect::<Vec<_>>().join("\n")
+        ));
+    }
+    for (i, cmd) in t.commands.iter().enumerate() {
+        if got[i] != t.expected[i] {
+            return Err(format!(
+                "after `{cmd}` (command {}):\n--- expected\n{}\n--- got\n{}",
+                i + 1,
+                t.expected[i].join("\n"),
+                got[i].join("\n")
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn golden_transcripts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .expect("tests/transcripts exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no transcripts in {}", dir.display());
+    let mut failures = Vec::new();
+    for f in &files {
+        if let Err(e) = check(f) {
+            failures.push(format!("{}: {e}", f.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} transcripts failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
