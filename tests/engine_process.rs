@@ -1,0 +1,178 @@
+//! The engine as a process: what a GUI or referee sees over the pipes.
+//! Time bounds here are generous on purpose: they tell a budget that is
+//! kept from one that is ignored, and never fail on a slow machine.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+fn spawn() -> Engine {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("--seed")
+        .arg("1")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("engine starts");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout: ChildStdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Engine { child, stdin, lines }
+}
+
+impl Engine {
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next reply: its lines up to (not including) the empty line.
+    fn reply(&self, within: Duration) -> Vec<String> {
+        let mut out = Vec::new();
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| panic!("no reply within {within:?}; so far {out:?}"));
+            if line.is_empty() {
+                return out;
+            }
+            out.push(line);
+        }
+    }
+}
+
+const LONG: Duration = Duration::from_secs(30);
+
+#[test]
+fn movetime_is_kept_and_stop_answers_at_once() {
+    let mut e = spawn();
+    e.send("set search mcts");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    let started = Instant::now();
+    e.send("genmove movetime=100");
+    let r = e.reply(LONG);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(["= d3", "= c4", "= f5", "= e6"].contains(&r[0].as_str()), "{r:?}");
+
+    // A search with a minute's budget, stopped after a fifth of a second.
+    e.send("genmove movetime=60000");
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    e.send("stop");
+    let r = e.reply(LONG);
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(r[0].starts_with("= ") && r[0].len() == 4, "{r:?}");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    e.send("history");
+    assert_eq!(e.reply(LONG).len(), 1);
+    e.send("quit");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    assert!(e.child.wait().expect("exits").success());
+}
+
+#[test]
+fn a_stop_sent_right_behind_genmove_is_not_lost() {
+    let mut e = spawn();
+    let started = Instant::now();
+    e.send("genmove movetime=60000\nstop");
+    let r = e.reply(LONG);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(r[0].len(), 4, "{r:?}");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+}
+
+#[test]
+fn analyze_streams_until_the_next_command() {
+    let mut e = spawn();
+    e.send("analyze interval=50");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("name");
+    let analysis = e.reply(LONG);
+    assert_eq!(analysis[0], "=");
+    assert!(analysis.len() >= 3, "{analysis:?}");
+    assert!(analysis[1..].iter().all(|l| l.starts_with("info move ")), "{analysis:?}");
+    assert_eq!(e.reply(LONG), vec!["= tabula"]);
+    // Analysis leaves the game as it was.
+    e.send("history");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+}
+
+#[test]
+fn bad_bytes_and_huge_lines_are_refused_and_reading_goes_on() {
+    let mut e = spawn();
+    let mut huge = b"3 play ".to_vec();
+    huge.extend(std::iter::repeat_n(b'a', 4 << 20));
+    huge.push(b'\n');
+    e.stdin.write_all(&huge).expect("write");
+    e.stdin.write_all(b"\xc3\x28 play\n").expect("write");
+    e.send("legal_moves");
+    assert_eq!(e.reply(LONG), vec!["?3 line too long (over 65536 bytes)"]);
+    assert_eq!(e.reply(LONG), vec!["? input is not valid UTF-8"]);
+    assert_eq!(e.reply(LONG), vec!["= d3 c4 f5 e6"]);
+}
+
+#[test]
+fn end_of_input_finishes_the_queued_commands_and_exits_cleanly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--seed", "3"])
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"set iterations 200\ngenmove\nname\n").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("exits");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // Only protocol replies on stdout, logs on stderr.
+    let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 3, "{text:?}");
+    assert!(replies.iter().all(|r| r.starts_with('=')), "{text:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("genmove"));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_engine_without_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The engine may already be gone after the first reply: ignore errors.
+    let _ = stdin.write_all(b"name\nname\nname\n");
+    let _ = stdin.flush();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        assert!(started.elapsed() < LONG, "engine did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("read");
+    assert!(!err.contains("panicked"), "{err}");
+}
