@@ -101,7 +101,7 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
         }
         let name = peek_name(text).map(|(_, n)| n).unwrap_or_default();
         if let Some((flag, streaming)) = &last
-            && (*streaming || name == "stop" || name == "quit")
+            && (*streaming || name == "stop")
         {
             flag.store(true, Ordering::Relaxed);
         }
