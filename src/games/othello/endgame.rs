@@ -114,7 +114,8 @@ struct Child {
 }
 
 /// The solver's working state: the table, counters and the control polled.
-pub struct Solver<'c, 'a> {
+/// `FAST` selects the copy of the search compiled for CPUs with `popcnt`.
+struct Solver<'c, 'a, const FAST: bool> {
     table: Vec<[Entry; 2]>,
     mask: usize,
     nodes: u64,
@@ -137,20 +138,23 @@ fn hash(p: u64, o: u64) -> u64 {
 /// winner) and the number of nodes searched; `None` if `control` stopped it.
 pub fn solve_exact(p: u64, o: u64, control: &Control) -> Option<(u8, i32, u64)> {
     let empties = (!(p | o)).count_ones();
-    // About 24 bytes a slot pair... 2^bits pairs; grow with the work ahead.
-    let bits = (empties + 2).clamp(10, 21);
-    let mut solver = Solver::new(control, bits);
-    let r = solver.root(p, o);
-    if solver.stopped {
-        None
-    } else {
-        r.map(|(m, s)| (m, s, solver.nodes))
+    // 2^bits buckets of 48 bytes: 48 MB at most, grown with the work ahead.
+    let bits = (empties + 2).clamp(10, 20);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        let mut solver = Solver::<true>::new(control, bits);
+        // SAFETY: the CPU supports popcnt, checked just above.
+        let r = unsafe { solver.root(p, o) };
+        return solver.finish(r);
     }
+    let mut solver = Solver::<false>::new(control, bits);
+    let r = solver.root(p, o);
+    solver.finish(r)
 }
 
-impl<'c, 'a> Solver<'c, 'a> {
+impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
     /// A solver with `2^bits` table buckets polling `control`.
-    pub fn new(control: &'c Control<'a>, bits: u32) -> Self {
+    fn new(control: &'c Control<'a>, bits: u32) -> Self {
         let size = 1usize << bits;
         Solver {
             table: vec![[Entry::default(); 2]; size],
@@ -162,12 +166,24 @@ impl<'c, 'a> Solver<'c, 'a> {
         }
     }
 
-    /// Nodes searched so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+    /// The public answer: nothing if stopped, else with the node count.
+    fn finish(&self, r: Option<(u8, i32)>) -> Option<(u8, i32, u64)> {
+        if self.stopped {
+            None
+        } else {
+            r.map(|(m, s)| (m, s, self.nodes))
+        }
     }
+}
 
+/// The search proper, instantiated twice: plain, and compiled with
+/// `popcnt` (about twice as fast; the baseline x86-64 target lacks it and
+/// the solver counts bits everywhere). `$attr` goes on every function.
+macro_rules! search_impl {
+    ($fast:literal $(, #[$attr:meta])*) => {
+impl Solver<'_, '_, $fast> {
     /// The best move and exact score at the root, `None` if stopped.
+    $(#[$attr])*
     fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
         let mob = moves(p, o);
         let n = (!(p | o)).count_ones();
@@ -207,6 +223,7 @@ impl<'c, 'a> Solver<'c, 'a> {
     /// Fills `list` with the children of (p, o) (whose moves are `mob`),
     /// sorted best first; returns how many there are.
     #[inline]
+    $(#[$attr])*
     fn order(
         &self,
         p: u64,
@@ -257,6 +274,7 @@ impl<'c, 'a> Solver<'c, 'a> {
     }
 
     #[inline]
+    $(#[$attr])*
     fn poll(&mut self) {
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + POLL_INTERVAL;
@@ -268,6 +286,7 @@ impl<'c, 'a> Solver<'c, 'a> {
 
     /// The exact score of (p, o) with `n` empties, `mob` being the moves of
     /// `p`, within the window (alpha, beta) (fail-soft).
+    $(#[$attr])*
     fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SHALLOW {
             return self.shallow(p, o, mob, alpha, beta, n, parity_of(!(p | o)));
@@ -338,6 +357,7 @@ impl<'c, 'a> Solver<'c, 'a> {
 
     #[allow(clippy::too_many_arguments)]
     #[inline]
+    $(#[$attr])*
     fn store(
         &mut self,
         h: usize,
@@ -393,6 +413,7 @@ impl<'c, 'a> Solver<'c, 'a> {
     /// Alpha-beta without table for `5 <= n <= SHALLOW` empties; `parity` is
     /// the quadrant parity of the empties.
     #[allow(clippy::too_many_arguments)]
+    $(#[$attr])*
     fn shallow(
         &mut self,
         p: u64,
@@ -449,6 +470,7 @@ impl<'c, 'a> Solver<'c, 'a> {
     }
 
     /// The last four or fewer empties, squares ordered by parity.
+    $(#[$attr])*
     fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         let empties = !(p | o);
         let mut sq = [0u8; 4];
@@ -477,6 +499,7 @@ impl<'c, 'a> Solver<'c, 'a> {
 
     /// Exact score with one empty square `sq` (63 discs on the board).
     #[inline]
+    $(#[$attr])*
     fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
         self.nodes += 1;
         let pc = p.count_ones() as i32;
@@ -494,6 +517,7 @@ impl<'c, 'a> Solver<'c, 'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    $(#[$attr])*
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
         self.nodes += 1;
         let mut best = NEG_INF;
@@ -523,6 +547,7 @@ impl<'c, 'a> Solver<'c, 'a> {
         best
     }
 
+    $(#[$attr])*
     fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
         self.nodes += 1;
         let mut best = NEG_INF;
@@ -566,6 +591,7 @@ impl<'c, 'a> Solver<'c, 'a> {
         best
     }
 
+    $(#[$attr])*
     fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
         self.nodes += 1;
         let mut best = NEG_INF;
@@ -611,3 +637,9 @@ impl<'c, 'a> Solver<'c, 'a> {
         best
     }
 }
+    };
+}
+
+search_impl!(false);
+#[cfg(target_arch = "x86_64")]
+search_impl!(true, #[target_feature(enable = "popcnt")]);
