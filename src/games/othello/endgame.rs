@@ -15,7 +15,7 @@
 //!   compute a full mobility bitboard, only the flips of each empty square.
 
 use super::PASS;
-use super::bitboard::{CORNERS, final_margin, flips, moves};
+use super::bitboard::{CORNERS, final_margin, flips, moves, stable_discs};
 use crate::search::Control;
 
 /// Deepest level searched without the transposition table.
@@ -304,6 +304,13 @@ impl Solver<'_, '_, $fast> {
             return -self.search(o, p, om, -beta, -alpha, n);
         }
 
+        // Stability cutoff: discs of `o` that can never flip bound our score.
+        if alpha >= 64 - 2 * o.count_ones() as i32 {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
         let (mut alpha, mut beta) = (alpha, beta);
         let h = hash(p, o) as usize & self.mask;
         let mut tt_move = PASS;
