@@ -122,6 +122,17 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     f
 }
 
+/// The squares touching any square of `x` (excluding wraps across the
+/// board edge); may include squares of `x` itself.
+#[inline]
+pub fn neighbours(x: u64) -> u64 {
+    let not_a = !0x0101_0101_0101_0101u64;
+    let not_h = !0x8080_8080_8080_8080u64;
+    let east = ((x << 1) | (x << 9) | (x >> 7)) & not_a;
+    let west = ((x >> 1) | (x >> 9) | (x << 7)) & not_h;
+    east | west | (x << 8) | (x >> 8)
+}
+
 /// The four corners.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 

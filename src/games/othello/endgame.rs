@@ -15,11 +15,13 @@
 //!   compute a full mobility bitboard, only the flips of each empty square.
 
 use super::PASS;
-use super::bitboard::{CORNERS, final_margin, flips, moves, stable_discs};
+use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
 use crate::search::Control;
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
+/// Fewest empties where the enhanced transposition cutoff is tried.
+const ETC_DEPTH: u32 = 12;
 /// Nodes between two polls of the stop flag and the deadline.
 const POLL_INTERVAL: u64 = 1 << 14;
 /// A score below every real one.
@@ -242,9 +244,11 @@ impl Solver<'_, '_, $fast> {
             let f = flips(p, o, sq);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             let cm = moves(cp, co);
-            // Fewest replies first, corners counting double; the table's
-            // move before all; a parity hint to break ties near the end.
-            let mut key = 16 * (cm.count_ones() + (cm & CORNERS).count_ones()) as i32;
+            // Fewest replies first, corners counting double, then fewest
+            // empties next to our discs (the opponent's future moves); the
+            // table's move before all; a parity hint near the end.
+            let potential = neighbours(co) & !(cp | co);
+            let mut key = 16 * (cm.count_ones() + (cm & CORNERS).count_ones()) as i32 + 4 * potential.count_ones() as i32;
             if n <= 12 && parity_squares & (1 << sq) != 0 {
                 key -= 4;
             }
@@ -332,6 +336,18 @@ impl Solver<'_, '_, $fast> {
 
         let mut list = [Child::default(); 36];
         let count = self.order(p, o, mob, n, tt_move, &mut list);
+        // Enhanced transposition cutoff: a child the table already knows to
+        // be bad enough for the opponent refutes this node without search.
+        if n >= ETC_DEPTH {
+            for c in &list[..count] {
+                let ch = hash(c.p, c.o) as usize & self.mask;
+                for e in &self.table[ch] {
+                    if e.p == c.p && e.o == c.o && -(e.upper as i32) >= beta {
+                        return -(e.upper as i32);
+                    }
+                }
+            }
+        }
         let original_alpha = alpha;
         let mut best = NEG_INF;
         let mut best_move = list[0].sq;
