@@ -51,3 +51,40 @@ fn start_position_basics() {
     assert_eq!(names, ["c4", "d3", "e6", "f5"]);
     assert_eq!(g.move_count(), 4);
 }
+
+/// The same count on raw bitboards, without the generic driver's clones and
+/// move lists: how much the generic `perft` costs on top of move generation.
+#[test]
+#[ignore]
+fn perft_11_direct_bitboards() {
+    use tabula::games::othello::bitboard::{flips, moves};
+    fn count(p: u64, o: u64, depth: u32) -> u64 {
+        let m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return 1; // the game is over: one leaf
+            }
+            return if depth == 1 {
+                1
+            } else {
+                count(o, p, depth - 1)
+            };
+        }
+        if depth == 1 {
+            return m.count_ones() as u64;
+        }
+        let mut total = 0;
+        let mut rest = m;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            total += count(o ^ f, p | f | (1 << sq), depth - 1);
+        }
+        total
+    }
+    let s = Othello::start();
+    let t = Instant::now();
+    assert_eq!(count(s.player(), s.opponent(), 11), COUNTS[10]);
+    eprintln!("direct perft 11: {:?}", t.elapsed());
+}

@@ -212,7 +212,9 @@ fn bitboards_match_the_naive_rules_over_random_games() {
     );
 }
 
+/// A second or two in release; unoptimised, the naive minimax crawls.
 #[test]
+#[cfg_attr(debug_assertions, ignore)]
 fn solver_matches_naive_minimax_on_random_endgames() {
     let mut rng = Rng::seed_from_u64(11);
     let mut buf = Vec::new();

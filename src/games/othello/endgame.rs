@@ -5,9 +5,12 @@
 //! `-64..=64`.
 //!
 //! Layers, by number of empty squares `n`:
-//! - `n > SHALLOW`: negamax with principal variation search, a
-//!   transposition table and fastest-first ordering (moves leaving the
-//!   opponent the fewest replies first: they prune the most);
+//! - `n > SHALLOW`: negamax with principal variation search (null windows
+//!   after the first move), a transposition table holding bounds and the
+//!   best move, enhanced transposition cutoffs from the children's entries,
+//!   a stable-disc cutoff (the opponent's unflippable discs bound our
+//!   score), and fastest-first ordering (moves leaving the opponent the
+//!   fewest replies first: they prune the most);
 //! - `5 <= n <= SHALLOW`: plain alpha-beta without table, moves into
 //!   quadrants with an odd number of empties first (parity: there we are
 //!   likely to get the last move);
