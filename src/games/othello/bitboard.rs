@@ -122,6 +122,17 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     f
 }
 
+/// The squares touching any square of `x` (excluding wraps across the
+/// board edge); may include squares of `x` itself.
+#[inline]
+pub fn neighbours(x: u64) -> u64 {
+    let not_a = !0x0101_0101_0101_0101u64;
+    let not_h = !0x8080_8080_8080_8080u64;
+    let east = ((x << 1) | (x << 9) | (x >> 7)) & not_a;
+    let west = ((x >> 1) | (x >> 9) | (x << 7)) & not_h;
+    east | west | (x << 8) | (x >> 8)
+}
+
 /// The four corners.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -137,6 +148,76 @@ pub fn final_margin(p: u64, o: u64) -> i32 {
         std::cmp::Ordering::Greater => diff + empties,
         std::cmp::Ordering::Less => diff - empties,
         std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The 15 diagonals going down-right (a8..h1 direction +9) and the 15
+/// going down-left (+7), as square masks.
+const DIAGONALS: ([u64; 15], [u64; 15]) = {
+    let mut d9 = [0u64; 15];
+    let mut d7 = [0u64; 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        d9[7 + c - r] |= 1 << sq; // c - r is constant along +9
+        d7[c + r] |= 1 << sq; // c + r is constant along +7
+        sq += 1;
+    }
+    (d9, d7)
+};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: u64 = 0xff;
+const RANK_8: u64 = 0xff00_0000_0000_0000;
+const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
+
+/// A subset of the discs of `p` that can never be flipped, whatever is
+/// played (`o` being the other colour).
+///
+/// Along each of the four lines through a disc, it is safe if that line is
+/// full (no move can land on it), or if a neighbour on the line is the
+/// board edge or an already stable disc of the same colour (a flip needs
+/// opponent discs on both sides). A disc safe on all four lines is stable;
+/// repeat until nothing changes, starting from none.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let occ = p | o;
+    // Full rows: AND each row's bits down to column a, then spread back.
+    let mut r = occ & (occ >> 4);
+    r &= r >> 2;
+    r &= r >> 1;
+    let full_h = (r & FILE_A) * 0xff;
+    // Full columns: AND the rows together.
+    let mut c = occ & (occ >> 32);
+    c &= c >> 16;
+    c &= c >> 8;
+    let full_v = (c & 0xff) * FILE_A;
+    let (mut full_d9, mut full_d7) = (0u64, 0u64);
+    for i in 0..15 {
+        let (a, b) = (DIAGONALS.0[i], DIAGONALS.1[i]);
+        if occ & a == a {
+            full_d9 |= a;
+        }
+        if occ & b == b {
+            full_d7 |= b;
+        }
+    }
+    // Safe lines that do not depend on other stable discs.
+    let base_h = full_h | FILE_A | FILE_H;
+    let base_v = full_v | RANK_1 | RANK_8;
+    let base_d9 = full_d9 | BORDER;
+    let base_d7 = full_d7 | BORDER;
+    let mut stable = 0u64;
+    loop {
+        let h = base_h | ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H);
+        let v = base_v | (stable << 8) | (stable >> 8);
+        let d9 = base_d9 | ((stable << 9) & !FILE_A) | ((stable >> 9) & !FILE_H);
+        let d7 = base_d7 | ((stable << 7) & !FILE_H) | ((stable >> 7) & !FILE_A);
+        let next = p & h & v & d9 & d7;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
     }
 }
 
