@@ -1,0 +1,617 @@
+//! Quoridor for two players, on odd boards from 3x3 to 11x11.
+//!
+//! Rules as in `rules.md`: a turn is a pawn step (with the standard jumps,
+//! or the coursework variant `jumps=false` where pawns share squares and
+//! never jump) or a two-square wall that may not overlap or cross another
+//! wall and must leave both pawns a path to their goal rows.
+//!
+//! Seats: `p1` (seat 0, also `1` or `black`) starts in the middle of row 1,
+//! moves first and aims for the last row; `p2` (seat 1, also `2` or
+//! `white`) starts in the middle of the last row and aims for row 1.
+//!
+//! Move text: a pawn move is its destination square (`e2`); a wall is its
+//! south-west square plus `h` or `v` (`e3h` lies between rows 3 and 4
+//! across columns e and f; `e3v` between columns e and f along rows 3
+//! and 4).
+//!
+//! Wall legality is fast: walls live in bitboards ([`board`]), so a path
+//! check is a flood fill of a few shifts per step, and most walls need no
+//! check at all: a wall that touches the other walls and the board edge at
+//! most once cannot close a region, and a wall that cuts no edge of a
+//! player's current shortest path leaves that path intact.
+
+mod board;
+mod text;
+
+use rand::Rng as _;
+
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+
+use board::{GEOS, Geo, Walls, bit};
+
+/// A Quoridor move. Squares and anchors are numbered `row * size + col`
+/// from `a1` = 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QuoridorMove {
+    /// Move the pawn to this square.
+    Pawn(u8),
+    /// A horizontal wall with this south-west anchor square.
+    HWall(u8),
+    /// A vertical wall with this south-west anchor square.
+    VWall(u8),
+}
+
+/// A Quoridor game state (two players).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quoridor {
+    /// Board side (odd, 3..=11).
+    n: u8,
+    /// Standard pawn rules (no sharing, jumps) or the coursework variant.
+    jumps: bool,
+    /// Plies after which the game is drawn.
+    max_plies: u32,
+    /// Plies played so far.
+    ply: u32,
+    /// The seat to move.
+    to_move: u8,
+    /// Each pawn's square.
+    pawns: [u8; 2],
+    /// Walls each player may still place.
+    walls_left: [u8; 2],
+    /// Walls each player started with.
+    walls_start: u8,
+    /// The seat whose pawn reached its goal row.
+    winner: Option<u8>,
+    /// The walls on the board.
+    walls: Walls,
+}
+
+/// The options Quoridor accepts.
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "size",
+        kind: OptionKind::Int { min: 3, max: 11 },
+        default: "9",
+        help: "board side, odd (3, 5, 7, 9 or 11)",
+    },
+    OptionSpec {
+        name: "walls",
+        kind: OptionKind::Int { min: 0, max: 100 },
+        default: "auto",
+        help: "walls per player; auto = size*size/8 rounded down (10 on 9x9)",
+    },
+    OptionSpec {
+        name: "jumps",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "standard pawn rules; false = pawns may share a square and never jump",
+    },
+    OptionSpec {
+        name: "max_plies",
+        kind: OptionKind::Int {
+            min: 1,
+            max: 100_000,
+        },
+        default: "400",
+        help: "plies after which the game is a draw",
+    },
+];
+
+/// The four step directions.
+#[derive(Clone, Copy)]
+enum Dir {
+    North,
+    South,
+    East,
+    West,
+}
+
+impl Quoridor {
+    /// A new game: board side `size` (odd, 3..=11), `walls` per player,
+    /// standard jumps or not, and a ply cap.
+    pub fn new(
+        size: u32,
+        walls: u32,
+        jumps: bool,
+        max_plies: u32,
+    ) -> Result<Quoridor, OptionError> {
+        if !(3..=11).contains(&size) || size.is_multiple_of(2) {
+            return Err(OptionError::Invalid(format!(
+                "size must be odd, from 3 to 11 (3, 5, 7, 9 or 11), not {size}"
+            )));
+        }
+        let walls = u8::try_from(walls)
+            .map_err(|_| OptionError::Invalid(format!("too many walls: {walls}")))?;
+        let g = &GEOS[size as usize];
+        let mid = size / 2;
+        Ok(Quoridor {
+            n: size as u8,
+            jumps,
+            max_plies: max_plies.max(1),
+            ply: 0,
+            to_move: 0,
+            pawns: [mid as u8, ((size - 1) * size + mid) as u8],
+            walls_left: [walls; 2],
+            walls_start: walls,
+            winner: None,
+            walls: Walls::new(g),
+        })
+    }
+
+    /// The board side.
+    pub fn size(&self) -> u32 {
+        u32::from(self.n)
+    }
+
+    /// Whether the standard pawn rules (no sharing, jumps) apply.
+    pub fn jumps(&self) -> bool {
+        self.jumps
+    }
+
+    /// The square of `seat`'s pawn (`row * size + col`).
+    pub fn pawn(&self, seat: Seat) -> u32 {
+        u32::from(self.pawns[seat & 1])
+    }
+
+    /// The walls `seat` may still place.
+    pub fn walls_left(&self, seat: Seat) -> u32 {
+        u32::from(self.walls_left[seat & 1])
+    }
+
+    /// Plies played so far.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The length of `seat`'s shortest path to its goal row, ignoring pawns.
+    pub fn distance(&self, seat: Seat) -> u32 {
+        let g = self.geo();
+        // Every position keeps a path, so the fallback is never used.
+        self.walls
+            .distance(g.n, bit(self.pawn(seat)), g.goal[seat & 1])
+            .unwrap_or(g.n * g.n)
+    }
+
+    #[inline]
+    fn geo(&self) -> &'static Geo {
+        &GEOS[self.n as usize]
+    }
+
+    /// The square one step from `s` in `dir`, if no wall or edge is in the way.
+    #[inline]
+    fn step(&self, s: u32, dir: Dir) -> Option<u32> {
+        let n = u32::from(self.n);
+        match dir {
+            Dir::North => self.walls.north_open(s).then(|| s + n),
+            Dir::South => (s >= n && self.walls.north_open(s - n)).then(|| s - n),
+            Dir::East => self.walls.east_open(s).then(|| s + 1),
+            Dir::West => (!s.is_multiple_of(n) && self.walls.east_open(s - 1)).then(|| s - 1),
+        }
+    }
+
+    /// The pawn moves of the seat to move, written into `out`; returns
+    /// their number (at most 5).
+    #[inline]
+    fn pawn_moves(&self, out: &mut [u8; 8]) -> usize {
+        let me = self.to_move as usize;
+        let p = u32::from(self.pawns[me]);
+        let o = u32::from(self.pawns[me ^ 1]);
+        let mut k = 0;
+        for dir in [Dir::North, Dir::South, Dir::East, Dir::West] {
+            let Some(q) = self.step(p, dir) else { continue };
+            if q != o || !self.jumps {
+                out[k] = q as u8;
+                k += 1;
+                continue;
+            }
+            // Facing the other pawn: jump straight over it if nothing is
+            // behind it, else step diagonally to either side of it.
+            if let Some(j) = self.step(o, dir) {
+                out[k] = j as u8;
+                k += 1;
+            } else {
+                let sides = match dir {
+                    Dir::North | Dir::South => [Dir::East, Dir::West],
+                    Dir::East | Dir::West => [Dir::North, Dir::South],
+                };
+                for side in sides {
+                    if let Some(d) = self.step(o, side) {
+                        out[k] = d as u8;
+                        k += 1;
+                    }
+                }
+            }
+        }
+        k
+    }
+
+    /// Whether both pawns still reach their goal rows with `walls`.
+    #[inline]
+    fn keeps_paths(&self, walls: &Walls) -> bool {
+        let g = self.geo();
+        (0..2).all(|s| walls.reaches(g.n, bit(u32::from(self.pawns[s])), g.goal[s]))
+    }
+
+    /// Whether a wall is legal, given that its anchor is free: either it
+    /// cannot close a region at all, or both paths survive it.
+    #[inline]
+    fn free_wall_keeps_paths(&self, horizontal: bool, a: u32) -> bool {
+        let g = self.geo();
+        let mut w = self.walls;
+        if horizontal {
+            if w.risky_h(g) & bit(a) == 0 {
+                return true;
+            }
+            w.place_h(g, a);
+        } else {
+            if w.risky_v(g) & bit(a) == 0 {
+                return true;
+            }
+            w.place_v(g, a);
+        }
+        self.keeps_paths(&w)
+    }
+
+    /// The legal walls of the seat to move, appended to `out`.
+    fn wall_moves(&self, out: &mut Vec<QuoridorMove>) {
+        if self.walls_left[self.to_move as usize] == 0 {
+            return;
+        }
+        let g = self.geo();
+        let n = g.n;
+        let free_h = self.walls.free_h(g);
+        let free_v = self.walls.free_v(g);
+        let risky_h = free_h & self.walls.risky_h(g);
+        let risky_v = free_v & self.walls.risky_v(g);
+        // Walls that cut an edge of a player's current shortest path need
+        // a check for that player; every other wall leaves that path intact.
+        let mut cut_h = [0u128; 2];
+        let mut cut_v = [0u128; 2];
+        if risky_h | risky_v != 0 {
+            for s in 0..2 {
+                match self.walls.path(n, u32::from(self.pawns[s]), g.goal[s]) {
+                    Some((ns, ew)) => {
+                        cut_h[s] = ns | (ns >> 1);
+                        cut_v[s] = ew | (ew >> n);
+                    }
+                    // Unreachable in a legal position; check everything.
+                    None => {
+                        cut_h[s] = u128::MAX;
+                        cut_v[s] = u128::MAX;
+                    }
+                }
+            }
+        }
+        let check = |w: &Walls, b: u128, cuts: &[u128; 2]| {
+            (0..2)
+                .all(|s| cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), g.goal[s]))
+        };
+        let mut f = free_h;
+        while f != 0 {
+            let a = f.trailing_zeros();
+            f &= f - 1;
+            let b = bit(a);
+            if risky_h & b != 0 && (cut_h[0] | cut_h[1]) & b != 0 {
+                let mut w = self.walls;
+                w.place_h(g, a);
+                if !check(&w, b, &cut_h) {
+                    continue;
+                }
+            }
+            out.push(QuoridorMove::HWall(a as u8));
+        }
+        let mut f = free_v;
+        while f != 0 {
+            let a = f.trailing_zeros();
+            f &= f - 1;
+            let b = bit(a);
+            if risky_v & b != 0 && (cut_v[0] | cut_v[1]) & b != 0 {
+                let mut w = self.walls;
+                w.place_v(g, a);
+                if !check(&w, b, &cut_v) {
+                    continue;
+                }
+            }
+            out.push(QuoridorMove::VWall(a as u8));
+        }
+    }
+
+    /// Distances from every square to `seat`'s goal row.
+    fn distance_field(&self, seat: Seat) -> [u8; board::MAX_N * board::MAX_N] {
+        let g = self.geo();
+        self.walls.distance_field(g.n, g.goal[seat & 1])
+    }
+
+    /// The pawn moves of the seat to move that get closest to its goal.
+    fn best_steps(&self) -> Vec<QuoridorMove> {
+        let me = self.to_move as usize;
+        let dist = self.distance_field(me);
+        let mut buf = [0u8; 8];
+        let k = self.pawn_moves(&mut buf);
+        let best = buf[..k]
+            .iter()
+            .map(|&s| dist[s as usize])
+            .min()
+            .unwrap_or(u8::MAX);
+        buf[..k]
+            .iter()
+            .filter(|&&s| dist[s as usize] == best)
+            .map(|&s| QuoridorMove::Pawn(s))
+            .collect()
+    }
+}
+
+impl Game for Quoridor {
+    type Move = QuoridorMove;
+
+    const NAME: &'static str = "quoridor";
+    const SUMMARY: &'static str =
+        "Quoridor: race your pawn across the board, block the other with walls (2 players)";
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const TWO_PLAYER_ZERO_SUM: bool = true;
+
+    fn new_game(options: &Options) -> Result<Self, OptionError> {
+        let size = options.int("size").unwrap_or(9);
+        let size = u32::try_from(size)
+            .map_err(|_| OptionError::Invalid(format!("bad board size {size}")))?;
+        let walls = match options.int("walls") {
+            Some(w) => {
+                u32::try_from(w).map_err(|_| OptionError::Invalid(format!("bad wall count {w}")))?
+            }
+            None => size * size / 8,
+        };
+        let max_plies = options.int("max_plies").unwrap_or(400).clamp(1, 100_000) as u32;
+        let jumps = match options.text("jumps") {
+            "" => true,
+            _ => options.flag("jumps"),
+        };
+        Quoridor::new(size, walls, jumps, max_plies)
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        if self.winner.is_some() || self.ply >= self.max_plies {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<QuoridorMove>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        let mut buf = [0u8; 8];
+        let k = self.pawn_moves(&mut buf);
+        out.extend(buf[..k].iter().map(|&s| QuoridorMove::Pawn(s)));
+        self.wall_moves(out);
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: QuoridorMove) {
+        let me = self.to_move as usize;
+        let g = self.geo();
+        match mv {
+            QuoridorMove::Pawn(s) => {
+                self.pawns[me] = s;
+                if g.goal[me] & bit(u32::from(s)) != 0 {
+                    self.winner = Some(me as u8);
+                }
+            }
+            QuoridorMove::HWall(a) => {
+                self.walls.place_h(g, u32::from(a));
+                self.walls_left[me] = self.walls_left[me].saturating_sub(1);
+            }
+            QuoridorMove::VWall(a) => {
+                self.walls.place_v(g, u32::from(a));
+                self.walls_left[me] = self.walls_left[me].saturating_sub(1);
+            }
+        }
+        self.ply += 1;
+        self.to_move ^= 1;
+    }
+
+    fn reward(&self, seat: Seat) -> f64 {
+        match self.winner {
+            Some(w) if usize::from(w) == seat => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self.winner {
+            Some(w) => {
+                let w = usize::from(w);
+                let mut scores = vec![0.0; 2];
+                scores[w] = 1.0;
+                Outcome {
+                    scores,
+                    winners: vec![w],
+                }
+            }
+            None => Outcome {
+                scores: vec![0.5, 0.5],
+                winners: Vec::new(),
+            },
+        }
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("p{}", seat + 1)
+    }
+
+    /// `p1`/`p2`, also `1`/`2` (players count from one here) and the GTP
+    /// colours `black` (= p1, who moves first) and `white` (= p2).
+    fn parse_seat(&self, text: &str) -> Option<Seat> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "p1" | "1" | "black" | "b" => Some(0),
+            "p2" | "2" | "white" | "w" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn move_text(&self, mv: QuoridorMove) -> String {
+        text::move_text(self.size(), mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<QuoridorMove, MoveError> {
+        text::parse_move(self.size(), text)
+    }
+
+    fn render(&self) -> String {
+        text::render(self)
+    }
+
+    /// Uniform over the legal moves without listing the walls: draw a slot
+    /// among the pawn moves and every (anchor, orientation) pair, and draw
+    /// again when the slot is not a legal wall (rejection keeps it uniform).
+    fn random_move(&self, rng: &mut Rng, buf: &mut Vec<QuoridorMove>) -> QuoridorMove {
+        let me = self.to_move as usize;
+        let mut pawns = [0u8; 8];
+        let k = self.pawn_moves(&mut pawns);
+        if k == 0 {
+            // Cannot happen in a legal two-player position (a pawn always
+            // has a move), but never panic: fall back to the full list.
+            self.legal_moves(buf);
+            return match buf.len() {
+                0 => QuoridorMove::Pawn(self.pawns[me]),
+                len => buf[rng.gen_range(0..len)],
+            };
+        }
+        if self.walls_left[me] == 0 {
+            return QuoridorMove::Pawn(pawns[rng.gen_range(0..k)]);
+        }
+        let g = self.geo();
+        let m = g.n - 1;
+        let slots = (m * m) as usize;
+        loop {
+            let u = rng.gen_range(0..k + 2 * slots);
+            if u < k {
+                return QuoridorMove::Pawn(pawns[u]);
+            }
+            let j = u - k;
+            let horizontal = j < slots;
+            let j = (j % slots) as u32;
+            let a = (j / m) * g.n + j % m;
+            let free = if horizontal {
+                self.walls.is_free_h(g, a)
+            } else {
+                self.walls.is_free_v(g, a)
+            };
+            if free && self.free_wall_keeps_paths(horizontal, a) {
+                return if horizontal {
+                    QuoridorMove::HWall(a as u8)
+                } else {
+                    QuoridorMove::VWall(a as u8)
+                };
+            }
+        }
+    }
+
+    /// Shortest-path difference, plus a small tempo and walls-in-hand term,
+    /// divided by the board side; a finished game is worth +-1 (draw 0).
+    fn evaluate(&self, seat: Seat) -> f64 {
+        let seat = seat & 1;
+        if self.is_over() {
+            return 2.0 * self.reward(seat) - 1.0;
+        }
+        let mine = f64::from(self.distance(seat));
+        let theirs = f64::from(self.distance(seat ^ 1));
+        let tempo = if self.to_move as usize == seat {
+            0.5
+        } else {
+            -0.5
+        };
+        let walls = f64::from(self.walls_left[seat]) - f64::from(self.walls_left[seat ^ 1]);
+        let x = (theirs - mine + tempo + 0.25 * walls) / f64::from(self.n);
+        x.clamp(-0.99, 0.99)
+    }
+
+    fn move_count(&self) -> usize {
+        let mut moves = Vec::with_capacity(2 * 100 + 5);
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    /// Pawns, walls, walls in hand and the side to move, mixed with
+    /// splitmix64 (the ply count is left out: same position, same key).
+    fn hash_key(&self) -> Option<u64> {
+        fn mix(mut z: u64) -> u64 {
+            z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        let small = u64::from(self.pawns[0])
+            | u64::from(self.pawns[1]) << 8
+            | u64::from(self.walls_left[0]) << 16
+            | u64::from(self.walls_left[1]) << 24
+            | u64::from(self.to_move) << 32
+            | u64::from(self.n) << 40;
+        let mut h = 0x5155_4f52_4944_4f52; // "QUORIDOR"
+        for x in [
+            self.walls.h as u64,
+            (self.walls.h >> 64) as u64,
+            self.walls.v as u64,
+            (self.walls.v >> 64) as u64,
+            small,
+        ] {
+            h = mix(h ^ x);
+        }
+        Some(h)
+    }
+
+    /// Baseline: while not behind in the race (counting the move in hand),
+    /// step along a shortest path; when behind and walls remain, place the
+    /// wall that lengthens the opponent's path most relative to one's own,
+    /// if any does. Ties are broken at random.
+    fn rules_move(&self, rng: &mut Rng) -> Option<QuoridorMove> {
+        if self.is_over() {
+            return None;
+        }
+        let me = self.to_move as usize;
+        let mine = self.distance(me);
+        let theirs = self.distance(me ^ 1);
+        if mine > theirs && self.walls_left[me] > 0 {
+            let g = self.geo();
+            let mut walls = Vec::new();
+            self.wall_moves(&mut walls);
+            let mut best_gain = 0i64;
+            let mut best = Vec::new();
+            for mv in walls {
+                let mut w = self.walls;
+                match mv {
+                    QuoridorMove::HWall(a) => w.place_h(g, u32::from(a)),
+                    QuoridorMove::VWall(a) => w.place_v(g, u32::from(a)),
+                    QuoridorMove::Pawn(_) => continue,
+                }
+                let d = |s: usize| {
+                    i64::from(w.distance(g.n, bit(self.pawn(s)), g.goal[s]).unwrap_or(0))
+                };
+                let gain = (d(me ^ 1) - i64::from(theirs)) - (d(me) - i64::from(mine));
+                if gain > best_gain {
+                    best_gain = gain;
+                    best.clear();
+                }
+                if gain == best_gain && gain > 0 {
+                    best.push(mv);
+                }
+            }
+            if !best.is_empty() {
+                return Some(best[rng.gen_range(0..best.len())]);
+            }
+        }
+        let steps = self.best_steps();
+        if steps.is_empty() {
+            return None;
+        }
+        Some(steps[rng.gen_range(0..steps.len())])
+    }
+}
