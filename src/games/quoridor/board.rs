@@ -103,11 +103,11 @@ const fn make_geos() -> [Geo; MAX_N + 1] {
 /// Geometry for every board side, indexed by the side.
 pub(crate) static GEOS: [Geo; MAX_N + 1] = make_geos();
 
-/// The one-bit mask of square `s` (empty when `s` is off any board, so that
-/// a malformed move can never make a shift overflow).
+/// The one-bit mask of square `s`. The shift is masked so that even a
+/// malformed move can never make it overflow (squares stop at 120).
 #[inline]
 pub(crate) fn bit(s: u32) -> u128 {
-    1u128.checked_shl(s).unwrap_or(0)
+    1u128 << (s & 127)
 }
 
 /// The walls on the board and what they leave open.

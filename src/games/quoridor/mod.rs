@@ -65,7 +65,39 @@ pub struct Quoridor {
     winner: Option<u8>,
     /// The walls on the board.
     walls: Walls,
+    /// The open sides of every square ([`NORTH`] | [`SOUTH`] | ...), kept
+    /// beside the bitboards so a pawn's steps are one table lookup; 256
+    /// entries so that any `u8` square indexes it without a check.
+    exits: [u8; 256],
 }
+
+/// Exit bits: the northern side of a square is open, and so on.
+const NORTH: u8 = 1;
+const SOUTH: u8 = 2;
+const EAST: u8 = 4;
+const WEST: u8 = 8;
+
+/// The number of open exits in each exit mask.
+const EXIT_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// `EXIT_SELECT[mask][i]`: the direction (0 north, 1 south, 2 east, 3 west)
+/// of the `i`-th open exit of `mask`, in bit order.
+const EXIT_SELECT: [[u8; 4]; 16] = {
+    let mut t = [[0u8; 4]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut i, mut dir) = (0, 0);
+        while dir < 4 {
+            if mask & (1 << dir) != 0 {
+                t[mask][i] = dir as u8;
+                i += 1;
+            }
+            dir += 1;
+        }
+        mask += 1;
+    }
+    t
+};
 
 /// The options Quoridor accepts.
 const OPTIONS: &[OptionSpec] = &[
@@ -98,15 +130,6 @@ const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-/// The four step directions.
-#[derive(Clone, Copy)]
-enum Dir {
-    North,
-    South,
-    East,
-    West,
-}
-
 impl Quoridor {
     /// A new game: board side `size` (odd, 3..=11), `walls` per player,
     /// standard jumps or not, and a ply cap.
@@ -125,6 +148,14 @@ impl Quoridor {
             .map_err(|_| OptionError::Invalid(format!("too many walls: {walls}")))?;
         let g = &GEOS[size as usize];
         let mid = size / 2;
+        let mut exits = [0u8; 256];
+        for s in 0..size * size {
+            let (c, r) = (s % size, s / size);
+            exits[s as usize] = if r + 1 < size { NORTH } else { 0 }
+                | if r > 0 { SOUTH } else { 0 }
+                | if c + 1 < size { EAST } else { 0 }
+                | if c > 0 { WEST } else { 0 };
+        }
         Ok(Quoridor {
             n: size as u8,
             jumps,
@@ -136,6 +167,7 @@ impl Quoridor {
             walls_start: walls,
             winner: None,
             walls: Walls::new(g),
+            exits,
         })
     }
 
@@ -178,15 +210,15 @@ impl Quoridor {
         &GEOS[self.n as usize]
     }
 
-    /// The square one step from `s` in `dir`, if no wall or edge is in the way.
+    /// The square one step from `s` through exit `dir` (wrapping `u8`
+    /// arithmetic: only called for open exits, which stay on the board).
     #[inline]
-    fn step(&self, s: u32, dir: Dir) -> Option<u32> {
-        let n = u32::from(self.n);
+    fn neighbour(&self, s: u8, dir: u8) -> u8 {
         match dir {
-            Dir::North => self.walls.north_open(s).then(|| s + n),
-            Dir::South => (s >= n && self.walls.north_open(s - n)).then(|| s - n),
-            Dir::East => self.walls.east_open(s).then(|| s + 1),
-            Dir::West => (!s.is_multiple_of(n) && self.walls.east_open(s - 1)).then(|| s - 1),
+            NORTH => s.wrapping_add(self.n),
+            SOUTH => s.wrapping_sub(self.n),
+            EAST => s.wrapping_add(1),
+            _ => s.wrapping_sub(1),
         }
     }
 
@@ -195,35 +227,62 @@ impl Quoridor {
     #[inline]
     fn pawn_moves(&self, out: &mut [u8; 8]) -> usize {
         let me = self.to_move as usize;
-        let p = u32::from(self.pawns[me]);
-        let o = u32::from(self.pawns[me ^ 1]);
+        let p = self.pawns[me];
+        let o = self.pawns[me ^ 1];
         let mut k = 0;
-        for dir in [Dir::North, Dir::South, Dir::East, Dir::West] {
-            let Some(q) = self.step(p, dir) else { continue };
+        let mut exits = self.exits[p as usize];
+        while exits != 0 {
+            let dir = exits & exits.wrapping_neg();
+            exits &= exits - 1;
+            let q = self.neighbour(p, dir);
             if q != o || !self.jumps {
-                out[k] = q as u8;
+                out[k] = q;
                 k += 1;
                 continue;
             }
             // Facing the other pawn: jump straight over it if nothing is
             // behind it, else step diagonally to either side of it.
-            if let Some(j) = self.step(o, dir) {
-                out[k] = j as u8;
+            let beyond = self.exits[o as usize];
+            if beyond & dir != 0 {
+                out[k] = self.neighbour(o, dir);
                 k += 1;
             } else {
-                let sides = match dir {
-                    Dir::North | Dir::South => [Dir::East, Dir::West],
-                    Dir::East | Dir::West => [Dir::North, Dir::South],
-                };
-                for side in sides {
-                    if let Some(d) = self.step(o, side) {
-                        out[k] = d as u8;
-                        k += 1;
-                    }
+                let mut sides = beyond
+                    & if dir & (NORTH | SOUTH) != 0 {
+                        EAST | WEST
+                    } else {
+                        NORTH | SOUTH
+                    };
+                while sides != 0 {
+                    let side = sides & sides.wrapping_neg();
+                    sides &= sides - 1;
+                    out[k] = self.neighbour(o, side);
+                    k += 1;
                 }
             }
         }
         k
+    }
+
+    /// Places a wall on the bitboards and closes the exits it blocks.
+    #[inline]
+    fn place_wall(&mut self, horizontal: bool, a: u8) {
+        let g = self.geo();
+        let (n, i) = (self.n, a as usize);
+        let up = a.wrapping_add(n) as usize;
+        if horizontal {
+            self.walls.place_h(g, u32::from(a));
+            self.exits[i] &= !NORTH;
+            self.exits[(i + 1) & 255] &= !NORTH;
+            self.exits[up] &= !SOUTH;
+            self.exits[(up + 1) & 255] &= !SOUTH;
+        } else {
+            self.walls.place_v(g, u32::from(a));
+            self.exits[i] &= !EAST;
+            self.exits[up] &= !EAST;
+            self.exits[(i + 1) & 255] &= !WEST;
+            self.exits[(up + 1) & 255] &= !WEST;
+        }
     }
 
     /// Whether both pawns still reach their goal rows with `walls`.
@@ -396,20 +455,22 @@ impl Game for Quoridor {
     #[inline]
     fn apply(&mut self, mv: QuoridorMove) {
         let me = self.to_move as usize;
-        let g = self.geo();
         match mv {
             QuoridorMove::Pawn(s) => {
                 self.pawns[me] = s;
-                if g.goal[me] & bit(u32::from(s)) != 0 {
+                // Row n-1 for player 1, row 0 for player 2.
+                let n = u32::from(self.n);
+                let s = u32::from(s);
+                if (me == 0 && s >= n * (n - 1) && s < n * n) || (me == 1 && s < n) {
                     self.winner = Some(me as u8);
                 }
             }
             QuoridorMove::HWall(a) => {
-                self.walls.place_h(g, u32::from(a));
+                self.place_wall(true, a);
                 self.walls_left[me] = self.walls_left[me].saturating_sub(1);
             }
             QuoridorMove::VWall(a) => {
-                self.walls.place_v(g, u32::from(a));
+                self.place_wall(false, a);
                 self.walls_left[me] = self.walls_left[me].saturating_sub(1);
             }
         }
@@ -474,6 +535,21 @@ impl Game for Quoridor {
     /// again when the slot is not a legal wall (rejection keeps it uniform).
     fn random_move(&self, rng: &mut Rng, buf: &mut Vec<QuoridorMove>) -> QuoridorMove {
         let me = self.to_move as usize;
+        let (p, o, n) = (self.pawns[me], self.pawns[me ^ 1], self.n);
+        // Fast path for the long pawn-only phase of a playout: with no
+        // walls in hand and the other pawn not next to this one (the
+        // difference test may also flag a few squares that are not
+        // neighbours; they take the general path), the moves are exactly
+        // the open exits: pick one by table, without branching per exit.
+        let diff = o.wrapping_sub(p);
+        let near =
+            self.jumps && (diff == n || diff == n.wrapping_neg() || diff == 1 || diff == 255);
+        let exits = self.exits[p as usize] as usize;
+        if self.walls_left[me] == 0 && !near && exits != 0 {
+            let nth = rng.gen_range(0..EXIT_COUNT[exits]) as usize;
+            let delta = [n, n.wrapping_neg(), 1, 255][EXIT_SELECT[exits][nth] as usize];
+            return QuoridorMove::Pawn(p.wrapping_add(delta));
+        }
         let mut pawns = [0u8; 8];
         let k = self.pawn_moves(&mut pawns);
         if k == 0 {
