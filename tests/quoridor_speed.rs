@@ -57,6 +57,23 @@ mod quoridor {
 
     #[test]
     #[ignore = "measurement; run with --ignored --nocapture"]
+    fn perft_speed() {
+        let start = Quoridor::new(9, 10, true, 400).expect("options");
+        let cpu0 = thread_cpu_seconds();
+        let t0 = Instant::now();
+        let leaves = tabula::perft::perft(&start, 4);
+        let wall = t0.elapsed().as_secs_f64();
+        let cpu = thread_cpu_seconds().zip(cpu0).map_or(wall, |(b, a)| b - a);
+        println!(
+            "quoridor 9x9 perft 4 = {leaves}: {:.3} s CPU ({:.3} s wall), {:.0} leaves/s",
+            cpu,
+            wall,
+            leaves as f64 / cpu
+        );
+    }
+
+    #[test]
+    #[ignore = "measurement; run with --ignored --nocapture"]
     fn random_playouts_per_second() {
         measure(10);
         // Without walls: the cost of the pawn phase alone.

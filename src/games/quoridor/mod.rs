@@ -312,67 +312,75 @@ impl Quoridor {
         self.keeps_paths(&w)
     }
 
-    /// The legal walls of the seat to move, appended to `out`.
-    fn wall_moves(&self, out: &mut Vec<QuoridorMove>) {
+    /// The anchors of the legal horizontal and vertical walls of the seat
+    /// to move.
+    fn legal_walls(&self) -> (u128, u128) {
         if self.walls_left[self.to_move as usize] == 0 {
-            return;
+            return (0, 0);
         }
         let g = self.geo();
         let n = g.n;
-        let free_h = self.walls.free_h(g);
-        let free_v = self.walls.free_v(g);
-        let risky_h = free_h & self.walls.risky_h(g);
-        let risky_v = free_v & self.walls.risky_v(g);
-        // Walls that cut an edge of a player's current shortest path need
-        // a check for that player; every other wall leaves that path intact.
+        let mut legal_h = self.walls.free_h(g);
+        let mut legal_v = self.walls.free_v(g);
+        let risky_h = legal_h & self.walls.risky_h(g);
+        let risky_v = legal_v & self.walls.risky_v(g);
+        if risky_h | risky_v == 0 {
+            return (legal_h, legal_v);
+        }
+        // A risky wall needs a check only for the players whose current
+        // shortest path it cuts; any other path stays intact.
         let mut cut_h = [0u128; 2];
         let mut cut_v = [0u128; 2];
-        if risky_h | risky_v != 0 {
-            for s in 0..2 {
-                match self.walls.path(n, u32::from(self.pawns[s]), g.goal[s]) {
-                    Some((ns, ew)) => {
-                        cut_h[s] = ns | (ns >> 1);
-                        cut_v[s] = ew | (ew >> n);
-                    }
-                    // Unreachable in a legal position; check everything.
-                    None => {
-                        cut_h[s] = u128::MAX;
-                        cut_v[s] = u128::MAX;
-                    }
+        for s in 0..2 {
+            match self.walls.path(n, u32::from(self.pawns[s]), g.goal[s]) {
+                Some((ns, ew)) => {
+                    cut_h[s] = ns | (ns >> 1);
+                    cut_v[s] = ew | (ew >> n);
+                }
+                // Unreachable in a legal position; check everything.
+                None => {
+                    cut_h[s] = u128::MAX;
+                    cut_v[s] = u128::MAX;
                 }
             }
         }
-        let check = |w: &Walls, b: u128, cuts: &[u128; 2]| {
+        let keeps = |w: &Walls, b: u128, cuts: &[u128; 2]| {
             (0..2)
                 .all(|s| cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), g.goal[s]))
         };
-        let mut f = free_h;
+        let mut f = risky_h & (cut_h[0] | cut_h[1]);
         while f != 0 {
             let a = f.trailing_zeros();
             f &= f - 1;
-            let b = bit(a);
-            if risky_h & b != 0 && (cut_h[0] | cut_h[1]) & b != 0 {
-                let mut w = self.walls;
-                w.place_h(g, a);
-                if !check(&w, b, &cut_h) {
-                    continue;
-                }
+            let mut w = self.walls;
+            w.place_h(g, a);
+            if !keeps(&w, bit(a), &cut_h) {
+                legal_h &= !bit(a);
             }
-            out.push(QuoridorMove::HWall(a as u8));
         }
-        let mut f = free_v;
+        let mut f = risky_v & (cut_v[0] | cut_v[1]);
         while f != 0 {
             let a = f.trailing_zeros();
             f &= f - 1;
-            let b = bit(a);
-            if risky_v & b != 0 && (cut_v[0] | cut_v[1]) & b != 0 {
-                let mut w = self.walls;
-                w.place_v(g, a);
-                if !check(&w, b, &cut_v) {
-                    continue;
-                }
+            let mut w = self.walls;
+            w.place_v(g, a);
+            if !keeps(&w, bit(a), &cut_v) {
+                legal_v &= !bit(a);
             }
-            out.push(QuoridorMove::VWall(a as u8));
+        }
+        (legal_h, legal_v)
+    }
+
+    /// The legal walls of the seat to move, appended to `out`.
+    fn wall_moves(&self, out: &mut Vec<QuoridorMove>) {
+        let (mut h, mut v) = self.legal_walls();
+        while h != 0 {
+            out.push(QuoridorMove::HWall(h.trailing_zeros() as u8));
+            h &= h - 1;
+        }
+        while v != 0 {
+            out.push(QuoridorMove::VWall(v.trailing_zeros() as u8));
+            v &= v - 1;
         }
     }
 
@@ -610,10 +618,13 @@ impl Game for Quoridor {
         x.clamp(-0.99, 0.99)
     }
 
+    /// Counts from the wall bitboards, without listing the moves.
     fn move_count(&self) -> usize {
-        let mut moves = Vec::with_capacity(2 * 100 + 5);
-        self.legal_moves(&mut moves);
-        moves.len()
+        if self.is_over() {
+            return 0;
+        }
+        let (h, v) = self.legal_walls();
+        self.pawn_moves(&mut [0u8; 8]) + (h.count_ones() + v.count_ones()) as usize
     }
 
     /// Pawns, walls, walls in hand and the side to move, mixed with
