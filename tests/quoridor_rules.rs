@@ -3,8 +3,8 @@
 //! (Inside `mod quoridor` so that `cargo test quoridor` selects them.)
 
 mod quoridor {
-    use rand::SeedableRng;
-    use tabula::game::{Game, MoveError, Rng, Turn};
+    use rand::{Rng as _, SeedableRng};
+    use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::quoridor::{Quoridor, QuoridorMove};
     use tabula::options::{OptionError, Options};
 
@@ -498,5 +498,75 @@ mod quoridor {
         let before = g.distance(1);
         g.apply(mv);
         assert!(g.distance(1) > before);
+    }
+
+    // ---- position text ----
+
+    #[test]
+    fn position_text_round_trips() {
+        let mut rng = Rng::seed_from_u64(21);
+        let mut buf = Vec::new();
+        for (n, jumps) in [(5, true), (9, true), (9, false), (11, true)] {
+            for _ in 0..10 {
+                let mut g = Quoridor::new(n, n * n / 8 + 2, jumps, 400).expect("options");
+                for _ in 0..rng.gen_range(0..40) {
+                    if g.is_over() {
+                        break;
+                    }
+                    let mv = g.random_move(&mut rng, &mut buf);
+                    g.apply(mv);
+                }
+                if g.is_over() {
+                    continue;
+                }
+                let text = g.position_text().expect("text");
+                let mut h = Quoridor::new(n, n * n / 8 + 2, jumps, 400).expect("options");
+                h.set_position(&text).expect("own text");
+                assert_eq!(h.position_text(), Some(text.clone()));
+                assert_eq!(h.hash_key(), g.hash_key(), "{text}");
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                g.legal_moves(&mut a);
+                h.legal_moves(&mut b);
+                assert_eq!(a, b, "{text}");
+                assert_eq!(h.ply(), 0);
+            }
+        }
+        let g = game(9, 10, true);
+        assert_eq!(g.position_text().as_deref(), Some("e1 e9 10 10 p1"));
+    }
+
+    #[test]
+    fn bad_positions_are_refused_and_change_nothing() {
+        let mut g = game(5, 3, true);
+        play(&mut g, &["b2h"]);
+        let before = g.clone();
+        for t in [
+            "",
+            "c1 c5 3 3",
+            "c1 c5 3 3 p3",
+            "c1 f5 3 3 p1",
+            "c1 c5 x 3 p1",
+            "c1 c5 3 300 p1",
+            "c3 c3 3 3 p1",
+            "c5 c3 3 3 p1",
+            "c1 c5 3 3 p1 c3",
+            "c1 c5 3 3 p1 e3h",
+            "c1 c5 3 3 p1 b3h c3h",
+            "c1 c5 3 3 p1 b3h b3v",
+            "c1 c5 3 3 p1 a4h c4h d4v",
+        ] {
+            assert!(
+                matches!(g.set_position(t), Err(PositionError::Invalid(_))),
+                "{t:?}"
+            );
+            assert_eq!(g, before, "{t:?}");
+        }
+        g.set_position("c3 c4 0 1 p2 c4h")
+            .expect("a legal position");
+        assert_eq!(pawn_moves(&g), sorted(&["b4", "d4", "c2"]));
+        let mut shared = game(5, 3, false);
+        shared
+            .set_position("c3 c3 3 3 p1")
+            .expect("sharing without jumps");
     }
 }

@@ -25,7 +25,7 @@ mod text;
 
 use rand::Rng as _;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 use board::{GEOS, Geo, Walls, bit};
@@ -536,6 +536,21 @@ impl Game for Quoridor {
 
     fn render(&self) -> String {
         text::render(self)
+    }
+
+    /// `<p1 square> <p2 square> <p1 walls left> <p2 walls left> <p1|p2 to
+    /// move> [walls...]`, e.g. `e3 e7 9 8 p1 e3h d5v c6h`.
+    fn position_text(&self) -> Option<String> {
+        Some(text::position_text(self))
+    }
+
+    /// Reads a position text (see [`Game::position_text`]); the ply
+    /// count restarts at 0. Refused, leaving the state as it was: pawns off
+    /// the board or (with jumps) on one square, a pawn already on its goal
+    /// row, walls that overlap, cross or cut a pawn off.
+    fn set_position(&mut self, text: &str) -> Result<(), PositionError> {
+        *self = text::parse_position(self, text)?;
+        Ok(())
     }
 
     /// Uniform over the legal moves without listing the walls: draw a slot

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::board::bit;
 use super::{Quoridor, QuoridorMove};
-use crate::game::{Game, MoveError, Turn};
+use crate::game::{Game, MoveError, PositionError, Turn};
 
 /// The name of square `s` (`e2`) on a board of side `n`.
 pub(super) fn square_text(n: u32, s: u32) -> String {
@@ -141,6 +141,108 @@ pub(super) fn render(q: &Quoridor) -> String {
     out.push_str(&status);
     out.push('\n');
     out
+}
+
+/// The position text: pawns, walls in hand, side to move, then the walls.
+pub(super) fn position_text(q: &Quoridor) -> String {
+    let n = q.size();
+    let mut out = format!(
+        "{} {} {} {} {}",
+        square_text(n, q.pawn(0)),
+        square_text(n, q.pawn(1)),
+        q.walls_left(0),
+        q.walls_left(1),
+        q.seat_name(q.to_move.into())
+    );
+    for (mut set, horizontal) in [(q.walls.h, true), (q.walls.v, false)] {
+        while set != 0 {
+            let a = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let mv = if horizontal {
+                QuoridorMove::HWall(a)
+            } else {
+                QuoridorMove::VWall(a)
+            };
+            out.push(' ');
+            out.push_str(&move_text(n, mv));
+        }
+    }
+    out
+}
+
+/// A fresh state of `q`'s game (same options) set to the position `text`.
+pub(super) fn parse_position(q: &Quoridor, text: &str) -> Result<Quoridor, PositionError> {
+    let bad = |m: String| PositionError::Invalid(m);
+    let n = q.size();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() < 5 {
+        return Err(bad(format!(
+            "expected '<p1 square> <p2 square> <p1 walls> <p2 walls> <p1|p2> [walls...]', got '{}'",
+            text.trim()
+        )));
+    }
+    let mut p = Quoridor::new(n, u32::from(q.walls_start), q.jumps, q.max_plies)
+        .map_err(|e| bad(e.to_string()))?;
+    for seat in 0..2 {
+        match parse_move(n, words[seat]) {
+            Ok(QuoridorMove::Pawn(s)) => p.pawns[seat] = s,
+            _ => {
+                return Err(bad(format!(
+                    "'{}' is not a square of the board",
+                    words[seat]
+                )));
+            }
+        }
+        let goal = if seat == 0 { n - 1 } else { 0 };
+        if p.pawn(seat) / n == goal {
+            return Err(bad(format!(
+                "{} is already on its goal row",
+                p.seat_name(seat)
+            )));
+        }
+        p.walls_left[seat] = words[2 + seat]
+            .parse::<u8>()
+            .ok()
+            .filter(|&w| w <= 100)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{}' is not a wall count (0..100)",
+                    words[2 + seat]
+                ))
+            })?;
+    }
+    if p.jumps && p.pawns[0] == p.pawns[1] {
+        return Err(bad(
+            "the pawns may not share a square (jumps=true)".to_string()
+        ));
+    }
+    p.to_move = p
+        .parse_seat(words[4])
+        .ok_or_else(|| bad(format!("'{}' is not a player (p1 or p2)", words[4])))?
+        as u8;
+    let g = p.geo();
+    for &word in &words[5..] {
+        let (horizontal, a) = match parse_move(n, word) {
+            Ok(QuoridorMove::HWall(a)) => (true, u32::from(a)),
+            Ok(QuoridorMove::VWall(a)) => (false, u32::from(a)),
+            _ => return Err(bad(format!("'{word}' is not a wall"))),
+        };
+        let free = if horizontal {
+            p.walls.is_free_h(g, a)
+        } else {
+            p.walls.is_free_v(g, a)
+        };
+        if !free {
+            return Err(bad(format!(
+                "wall {word} is off the wall grid, overlaps or crosses another"
+            )));
+        }
+        p.place_wall(horizontal, a as u8);
+    }
+    if !p.keeps_paths(&p.walls) {
+        return Err(bad("the walls cut a pawn off from its goal row".to_string()));
+    }
+    Ok(p)
 }
 
 #[cfg(test)]
