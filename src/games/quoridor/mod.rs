@@ -5,16 +5,25 @@
 //! never jump) or a two-square wall that may not overlap or cross another
 //! wall and must leave both pawns a path to their goal rows.
 //!
-//! Seats: `p1` (seat 0, also `1` or `black`) starts in the middle of row 1,
-//! moves first and aims for the last row; `p2` (seat 1, also `2` or
-//! `white`) starts in the middle of the last row and aims for row 1.
+//! Options: `size` (odd, 3..11, default 9), `walls` per player (default
+//! `auto` = size*size/8 rounded down: 10 on 9x9, 3 on 5x5; `auto` is the
+//! default only, not a value one can type), `jumps` (default true),
+//! `max_plies` (default 400; reaching it is a draw).
+//!
+//! Seats: `p1` (seat 0, also `1`, `black` or `b`) starts in the middle of
+//! row 1, moves first and aims for the last row; `p2` (seat 1, also `2`,
+//! `white` or `w`) starts in the middle of the last row and aims for row 1.
+//! Players count from one here, so `1` is p1 and `0` is refused.
 //!
 //! Move text: a pawn move is its destination square (`e2`); a wall is its
 //! south-west square plus `h` or `v` (`e3h` lies between rows 3 and 4
 //! across columns e and f; `e3v` between columns e and f along rows 3
 //! and 4).
 //!
-//! Wall legality is fast: walls live in bitboards ([`board`]), so a path
+//! Position text (`setboard`): `<p1 square> <p2 square> <p1 walls left>
+//! <p2 walls left> <p1|p2 to move> [walls...]`, e.g. `e1 e9 10 10 p1`.
+//!
+//! Wall legality is fast: walls live in bitboards (module `board`), so a path
 //! check is a flood fill of a few shifts per step, and most walls need no
 //! check at all: a wall that touches the other walls and the board edge at
 //! most once cannot close a region, and a wall that cuts no edge of a
