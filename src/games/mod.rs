@@ -3,6 +3,7 @@
 //! Adding a game is its module plus one line in [`GAMES`].
 
 pub mod othello;
+pub mod quoridor;
 
 use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;
