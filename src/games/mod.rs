@@ -1,1 +1,3 @@
 //! The games, one module each, and the registry that maps names to them.
+
+pub mod cards;
