@@ -1,3 +1,4 @@
 //! The games, one module each, and the registry that maps names to them.
 
 pub mod cards;
+pub mod hearts;

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Rng, Seat};
 
+pub mod ismcts;
+pub mod pimc;
 pub mod playout;
 
 /// What a search may spend. Every limit that is set applies; the search
@@ -57,7 +59,12 @@ impl<'a> Control<'a> {
     /// A control with a shared stop flag; the deadline is `start + budget.time`.
     pub fn new(stop: Arc<AtomicBool>, budget: &Budget) -> Control<'a> {
         let start = Instant::now();
-        Control { stop, start, deadline: budget.time.map(|t| start + t), report: None }
+        Control {
+            stop,
+            start,
+            deadline: budget.time.map(|t| start + t),
+            report: None,
+        }
     }
 
     /// A control that never stops by itself (tests, tools).
