@@ -59,12 +59,7 @@ impl<'a> Control<'a> {
     /// A control with a shared stop flag; the deadline is `start + budget.time`.
     pub fn new(stop: Arc<AtomicBool>, budget: &Budget) -> Control<'a> {
         let start = Instant::now();
-        Control {
-            stop,
-            start,
-            deadline: budget.time.map(|t| start + t),
-            report: None,
-        }
+        Control { stop, start, deadline: budget.time.map(|t| start + t), report: None }
     }
 
     /// A control that never stops by itself (tests, tools).
