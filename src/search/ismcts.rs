@@ -21,6 +21,7 @@
 //! The final move is the most visited root child.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::time::Duration;
 
 use rand::Rng as _;
@@ -35,8 +36,10 @@ pub const DEFAULT_ITERATIONS: u64 = 10_000;
 const POLL_EVERY: u64 = 64;
 /// Time between two progress reports.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
-/// Nodes with more legal moves than this index their children by hash.
-const WIDE: usize = 24;
+/// Nodes with more edges than this index them by move.
+const WIDE: usize = 16;
+/// Random draws looking for an untried move at a wide node.
+const WIDE_DRAWS: usize = 4;
 /// Longest principal variation reported.
 const PV_LENGTH: usize = 12;
 const NONE: u32 = u32::MAX;
@@ -56,84 +59,118 @@ impl Ismcts {
     }
 }
 
-struct Node<M> {
-    mv: Option<M>,
-    /// The seat that made `mv` (whose reward this node accumulates).
+/// A fast non-cryptographic hasher (FxHash) for the move index of wide
+/// nodes: moves are small, trusted values.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A move out of a node, with its statistics (kept together with its
+/// siblings, so a node's selection reads one contiguous array).
+struct Edge<M> {
+    mv: M,
+    /// The node below, created the first time the search descends through.
+    child: u32,
+    /// Where `mv` was in the legal move list last time: usually still there.
+    hint: u32,
+    /// The seat that makes the move (whose reward the edge accumulates).
     mover: u32,
-    first_child: u32,
-    next_sibling: u32,
     visits: u32,
+    /// How many times the move was legal when the node was visited.
     avail: u32,
     total: f64,
 }
 
-struct Tree<M> {
-    nodes: Vec<Node<M>>,
-    /// Child index of wide nodes: (node, move) -> child.
-    wide: HashMap<u32, HashMap<M, u32>>,
+struct Node<M> {
+    edges: Vec<Edge<M>>,
+    /// Move -> edge, for wide nodes.
+    index: Option<Box<FxMap<M, u32>>>,
 }
 
-impl<M: Copy + Eq + std::hash::Hash> Tree<M> {
-    fn add_child(&mut self, parent: u32, mv: M, mover: Seat) -> u32 {
-        let id = self.nodes.len() as u32;
-        let p = &mut self.nodes[parent as usize];
-        let next = p.first_child;
-        p.first_child = id;
-        self.nodes.push(Node {
-            mv: Some(mv),
-            mover: mover as u32,
-            first_child: NONE,
-            next_sibling: next,
-            visits: 0,
-            avail: 1,
-            total: 0.0,
-        });
-        if let Some(index) = self.wide.get_mut(&parent) {
-            index.insert(mv, id);
+impl<M> Node<M> {
+    fn new() -> Node<M> {
+        Node {
+            edges: Vec::new(),
+            index: None,
         }
-        id
     }
+}
 
-    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        let mut at = self.nodes[node as usize].first_child;
-        std::iter::from_fn(move || {
-            (at != NONE).then(|| {
-                let id = at;
-                at = self.nodes[id as usize].next_sibling;
-                id
-            })
-        })
-    }
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+}
 
-    fn most_visited(&self, node: u32) -> Option<u32> {
-        self.children(node).max_by(|&a, &b| {
-            let (a, b) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+impl<M: Copy + Eq + Hash> Tree<M> {
+    fn most_visited(&self, node: u32) -> Option<&Edge<M>> {
+        self.nodes.get(node as usize)?.edges.iter().max_by(|a, b| {
             (a.visits, a.total)
                 .partial_cmp(&(b.visits, b.total))
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     }
 
-    fn mean(&self, node: u32) -> f64 {
-        let n = &self.nodes[node as usize];
-        if n.visits == 0 {
-            0.5
-        } else {
-            n.total / n.visits as f64
-        }
-    }
-
     fn pv(&self) -> Vec<M> {
         let mut out = Vec::new();
         let mut at = 0;
-        while let Some(c) = self.most_visited(at) {
-            if out.len() >= PV_LENGTH || self.nodes[c as usize].visits == 0 {
+        while let Some(e) = self.most_visited(at) {
+            if out.len() >= PV_LENGTH || e.visits == 0 {
                 break;
             }
-            out.extend(self.nodes[c as usize].mv);
-            at = c;
+            out.push(e.mv);
+            if e.child == NONE {
+                break;
+            }
+            at = e.child;
         }
         out
+    }
+}
+
+/// `ln(x)` for `x >= 1` within 1e-5: the exponent plus a quintic for the
+/// mantissa. The exploration term is computed for every available edge at
+/// every visit, and libm's `ln` was a visible share of the search time.
+fn fast_ln(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let t = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000) - 1.0;
+    let ln_mantissa = t
+        * (0.999_495_56
+            + t * (-0.491_908_96 + t * (0.289_474_78 + t * (-0.136_062_75 + t * 0.032_158_45))));
+    exponent as f64 * std::f64::consts::LN_2 + ln_mantissa
+}
+
+fn mean<M>(e: &Edge<M>) -> f64 {
+    if e.visits == 0 {
+        0.5
+    } else {
+        e.total / e.visits as f64
     }
 }
 
@@ -164,24 +201,17 @@ impl<G: Game> Search<G> for Ismcts {
             Some(DEFAULT_ITERATIONS)
         });
         let mut tree: Tree<G::Move> = Tree {
-            nodes: vec![Node {
-                mv: None,
-                mover: seat as u32,
-                first_child: NONE,
-                next_sibling: NONE,
-                visits: 0,
-                avail: 0,
-                total: 0.0,
-            }],
-            wide: HashMap::new(),
+            nodes: vec![Node::new()],
         };
         let seats = root.num_seats();
         let mut rewards = vec![0.0; seats];
         let mut legal: Vec<G::Move> = Vec::new();
         let mut found: Vec<bool> = Vec::new();
-        let mut untried: Vec<usize> = Vec::new();
+        let mut untried: Vec<u32> = Vec::new();
+        // Legal move -> position, rebuilt per visit where hints miss.
+        let mut positions: FxMap<G::Move, u32> = FxMap::default();
         let mut buf: Vec<G::Move> = Vec::new();
-        let mut path: Vec<u32> = Vec::new();
+        let mut path: Vec<(u32, u32)> = Vec::new();
         let mut iterations = 0u64;
         let mut max_depth = 0u32;
         let mut last_report = control.elapsed();
@@ -198,11 +228,8 @@ impl<G: Game> Search<G> for Ismcts {
                             iterations,
                             depth: max_depth,
                             elapsed: last_report,
-                            best: tree.nodes[best as usize]
-                                .mv
-                                .map(|m| root.move_text(m))
-                                .unwrap_or_default(),
-                            score: tree.mean(best),
+                            best: root.move_text(best.mv),
+                            score: mean(best),
                             pv: tree.pv().into_iter().map(|m| root.move_text(m)).collect(),
                         });
                     }
@@ -211,7 +238,6 @@ impl<G: Game> Search<G> for Ismcts {
             iterations += 1;
             let mut state = root.determinize(seat, rng);
             path.clear();
-            path.push(0);
             let mut node = 0u32;
             // Selection and expansion.
             while !state.at_horizon() {
@@ -222,99 +248,128 @@ impl<G: Game> Search<G> for Ismcts {
                 }
                 found.clear();
                 found.resize(legal.len(), false);
-                let ln_weight = |avail: u32| (avail as f64).ln();
+                let n = &mut tree.nodes[node as usize];
                 let mut best = NONE;
                 let mut best_v = f64::NEG_INFINITY;
-                let mut consider = |tree: &mut Tree<G::Move>, child: u32| {
-                    let n = &mut tree.nodes[child as usize];
-                    n.avail += 1;
-                    if n.visits > 0 {
-                        let v = n.total / n.visits as f64
-                            + self.c * (ln_weight(n.avail) / n.visits as f64).sqrt();
-                        if v > best_v {
-                            best_v = v;
-                            best = child;
-                        }
-                    } else if best_v < f64::INFINITY {
-                        best_v = f64::INFINITY;
-                        best = child;
+                let mut consider = |e: &mut Edge<G::Move>, j: u32| {
+                    e.avail += 1;
+                    let v = if e.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let visits = e.visits as f64;
+                        e.total / visits + self.c * (fast_ln(e.avail as f64) / visits).sqrt()
+                    };
+                    if v > best_v {
+                        best_v = v;
+                        best = j;
                     }
                 };
+                // A wide node (an opponent's pass among hundreds, say) is
+                // expanded by drawing a few legal moves: if one is untried it
+                // is expanded without matching every edge, so the other
+                // edges' availability counts skip this visit. Exact matching
+                // resumes once most legal moves have been tried.
+                let mut expand_at = None;
                 if legal.len() > WIDE {
-                    let index = tree.wide.entry(node).or_insert_with(|| {
-                        // Index the children made before the node went wide.
-                        HashMap::new()
-                    });
-                    if index.is_empty() {
-                        let kids: Vec<(G::Move, u32)> = {
-                            let mut at = tree.nodes[node as usize].first_child;
-                            let mut v = Vec::new();
-                            while at != NONE {
-                                if let Some(m) = tree.nodes[at as usize].mv {
-                                    v.push((m, at));
-                                }
-                                at = tree.nodes[at as usize].next_sibling;
-                            }
-                            v
+                    for _ in 0..WIDE_DRAWS {
+                        let i = rng.gen_range(0..legal.len());
+                        let tried = match &n.index {
+                            Some(index) => index.contains_key(&legal[i]),
+                            None => n.edges.iter().any(|e| e.mv == legal[i]),
                         };
-                        if let Some(index) = tree.wide.get_mut(&node) {
-                            index.extend(kids);
+                        if !tried {
+                            expand_at = Some(i);
+                            break;
                         }
                     }
-                    for (i, m) in legal.iter().enumerate() {
-                        let child = tree.wide.get(&node).and_then(|ix| ix.get(m)).copied();
-                        if let Some(child) = child {
-                            found[i] = true;
-                            consider(&mut tree, child);
-                        }
-                    }
+                }
+                if let Some(i) = expand_at {
+                    found.fill(true);
+                    found[i] = false;
                 } else {
-                    let mut at = tree.nodes[node as usize].first_child;
-                    while at != NONE {
-                        let next = tree.nodes[at as usize].next_sibling;
-                        if let Some(m) = tree.nodes[at as usize].mv
-                            && let Some(i) = legal.iter().position(|l| *l == m)
-                        {
+                    let mut positions_built = false;
+                    for (j, e) in n.edges.iter_mut().enumerate() {
+                        let i = match legal.get(e.hint as usize) {
+                            Some(m) if *m == e.mv => Some(e.hint as usize),
+                            _ if legal.len() > WIDE => {
+                                if !positions_built {
+                                    positions.clear();
+                                    positions.extend(
+                                        legal.iter().enumerate().map(|(i, m)| (*m, i as u32)),
+                                    );
+                                    positions_built = true;
+                                }
+                                positions.get(&e.mv).map(|&i| i as usize)
+                            }
+                            _ => legal.iter().position(|m| *m == e.mv),
+                        };
+                        if let Some(i) = i {
+                            e.hint = i as u32;
                             found[i] = true;
-                            consider(&mut tree, at);
+                            consider(e, j as u32);
                         }
-                        at = next;
                     }
                 }
                 untried.clear();
-                untried.extend((0..legal.len()).filter(|&i| !found[i]));
+                untried.extend((0..legal.len() as u32).filter(|&i| !found[i as usize]));
                 if !untried.is_empty() {
-                    let mv = legal[untried[rng.gen_range(0..untried.len())]];
-                    let child = tree.add_child(node, mv, p);
+                    let i = untried[rng.gen_range(0..untried.len())];
+                    let mv = legal[i as usize];
+                    let j = n.edges.len() as u32;
+                    n.edges.push(Edge {
+                        mv,
+                        child: NONE,
+                        hint: i,
+                        mover: p as u32,
+                        visits: 0,
+                        avail: 1,
+                        total: 0.0,
+                    });
+                    if let Some(index) = &mut n.index {
+                        index.insert(mv, j);
+                    } else if n.edges.len() > WIDE {
+                        n.index = Some(Box::new(
+                            n.edges
+                                .iter()
+                                .enumerate()
+                                .map(|(j, e)| (e.mv, j as u32))
+                                .collect(),
+                        ));
+                    }
                     state.apply(mv);
-                    path.push(child);
+                    path.push((node, j));
                     break;
                 }
-                let Some(mv) = tree.nodes.get(best as usize).and_then(|n| n.mv) else {
+                if best == NONE {
                     break;
-                };
-                state.apply(mv);
-                path.push(best);
-                node = best;
+                }
+                let fresh = tree.nodes.len() as u32;
+                let e = &mut tree.nodes[node as usize].edges[best as usize];
+                state.apply(e.mv);
+                path.push((node, best));
+                if e.child == NONE {
+                    e.child = fresh;
+                    node = fresh;
+                    tree.nodes.push(Node::new());
+                } else {
+                    node = e.child;
+                }
             }
-            max_depth = max_depth.max(path.len() as u32 - 1);
+            max_depth = max_depth.max(path.len() as u32);
             random_playout(&mut state, rng, &mut buf);
             for (s, r) in rewards.iter_mut().enumerate() {
                 *r = state.reward(s);
             }
-            for &id in &path {
-                let n = &mut tree.nodes[id as usize];
-                n.visits += 1;
-                if id != 0 {
-                    n.total += rewards[n.mover as usize];
-                }
+            for &(n, j) in &path {
+                let e = &mut tree.nodes[n as usize].edges[j as usize];
+                e.visits += 1;
+                e.total += rewards[e.mover as usize];
             }
         }
-        let best = tree.most_visited(0);
-        match best.and_then(|b| tree.nodes[b as usize].mv.map(|m| (b, m))) {
-            Some((b, m)) => SearchResult {
-                best: m,
-                score: tree.mean(b),
+        match tree.most_visited(0) {
+            Some(e) => SearchResult {
+                best: e.mv,
+                score: mean(e),
                 iterations,
                 depth: max_depth,
                 pv: tree.pv(),
@@ -329,6 +384,22 @@ impl<G: Game> Search<G> for Ismcts {
                     pv: vec![m],
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fast_ln;
+
+    #[test]
+    fn fast_ln_is_close() {
+        for x in (1..200_000)
+            .step_by(7)
+            .chain([1 << 20, 1 << 30, u32::MAX as usize])
+        {
+            let x = x as f64;
+            assert!((fast_ln(x) - x.ln()).abs() < 2e-5, "{x}");
         }
     }
 }
