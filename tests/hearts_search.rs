@@ -82,6 +82,38 @@ fn pimc_beats_random_players() {
     assert!(own + 2.0 < random, "pimc {own:.2} vs random {random:.2}");
 }
 
+/// A "search" that plays the game's rule-based baseline.
+struct Rules;
+
+impl Search<Hearts> for Rules {
+    fn search(
+        &mut self,
+        root: &Hearts,
+        _seat: Seat,
+        _budget: &Budget,
+        _control: &Control,
+        rng: &mut Rng,
+    ) -> tabula::search::SearchResult<tabula::games::hearts::HeartsMove> {
+        let best = root
+            .rules_move(rng)
+            .expect("a rule move for the seat to move");
+        tabula::search::SearchResult {
+            best,
+            score: 0.5,
+            iterations: 0,
+            depth: 0,
+            pv: vec![best],
+        }
+    }
+}
+
+#[test]
+fn rule_based_baseline_beats_random_players() {
+    let (own, random) = average_points(&mut Rules, 200, 0, &["hands=single"]);
+    eprintln!("rules {own:.2} points per hand, random players {random:.2}");
+    assert!(own + 1.5 < random, "rules {own:.2} vs random {random:.2}");
+}
+
 #[test]
 fn searches_handle_the_pass() {
     // Hands with a pass: the pass is one decision among 286.
