@@ -56,10 +56,12 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-use std::fmt::Write as _;
+mod baseline;
+mod hidden;
+mod view;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, CardSet, MAX_SEATS, Suit, Unseen, deal_seeded, sample_deal};
+use crate::games::cards::{Card, CardSet, Suit, deal_seeded};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
@@ -71,10 +73,6 @@ pub const SEAT_NAMES: [&str; 4] = ["north", "east", "south", "west"];
 
 const HEARTS: CardSet = CardSet::suit(Suit::Hearts);
 const POINT_CARDS: CardSet = CardSet(HEARTS.0 | CardSet::single(Card::QUEEN_SPADES).0);
-/// `QS KS AS`: the top three spades (bits 49..52).
-const SPADE_HONOURS: CardSet = CardSet(0b111 << 49);
-const ACE_SPADES: Card = Card::new(Suit::Spades, crate::games::cards::Rank::ACE);
-const KING_SPADES: Card = Card::new(Suit::Spades, crate::games::cards::Rank::KING);
 
 /// The points of a set of cards: 1 per heart, 13 for `QS`.
 pub fn points_of(cards: CardSet) -> u8 {
@@ -518,75 +516,6 @@ impl Hearts {
         self.observer.is_none_or(|o| o == self.to_move as usize)
     }
 
-    /// Seat-bound: whether another seat's play of `card` is consistent with
-    /// everything known (the rules, given the cards known in its hand, and
-    /// a consistent deal of the rest afterwards).
-    fn plausible_play(&self, card: Card) -> bool {
-        let p = self.to_move as usize;
-        let known = self.hands[p];
-        if !(known | self.unknown).contains(card)
-            || self.forbidden[p].contains(card)
-            || self.counts[p] == 0
-        {
-            return false;
-        }
-        // A rule that forbids the card for a hand of just the known cards
-        // and this one forbids it for any hand holding them.
-        if !self
-            .legal_from(known | CardSet::single(card))
-            .contains(card)
-        {
-            return false;
-        }
-        let mut next = self.clone();
-        next.play_card(card);
-        next.observer_unseen().feasible()
-    }
-
-    /// Seat-bound: the unseen pool and constraints.
-    fn observer_unseen(&self) -> Unseen {
-        let mut u = Unseen {
-            pool: self.unknown,
-            ..Unseen::default()
-        };
-        for s in 0..SEATS {
-            if Some(s) != self.observer {
-                u.need[s] = self.counts[s].saturating_sub(self.hands[s].len() as u8);
-                u.forbidden[s] = self.forbidden[s];
-            }
-        }
-        u
-    }
-
-    /// What `observer` knows in the play phase: the cards known in each hand
-    /// and the unseen pool with its constraints. Computed from the
-    /// observer's information only.
-    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen) {
-        if self.observer.is_some() {
-            return (self.hands, self.observer_unseen());
-        }
-        let mut known = [CardSet::EMPTY; 4];
-        known[observer] = self.hands[observer];
-        if let Some(t) = self
-            .pass_target(observer)
-            .filter(|_| self.passed & (1 << observer) != 0)
-        {
-            known[t] = self.passes[observer] - self.played;
-        }
-        let seen = known.iter().fold(self.played, |a, &k| a | k);
-        let mut u = Unseen {
-            pool: CardSet::DECK - seen,
-            ..Unseen::default()
-        };
-        for s in 0..SEATS {
-            if s != observer {
-                u.need[s] = self.counts[s].saturating_sub(known[s].len() as u8);
-                u.forbidden[s] = self.forbidden[s];
-            }
-        }
-        (known, u)
-    }
-
     /// Plays a card for the seat to move (no legality check).
     fn play_card(&mut self, card: Card) {
         let p = self.to_move as usize;
@@ -679,59 +608,6 @@ impl Hearts {
         self.begin_play();
     }
 
-    /// A full state consistent with `observer`'s knowledge during the pass
-    /// (and, seat-bound, while waiting for the received cards).
-    fn determinize_pass(&self, observer: Seat, rng: &mut Rng) -> Hearts {
-        let own = self.hands[observer];
-        let own_pass = self.passes[observer];
-        let mut u = Unseen {
-            pool: CardSet::DECK - own - own_pass,
-            ..Unseen::default()
-        };
-        for s in 0..SEATS {
-            if s != observer {
-                u.need[s] = HAND_SIZE as u8;
-            }
-        }
-        let Some(dealt) = sample_deal(&u, rng) else {
-            return self.clone();
-        };
-        let mut d = self.clone();
-        d.observer = None;
-        d.unknown = CardSet::EMPTY;
-        // Who has passed is public in a full state (turns go 0..3); a
-        // seat-bound state is at its own pass (earlier seats have passed) or
-        // waiting to receive (everyone has).
-        let passed = match (self.observer, self.phase) {
-            (None, _) => self.passed,
-            (Some(_), Phase::Pass) => ((1u8 << observer) - 1) | (self.passed & (1 << observer)),
-            (Some(_), _) => 0xF,
-        };
-        for s in 0..SEATS {
-            d.passes[s] = CardSet::EMPTY;
-            d.received[s] = CardSet::EMPTY;
-            if s == observer {
-                d.hands[s] = own;
-                d.passes[s] = own_pass;
-            } else {
-                d.hands[s] = dealt[s];
-                if passed & (1 << s) != 0 {
-                    d.passes[s] = dealt[s].choose_subset(3, rng);
-                    d.hands[s] -= d.passes[s];
-                }
-            }
-        }
-        d.counts = [HAND_SIZE as u8; 4];
-        d.passed = passed;
-        d.phase = Phase::Pass;
-        if passed == 0xF {
-            d.exchange();
-        } else {
-            d.to_move = (0..SEATS).find(|&s| passed & (1 << s) == 0).unwrap_or(0) as u8;
-        }
-        d
-    }
-
     fn parse_cards(text: &str, n: usize, what: &str) -> Result<CardSet, MoveError> {
         let set = CardSet::parse_list(text).map_err(|e| MoveError::Syntax(e.to_string()))?;
         if set.len() != n || !set.is_subset(CardSet::DECK) {
@@ -740,147 +616,6 @@ impl Hearts {
             )));
         }
         Ok(set)
-    }
-
-    /// The danger of holding a card, for the rule-based pass.
-    fn pass_danger(hand: CardSet, card: Card) -> i32 {
-        let rank = card.rank().map_or(0, |r| r.index() as i32);
-        let suit = card.suit().unwrap_or(Suit::Clubs);
-        let low_spades = (hand.of_suit(Suit::Spades) - SPADE_HONOURS).len();
-        match suit {
-            Suit::Spades if rank >= 10 && low_spades < 3 => 100 + rank,
-            Suit::Spades => rank,
-            Suit::Hearts => 20 + rank,
-            _ => rank + if hand.of_suit(suit).len() <= 3 { 8 } else { 0 },
-        }
-    }
-
-    /// The rule-based card for the seat to move (hand known).
-    fn rules_card(&self) -> Option<Card> {
-        let hand = self.hands[self.to_move as usize];
-        let legal = self.legal_from(hand);
-        let qs = Card::QUEEN_SPADES;
-        let rank = |c: Card| c.rank().map_or(0, |r| r.index());
-        if self.trick_len == 0 {
-            // Lead low, keeping the spade honours at home.
-            let safe = legal - SPADE_HONOURS;
-            let pool = if safe.is_empty() { legal } else { safe };
-            return pool.iter().min_by_key(|&c| (rank(c), c.suit_index()));
-        }
-        let led = self.trick[0].suit_index();
-        let trick: CardSet = self.trick[..self.trick_len as usize]
-            .iter()
-            .copied()
-            .collect();
-        let winning = trick.iter().filter(|c| c.suit_index() == led).max()?;
-        if legal.iter().all(|c| c.suit_index() == led) {
-            let under: CardSet = legal.iter().filter(|&c| c < winning).collect();
-            if let Some(c) = under.highest() {
-                return Some(c);
-            }
-            // Must win: with the highest card, but not with QS if avoidable.
-            let pool = if legal.len() > 1 {
-                legal - CardSet::single(qs)
-            } else {
-                legal
-            };
-            return pool.highest();
-        }
-        // Void: dump the worst card.
-        if legal.contains(qs) {
-            return Some(qs);
-        }
-        if !self.played.contains(qs) {
-            for c in [ACE_SPADES, KING_SPADES] {
-                if legal.contains(c) {
-                    return Some(c);
-                }
-            }
-        }
-        if let Some(h) = (legal & HEARTS).highest() {
-            return Some(h);
-        }
-        legal.iter().max_by_key(|&c| {
-            (
-                rank(c),
-                std::cmp::Reverse((hand & CardSet(0x1FFF << (13 * c.suit_index()))).len()),
-            )
-        })
-    }
-
-    fn describe(&self, out: &mut String, observer: Option<Seat>) {
-        let _ = writeln!(
-            out,
-            "hand {} ({}), trick {}, hearts {}",
-            self.hand_no + 1,
-            match self.pass_offset() {
-                Some(1) => "pass left",
-                Some(2) => "pass across",
-                Some(3) => "pass right",
-                _ => "no pass",
-            },
-            self.tricks + 1,
-            if self.hearts_broken() {
-                "broken"
-            } else {
-                "not broken"
-            }
-        );
-        for s in 0..SEATS {
-            let visible = observer.is_none_or(|o| o == s)
-                && (self.observer.is_none() || self.observer == Some(s));
-            let cards = if visible {
-                self.hands[s].to_string()
-            } else if self.observer.is_some() && !self.hands[s].is_empty() {
-                format!(
-                    "{} + {} unseen",
-                    self.hands[s],
-                    self.counts[s] as usize - self.hands[s].len()
-                )
-            } else {
-                format!("{} cards", self.counts[s])
-            };
-            let _ = writeln!(
-                out,
-                "{:>5}: {:<40} points {:>2}  total {:>3}",
-                Self::name(s),
-                cards,
-                self.points[s],
-                self.totals[s]
-            );
-        }
-        let trick: Vec<String> = self
-            .trick()
-            .iter()
-            .map(|(s, c)| format!("{} {}", Self::name(*s), c))
-            .collect();
-        let _ = writeln!(
-            out,
-            "trick: {}",
-            if trick.is_empty() {
-                "-".to_string()
-            } else {
-                trick.join(", ")
-            }
-        );
-        let _ = writeln!(
-            out,
-            "last hand: {}",
-            self.last_hand
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        let _ = write!(
-            out,
-            "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::name(p).to_string(),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
-        );
     }
 }
 
@@ -1189,7 +924,7 @@ impl Game for Hearts {
         2.0 * self.reward(seat) - 1.0
     }
 
-    fn rules_move(&self, rng: &mut Rng) -> Option<HeartsMove> {
+    fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
             Phase::Pass if self.mover_known() => {
                 let hand = self.hands[self.to_move as usize];
@@ -1198,107 +933,19 @@ impl Game for Hearts {
                 Some(HeartsMove::Pass(cards.into_iter().take(3).collect()))
             }
             Phase::Play if self.mover_known() => self.rules_card().map(HeartsMove::Play),
-            Phase::Over => None,
-            _ if self.turn() == Turn::Chance && !self.chance_from_referee() => {
-                Some(self.sample_chance(rng))
-            }
             _ => None,
         }
     }
 
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Hearts {
-        let observer = observer % SEATS;
-        match self.phase {
-            Phase::Over => self.clone(),
-            Phase::Deal => {
-                let mut d = self.clone();
-                d.observer = None;
-                d
-            }
-            Phase::Pass | Phase::Receive => self.determinize_pass(observer, rng),
-            Phase::Play | Phase::Opener => {
-                let (known, mut unseen) = self.knowledge(observer);
-                let dealt = match sample_deal(&unseen, rng) {
-                    Some(d) => d,
-                    None => {
-                        // Only reachable from inconsistent input: keep the
-                        // sizes, drop the inferences.
-                        unseen.forbidden = [CardSet::EMPTY; MAX_SEATS];
-                        match sample_deal(&unseen, rng) {
-                            Some(d) => d,
-                            None => return self.clone(),
-                        }
-                    }
-                };
-                let mut d = self.clone();
-                d.observer = None;
-                d.unknown = CardSet::EMPTY;
-                for s in 0..SEATS {
-                    d.hands[s] = known[s] | dealt[s];
-                    if s != observer {
-                        d.passes[s] = CardSet::EMPTY;
-                        d.received[s] = CardSet::EMPTY;
-                    }
-                }
-                if self.phase == Phase::Opener {
-                    d.begin_play();
-                }
-                d
-            }
-        }
+        self.determinize_for(observer, rng)
     }
 
     fn view_text(&self, observer: Seat) -> String {
-        let mut out = String::new();
-        let o = observer % SEATS;
-        self.describe(&mut out, Some(o));
-        if self.observer.is_none() || self.observer == Some(o) {
-            if let Some(t) = self.pass_target(o).filter(|_| self.passed & (1 << o) != 0) {
-                let _ = write!(out, "\npassed to {}: {}", Self::name(t), self.passes[o]);
-            }
-            if !self.received[o].is_empty() {
-                let _ = write!(out, "\nreceived: {}", self.received[o]);
-            }
-        }
-        out
+        self.view_for(observer)
     }
 
     fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<String> {
-        let seat = seat % SEATS;
-        match (self.phase, mv) {
-            (Phase::Deal, HeartsMove::Deal(seed)) if self.observer.is_none() => {
-                let h = deal_seeded(seed, CardSet::DECK, &[HAND_SIZE; 4]);
-                vec![format!("deal {}", h[seat])]
-            }
-            (Phase::Pass, HeartsMove::Pass(set)) if self.observer.is_none() => {
-                let p = self.to_move as usize;
-                if self.passed | (1 << p) != 0xF {
-                    return Vec::new(); // passes are secret until the exchange
-                }
-                let off = self.pass_offset().unwrap_or(0);
-                let from = (seat + SEATS - off) % SEATS;
-                let got = if from == p { set } else { self.passes[from] };
-                vec![format!("deal {got}")]
-            }
-            (Phase::Play, HeartsMove::Play(card)) => {
-                let p = self.to_move as usize;
-                if p == seat {
-                    return Vec::new();
-                }
-                let mut out = Vec::new();
-                let knows_opener = self.pass_target(seat) == Some(p)
-                    && self.passes[seat].contains(Card::TWO_CLUBS);
-                if self.observer.is_none()
-                    && self.tricks == 0
-                    && self.trick_len == 0
-                    && !knows_opener
-                {
-                    out.push(format!("deal {} 2C", Self::name(p)));
-                }
-                out.push(format!("play {} {}", Self::name(p), card));
-                out
-            }
-            _ => Vec::new(),
-        }
+        self.tell_seat(mv, seat)
     }
 }
