@@ -30,7 +30,7 @@
 //! hearts. [`Game::determinize`] deals the unseen cards uniformly among all
 //! deals consistent with the observer's hand, the cards it passed, the
 //! played cards, the hand sizes and these constraints (see
-//! [`sample_deal`]), and uses the generator only as a function of that
+//! [`sample_deal`](crate::games::cards::sample_deal)), and uses the generator only as a function of that
 //! knowledge, so a search draws the same worlds whatever the hidden hands
 //! really are.
 //!
