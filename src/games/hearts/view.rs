@@ -1,0 +1,100 @@
+//! Text pictures of the state: the whole table (`render`) and one seat's
+//! view (`view_text`).
+
+use std::fmt::Write as _;
+
+use super::{Hearts, SEATS};
+use crate::game::{Game, Seat, Turn};
+
+impl Hearts {
+    pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
+        let _ = writeln!(
+            out,
+            "hand {} ({}), trick {}, hearts {}",
+            self.hand_no + 1,
+            match self.pass_offset() {
+                Some(1) => "pass left",
+                Some(2) => "pass across",
+                Some(3) => "pass right",
+                _ => "no pass",
+            },
+            self.tricks + 1,
+            if self.hearts_broken() {
+                "broken"
+            } else {
+                "not broken"
+            }
+        );
+        for s in 0..SEATS {
+            let visible = observer.is_none_or(|o| o == s)
+                && (self.observer.is_none() || self.observer == Some(s));
+            let cards = if visible {
+                self.hands[s].to_string()
+            } else if self.observer.is_some() && !self.hands[s].is_empty() {
+                format!(
+                    "{} + {} unseen",
+                    self.hands[s],
+                    self.counts[s] as usize - self.hands[s].len()
+                )
+            } else {
+                format!("{} cards", self.counts[s])
+            };
+            let _ = writeln!(
+                out,
+                "{:>5}: {:<40} points {:>2}  total {:>3}",
+                Self::name(s),
+                cards,
+                self.points[s],
+                self.totals[s]
+            );
+        }
+        let trick: Vec<String> = self
+            .trick()
+            .iter()
+            .map(|(s, c)| format!("{} {}", Self::name(*s), c))
+            .collect();
+        let _ = writeln!(
+            out,
+            "trick: {}",
+            if trick.is_empty() {
+                "-".to_string()
+            } else {
+                trick.join(", ")
+            }
+        );
+        let _ = writeln!(
+            out,
+            "last hand: {}",
+            self.last_hand
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let _ = write!(
+            out,
+            "to move: {}",
+            match self.turn() {
+                Turn::Player(p) => Self::name(p).to_string(),
+                Turn::Chance => "chance (deal)".to_string(),
+                Turn::Over => "nobody (game over)".to_string(),
+            }
+        );
+    }
+
+    /// [`Game::view_text`]: what `observer` sees.
+    pub(super) fn view_for(&self, observer: Seat) -> String {
+        let mut out = String::new();
+        let o = observer % SEATS;
+        self.describe(&mut out, Some(o));
+        if self.observer.is_none() || self.observer == Some(o) {
+            if let Some(t) = self.pass_target(o).filter(|_| self.passed & (1 << o) != 0) {
+                let _ = write!(out, "\npassed to {}: {}", Self::name(t), self.passes[o]);
+            }
+            if !self.received[o].is_empty() {
+                let _ = write!(out, "\nreceived: {}", self.received[o]);
+            }
+        }
+        out
+    }
+}

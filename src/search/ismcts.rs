@@ -1,0 +1,405 @@
+//! Single-observer information-set Monte Carlo tree search (SO-ISMCTS,
+//! Cowling, Powley and Whitehouse 2012).
+//!
+//! One tree over the deciding seat's information sets: nodes are reached by
+//! sequences of moves, whoever made them, and are shared by every world in
+//! which those moves are legal. Each iteration:
+//!
+//! 1. draws a fresh determinization of the root ([`Game::determinize`] for
+//!    the deciding seat: the search never sees the real hidden state);
+//! 2. descends while every move legal *in this world* has a child, choosing
+//!    by UCB1 with availability counts (a child's exploration term uses the
+//!    number of times it was available, not the parent's visits, because
+//!    moves are not always legal);
+//! 3. expands one untried legal move;
+//! 4. plays at random to the horizon ([`random_playout`]);
+//! 5. backs up every seat's reward, each node keeping the reward of the seat
+//!    that made its move (max^n for several players).
+//!
+//! Chance steps inside the tree end the descent (the playout samples them),
+//! so chance outcomes with huge branching (a new deal) never grow the tree.
+//! The final move is the most visited root child.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::time::Duration;
+
+use rand::Rng as _;
+
+use crate::game::{Game, Rng, Seat, Turn};
+use crate::search::playout::random_playout;
+use crate::search::{Budget, Control, Progress, Search, SearchResult};
+
+/// Iterations used when the budget sets no limit at all.
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
+/// Iterations between two polls of the stop flag and deadline.
+const POLL_EVERY: u64 = 64;
+/// Time between two progress reports.
+const REPORT_EVERY: Duration = Duration::from_millis(250);
+/// Nodes with more edges than this index them by move.
+const WIDE: usize = 16;
+/// Random draws looking for an untried move at a wide node.
+const WIDE_DRAWS: usize = 4;
+/// Longest principal variation reported.
+const PV_LENGTH: usize = 12;
+const NONE: u32 = u32::MAX;
+
+/// The ISMCTS search. `c` is the UCB1 exploration constant (rewards are in
+/// `[0, 1]`; 0.7 is a good start).
+#[derive(Clone, Debug)]
+pub struct Ismcts {
+    /// UCB1 exploration constant.
+    pub c: f64,
+}
+
+impl Ismcts {
+    /// An ISMCTS search with exploration constant `c`.
+    pub fn new(c: f64) -> Ismcts {
+        Ismcts { c }
+    }
+}
+
+/// A fast non-cryptographic hasher (FxHash) for the move index of wide
+/// nodes: moves are small, trusted values.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A move out of a node, with its statistics (kept together with its
+/// siblings, so a node's selection reads one contiguous array).
+struct Edge<M> {
+    mv: M,
+    /// The node below, created the first time the search descends through.
+    child: u32,
+    /// Where `mv` was in the legal move list last time: usually still there.
+    hint: u32,
+    /// The seat that makes the move (whose reward the edge accumulates).
+    mover: u32,
+    visits: u32,
+    /// How many times the move was legal when the node was visited.
+    avail: u32,
+    total: f64,
+}
+
+struct Node<M> {
+    edges: Vec<Edge<M>>,
+    /// Move -> edge, for wide nodes.
+    index: Option<Box<FxMap<M, u32>>>,
+}
+
+impl<M> Node<M> {
+    fn new() -> Node<M> {
+        Node {
+            edges: Vec::new(),
+            index: None,
+        }
+    }
+}
+
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+}
+
+impl<M: Copy + Eq + Hash> Tree<M> {
+    fn most_visited(&self, node: u32) -> Option<&Edge<M>> {
+        self.nodes.get(node as usize)?.edges.iter().max_by(|a, b| {
+            (a.visits, a.total)
+                .partial_cmp(&(b.visits, b.total))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    }
+
+    fn pv(&self) -> Vec<M> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(e) = self.most_visited(at) {
+            if out.len() >= PV_LENGTH || e.visits == 0 {
+                break;
+            }
+            out.push(e.mv);
+            if e.child == NONE {
+                break;
+            }
+            at = e.child;
+        }
+        out
+    }
+}
+
+/// `ln(x)` for `x >= 1` within 1e-5: the exponent plus a quintic for the
+/// mantissa. The exploration term is computed for every available edge at
+/// every visit, and libm's `ln` was a visible share of the search time.
+fn fast_ln(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let t = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000) - 1.0;
+    let ln_mantissa = t
+        * (0.999_495_56
+            + t * (-0.491_908_96 + t * (0.289_474_78 + t * (-0.136_062_75 + t * 0.032_158_45))));
+    exponent as f64 * std::f64::consts::LN_2 + ln_mantissa
+}
+
+fn mean<M>(e: &Edge<M>) -> f64 {
+    if e.visits == 0 {
+        0.5
+    } else {
+        e.total / e.visits as f64
+    }
+}
+
+impl<G: Game> Search<G> for Ismcts {
+    fn search(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> SearchResult<G::Move> {
+        let mut root_moves = Vec::new();
+        root.legal_moves(&mut root_moves);
+        if root_moves.len() == 1 {
+            let m = root_moves[0];
+            return SearchResult {
+                best: m,
+                score: 0.5,
+                iterations: 0,
+                depth: 0,
+                pv: vec![m],
+            };
+        }
+        let limit = budget.iterations.or(if budget.time.is_some() {
+            None
+        } else {
+            Some(DEFAULT_ITERATIONS)
+        });
+        let mut tree: Tree<G::Move> = Tree {
+            nodes: vec![Node::new()],
+        };
+        let seats = root.num_seats();
+        let mut rewards = vec![0.0; seats];
+        let mut legal: Vec<G::Move> = Vec::new();
+        let mut found: Vec<bool> = Vec::new();
+        let mut untried: Vec<u32> = Vec::new();
+        // Legal move -> position, rebuilt per visit where hints miss.
+        let mut positions: FxMap<G::Move, u32> = FxMap::default();
+        let mut buf: Vec<G::Move> = Vec::new();
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        let mut iterations = 0u64;
+        let mut max_depth = 0u32;
+        let mut last_report = control.elapsed();
+
+        while limit.is_none_or(|n| iterations < n) {
+            if iterations.is_multiple_of(POLL_EVERY) && iterations > 0 {
+                if control.should_stop() {
+                    break;
+                }
+                if control.has_reporter() && control.elapsed() >= last_report + REPORT_EVERY {
+                    last_report = control.elapsed();
+                    if let Some(best) = tree.most_visited(0) {
+                        control.report(&Progress {
+                            iterations,
+                            depth: max_depth,
+                            elapsed: last_report,
+                            best: root.move_text(best.mv),
+                            score: mean(best),
+                            pv: tree.pv().into_iter().map(|m| root.move_text(m)).collect(),
+                        });
+                    }
+                }
+            }
+            iterations += 1;
+            let mut state = root.determinize(seat, rng);
+            path.clear();
+            let mut node = 0u32;
+            // Selection and expansion.
+            while !state.at_horizon() {
+                let Turn::Player(p) = state.turn() else { break };
+                state.legal_moves(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                found.clear();
+                found.resize(legal.len(), false);
+                let n = &mut tree.nodes[node as usize];
+                let mut best = NONE;
+                let mut best_v = f64::NEG_INFINITY;
+                let mut consider = |e: &mut Edge<G::Move>, j: u32| {
+                    e.avail += 1;
+                    let v = if e.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let visits = e.visits as f64;
+                        e.total / visits + self.c * (fast_ln(e.avail as f64) / visits).sqrt()
+                    };
+                    if v > best_v {
+                        best_v = v;
+                        best = j;
+                    }
+                };
+                // A wide node (an opponent's pass among hundreds, say) is
+                // expanded by drawing a few legal moves: if one is untried it
+                // is expanded without matching every edge, so the other
+                // edges' availability counts skip this visit. Exact matching
+                // resumes once most legal moves have been tried.
+                let mut expand_at = None;
+                if legal.len() > WIDE {
+                    for _ in 0..WIDE_DRAWS {
+                        let i = rng.gen_range(0..legal.len());
+                        let tried = match &n.index {
+                            Some(index) => index.contains_key(&legal[i]),
+                            None => n.edges.iter().any(|e| e.mv == legal[i]),
+                        };
+                        if !tried {
+                            expand_at = Some(i);
+                            break;
+                        }
+                    }
+                }
+                if let Some(i) = expand_at {
+                    found.fill(true);
+                    found[i] = false;
+                } else {
+                    let mut positions_built = false;
+                    for (j, e) in n.edges.iter_mut().enumerate() {
+                        let i = match legal.get(e.hint as usize) {
+                            Some(m) if *m == e.mv => Some(e.hint as usize),
+                            _ if legal.len() > WIDE => {
+                                if !positions_built {
+                                    positions.clear();
+                                    positions.extend(
+                                        legal.iter().enumerate().map(|(i, m)| (*m, i as u32)),
+                                    );
+                                    positions_built = true;
+                                }
+                                positions.get(&e.mv).map(|&i| i as usize)
+                            }
+                            _ => legal.iter().position(|m| *m == e.mv),
+                        };
+                        if let Some(i) = i {
+                            e.hint = i as u32;
+                            found[i] = true;
+                            consider(e, j as u32);
+                        }
+                    }
+                }
+                untried.clear();
+                untried.extend((0..legal.len() as u32).filter(|&i| !found[i as usize]));
+                if !untried.is_empty() {
+                    let i = untried[rng.gen_range(0..untried.len())];
+                    let mv = legal[i as usize];
+                    let j = n.edges.len() as u32;
+                    n.edges.push(Edge {
+                        mv,
+                        child: NONE,
+                        hint: i,
+                        mover: p as u32,
+                        visits: 0,
+                        avail: 1,
+                        total: 0.0,
+                    });
+                    if let Some(index) = &mut n.index {
+                        index.insert(mv, j);
+                    } else if n.edges.len() > WIDE {
+                        n.index = Some(Box::new(
+                            n.edges
+                                .iter()
+                                .enumerate()
+                                .map(|(j, e)| (e.mv, j as u32))
+                                .collect(),
+                        ));
+                    }
+                    state.apply(mv);
+                    path.push((node, j));
+                    break;
+                }
+                if best == NONE {
+                    break;
+                }
+                let fresh = tree.nodes.len() as u32;
+                let e = &mut tree.nodes[node as usize].edges[best as usize];
+                state.apply(e.mv);
+                path.push((node, best));
+                if e.child == NONE {
+                    e.child = fresh;
+                    node = fresh;
+                    tree.nodes.push(Node::new());
+                } else {
+                    node = e.child;
+                }
+            }
+            max_depth = max_depth.max(path.len() as u32);
+            random_playout(&mut state, rng, &mut buf);
+            for (s, r) in rewards.iter_mut().enumerate() {
+                *r = state.reward(s);
+            }
+            for &(n, j) in &path {
+                let e = &mut tree.nodes[n as usize].edges[j as usize];
+                e.visits += 1;
+                e.total += rewards[e.mover as usize];
+            }
+        }
+        match tree.most_visited(0) {
+            Some(e) => SearchResult {
+                best: e.mv,
+                score: mean(e),
+                iterations,
+                depth: max_depth,
+                pv: tree.pv(),
+            },
+            None => {
+                let m = root_moves[0];
+                SearchResult {
+                    best: m,
+                    score: 0.5,
+                    iterations,
+                    depth: 0,
+                    pv: vec![m],
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fast_ln;
+
+    #[test]
+    fn fast_ln_is_close() {
+        for x in (1..200_000)
+            .step_by(7)
+            .chain([1 << 20, 1 << 30, u32::MAX as usize])
+        {
+            let x = x as f64;
+            assert!((fast_ln(x) - x.ln()).abs() < 2e-5, "{x}");
+        }
+    }
+}
