@@ -532,12 +532,17 @@ impl Wizard {
             pool,
             ..Unseen::default()
         };
+        let mut held = 0;
         for s in 0..self.n() {
             if s != observer {
                 u.need[s] = self.counts[s];
                 u.forbidden[s] = self.forbidden[s];
+                held += self.counts[s] as usize;
             }
         }
+        // The cards left undealt this round go to a pseudo-seat after the
+        // players (at most 6 < MAX_SEATS), constrained by nothing.
+        u.need[self.n()] = pool.len().saturating_sub(held) as u8;
         (known, u)
     }
 
