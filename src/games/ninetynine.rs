@@ -236,6 +236,10 @@ const OPTIONS: &[OptionSpec] = &[
 
 const FILLER: Card = Card::TWO_CLUBS;
 
+/// Unseen cards of one generation, and the slots they fill: `(seat, count)`
+/// with `None` for the stock.
+type Pool = (Vec<Card>, Vec<(Option<Seat>, usize)>);
+
 fn card_at(i: usize) -> Card {
     Card::from_index(i).unwrap_or(FILLER)
 }
@@ -619,11 +623,14 @@ impl NinetyNine {
             NnMove::Play(c, ch) => {
                 let held = &self.slots[p][..self.counts[p] as usize];
                 let n = (self.live[c.index()] as usize).min(2);
+                // With two decks the generation bookkeeping is a best guess:
+                // never refuse a play on its account.
                 c.is_normal()
                     && self.unseen_copies(c) > 0
-                    && self.live_gens[c.index()][..n]
-                        .iter()
-                        .any(|g| held.contains(g))
+                    && (self.cfg.decks > 1
+                        || self.live_gens[c.index()][..n]
+                            .iter()
+                            .any(|g| held.contains(g)))
                     && play_value(self.total, c, ch).is_some()
             }
             NnMove::Lose => {
@@ -789,7 +796,7 @@ impl NinetyNine {
     /// cards with, per pool, the slots to fill: `(seat or None for the
     /// stock, count)`. One pool per generation when the bookkeeping is
     /// consistent, else a single pool.
-    fn unseen_pools(&self, observer: Seat) -> Vec<(Vec<Card>, Vec<(Option<Seat>, usize)>)> {
+    fn unseen_pools(&self, observer: Seat) -> Vec<Pool> {
         let n = self.cfg.players;
         // The live copies as (generation, card), less the observer's own,
         // matched to its slots.
