@@ -626,6 +626,7 @@ impl NinetyNine {
                 // With two decks the generation bookkeeping is a best guess:
                 // never refuse a play on its account.
                 c.is_normal()
+                    && self.counts[p] > 0
                     && self.unseen_copies(c) > 0
                     && (self.cfg.decks > 1
                         || self.live_gens[c.index()][..n]
