@@ -634,6 +634,7 @@ fn decide(g: &NinetyNine, seat: Seat, seed: u64) -> NnMove {
 fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
     let options = ["players=3", "tokens=2"];
     let mut checked = 0;
+    let mut differ = 0;
     for seed in 0..16u64 {
         let mut full = game(&options);
         let mut r = rng(seed);
@@ -652,6 +653,7 @@ fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
             continue;
         };
         let other = full.determinize(seat, &mut rng(seed + 1000));
+        differ += usize::from((0..full.num_seats()).any(|s| other.hand(s) != full.hand(s)));
         let bound = bound_twin(&options, seat, &history);
         for k in 0..3 {
             let a = full.determinize(seat, &mut rng(k));
@@ -664,6 +666,10 @@ fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
         checked += 1;
     }
     assert!(checked >= 8);
+    assert!(
+        differ >= checked / 2,
+        "the other worlds must differ: {differ}"
+    );
 }
 
 #[test]
