@@ -4,8 +4,10 @@
 
 pub mod cards;
 pub mod hearts;
+pub mod ninetynine;
 pub mod othello;
 pub mod quoridor;
+pub mod wizard;
 
 use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;

@@ -12,13 +12,10 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Rng, Seat};
 
-<<<<<<< HEAD
 pub mod alphabeta;
-pub mod mcts;
-=======
 pub mod ismcts;
+pub mod mcts;
 pub mod pimc;
->>>>>>> cards
 pub mod playout;
 pub mod simple;
 #[cfg(test)]
