@@ -7,7 +7,9 @@
 //! - [`search`]: searches generic over the game trait.
 //! - `engine`: the facade that owns the game, settings and running search.
 //! - `protocol`: the command grammar and the session loop.
+//! - [`arena`]: the match runner (`tabula match`).
 
+pub mod arena;
 pub mod game;
 pub mod games;
 pub mod options;
