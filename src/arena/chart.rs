@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::record::MatchRecord;
 use super::report::Summary;
-use super::stats::fmt_elo;
+use super::stats::fmt_estimate;
 
 const WIDTH: f64 = 860.0;
 const LEFT: f64 = 200.0;
@@ -143,12 +143,12 @@ pub fn svg(rec: &MatchRecord, summary: &Summary) -> String {
                 100.0 * hi
             );
         }
-        let elo = p.elo.map_or("Elo -".to_string(), |e| {
-            format!("Elo {} ± {:.1}", fmt_elo(e.elo), e.margin())
-        });
+        let elo = p
+            .elo
+            .map_or("Elo -".to_string(), |e| format!("Elo {}", fmt_estimate(&e)));
         let _ = writeln!(
             s,
-            r##"<text x="{}" y="{}" fill="#333">W {} D {} L {} ({} games)   {elo}   LOS {:.1}%</text>"##,
+            r##"<text x="{}" y="{}" fill="#333">W {} D {} L {} ({} games) · {elo} · LOS {:.1}%</text>"##,
             LEFT,
             y + 46.0,
             p.wdl.wins,

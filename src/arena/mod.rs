@@ -367,10 +367,10 @@ pub fn run_with_referee(
 
     let mut progress =
         progress::Progress::new(progress::Mode::choose(args.no_progress, args.quiet), total);
-    progress.message(&format!(
-        "Match: {} {}, {} games, {} engines, concurrency {concurrency}, seed {}",
+    let opts: String = rec.options.iter().map(|o| format!(" {o}")).collect();
+    progress.header(&format!(
+        "Match: {}{opts}, {} games, {} engines, concurrency {concurrency}, seed {}",
         rec.game,
-        rec.options.join(" "),
         total,
         setup.engines.len(),
         setup.seed
@@ -555,7 +555,7 @@ fn running_status(rec: &MatchRecord, pairs: &[(usize, usize)], running: &[Wdl]) 
     let name = |e: usize| rec.engines.get(e).map_or("?", |e| e.name.as_str());
     if let ([(a, b)], [wdl]) = (pairs, running) {
         let elo = stats::elo_estimate(wdl).map_or(String::new(), |e| {
-            format!("  Elo {} ± {:.0}", stats::fmt_elo(e.elo), e.margin())
+            format!("  Elo {}", stats::fmt_estimate(&e))
         });
         return format!("{} vs {}: {wdl}{elo}", name(*a), name(*b));
     }

@@ -111,6 +111,13 @@ impl Progress {
         }
     }
 
+    /// An opening line, not shown when quiet.
+    pub fn header(&mut self, line: &str) {
+        if self.mode != Mode::Quiet {
+            self.message(line);
+        }
+    }
+
     /// A message that must be seen (a fault): printed above the bar.
     pub fn message(&mut self, line: &str) {
         self.clear();

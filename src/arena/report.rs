@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 
 use super::record::{Ending, Fault, MatchRecord};
 use super::schedule::pairings;
-use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, los};
+use super::stats::{
+    EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
+};
 
 /// The results of one pairing, from the first engine's side.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,13 +245,19 @@ impl Summary {
                 100.0 * p.wdl.score()
             );
             if let Some(e) = p.elo {
+                let interval = if e.margin().is_finite() {
+                    format!(
+                        " (95% interval {} .. {})",
+                        fmt_elo(e.lower),
+                        fmt_elo(e.upper)
+                    )
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "Elo difference: {} ± {:.1} (95% interval {} .. {}), LOS {:.1}%",
-                    fmt_elo(e.elo),
-                    e.margin(),
-                    fmt_elo(e.lower),
-                    fmt_elo(e.upper),
+                    "Elo difference: {}{interval}, LOS {:.1}%",
+                    fmt_estimate(&e),
                     100.0 * p.los
                 );
             }
@@ -368,9 +376,7 @@ impl Summary {
         );
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.engines[i];
-            let elo = elo_estimate(&e.wdl).map_or("-".to_string(), |x| {
-                format!("{} ± {:.1}", fmt_elo(x.elo), x.margin())
-            });
+            let elo = elo_estimate(&e.wdl).map_or("-".to_string(), |x| fmt_estimate(&x));
             let _ = writeln!(
                 out,
                 "{:>4} {:<width$}  {:>5}  {:>6.1}  {:>5.1}%  {}",

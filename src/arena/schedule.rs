@@ -24,9 +24,11 @@ use super::referee::Referee;
 /// the six rotations of `[0,1,0]` and `[1,0,1]`.
 pub fn seat_patterns(seats: usize) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
+    // The engines alternate around the table: 0, 1, 0, 1...
+    let base: Vec<usize> = (0..seats).map(|s| s % 2).collect();
     for flip in [0, 1] {
-        for r in 0..seats.max(1) {
-            let p: Vec<usize> = (0..seats).map(|s| ((s + r) % 2) ^ flip).collect();
+        for r in 0..seats {
+            let p: Vec<usize> = (0..seats).map(|s| base[(s + r) % seats] ^ flip).collect();
             if !out.contains(&p) {
                 out.push(p);
             }

@@ -129,7 +129,11 @@ pub struct EloEstimate {
 
 impl EloEstimate {
     /// Half the width of the interval (the "±" figure).
+    /// Infinite when an end of the interval is.
     pub fn margin(&self) -> f64 {
+        if self.upper.is_infinite() || self.lower.is_infinite() {
+            return f64::INFINITY;
+        }
         (self.upper - self.lower) / 2.0
     }
 }
@@ -143,7 +147,7 @@ pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
         return None;
     }
     let p = wdl.score();
-    let se = (wdl.variance() / n as f64).sqrt();
+    let se = (variance_estimate(wdl) / n as f64).sqrt();
     let low = (p - Z95 * se).clamp(0.0, 1.0);
     let high = (p + Z95 * se).clamp(0.0, 1.0);
     Some(EloEstimate {
@@ -152,6 +156,24 @@ pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
         upper: elo_from_score(high),
         score_interval: (low, high),
     })
+}
+
+/// The per-game variance used for intervals and the SPRT. With no wins or
+/// no losses the sample variance understates the truth (it is zero for a
+/// perfect score, which would give an interval of zero width), so half a
+/// game of each result is added to the estimate of the variance only.
+pub fn variance_estimate(wdl: &Wdl) -> f64 {
+    if wdl.wins > 0 && wdl.losses > 0 {
+        return wdl.variance();
+    }
+    let (w, d, l) = (
+        wdl.wins as f64 + 0.5,
+        wdl.draws as f64 + 0.5,
+        wdl.losses as f64 + 0.5,
+    );
+    let m = w + d + l;
+    let p = (w + 0.5 * d) / m;
+    (w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2)) / m
 }
 
 /// The likelihood of superiority: the probability that the side is truly
@@ -186,7 +208,23 @@ pub fn fmt_elo(elo: f64) -> String {
             "-inf".to_string()
         }
     } else {
-        format!("{elo:+.1}")
+        // Adding zero turns -0.0 into 0.0, printed "+0.0".
+        format!("{:+.1}", elo + 0.0)
+    }
+}
+
+/// Formats an estimate as `+31.4 ± 20.1`, or by its interval when one end
+/// is infinite (`+inf, 95% interval +442.0 .. +inf`).
+pub fn fmt_estimate(e: &EloEstimate) -> String {
+    if e.margin().is_finite() {
+        format!("{} ± {:.1}", fmt_elo(e.elo), e.margin())
+    } else {
+        format!(
+            "{} (95% interval {} .. {})",
+            fmt_elo(e.elo),
+            fmt_elo(e.lower),
+            fmt_elo(e.upper)
+        )
     }
 }
 
@@ -302,21 +340,7 @@ impl Sprt {
         if n == 0 {
             return 0.0;
         }
-        // With no wins or no losses the sample variance understates the
-        // truth (it is zero for a perfect score): add half a game of each
-        // result to the variance estimate only.
-        let var = if wdl.wins == 0 || wdl.losses == 0 {
-            let (w, d, l) = (
-                wdl.wins as f64 + 0.5,
-                wdl.draws as f64 + 0.5,
-                wdl.losses as f64 + 0.5,
-            );
-            let m = w + d + l;
-            let p = (w + 0.5 * d) / m;
-            (w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2)) / m
-        } else {
-            wdl.variance()
-        };
+        let var = variance_estimate(wdl);
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         let x = wdl.score();
