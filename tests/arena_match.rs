@@ -15,11 +15,16 @@ fn engine(mode: &str, name: &str) -> Vec<String> {
 }
 
 fn base(dir: &std::path::Path, games: usize) -> Vec<String> {
+    base_with(dir, games, 2)
+}
+
+/// Common arguments: `games` games, `jobs` at a time, a fixed seed, quiet.
+fn base_with(dir: &std::path::Path, games: usize, jobs: usize) -> Vec<String> {
     words(&[
         "--games",
         &games.to_string(),
         "--concurrency",
-        "2",
+        &jobs.to_string(),
         "--seed",
         "7",
         "--timeout",
@@ -178,4 +183,209 @@ fn sprt_stops_a_lopsided_match_early() {
         report.record.games.len()
     );
     assert!(report.text.contains("H1 accepted"), "{}", report.text);
+}
+
+fn logged(mode: &str, name: &str, log: &std::path::Path, extra: &[&str]) -> Vec<String> {
+    let mut w = words(&[
+        "--engine",
+        &format!(
+            "cmd={}",
+            fixture("nim_engine.sh", &format!("{mode} {}", log.display()))
+        ),
+        &format!("name={name}"),
+    ]);
+    w.extend(words(extra));
+    w
+}
+
+#[test]
+fn gtp_engines_get_only_the_gtp_core() {
+    let dir = scratch("gtp");
+    let log = dir.join("gtp.log");
+    let mut args = base_with(&dir, 2, 1);
+    args.extend(words(&["--movetime", "1500"]));
+    args.extend(logged(
+        "good",
+        "gtp",
+        &log,
+        &["proto=gtp", "set.search=uct"],
+    ));
+    args.extend(engine("weak", "weak"));
+    let report = nim_match(&args, &[]);
+    assert_eq!(report.summary.pairings[0].wdl.wins, 2, "{}", report.text);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let commands: Vec<&str> = sent
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert!(
+        commands
+            .iter()
+            .all(|c| ["clear_board", "time_settings", "play", "genmove", "quit"].contains(c)),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("time_settings 0 2 1"),
+        "movetime as a one-move byo-yomi:\n{sent}"
+    );
+    assert!(
+        sent.lines()
+            .any(|l| l.ends_with("genmove first") || l.ends_with("genmove second")),
+        "{sent}"
+    );
+}
+
+#[test]
+fn tabula_engines_get_settings_seeds_and_budgets() {
+    let dir = scratch("settings");
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let mut args = base_with(&dir, 2, 1);
+    args.extend(words(&["--iterations", "500", "--each", "set.search=uct"]));
+    args.extend(logged(
+        "good",
+        "a",
+        &log_a,
+        &["set.iterations=9", "depth=3"],
+    ));
+    args.extend(logged("good", "b", &log_b, &["set.seed=5"]));
+    let report = nim_match(&args, &["stones=9"]);
+    assert_eq!(report.record.games.len(), 2);
+    let a = std::fs::read_to_string(&log_a).unwrap();
+    let b = std::fs::read_to_string(&log_b).unwrap();
+    for (log, name) in [(&a, "a"), (&b, "b")] {
+        assert!(log.contains(" set search uct\n"), "{name}:\n{log}");
+        assert!(log.contains(" game nim stones=9\n"), "{name}:\n{log}");
+    }
+    assert!(a.contains(" set iterations 9\n"));
+    // Per-game seeds differ between games, and are not sent when fixed.
+    let seeds: Vec<&str> = a.lines().filter(|l| l.contains(" set seed ")).collect();
+    assert_eq!(seeds.len(), 2, "{a}");
+    assert_ne!(
+        seeds[0].split_whitespace().last(),
+        seeds[1].split_whitespace().last()
+    );
+    assert_eq!(
+        b.lines().filter(|l| l.contains(" set seed ")).count(),
+        1,
+        "only its own:\n{b}"
+    );
+    assert!(
+        a.lines()
+            .any(|l| l.contains("genmove") && l.ends_with("depth=3 iterations=500")),
+        "{a}"
+    );
+}
+
+#[test]
+fn a_game_clock_forfeits_the_slow_engine() {
+    let dir = scratch("clock");
+    let log = dir.join("slow.log");
+    let mut args = base(&dir, 2);
+    args.extend(words(&["--tc", "1", "--timemargin", "100"]));
+    args.extend(engine("good", "fast"));
+    args.extend(logged("slow", "slow", &log, &[]));
+    let report = nim_match(&args, &["stones=30"]);
+    assert_eq!(
+        report.summary.engines[1].fault_count(Fault::Timeout),
+        2,
+        "{}",
+        report.text
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.contains(" time_settings 1 0 0\n"), "{sent}");
+    assert!(sent.lines().any(|l| l.contains(" time_left ")), "{sent}");
+}
+
+#[test]
+fn random_openings_are_shared_by_the_games_of_a_deal() {
+    let dir = scratch("openings");
+    let mut args = base(&dir, 8);
+    args.extend(words(&["--random-plies", "2"]));
+    args.extend(engine("good", "a"));
+    args.extend(engine("good", "b"));
+    let report = nim_match(&args, &["stones=30"]);
+    let games = &report.record.games;
+    assert_eq!(games.len(), 8);
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0].deal, pair[1].deal);
+        assert_eq!(pair[0].transcript[1..3], pair[1].transcript[1..3]);
+    }
+    assert!(
+        games.iter().all(|g| g.ending == Ending::Normal),
+        "{}",
+        report.text
+    );
+    // Different deals open differently (with 4 deals, almost surely).
+    let openings: std::collections::BTreeSet<_> =
+        games.iter().map(|g| g.transcript[1..3].to_vec()).collect();
+    assert!(openings.len() > 1);
+}
+
+#[test]
+fn two_runs_merge_into_one_report() {
+    let dir = scratch("merge-run");
+    let mut paths = Vec::new();
+    for seed in ["1", "2"] {
+        let path = dir.join(format!("run{seed}.txt"));
+        let mut args = words(&[
+            "--games",
+            "4",
+            "-j",
+            "2",
+            "--seed",
+            seed,
+            "--quiet",
+            "--record",
+            &path.display().to_string(),
+        ]);
+        args.extend(engine("good", "good"));
+        args.extend(engine("weak", "weak"));
+        nim_match(&args, &[]);
+        paths.push(path.display().to_string());
+    }
+    let chart = dir.join("merged.svg");
+    let merged_path = dir.join("merged.txt");
+    let mut args = words(&[
+        "--merge",
+        &paths[0],
+        &paths[1],
+        "--chart",
+        &chart.display().to_string(),
+    ]);
+    args.extend(words(&["--record", &merged_path.display().to_string()]));
+    let report = tabula::arena::run(&common::parse(&args)).expect("merge");
+    assert_eq!(report.record.games.len(), 8);
+    assert_eq!(report.summary.pairings[0].wdl.wins, 8);
+    assert!(report.text.contains("8 games"), "{}", report.text);
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.contains("W 8 D 0 L 0 (8 games)"));
+    assert_eq!(MatchRecord::read(&merged_path).unwrap().games.len(), 8);
+}
+
+#[test]
+fn help_lists_the_flags_and_examples() {
+    use clap::CommandFactory;
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: tabula::arena::MatchArgs,
+    }
+    let help = Cli::command().render_long_help().to_string();
+    for flag in [
+        "--engine",
+        "--each",
+        "--game",
+        "--games",
+        "--concurrency",
+        "--movetime",
+        "--tc",
+        "--sprt",
+        "--record",
+        "--chart",
+        "--merge",
+        "--random-plies",
+        "Examples:",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
 }

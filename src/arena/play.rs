@@ -226,14 +226,16 @@ impl Table<'_> {
                 }
             }
             if let Some(c) = clock {
+                // GTP counts whole seconds.
                 let (byo, stones) = if c.byoyomi.is_zero() {
                     (0, 0)
                 } else {
-                    (c.byoyomi.as_secs().max(1), 1)
+                    (whole_secs(c.byoyomi), 1)
                 };
+                let main = whole_secs(c.main);
                 self.send(
                     seat,
-                    &format!("time_settings {} {byo} {stones}", c.main.as_secs()),
+                    &format!("time_settings {main} {byo} {stones}"),
                     timeout,
                 )?;
             } else if let (Proto::Gtp, Some(ms)) = (spec.proto, spec.limits.movetime) {
@@ -300,7 +302,7 @@ impl Table<'_> {
         if let Some(c) = spec.limits.clock {
             let left = self.main_left[seat];
             let (secs, stones) = if left.is_zero() {
-                (c.byoyomi.as_secs(), 1)
+                (whole_secs(c.byoyomi), 1)
             } else {
                 (left.as_secs(), 0)
             };
@@ -488,6 +490,16 @@ pub fn play_game(
         plies: table.plies,
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         transcript: table.transcript,
+    }
+}
+
+/// Whole seconds for GTP time commands: rounded, and at least 1 for any
+/// time at all (0 would mean "no limit" to some engines).
+fn whole_secs(d: Duration) -> u64 {
+    if d.is_zero() {
+        0
+    } else {
+        (d.as_secs_f64().round() as u64).max(1)
     }
 }
 
