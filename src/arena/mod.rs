@@ -47,20 +47,23 @@ use crate::options::OptionError;
 const EXAMPLES: &str = "\
 Examples:
   # Two settings of tabula on Othello, 200 games, 2 at a time, 100 ms a move:
-  tabula match --engine cmd=tabula name=uct set.search=uct \\
+  tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                --engine cmd=tabula name=ab set.search=alphabeta \\
                --game othello --games 200 --concurrency 2 --movetime 100 --chart match.svg
 
   # A plain GTP Othello engine against tabula, 60 s + 1 s byo-yomi per game:
-  tabula match --engine cmd=\"edax --gtp\" proto=gtp --engine cmd=tabula --tc 60+1
+  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --tc 60+1
 
   # Hearts, seat-bound engines refereed by the runner, stop early by SPRT:
   tabula match --game hearts --engine cmd=tabula name=new set.iterations=4000 \\
                --engine cmd=tabula name=old --each set.search=ismcts --sprt elo0=0 elo1=10
 
-  # Three or more engines: a round robin with a cross-table.
-  # Merge two runs of the same match into one report:
-  tabula match --merge run1.txt run2.txt --chart both.svg
+  # Three engines: a round robin with a cross-table, 50 games per pairing:
+  tabula match --engine cmd=tabula name=mcts set.search=mcts --engine cmd=tabula name=flat \\
+               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 50
+
+  # Merge two runs of the same match (e.g. from two machines) into one report:
+  tabula match --merge run1.txt run2.txt --chart both.svg --record both.txt
 
 Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
 (sent as `set KEY VALUE`), init=LINE (any command sent at start), dir=PATH,
@@ -122,7 +125,7 @@ pub struct MatchArgs {
     pub timeout: f64,
 
     /// Engine moves after which a game is adjudicated a draw (0: never).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 2000)]
     pub max_moves: usize,
 
     /// Random moves played at the start of every perfect-information game

@@ -128,7 +128,9 @@ impl Progress {
     /// Ends the display (leaves the bar's last state on its line).
     pub fn finish(&mut self) {
         if self.mode == Mode::Bar && self.last_draw.is_some() {
-            self.draw(true);
+            if self.done != self.total {
+                self.draw(true);
+            }
             eprintln!();
         }
     }
