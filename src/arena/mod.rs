@@ -13,10 +13,11 @@
 //! (one engine process), [`referee`] (the game as text), [`play`] (one
 //! game), [`schedule`] (pairings, seats, threads), [`stats`] (Elo, SPRT),
 //! [`record`] (the match file, merging), [`report`] (the text report),
-//! [`chart`] (SVG), [`progress`] (stderr display).
+//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C).
 
 pub mod chart;
 pub mod config;
+pub mod interrupt;
 pub mod play;
 pub mod process;
 pub mod progress;
@@ -67,7 +68,12 @@ Examples:
 
 Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
 (sent as `set KEY VALUE`), init=LINE (any command sent at start), dir=PATH,
-stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N, tc=MAIN[+BYO].";
+stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N, tc=MAIN[+BYO].
+
+Faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
+command, a failed start) lose that game for the culprit and are counted in the
+report; the match goes on. Ctrl-C stops starting games, lets those under way
+finish and prints the report; a second Ctrl-C quits at once.";
 
 /// The command line of `tabula match`.
 #[derive(Clone, Debug, clap::Args)]
@@ -383,6 +389,8 @@ pub fn run_with_referee(
     let pairs = schedule::pairings(setup.engines.len());
     let mut running = vec![Wdl::default(); pairs.len()];
     let started = Instant::now();
+    let mut interrupted = false;
+    let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if let Ending::Forfeit {
             engine,
@@ -421,13 +429,27 @@ pub fn run_with_referee(
                 ));
                 false
             }
-            _ => stopped_by_sprt.is_none(),
+            _ if interrupt::interrupted() && !interrupted => {
+                interrupted = true;
+                progress.message(
+                    "Interrupted: finishing the games under way (Ctrl-C again to quit now)",
+                );
+                false
+            }
+            _ => stopped_by_sprt.is_none() && !interrupted,
         }
     });
+    drop(ctrl_c);
     progress.finish();
     rec.games.sort_by_key(|g| g.number);
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
+    if interrupted {
+        text.push_str(&format!(
+            "Interrupted after {} of {total} games\n",
+            rec.games.len()
+        ));
+    }
     text.push_str(&format!(
         "Time: {}\n",
         progress::fmt_duration(started.elapsed().as_secs_f64())

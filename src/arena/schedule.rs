@@ -95,7 +95,7 @@ pub fn run_jobs(
             let (queue, stop) = (&queue, &stop);
             let worker = move || {
                 let mut pool = Pool::default();
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !super::interrupt::interrupted() {
                     let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = next else { break };
                     // A panic here is a bug in a game or in the runner, not
