@@ -118,14 +118,20 @@ fn faults_lose_the_game_and_the_match_goes_on() {
 }
 
 #[test]
-fn replies_without_ids_are_accepted() {
-    let dir = scratch("noid");
-    let mut args = base(&dir, 2);
-    args.extend(engine("noid", "noid"));
-    args.extend(engine("weak", "weak"));
-    let report = nim_match(&args, &[]);
-    assert_eq!(report.summary.pairings[0].wdl.wins, 2, "{}", report.text);
-    assert_eq!(report.summary.endings.forfeit, 0);
+fn replies_without_ids_and_start_up_banners_are_accepted() {
+    for mode in ["noid", "banner"] {
+        let dir = scratch(mode);
+        let mut args = base(&dir, 2);
+        args.extend(engine(mode, mode));
+        args.extend(engine("weak", "weak"));
+        let report = nim_match(&args, &[]);
+        assert_eq!(
+            report.summary.pairings[0].wdl.wins, 2,
+            "{mode}:\n{}",
+            report.text
+        );
+        assert_eq!(report.summary.endings.forfeit, 0);
+    }
 }
 
 #[test]

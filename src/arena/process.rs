@@ -198,6 +198,9 @@ pub struct EngineProcess {
     next_id: u64,
     log: Option<TrafficLog>,
     dead: bool,
+    /// Whether the engine has answered anything yet: lines before its
+    /// first reply are a start-up banner, not a malformed reply.
+    answered: bool,
 }
 
 impl EngineProcess {
@@ -269,6 +272,7 @@ impl EngineProcess {
             next_id: 1,
             log,
             dead: false,
+            answered: false,
         })
     }
 
@@ -330,10 +334,22 @@ impl EngineProcess {
                 "cannot write '{command}' ({e}); {status}"
             )));
         }
-        // Every event ends the wait: a reply (ours, or a stray one that
-        // means the engine is out of step), garbage, the end, or the clock.
-        let result = match self.events.recv_timeout(timeout) {
+        // Every event ends the wait (a reply, ours or a stray one that means
+        // the engine is out of step; garbage; the end; the clock), except a
+        // start-up banner.
+        let deadline = Instant::now() + timeout;
+        let mut event = self.events.recv_timeout(timeout);
+        while let Ok(Event::Garbage(text)) = &event
+            && !self.answered
+        {
+            self.log("<", &format!("{text} (ignored: before the first reply)"));
+            event = self
+                .events
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        }
+        let result = match event {
             Ok(Event::Reply(reply)) => {
+                self.answered = true;
                 let head = if reply.ok { "=" } else { "?" };
                 let id_text = reply.id.map_or(String::new(), |i| i.to_string());
                 self.log("<", &format!("{head}{id_text} {}", reply.text));
