@@ -2,7 +2,7 @@
 //! a deadline, notice crashes, kill it when it hangs.
 //!
 //! Replies are read by a thread of their own that turns stdout into
-//! [`Event`]s on a channel, so that waiting for a reply is a
+//! events on a channel, so that waiting for a reply is a
 //! `recv_timeout` and an engine that never answers cannot wedge the runner.
 //! The engine runs in a process group of its own, so killing it also kills
 //! whatever it started (`sh -c` wrappers, helper processes).
