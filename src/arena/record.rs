@@ -684,6 +684,29 @@ mod tests {
     }
 
     #[test]
+    fn engines_with_several_seats_score_by_their_mean() {
+        let mut g = GameRecord {
+            number: 1,
+            pairing: (0, 1),
+            deal: 0,
+            seats: vec![0, 1, 0, 1],
+            ending: Ending::Normal,
+            scores: None,
+            winners: vec![0],
+            seat_results: vec![1.0, 0.0, 0.0, 0.0],
+            plies: 0,
+            millis: 0,
+            transcript: Vec::new(),
+        };
+        assert_eq!(g.engine_result(0), Some(0.5));
+        assert_eq!((g.first_score(), g.score_of(1)), (Some(1.0), Some(0.0)));
+        g.seat_results = vec![1.0, 1.0, 0.0, 0.0];
+        assert_eq!(g.first_score(), Some(0.5));
+        g.ending = Ending::Error("bug".into());
+        assert_eq!(g.first_score(), None);
+    }
+
+    #[test]
     fn winners_to_results() {
         assert_eq!(results_from_winners(2, &[0]), vec![1.0, 0.0]);
         assert_eq!(results_from_winners(2, &[]), vec![0.5, 0.5]);
