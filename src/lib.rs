@@ -5,9 +5,11 @@
 //! - [`game`]: the game trait every game implements; [`options`]: game options.
 //! - [`games`]: one module per game, and the registry that names them.
 //! - [`search`]: searches generic over the game trait.
-//! - `engine`: the facade that owns the game, settings and running search.
-//! - `protocol`: the command grammar and the session loop.
+//! - [`engine`]: the facade that owns the game, settings and running search.
+//! - [`protocol`]: the command grammar and the session loop.
+//! - [`arena`]: the match runner (`tabula match`).
 
+pub mod arena;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -1,0 +1,310 @@
+//! Engine descriptions and limits, read from the `--engine KEY=VALUE...`
+//! words of the command line.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::process::Launch;
+use super::record::EngineInfo;
+
+/// The keys an `--engine` (or `--each`) word may use.
+pub const ENGINE_KEYS: &str = "cmd=COMMAND, name=NAME, proto=tabula|gtp, set.KEY=VALUE, \
+init=LINE, dir=PATH, stderr=FILE, movetime=MS, depth=N, iterations=N, tc=MAIN[+BYO]";
+
+/// The protocol dialect an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    /// tabula's protocol: `game`, `set`, per-call budgets, seat-bound play.
+    #[default]
+    Tabula,
+    /// Plain GTP (an Othello engine): `boardsize`, `clear_board`, `play`,
+    /// `genmove`, `time_settings`, `time_left`, `quit` only.
+    Gtp,
+}
+
+impl Proto {
+    /// The word used on the command line and in records.
+    pub fn word(self) -> &'static str {
+        match self {
+            Proto::Tabula => "tabula",
+            Proto::Gtp => "gtp",
+        }
+    }
+}
+
+/// A game clock: main time, then byo-yomi per move (GTP's
+/// `time_settings main byoyomi 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Main time for the whole game.
+    pub main: Duration,
+    /// Time per move once the main time is spent (zero: none).
+    pub byoyomi: Duration,
+}
+
+impl Clock {
+    /// Parses `MAIN` or `MAIN+BYO` in seconds (decimals allowed).
+    pub fn parse(text: &str) -> Result<Clock, ConfigError> {
+        let bad = || {
+            ConfigError(format!(
+                "bad clock '{text}': expected MAIN or MAIN+BYO in seconds"
+            ))
+        };
+        let secs = |s: &str| -> Result<Duration, ConfigError> {
+            let v: f64 = s.trim().parse().map_err(|_| bad())?;
+            Duration::try_from_secs_f64(v).map_err(|_| bad())
+        };
+        let (main, byo) = match text.split_once('+') {
+            Some((m, b)) => (secs(m)?, secs(b)?),
+            None => (secs(text)?, Duration::ZERO),
+        };
+        if main.is_zero() && byo.is_zero() {
+            return Err(bad());
+        }
+        Ok(Clock { main, byoyomi: byo })
+    }
+}
+
+/// What an engine may spend per move or per game. Every limit set applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Milliseconds per move (sent as `genmove ... movetime=MS`; enforced).
+    pub movetime: Option<u64>,
+    /// Depth per move (sent as `depth=N`; not enforced).
+    pub depth: Option<u32>,
+    /// Iterations per move (sent as `iterations=N`; not enforced).
+    pub iterations: Option<u64>,
+    /// A clock per game (`time_settings` / `time_left`; enforced).
+    pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// These limits, with each unset one taken from `fallback`.
+    pub fn or(self, fallback: Limits) -> Limits {
+        Limits {
+            movetime: self.movetime.or(fallback.movetime),
+            depth: self.depth.or(fallback.depth),
+            iterations: self.iterations.or(fallback.iterations),
+            clock: self.clock.or(fallback.clock),
+        }
+    }
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Its unique name in reports and records.
+    pub name: String,
+    /// How to start it.
+    pub launch: Launch,
+    /// Its dialect.
+    pub proto: Proto,
+    /// Lines sent once after it starts (`set ...` and `init=` lines).
+    pub init: Vec<String>,
+    /// Its own limits (already combined with the match's).
+    pub limits: Limits,
+    /// Whether its settings fix a seed (then the runner sends none).
+    pub sets_seed: bool,
+}
+
+impl EngineSpec {
+    /// Parses the words of `--each` then of one `--engine` (later words
+    /// win). `index` numbers the engine for a default name.
+    pub fn parse<S: AsRef<str>>(each: &[S], words: &[S]) -> Result<EngineSpec, ConfigError> {
+        let mut spec = EngineSpec::default();
+        let mut limits = Limits::default();
+        for word in each.iter().chain(words) {
+            let word = word.as_ref();
+            let (key, value) = word.split_once('=').ok_or_else(|| {
+                ConfigError(format!(
+                    "engine word '{word}' is not KEY=VALUE ({ENGINE_KEYS})"
+                ))
+            })?;
+            let num = |what: &str| -> Result<u64, ConfigError> {
+                value
+                    .parse()
+                    .map_err(|_| ConfigError(format!("{what} needs a whole number, not '{value}'")))
+            };
+            match key {
+                "cmd" => spec.launch.command = value.to_string(),
+                "name" => spec.name = value.to_string(),
+                "proto" => {
+                    spec.proto = match value {
+                        "tabula" => Proto::Tabula,
+                        "gtp" => Proto::Gtp,
+                        _ => {
+                            return Err(ConfigError(format!(
+                                "proto must be tabula or gtp, not '{value}'"
+                            )));
+                        }
+                    }
+                }
+                "init" => spec.init.push(value.to_string()),
+                "dir" => spec.launch.dir = Some(PathBuf::from(value)),
+                "stderr" => spec.launch.stderr = Some(PathBuf::from(value)),
+                "movetime" => limits.movetime = Some(num("movetime")?),
+                "depth" => {
+                    limits.depth = Some(
+                        u32::try_from(num("depth")?)
+                            .map_err(|_| ConfigError("depth is too large".into()))?,
+                    )
+                }
+                "iterations" => limits.iterations = Some(num("iterations")?),
+                "tc" => limits.clock = Some(Clock::parse(value)?),
+                _ => match key.strip_prefix("set.") {
+                    Some(setting) if !setting.is_empty() => {
+                        if setting.eq_ignore_ascii_case("seed") {
+                            spec.sets_seed = true;
+                        }
+                        spec.init.push(format!("set {setting} {value}"));
+                    }
+                    _ => {
+                        return Err(ConfigError(format!(
+                            "unknown engine key '{key}' (accepted: {ENGINE_KEYS})"
+                        )));
+                    }
+                },
+            }
+        }
+        if spec.launch.command.trim().is_empty() {
+            return Err(ConfigError(format!(
+                "an engine needs cmd=COMMAND (keys: {ENGINE_KEYS})"
+            )));
+        }
+        if spec
+            .init
+            .iter()
+            .any(|l| l.split_whitespace().next() == Some("set") && l.contains(" seed "))
+        {
+            spec.sets_seed = true;
+        }
+        spec.limits = limits;
+        Ok(spec)
+    }
+
+    /// A default name from the command: the program's file name.
+    pub fn default_name(&self) -> String {
+        let program = self
+            .launch
+            .command
+            .split_whitespace()
+            .next()
+            .unwrap_or("engine");
+        program.rsplit('/').next().unwrap_or(program).to_string()
+    }
+
+    /// How the record describes this engine.
+    pub fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: self.name.clone(),
+            proto: self.proto.word().to_string(),
+            command: self.launch.command.clone(),
+            init: self.init.clone(),
+        }
+    }
+}
+
+/// Makes engine names usable in records and tables: no spaces, commas,
+/// quotes or `=`, not empty, and unique (a `-2`, `-3`... suffix).
+pub fn settle_names(specs: &mut [EngineSpec]) {
+    let mut taken: Vec<String> = Vec::new();
+    for spec in specs.iter_mut() {
+        let raw = if spec.name.is_empty() {
+            spec.default_name()
+        } else {
+            spec.name.clone()
+        };
+        let mut clean: String = raw
+            .chars()
+            .map(|c| {
+                if c.is_whitespace() || ",\"'=\\#".contains(c) {
+                    '_'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        if clean.is_empty() {
+            clean = "engine".to_string();
+        }
+        let mut name = clean.clone();
+        let mut k = 2;
+        while taken.contains(&name) {
+            name = format!("{clean}-{k}");
+            k += 1;
+        }
+        taken.push(name.clone());
+        spec.name = name;
+    }
+}
+
+/// A configuration mistake, with a message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_words() {
+        let each = ["movetime=50", "proto=tabula"];
+        let spec = EngineSpec::parse(
+            &each,
+            &[
+                "cmd=./tabula -q",
+                "name=uct",
+                "set.search=uct",
+                "set.seed=3",
+                "movetime=70",
+            ],
+        )
+        .unwrap();
+        assert_eq!(spec.launch.command, "./tabula -q");
+        assert_eq!(spec.init, vec!["set search uct", "set seed 3"]);
+        assert!(spec.sets_seed);
+        assert_eq!(spec.limits.movetime, Some(70));
+        assert!(EngineSpec::parse(&each, &["name=x"]).is_err());
+        assert!(
+            EngineSpec::parse::<&str>(&[], &["cmd=x", "colour=red"])
+                .unwrap_err()
+                .0
+                .contains("accepted")
+        );
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(Clock::parse("60").unwrap().main, Duration::from_secs(60));
+        assert_eq!(
+            Clock::parse("1+0.5").unwrap().byoyomi,
+            Duration::from_millis(500)
+        );
+        assert!(Clock::parse("x").is_err());
+        assert!(Clock::parse("0").is_err());
+    }
+
+    #[test]
+    fn names_unique_and_clean() {
+        let mut specs = vec![
+            EngineSpec::default(),
+            EngineSpec::default(),
+            EngineSpec::default(),
+        ];
+        specs[0].launch.command = "/usr/bin/tabula".into();
+        specs[1].launch.command = "tabula".into();
+        specs[2].name = "my engine".into();
+        settle_names(&mut specs);
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["tabula", "tabula-2", "my_engine"]);
+    }
+}

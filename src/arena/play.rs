@@ -1,0 +1,512 @@
+//! Playing one game: the runner as referee between engine processes.
+//!
+//! Each seat has its own engine process (card games bind every process to
+//! one seat, so an engine occupying two seats runs twice). The referee
+//! draws the chance steps, asks the seat to move for a move, checks it,
+//! and tells every seat's engine exactly the lines the game's `tell` hook
+//! gives for that seat. Any fault ends the game with a loss for the
+//! culprit; the runner itself never stops on engine output.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng as _, SeedableRng};
+
+use super::config::{EngineSpec, Proto};
+use super::process::{EngineError, EngineProcess, TrafficLog};
+use super::record::{Ending, Fault, GameRecord, results_from_winners};
+use super::referee::{Referee, Told};
+use crate::game::{MoveError, Rng, Seat, Turn};
+
+/// What every game of a match shares.
+pub struct Setup {
+    /// The engines.
+    pub engines: Vec<EngineSpec>,
+    /// The match seed: every chance step and opening move derives from it.
+    pub seed: u64,
+    /// Grace added to every enforced time limit (I/O and start-up).
+    pub margin: Duration,
+    /// The longest wait for a reply that has no budget of its own.
+    pub timeout: Duration,
+    /// Engine moves after which a game is adjudicated a draw (0: never).
+    pub max_moves: usize,
+    /// Random legal moves played at the start of perfect-information games
+    /// (the same for every game of a deal), for variety.
+    pub random_plies: usize,
+    /// Whether tabula engines get `set seed N` per game (unless their
+    /// settings fix one), so that games differ.
+    pub game_seeds: bool,
+    /// Where traffic goes with `--debug`.
+    pub log: Option<TrafficLog>,
+}
+
+/// One game to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameJob {
+    /// Game number in the match, from 1.
+    pub number: usize,
+    /// The two engines of the pairing.
+    pub pairing: (usize, usize),
+    /// The deal index (chance and opening).
+    pub deal: u64,
+    /// The engine at each seat.
+    pub seats: Vec<usize>,
+}
+
+/// A stream of random numbers for one step of one deal: the same
+/// `(seed, deal, step)` always gives the same generator, so a deal replays
+/// identically whoever sits where.
+pub fn deal_rng(seed: u64, deal: u64, step: u64) -> Rng {
+    // SplitMix64 finaliser over the three numbers: cheap and well mixed.
+    let mut z =
+        seed ^ deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ step.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Rng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// Engine processes kept alive between the games of one worker thread.
+#[derive(Default)]
+pub struct Pool {
+    idle: Vec<Vec<EngineProcess>>,
+}
+
+impl Pool {
+    /// An idle process of `engine`, or a new one (started and initialised).
+    fn take(
+        &mut self,
+        setup: &Setup,
+        engine: usize,
+        label: &str,
+    ) -> Result<EngineProcess, EngineError> {
+        if let Some(p) = self.idle.get_mut(engine).and_then(Vec::pop) {
+            return Ok(p);
+        }
+        let spec = &setup.engines[engine];
+        let mut p = EngineProcess::spawn(&spec.launch, label, setup.log.clone())?;
+        if spec.proto == Proto::Tabula {
+            for line in &spec.init {
+                p.send(line, setup.timeout)?;
+            }
+        }
+        Ok(p)
+    }
+
+    /// Returns a healthy process for later games.
+    fn give(&mut self, engine: usize, p: EngineProcess) {
+        if p.is_dead() {
+            return;
+        }
+        if self.idle.len() <= engine {
+            self.idle.resize_with(engine + 1, Vec::new);
+        }
+        self.idle[engine].push(p);
+    }
+
+    /// Asks every idle engine to quit.
+    pub fn close(self) {
+        for p in self.idle.into_iter().flatten() {
+            p.quit();
+        }
+    }
+}
+
+/// A fault: the engine that caused it, what it was, and the details.
+struct Forfeit {
+    engine: usize,
+    fault: Fault,
+    detail: String,
+}
+
+fn fault_of(e: &EngineError) -> Fault {
+    match e {
+        EngineError::Spawn { .. } => Fault::Spawn,
+        EngineError::Crashed(_) => Fault::Crash,
+        EngineError::Timeout { .. } => Fault::Timeout,
+        EngineError::Malformed(_) => Fault::Malformed,
+        EngineError::Refused { .. } => Fault::Refused,
+    }
+}
+
+/// How a game loop stopped, short of a fault.
+enum Stop {
+    Over,
+    Resign(usize),
+    MoveLimit,
+}
+
+/// One game in progress.
+struct Table<'a> {
+    setup: &'a Setup,
+    job: &'a GameJob,
+    referee: Box<dyn Referee>,
+    procs: Vec<Option<EngineProcess>>,
+    /// Main time left per seat, when there is a clock.
+    main_left: Vec<Duration>,
+    transcript: Vec<String>,
+    plies: usize,
+}
+
+impl Table<'_> {
+    fn spec(&self, seat: Seat) -> &EngineSpec {
+        &self.setup.engines[self.job.seats[seat]]
+    }
+
+    /// Sends one command to the engine at `seat`; any failure is its fault.
+    fn send(&mut self, seat: Seat, command: &str, timeout: Duration) -> Result<String, Forfeit> {
+        let engine = self.job.seats[seat];
+        let Some(p) = self.procs.get_mut(seat).and_then(Option::as_mut) else {
+            return Err(Forfeit {
+                engine,
+                fault: Fault::Crash,
+                detail: "no process".to_string(),
+            });
+        };
+        p.send(command, timeout).map_err(|e| Forfeit {
+            engine,
+            fault: fault_of(&e),
+            detail: e.to_string(),
+        })
+    }
+
+    fn start_engines(&mut self, pool: &mut Pool) -> Result<(), Forfeit> {
+        for seat in 0..self.job.seats.len() {
+            let engine = self.job.seats[seat];
+            let label = format!(
+                "[{} {}]",
+                self.setup.engines[engine].name,
+                self.referee.seat_name(seat)
+            );
+            match pool.take(self.setup, engine, &label) {
+                Ok(p) => self.procs[seat] = Some(p),
+                Err(e) => {
+                    return Err(Forfeit {
+                        engine,
+                        fault: fault_of(&e),
+                        detail: e.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads the game in every engine.
+    fn new_game(&mut self) -> Result<(), Forfeit> {
+        let timeout = self.setup.timeout;
+        let perfect = self.referee.perfect_information();
+        for seat in 0..self.job.seats.len() {
+            let spec = self.spec(seat).clone();
+            let clock = spec.limits.clock;
+            match spec.proto {
+                Proto::Tabula => {
+                    let mut cmd = format!("game {}", self.referee.game_name());
+                    for w in self.referee.option_words() {
+                        cmd.push(' ');
+                        cmd.push_str(&w);
+                    }
+                    if !perfect {
+                        cmd.push_str(&format!(" seat={seat}"));
+                    }
+                    self.send(seat, &cmd, timeout)?;
+                    if self.setup.game_seeds && !spec.sets_seed {
+                        let seed = deal_rng(self.setup.seed, self.job.number as u64, seat as u64)
+                            .r#gen::<u32>();
+                        // An engine without seeds may refuse: that is fine.
+                        match self.send(seat, &format!("set seed {seed}"), timeout) {
+                            Err(f) if f.fault != Fault::Refused => return Err(f),
+                            _ => {}
+                        }
+                    }
+                }
+                Proto::Gtp => {
+                    if self.referee.game_name() == "othello" {
+                        self.send(seat, "boardsize 8", timeout)?;
+                    }
+                    self.send(seat, "clear_board", timeout)?;
+                }
+            }
+            if let Some(c) = clock {
+                // GTP counts whole seconds.
+                let (byo, stones) = if c.byoyomi.is_zero() {
+                    (0, 0)
+                } else {
+                    (whole_secs(c.byoyomi), 1)
+                };
+                let main = whole_secs(c.main);
+                self.send(
+                    seat,
+                    &format!("time_settings {main} {byo} {stones}"),
+                    timeout,
+                )?;
+            } else if let (Proto::Gtp, Some(ms)) = (spec.proto, spec.limits.movetime) {
+                // Plain GTP has no per-call budget: a byo-yomi of one move.
+                self.send(
+                    seat,
+                    &format!("time_settings 0 {} 1", ms.div_ceil(1000).max(1)),
+                    timeout,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends every seat its lines for an applied step.
+    fn tell(&mut self, told: &Told) -> Result<(), Forfeit> {
+        let timeout = self.setup.timeout;
+        for (seat, lines) in told.lines.iter().enumerate() {
+            for line in lines {
+                self.send(seat, line, timeout)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn runner_error(e: MoveError) -> String {
+        format!("the referee refused its own step: {e}")
+    }
+
+    /// Random opening moves, told to everyone including the mover.
+    fn opening(&mut self) -> Result<Result<(), String>, Forfeit> {
+        if !self.referee.perfect_information() {
+            return Ok(Ok(()));
+        }
+        for k in 0..self.setup.random_plies {
+            let Turn::Player(seat) = self.referee.turn() else {
+                break;
+            };
+            let moves = self.referee.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut rng = deal_rng(self.setup.seed, self.job.deal, 1_000_000 + k as u64);
+            let pick = &moves[rng.gen_range(0..moves.len())];
+            let told = match self.referee.play(pick) {
+                Ok(t) => t,
+                Err(e) => return Ok(Err(Self::runner_error(e))),
+            };
+            let line = format!("play {} {}", self.referee.seat_name(seat), told.text);
+            self.transcript.push(line.clone());
+            self.tell(&told)?;
+            self.send(seat, &line, self.setup.timeout)?;
+        }
+        Ok(Ok(()))
+    }
+
+    /// Asks the seat to move for a move, under its limits.
+    fn genmove(&mut self, seat: Seat) -> Result<Result<Told, Stop>, Forfeit> {
+        let engine = self.job.seats[seat];
+        let spec = self.spec(seat).clone();
+        let name = self.referee.seat_name(seat);
+        let margin = self.setup.margin;
+        let mut limit: Option<Duration> = None;
+        if let Some(c) = spec.limits.clock {
+            let left = self.main_left[seat];
+            let (secs, stones) = if left.is_zero() {
+                (whole_secs(c.byoyomi), 1)
+            } else {
+                (left.as_secs(), 0)
+            };
+            self.send(
+                seat,
+                &format!("time_left {name} {secs} {stones}"),
+                self.setup.timeout,
+            )?;
+            limit = Some(left + c.byoyomi);
+        }
+        let mut cmd = format!("genmove {name}");
+        if let Some(ms) = spec.limits.movetime {
+            let per_move = Duration::from_millis(ms);
+            limit = Some(limit.map_or(per_move, |l| l.min(per_move)));
+            if spec.proto == Proto::Tabula {
+                cmd.push_str(&format!(" movetime={ms}"));
+            }
+        }
+        if spec.proto == Proto::Tabula {
+            if let Some(d) = spec.limits.depth {
+                cmd.push_str(&format!(" depth={d}"));
+            }
+            if let Some(n) = spec.limits.iterations {
+                cmd.push_str(&format!(" iterations={n}"));
+            }
+        }
+        let wait = limit.map_or(self.setup.timeout, |l| l + margin);
+        let started = Instant::now();
+        let reply = self.send(seat, &cmd, wait)?;
+        let spent = started.elapsed();
+        if spec.limits.clock.is_some() {
+            // Within the margin a late move stands; the main time is gone.
+            self.main_left[seat] = self.main_left[seat].saturating_sub(spent);
+        }
+        let text = reply.lines().next().unwrap_or("").trim().to_string();
+        if text.eq_ignore_ascii_case("resign") {
+            self.transcript.push(format!("# {name} resigns"));
+            return Ok(Err(Stop::Resign(engine)));
+        }
+        let forfeit = |fault, e: MoveError| Forfeit {
+            engine,
+            fault,
+            detail: format!("answered '{text}': {e}"),
+        };
+        match self.referee.play(&text) {
+            Ok(told) => Ok(Ok(told)),
+            Err(e @ (MoveError::Syntax(_) | MoveError::Illegal(_) | MoveError::GameOver)) => {
+                Err(forfeit(Fault::Illegal, e))
+            }
+        }
+    }
+
+    /// The game loop, from the first step to the end.
+    fn run(&mut self) -> Result<Result<Stop, String>, Forfeit> {
+        if let Err(m) = self.opening()? {
+            return Ok(Err(m));
+        }
+        let mut chance_steps = 0u64;
+        loop {
+            match self.referee.turn() {
+                Turn::Over => return Ok(Ok(Stop::Over)),
+                Turn::Chance => {
+                    let mut rng = deal_rng(self.setup.seed, self.job.deal, chance_steps);
+                    chance_steps += 1;
+                    let told = match self.referee.sample_and_apply_chance(&mut rng) {
+                        Ok(t) => t,
+                        Err(e) => return Ok(Err(Self::runner_error(e))),
+                    };
+                    self.transcript.push(format!("deal {}", told.text));
+                    self.tell(&told)?;
+                }
+                Turn::Player(seat) => {
+                    if self.setup.max_moves > 0 && self.plies >= self.setup.max_moves {
+                        return Ok(Ok(Stop::MoveLimit));
+                    }
+                    let told = match self.genmove(seat)? {
+                        Ok(t) => t,
+                        Err(stop) => return Ok(Ok(stop)),
+                    };
+                    self.plies += 1;
+                    self.transcript.push(format!(
+                        "play {} {}",
+                        self.referee.seat_name(seat),
+                        told.text
+                    ));
+                    self.tell(&told)?;
+                }
+            }
+        }
+    }
+}
+
+/// Plays one game with engines from `pool`, and returns its record.
+/// Engines that caused a fault are killed; the others go back to the pool.
+pub fn play_game(
+    setup: &Setup,
+    pool: &mut Pool,
+    prototype: &dyn Referee,
+    job: &GameJob,
+) -> GameRecord {
+    let started = Instant::now();
+    let referee = prototype.new_game();
+    let seats = referee.num_seats();
+    let seat_clock = |s: usize| {
+        setup
+            .engines
+            .get(job.seats.get(s).copied().unwrap_or(0))
+            .and_then(|e| e.limits.clock)
+            .map_or(Duration::ZERO, |c| c.main)
+    };
+    let mut head = format!("game {}", referee.game_name());
+    for w in referee.option_words() {
+        head.push(' ');
+        head.push_str(&w);
+    }
+    let mut table = Table {
+        setup,
+        job,
+        procs: (0..seats).map(|_| None).collect(),
+        main_left: (0..seats).map(seat_clock).collect(),
+        referee,
+        transcript: vec![head],
+        plies: 0,
+    };
+    let outcome = if job.seats.len() != seats {
+        Ok(Err(format!(
+            "{} seats given for a {seats}-seat game",
+            job.seats.len()
+        )))
+    } else {
+        table
+            .start_engines(pool)
+            .and_then(|()| table.new_game())
+            .and_then(|()| table.run())
+    };
+    let (ending, seat_results, scores, winners) = match outcome {
+        Ok(Ok(Stop::Over)) => {
+            let o = table.referee.outcome();
+            (
+                Ending::Normal,
+                results_from_winners(seats, &o.winners),
+                Some(o.scores),
+                o.winners,
+            )
+        }
+        Ok(Ok(Stop::MoveLimit)) => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
+        Ok(Ok(Stop::Resign(e))) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
+        Ok(Err(message)) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
+        Err(f) => {
+            // The culprit's state is unknown from here: start it afresh.
+            for (seat, p) in table.procs.iter_mut().enumerate() {
+                if job.seats.get(seat) == Some(&f.engine)
+                    && let Some(p) = p.as_mut()
+                {
+                    p.kill();
+                }
+            }
+            let results = lose(job, f.engine);
+            (
+                Ending::Forfeit {
+                    engine: f.engine,
+                    fault: f.fault,
+                    detail: f.detail,
+                },
+                results,
+                None,
+                Vec::new(),
+            )
+        }
+    };
+    for (seat, p) in table.procs.into_iter().enumerate() {
+        if let (Some(p), Some(&engine)) = (p, job.seats.get(seat)) {
+            pool.give(engine, p);
+        }
+    }
+    GameRecord {
+        number: job.number,
+        pairing: job.pairing,
+        deal: job.deal,
+        seats: job.seats.clone(),
+        ending,
+        scores,
+        winners,
+        seat_results,
+        plies: table.plies,
+        millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        transcript: table.transcript,
+    }
+}
+
+/// Whole seconds for GTP time commands: rounded, and at least 1 for any
+/// time at all (0 would mean "no limit" to some engines).
+fn whole_secs(d: Duration) -> u64 {
+    if d.is_zero() {
+        0
+    } else {
+        (d.as_secs_f64().round() as u64).max(1)
+    }
+}
+
+/// Seat results where `engine` loses: its seats 0, the others 1.
+fn lose(job: &GameJob, engine: usize) -> Vec<f64> {
+    job.seats
+        .iter()
+        .map(|&e| if e == engine { 0.0 } else { 1.0 })
+        .collect()
+}

@@ -1,0 +1,495 @@
+//! One engine process: spawn it, send commands with ids, read replies with
+//! a deadline, notice crashes, kill it when it hangs.
+//!
+//! Replies are read by a thread of their own that turns stdout into
+//! events on a channel, so that waiting for a reply is a
+//! `recv_timeout` and an engine that never answers cannot wedge the runner.
+//! The engine runs in a process group of its own, so killing it also kills
+//! whatever it started (`sh -c` wrappers, helper processes).
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest line accepted from an engine; longer ones are malformed.
+const MAX_LINE: u64 = 1 << 20;
+
+/// How long `quit` waits for an engine to exit before killing it.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A sink for the traffic log (`--debug`): one line per message.
+pub type TrafficLog = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How to start an engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The command line. Split on whitespace, unless it contains shell
+    /// syntax (quotes, `|`, `;`, `$`...), in which case it runs under `sh -c`.
+    pub command: String,
+    /// The working directory, if not the runner's.
+    pub dir: Option<PathBuf>,
+    /// Where the engine's stderr goes (appended); discarded if `None`.
+    pub stderr: Option<PathBuf>,
+}
+
+/// What went wrong talking to an engine. Each kind is a fault that
+/// forfeits the game for the engine that caused it.
+#[derive(Debug)]
+pub enum EngineError {
+    /// The program could not be started.
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The engine exited or closed its output.
+    Crashed(String),
+    /// No reply within the time allowed.
+    Timeout {
+        /// The command that got no reply.
+        command: String,
+        /// How long the runner waited.
+        waited: Duration,
+    },
+    /// The engine printed something that is not a reply.
+    Malformed(String),
+    /// The engine answered `?` to a command it had to accept.
+    Refused {
+        /// The command.
+        command: String,
+        /// The engine's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn { command, source } => {
+                write!(f, "cannot start '{command}': {source}")
+            }
+            EngineError::Crashed(m) => write!(f, "engine crashed: {m}"),
+            EngineError::Timeout { command, waited } => {
+                write!(
+                    f,
+                    "no reply to '{command}' within {:.3}s",
+                    waited.as_secs_f64()
+                )
+            }
+            EngineError::Malformed(m) => write!(f, "malformed reply: {m}"),
+            EngineError::Refused { command, message } => {
+                write!(f, "refused '{command}': {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// One reply, framed by the reader thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Reply {
+    ok: bool,
+    id: Option<u64>,
+    text: String,
+}
+
+/// What the reader thread sees on stdout.
+#[derive(Debug)]
+enum Event {
+    Reply(Reply),
+    /// A non-empty line that is neither a comment nor part of a reply.
+    Garbage(String),
+    /// End of output (the engine exited) or a read error.
+    Closed(String),
+}
+
+/// Splits replies out of an engine's output lines: `=[id] text` or
+/// `?[id] message`, continued by further lines until an empty one.
+#[derive(Default)]
+struct Framer {
+    open: Option<Reply>,
+}
+
+impl Framer {
+    /// Feeds one line (without its newline); returns a finished event.
+    fn line(&mut self, line: &str) -> Option<Event> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if let Some(reply) = self.open.as_mut() {
+            if line.trim().is_empty() {
+                return self.open.take().map(Event::Reply);
+            }
+            if !reply.text.is_empty() {
+                reply.text.push('\n');
+            }
+            reply.text.push_str(line);
+            return None;
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return None;
+        }
+        let ok = match trimmed.as_bytes()[0] {
+            b'=' => true,
+            b'?' => false,
+            _ => return Some(Event::Garbage(trimmed.to_string())),
+        };
+        let rest = &trimmed[1..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let id = rest[..digits].parse().ok();
+        let text = rest[digits..].trim().to_string();
+        self.open = Some(Reply { ok, id, text });
+        None
+    }
+}
+
+/// Reads lines from `out` until it closes, sending framed events.
+fn reader_loop(out: impl Read, tx: mpsc::Sender<Event>) {
+    let mut out = BufReader::new(out);
+    let mut framer = Framer::default();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut out).take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) => {
+                let _ = tx.send(Event::Closed("end of output".to_string()));
+                return;
+            }
+            Ok(n) if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') => {
+                let _ = tx.send(Event::Garbage(format!(
+                    "a line longer than {MAX_LINE} bytes"
+                )));
+                return;
+            }
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if let Some(event) = framer.line(&line)
+                    && tx.send(event).is_err()
+                {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Event::Closed(format!("read error: {e}")));
+                return;
+            }
+        }
+    }
+}
+
+/// Whether a command line needs a shell to run.
+fn needs_shell(command: &str) -> bool {
+    command.chars().any(|c| "'\"|&;<>()$`\\*?~{}".contains(c))
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    label: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    next_id: u64,
+    log: Option<TrafficLog>,
+    dead: bool,
+    /// Whether the engine has answered anything yet: lines before its
+    /// first reply are a start-up banner, not a malformed reply.
+    answered: bool,
+}
+
+impl EngineProcess {
+    /// Starts an engine. `label` names it in the traffic log.
+    pub fn spawn(
+        launch: &Launch,
+        label: &str,
+        log: Option<TrafficLog>,
+    ) -> Result<EngineProcess, EngineError> {
+        let spawn_err = |source| EngineError::Spawn {
+            command: launch.command.clone(),
+            source,
+        };
+        let mut cmd = if needs_shell(&launch.command) {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(&launch.command);
+            c
+        } else {
+            let mut words = launch.command.split_whitespace();
+            let program = words.next().ok_or_else(|| {
+                spawn_err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "empty command",
+                ))
+            })?;
+            let mut c = Command::new(program);
+            c.args(words);
+            c
+        };
+        if let Some(dir) = &launch.dir {
+            cmd.current_dir(dir);
+        }
+        let stderr = match &launch.stderr {
+            Some(path) => Stdio::from(
+                File::options()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(spawn_err)?,
+            ),
+            None => Stdio::null(),
+        };
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr);
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // A group of its own: killing the group also ends helpers the
+            // engine started, and a Ctrl-C in the terminal reaches only us.
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(spawn_err)?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| spawn_err(std::io::Error::other("no stdout pipe")))?;
+        let stdin = child.stdin.take();
+        let (tx, events) = mpsc::channel();
+        thread::Builder::new()
+            .name(format!("read {label}"))
+            .spawn(move || reader_loop(stdout, tx))
+            .map_err(spawn_err)?;
+        Ok(EngineProcess {
+            label: label.to_string(),
+            child,
+            stdin,
+            events,
+            next_id: 1,
+            log,
+            dead: false,
+            answered: false,
+        })
+    }
+
+    /// The label given at spawn.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Whether the process was found dead or killed.
+    pub fn is_dead(&self) -> bool {
+        self.dead
+    }
+
+    fn log(&self, dir: &str, text: &str) {
+        if let Some(log) = &self.log {
+            for line in text.lines() {
+                log(&format!("{} {dir} {line}", self.label));
+            }
+        }
+    }
+
+    /// How the process ended, if it did (for crash messages).
+    fn exit_status(&mut self) -> String {
+        // Give a dying process a moment to be reaped.
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.to_string();
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        "still running".to_string()
+    }
+
+    /// Sends one command (without id) and waits up to `timeout` for its
+    /// reply. Returns the reply text on `=`.
+    ///
+    /// On a timeout, crash or malformed reply the engine is killed (its
+    /// state is unknown from then on); a `?` reply leaves it running.
+    pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, EngineError> {
+        if self.dead {
+            return Err(EngineError::Crashed(
+                "the engine was stopped earlier".to_string(),
+            ));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let line = format!("{id} {command}\n");
+        self.log(">", line.trim_end());
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(std::io::Error::other("stdin closed")),
+        };
+        if let Err(e) = written {
+            let status = self.exit_status();
+            self.kill();
+            return Err(EngineError::Crashed(format!(
+                "cannot write '{command}' ({e}); {status}"
+            )));
+        }
+        // Every event ends the wait (a reply, ours or a stray one that means
+        // the engine is out of step; garbage; the end; the clock), except a
+        // start-up banner.
+        let deadline = Instant::now() + timeout;
+        let mut event = self.events.recv_timeout(timeout);
+        while let Ok(Event::Garbage(text)) = &event
+            && !self.answered
+        {
+            self.log("<", &format!("{text} (ignored: before the first reply)"));
+            event = self
+                .events
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        }
+        let result = match event {
+            Ok(Event::Reply(reply)) => {
+                self.answered = true;
+                let head = if reply.ok { "=" } else { "?" };
+                let id_text = reply.id.map_or(String::new(), |i| i.to_string());
+                self.log("<", &format!("{head}{id_text} {}", reply.text));
+                match reply.id {
+                    // Lenient: some GTP engines drop the id.
+                    Some(got) if got != id => Err(EngineError::Malformed(format!(
+                        "reply to command {got} when {id} was sent"
+                    ))),
+                    _ if reply.ok => return Ok(reply.text),
+                    _ => {
+                        return Err(EngineError::Refused {
+                            command: command.to_string(),
+                            message: reply.text,
+                        });
+                    }
+                }
+            }
+            Ok(Event::Garbage(text)) => {
+                self.log("<", &text);
+                Err(EngineError::Malformed(format!("'{}'", clip(&text, 80))))
+            }
+            Ok(Event::Closed(why)) => {
+                let status = self.exit_status();
+                Err(EngineError::Crashed(format!(
+                    "{why} while waiting for '{command}' ({status})"
+                )))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
+                command: command.to_string(),
+                waited: timeout,
+            }),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(EngineError::Crashed("output reader stopped".to_string()))
+            }
+        };
+        self.kill();
+        result
+    }
+
+    /// Kills the engine and everything in its process group.
+    pub fn kill(&mut self) {
+        if self.dead {
+            return;
+        }
+        self.dead = true;
+        self.stdin = None;
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group
+            // we created at spawn; it has no memory-safety preconditions.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Asks the engine to quit, and kills it if it does not exit promptly.
+    pub fn quit(mut self) {
+        if self.dead {
+            return;
+        }
+        self.log(">", "quit");
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = stdin.write_all(b"quit\n").and_then(|()| stdin.flush());
+        }
+        self.stdin = None;
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        // Also reaps it, and ends any helpers it left behind.
+        self.kill();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The first `n` characters of `text`, with an ellipsis if cut.
+pub(crate) fn clip(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(lines: &[&str]) -> Vec<String> {
+        let mut f = Framer::default();
+        lines
+            .iter()
+            .filter_map(|l| f.line(l))
+            .map(|e| match e {
+                Event::Reply(r) => format!("{} {:?} {}", r.ok, r.id, r.text),
+                Event::Garbage(g) => format!("garbage {g}"),
+                Event::Closed(c) => format!("closed {c}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn frames_replies_comments_and_garbage() {
+        let got = frame(&[
+            "# hello",
+            "=3 d3",
+            "",
+            "?4 no such move",
+            "",
+            "=5 line1",
+            "line2",
+            "\r",
+            "junk",
+        ]);
+        assert_eq!(
+            got,
+            vec![
+                "true Some(3) d3",
+                "false Some(4) no such move",
+                "true Some(5) line1\nline2",
+                "garbage junk"
+            ]
+        );
+        assert_eq!(frame(&["=", ""]), vec!["true None "]);
+    }
+
+    #[test]
+    fn shell_detection() {
+        assert!(!needs_shell("./tabula --flag"));
+        assert!(needs_shell("cd x && ./tabula"));
+        assert!(needs_shell("tabula 2>/dev/null"));
+    }
+}

@@ -1,0 +1,241 @@
+//! The referee: the runner's own copy of a game, with the full state.
+//!
+//! The runner holds one [`Referee`] per game in play. It knows everything
+//! (all hands), checks every move an engine sends, draws the chance steps
+//! and says, through the game's [`Game::tell`] hook, which protocol lines
+//! each seat's engine must hear. It works on move *text*, so the runner never
+//! needs to know a game's types: one object-safe trait, built for any game
+//! by [`referee_for`].
+
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::options::{OptionError, Options};
+
+/// One applied step of a game, for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The seat that moved, or `None` for a chance step.
+    pub seat: Option<Seat>,
+    /// The move in the game's canonical text.
+    pub text: String,
+}
+
+/// The effect of one applied step: its canonical text and the lines every
+/// seat must be told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Told {
+    /// The canonical text of the move (as `move_text` prints it).
+    pub text: String,
+    /// For each seat, the protocol commands (without ids) its engine must
+    /// receive, in order. The mover's own list is usually empty.
+    pub lines: Vec<Vec<String>>,
+}
+
+/// A game seen by the runner as text: rules checked, state complete.
+///
+/// Object-safe so that the runner can hold any game behind `Box<dyn
+/// Referee>`; built for a concrete game by [`referee_for`].
+pub trait Referee: Send + Sync {
+    /// The registry name of the game (`othello`, `hearts`...).
+    fn game_name(&self) -> &str;
+    /// The options the game was created with, as `key=value` words (only
+    /// the ones given explicitly).
+    fn option_words(&self) -> Vec<String>;
+    /// A fresh game with the same options, at its start.
+    fn new_game(&self) -> Box<dyn Referee>;
+    /// Number of seats.
+    fn num_seats(&self) -> usize;
+    /// Who acts next.
+    fn turn(&self) -> Turn;
+    /// The protocol name of a seat (`black`, `north`...).
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Whether every seat sees everything; otherwise engines are bound to
+    /// one seat each with the `seat=N` game option.
+    fn perfect_information(&self) -> bool;
+    /// The legal moves of whoever acts next, as canonical texts.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Checks a move text for the seat to move: syntax, then legality.
+    fn check_move(&self, text: &str) -> Result<String, MoveError>;
+    /// Checks and plays a move of the seat to move; returns what each seat
+    /// must be told. The state is unchanged on error.
+    fn play(&mut self, text: &str) -> Result<Told, MoveError>;
+    /// At a chance step: draws the outcome from `rng`, applies it and
+    /// returns what each seat must be told.
+    fn sample_and_apply_chance(&mut self, rng: &mut Rng) -> Result<Told, MoveError>;
+    /// The final scores and winners (meaningful once the game is over).
+    fn outcome(&self) -> Outcome;
+    /// Every step applied so far.
+    fn history(&self) -> &[Step];
+    /// A human-readable picture of the full state.
+    fn render(&self) -> String;
+}
+
+/// The generic referee over a concrete game.
+struct GameReferee<G: Game> {
+    start: G,
+    state: G,
+    options: Vec<String>,
+    history: Vec<Step>,
+}
+
+/// Builds a referee for game `G` from validated options. The registry
+/// stores this function for each game.
+///
+/// The referee's game is created without a `seat` option: it is the full,
+/// all-knowing state. Engines get `seat=N` from the runner instead.
+pub fn referee_for<G: Game>(options: &Options) -> Result<Box<dyn Referee>, OptionError> {
+    if options.is_set("seat") {
+        return Err(OptionError::Invalid(
+            "the match runner assigns seats itself: remove the seat option".to_string(),
+        ));
+    }
+    let start = G::new_game(options)?;
+    Ok(Box::new(GameReferee {
+        state: start.clone(),
+        start,
+        options: options.given(),
+        history: Vec::new(),
+    }))
+}
+
+impl<G: Game> GameReferee<G> {
+    /// Parses a move text, accepting any letter case (GTP engines answer
+    /// `D3` or `PASS`).
+    fn parse(&self, text: &str) -> Result<G::Move, MoveError> {
+        let text = text.trim();
+        match self.state.parse_move(text) {
+            Ok(mv) => Ok(mv),
+            Err(first) => {
+                let lower = text.to_ascii_lowercase();
+                if lower != text
+                    && let Ok(mv) = self.state.parse_move(&lower)
+                {
+                    return Ok(mv);
+                }
+                Err(first)
+            }
+        }
+    }
+
+    fn tell_all(&self, mv: G::Move) -> Vec<Vec<String>> {
+        (0..self.state.num_seats())
+            .map(|s| self.state.tell(mv, s))
+            .collect()
+    }
+
+    /// Tells, records and applies `mv` (already known to be legal).
+    fn apply_told(&mut self, mv: G::Move, seat: Option<Seat>) -> Told {
+        let text = self.state.move_text(mv);
+        let lines = self.tell_all(mv);
+        self.state.apply(mv);
+        self.history.push(Step {
+            seat,
+            text: text.clone(),
+        });
+        Told { text, lines }
+    }
+}
+
+impl<G: Game> Referee for GameReferee<G> {
+    fn game_name(&self) -> &str {
+        G::NAME
+    }
+
+    fn option_words(&self) -> Vec<String> {
+        self.options.clone()
+    }
+
+    fn new_game(&self) -> Box<dyn Referee> {
+        Box::new(GameReferee {
+            start: self.start.clone(),
+            state: self.start.clone(),
+            options: self.options.clone(),
+            history: Vec::new(),
+        })
+    }
+
+    fn num_seats(&self) -> usize {
+        self.state.num_seats()
+    }
+
+    fn turn(&self) -> Turn {
+        self.state.turn()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.state.seat_name(seat)
+    }
+
+    fn perfect_information(&self) -> bool {
+        G::PERFECT_INFORMATION
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.state.legal_moves(&mut moves);
+        moves.into_iter().map(|m| self.state.move_text(m)).collect()
+    }
+
+    fn check_move(&self, text: &str) -> Result<String, MoveError> {
+        match self.state.turn() {
+            Turn::Over => return Err(MoveError::GameOver),
+            Turn::Chance => {
+                return Err(MoveError::Illegal(
+                    "a chance step is next, not a player".to_string(),
+                ));
+            }
+            Turn::Player(_) => {}
+        }
+        let mv = self.parse(text)?;
+        if !self.state.is_legal(mv) {
+            return Err(MoveError::Illegal(format!(
+                "{} is not legal here",
+                text.trim()
+            )));
+        }
+        Ok(self.state.move_text(mv))
+    }
+
+    fn play(&mut self, text: &str) -> Result<Told, MoveError> {
+        let Turn::Player(seat) = self.state.turn() else {
+            return Err(if self.state.is_over() {
+                MoveError::GameOver
+            } else {
+                MoveError::Illegal("a chance step is next, not a player".to_string())
+            });
+        };
+        let mv = self.parse(text)?;
+        if !self.state.is_legal(mv) {
+            return Err(MoveError::Illegal(format!(
+                "{} is not legal here",
+                text.trim()
+            )));
+        }
+        Ok(self.apply_told(mv, Some(seat)))
+    }
+
+    fn sample_and_apply_chance(&mut self, rng: &mut Rng) -> Result<Told, MoveError> {
+        match self.state.turn() {
+            Turn::Chance => {}
+            Turn::Over => return Err(MoveError::GameOver),
+            Turn::Player(_) => {
+                return Err(MoveError::Illegal(
+                    "a player is to move, not chance".to_string(),
+                ));
+            }
+        }
+        let mv = self.state.sample_chance(rng);
+        Ok(self.apply_told(mv, None))
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.state.outcome()
+    }
+
+    fn history(&self) -> &[Step] {
+        &self.history
+    }
+
+    fn render(&self) -> String {
+        self.state.render()
+    }
+}

@@ -1,0 +1,428 @@
+//! The report of a match, computed from its record alone (so a merged
+//! record gives the same report as one long run): results per pairing
+//! with Elo and LOS, SPRT, results per seat, a cross-table for round
+//! robins, and the faults of each engine.
+
+use std::fmt::Write as _;
+
+use super::record::{Ending, Fault, MatchRecord};
+use super::schedule::pairings;
+use super::stats::{
+    EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
+};
+
+/// The results of one pairing, from the first engine's side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingStats {
+    /// The first engine (index).
+    pub first: usize,
+    /// The second engine (index).
+    pub second: usize,
+    /// The first engine's wins, draws and losses.
+    pub wdl: Wdl,
+    /// The first engine's Elo advantage, if any game counted.
+    pub elo: Option<EloEstimate>,
+    /// The likelihood that the first engine is stronger.
+    pub los: f64,
+}
+
+/// Everything the report says about one engine.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineStats {
+    /// Its name.
+    pub name: String,
+    /// Its results against everyone.
+    pub wdl: Wdl,
+    /// Its results at each seat (a seat's own result: 1, ½ or 0).
+    pub per_seat: Vec<Wdl>,
+    /// Its mean score in the game's own unit at each seat (discs, points),
+    /// over games ended by the rules.
+    pub seat_points: Vec<Option<f64>>,
+    /// Games it forfeited, by fault (indexed like [`Fault::ALL`]).
+    pub faults: [u64; 6],
+    /// Games it resigned.
+    pub resigns: u64,
+}
+
+impl EngineStats {
+    /// Games it forfeited by `fault`.
+    pub fn fault_count(&self, fault: Fault) -> u64 {
+        Fault::ALL
+            .iter()
+            .position(|&f| f == fault)
+            .map_or(0, |i| self.faults[i])
+    }
+}
+
+/// Counts of how games ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Endings {
+    /// By the rules.
+    pub normal: u64,
+    /// By resignation.
+    pub resign: u64,
+    /// Drawn at the move limit.
+    pub move_limit: u64,
+    /// Forfeited by a fault.
+    pub forfeit: u64,
+    /// Not counted (runner errors).
+    pub error: u64,
+}
+
+/// The SPRT's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStatus {
+    /// The test.
+    pub test: Sprt,
+    /// The log-likelihood ratio now.
+    pub llr: f64,
+    /// The decision.
+    pub decision: SprtDecision,
+}
+
+/// The computed report of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Per engine, in record order.
+    pub engines: Vec<EngineStats>,
+    /// Per pairing (every pair of engines).
+    pub pairings: Vec<PairingStats>,
+    /// Each seat's results whoever sat there.
+    pub seats: Vec<Wdl>,
+    /// How games ended.
+    pub endings: Endings,
+    /// The SPRT (two engines only).
+    pub sprt: Option<SprtStatus>,
+    /// Games played (including uncounted ones).
+    pub games: usize,
+}
+
+impl Summary {
+    /// Computes the summary of a record, with an optional SPRT on the first
+    /// pairing.
+    pub fn compute(rec: &MatchRecord, sprt: Option<Sprt>) -> Summary {
+        let n_seats = rec
+            .games
+            .iter()
+            .map(|g| g.seats.len())
+            .max()
+            .unwrap_or(rec.seat_names.len());
+        let mut engines: Vec<EngineStats> = rec
+            .engines
+            .iter()
+            .map(|e| EngineStats {
+                name: e.name.clone(),
+                per_seat: vec![Wdl::default(); n_seats],
+                seat_points: vec![None; n_seats],
+                ..EngineStats::default()
+            })
+            .collect();
+        let mut point_sums = vec![vec![(0.0f64, 0u64); n_seats]; engines.len()];
+        let mut seats = vec![Wdl::default(); n_seats];
+        let mut endings = Endings::default();
+        let mut pairs: Vec<PairingStats> = pairings(engines.len())
+            .into_iter()
+            .map(|(first, second)| PairingStats {
+                first,
+                second,
+                wdl: Wdl::default(),
+                elo: None,
+                los: 0.5,
+            })
+            .collect();
+        for g in &rec.games {
+            match &g.ending {
+                Ending::Normal => endings.normal += 1,
+                Ending::MoveLimit => endings.move_limit += 1,
+                Ending::Resign(e) => {
+                    endings.resign += 1;
+                    if let Some(s) = engines.get_mut(*e) {
+                        s.resigns += 1;
+                    }
+                }
+                Ending::Forfeit { engine, fault, .. } => {
+                    endings.forfeit += 1;
+                    if let (Some(s), Some(i)) = (
+                        engines.get_mut(*engine),
+                        Fault::ALL.iter().position(|f| f == fault),
+                    ) {
+                        s.faults[i] += 1;
+                    }
+                }
+                Ending::Error(_) => {
+                    endings.error += 1;
+                    continue;
+                }
+            }
+            let Some(first) = g.first_score() else {
+                continue;
+            };
+            let (a, b) = g.pairing;
+            if let Some(p) = pairs.iter_mut().find(|p| (p.first, p.second) == (a, b)) {
+                p.wdl.add(first);
+            } else if let Some(p) = pairs.iter_mut().find(|p| (p.first, p.second) == (b, a)) {
+                p.wdl.add(1.0 - first);
+            }
+            for (e, score) in [(a, first), (b, 1.0 - first)] {
+                if let Some(s) = engines.get_mut(e) {
+                    s.wdl.add(score);
+                }
+            }
+            for (seat, (&e, &r)) in g.seats.iter().zip(&g.seat_results).enumerate() {
+                seats[seat].add(r);
+                if let Some(s) = engines.get_mut(e) {
+                    s.per_seat[seat].add(r);
+                }
+                if let (Some(scores), Some(sums)) = (&g.scores, point_sums.get_mut(e))
+                    && let Some(&v) = scores.get(seat)
+                {
+                    sums[seat].0 += v;
+                    sums[seat].1 += 1;
+                }
+            }
+        }
+        for (s, sums) in engines.iter_mut().zip(&point_sums) {
+            s.seat_points = sums
+                .iter()
+                .map(|&(t, n)| (n > 0).then(|| t / n as f64))
+                .collect();
+        }
+        for p in &mut pairs {
+            p.elo = elo_estimate(&p.wdl);
+            p.los = los(&p.wdl);
+        }
+        let sprt = sprt.filter(|_| engines.len() == 2).map(|test| {
+            let wdl = pairs.first().map(|p| p.wdl).unwrap_or_default();
+            SprtStatus {
+                test,
+                llr: test.llr(&wdl),
+                decision: test.decide(&wdl),
+            }
+        });
+        Summary {
+            engines,
+            pairings: pairs,
+            seats,
+            endings,
+            sprt,
+            games: rec.games.len(),
+        }
+    }
+
+    /// The report as text, for people.
+    pub fn text(&self, rec: &MatchRecord) -> String {
+        let mut out = String::new();
+        let opts = if rec.options.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", rec.options.join(" "))
+        };
+        let seeds: Vec<String> = rec.seeds.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "Match: {}{opts}, {} games, {} engines, seed {}",
+            rec.game,
+            self.games,
+            self.engines.len(),
+            seeds.join("+")
+        );
+        let name = |i: usize| self.engines.get(i).map_or("?", |e| e.name.as_str());
+        if self.engines.len() > 2 {
+            self.rank_table(&mut out);
+            self.cross_table(&mut out);
+        }
+        for p in &self.pairings {
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "{} vs {}: {} games, W-D-L {} ({} wins for {}), score {:.1}%",
+                name(p.first),
+                name(p.second),
+                p.wdl.games(),
+                p.wdl,
+                p.wdl.wins,
+                name(p.first),
+                100.0 * p.wdl.score()
+            );
+            if let Some(e) = p.elo {
+                let interval = if e.margin().is_finite() {
+                    format!(
+                        " (95% interval {} .. {})",
+                        fmt_elo(e.lower),
+                        fmt_elo(e.upper)
+                    )
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "Elo difference: {}{interval}, LOS {:.1}%",
+                    fmt_estimate(&e),
+                    100.0 * p.los
+                );
+            }
+        }
+        if let Some(s) = self.sprt {
+            let (lo, hi) = s.test.bounds();
+            let _ = writeln!(
+                out,
+                "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}): LLR {:.2} in [{:.2}, {:.2}]: {}",
+                s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.llr, lo, hi, s.decision
+            );
+        }
+        self.seat_table(&mut out, rec);
+        let e = self.endings;
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "Endings: {} by the rules, {} forfeits, {} resignations, {} drawn at the move limit{}",
+            e.normal,
+            e.forfeit,
+            e.resign,
+            e.move_limit,
+            if e.error > 0 {
+                format!(", {} not counted (runner errors)", e.error)
+            } else {
+                String::new()
+            }
+        );
+        let _ = writeln!(out, "Faults by engine:");
+        for s in &self.engines {
+            let _ = writeln!(
+                out,
+                "  {}: {} crashes, {} time forfeits, {} illegal moves, {} malformed replies, {} refused commands, {} failed starts",
+                s.name,
+                s.fault_count(Fault::Crash),
+                s.fault_count(Fault::Timeout),
+                s.fault_count(Fault::Illegal),
+                s.fault_count(Fault::Malformed),
+                s.fault_count(Fault::Refused),
+                s.fault_count(Fault::Spawn),
+            );
+        }
+        out
+    }
+
+    fn seat_table(&self, out: &mut String, rec: &MatchRecord) {
+        let seat_name = |s: usize| {
+            rec.seat_names
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {s}"))
+        };
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "Per seat (W-D-L of the seat's own result, score, mean game points):"
+        );
+        for (seat, total) in self.seats.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {:<8} all engines: {} ({:.1}%)",
+                seat_name(seat),
+                total,
+                100.0 * total.score()
+            );
+            for e in &self.engines {
+                let w = e.per_seat.get(seat).copied().unwrap_or_default();
+                if w.games() == 0 {
+                    continue;
+                }
+                let pts = e
+                    .seat_points
+                    .get(seat)
+                    .copied()
+                    .flatten()
+                    .map_or(String::new(), |p| format!(", {p:.2} points"));
+                let _ = writeln!(
+                    out,
+                    "  {:<8} {:<width$} {} ({:.1}%{pts})",
+                    "",
+                    e.name,
+                    w,
+                    100.0 * w.score()
+                );
+            }
+        }
+    }
+
+    fn rank_table(&self, out: &mut String) {
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let mut order: Vec<usize> = (0..self.engines.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.engines[b]
+                .wdl
+                .score()
+                .total_cmp(&self.engines[a].wdl.score())
+        });
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "Rank {:<width$}  Games  Points  Score   Elo vs field",
+            "Engine"
+        );
+        for (rank, &i) in order.iter().enumerate() {
+            let e = &self.engines[i];
+            let elo = elo_estimate(&e.wdl).map_or("-".to_string(), |x| fmt_estimate(&x));
+            let _ = writeln!(
+                out,
+                "{:>4} {:<width$}  {:>5}  {:>6.1}  {:>5.1}%  {}",
+                rank + 1,
+                e.name,
+                e.wdl.games(),
+                e.wdl.points(),
+                100.0 * e.wdl.score(),
+                elo
+            );
+        }
+    }
+
+    fn cross_table(&self, out: &mut String) {
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(6)
+            .max(10);
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "Cross-table (points of the row engine against the column engine / games):"
+        );
+        let _ = write!(out, "{:<width$}", "");
+        for e in &self.engines {
+            let _ = write!(out, " {:>width$}", e.name);
+        }
+        let _ = writeln!(out);
+        for (i, row) in self.engines.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", row.name);
+            for j in 0..self.engines.len() {
+                let cell = self
+                    .pairings
+                    .iter()
+                    .find_map(|p| match (p.first, p.second) {
+                        (a, b) if (a, b) == (i, j) => Some(p.wdl),
+                        (a, b) if (a, b) == (j, i) => Some(p.wdl.flipped()),
+                        _ => None,
+                    })
+                    .map_or("-".to_string(), |w| format!("{}/{}", w.points(), w.games()));
+                let _ = write!(out, " {cell:>width$}");
+            }
+            let _ = writeln!(out);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Which games are played, by whom, in which seats, and on how many
+//! threads.
+//!
+//! Every pair of engines meets (a round robin; with two engines, one
+//! pairing). Within a pairing, each deal is played once per seat pattern:
+//! the engines alternate around the table and every rotation of that
+//! pattern (and of its complement) is used, so each engine holds each
+//! seat, and each hand of a deal, equally often. Games of a deal share
+//! their chance steps, so luck cancels out.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::thread;
+
+use super::play::{GameJob, Pool, Setup, play_game};
+use super::record::{Ending, GameRecord};
+use super::referee::Referee;
+
+/// The seat patterns of a pairing: for each game of one deal, which of the
+/// two engines (0 = first, 1 = second) sits at each seat.
+///
+/// Two seats: `[0,1]`, `[1,0]`. Four: `[0,1,0,1]`, `[1,0,1,0]`. Three:
+/// the six rotations of `[0,1,0]` and `[1,0,1]`.
+pub fn seat_patterns(seats: usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    // The engines alternate around the table: 0, 1, 0, 1...
+    let base: Vec<usize> = (0..seats).map(|s| s % 2).collect();
+    for flip in [0, 1] {
+        for r in 0..seats {
+            let p: Vec<usize> = (0..seats).map(|s| base[(s + r) % seats] ^ flip).collect();
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// All pairings of `engines` engines, in order: (0,1), (0,2)... (1,2)...
+pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
+    (0..engines)
+        .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+        .collect()
+}
+
+/// The games of a match: `games` per pairing, deal by deal, the pairings
+/// interleaved so that a match stopped early is still balanced.
+pub fn build_jobs(engines: usize, games: usize, seats: usize) -> Vec<GameJob> {
+    let patterns = seat_patterns(seats);
+    let pairs = pairings(engines);
+    let mut jobs = Vec::new();
+    let mut played = vec![0usize; pairs.len()];
+    let mut deal = 0u64;
+    while played.iter().any(|&n| n < games) {
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            for pattern in &patterns {
+                if played[i] >= games {
+                    break;
+                }
+                played[i] += 1;
+                jobs.push(GameJob {
+                    number: jobs.len() + 1,
+                    pairing: (a, b),
+                    deal,
+                    seats: pattern
+                        .iter()
+                        .map(|&k| if k == 0 { a } else { b })
+                        .collect(),
+                });
+            }
+        }
+        deal += 1;
+    }
+    jobs
+}
+
+/// Plays `jobs` on `concurrency` threads. `on_result` gets every finished
+/// game on the calling thread, in the order they finish; when it returns
+/// `false` no further game is started (games under way still finish and
+/// are reported).
+pub fn run_jobs(
+    setup: &Setup,
+    prototype: &dyn Referee,
+    jobs: Vec<GameJob>,
+    concurrency: usize,
+    mut on_result: impl FnMut(GameRecord) -> bool,
+) {
+    let queue = Mutex::new(jobs.into_iter());
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    thread::scope(|scope| {
+        for w in 0..concurrency.max(1) {
+            let tx = tx.clone();
+            let (queue, stop) = (&queue, &stop);
+            let worker = move || {
+                let mut pool = Pool::default();
+                while !stop.load(Ordering::Relaxed) && !super::interrupt::interrupted() {
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    let Some(job) = next else { break };
+                    // A panic here is a bug in a game or in the runner, not
+                    // an engine's doing: record it and go on.
+                    let record = catch_unwind(AssertUnwindSafe(|| {
+                        play_game(setup, &mut pool, prototype, &job)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        let what = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_else(|| "unknown panic".to_string());
+                        pool = Pool::default();
+                        GameRecord {
+                            number: job.number,
+                            pairing: job.pairing,
+                            deal: job.deal,
+                            seats: job.seats.clone(),
+                            ending: Ending::Error(format!("runner panic: {what}")),
+                            scores: None,
+                            winners: Vec::new(),
+                            seat_results: vec![0.5; job.seats.len()],
+                            plies: 0,
+                            millis: 0,
+                            transcript: Vec::new(),
+                        }
+                    });
+                    if tx.send(record).is_err() {
+                        break;
+                    }
+                }
+                pool.close();
+            };
+            if let Err(e) = thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, worker)
+            {
+                log::error!("cannot start worker thread {w}: {e}");
+            }
+        }
+        drop(tx);
+        for record in rx {
+            if !on_result(record) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_balance_seats() {
+        assert_eq!(seat_patterns(2), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(seat_patterns(4), vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]);
+        let three = seat_patterns(3);
+        assert_eq!(three.len(), 6);
+        for seat in 0..3 {
+            assert_eq!(three.iter().filter(|p| p[seat] == 0).count(), 3);
+        }
+    }
+
+    #[test]
+    fn jobs_rotate_seats_on_shared_deals() {
+        let jobs = build_jobs(2, 5, 2);
+        assert_eq!(jobs.len(), 5);
+        assert_eq!(jobs[0].seats, vec![0, 1]);
+        assert_eq!(jobs[1].seats, vec![1, 0]);
+        assert_eq!((jobs[0].deal, jobs[1].deal, jobs[2].deal), (0, 0, 1));
+        let rr = build_jobs(3, 4, 2);
+        assert_eq!(rr.len(), 12);
+        for p in pairings(3) {
+            assert_eq!(rr.iter().filter(|j| j.pairing == p).count(), 4);
+        }
+        assert!(rr.iter().enumerate().all(|(i, j)| j.number == i + 1));
+    }
+}

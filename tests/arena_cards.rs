@@ -1,0 +1,97 @@
+//! A seat-bound card game refereed through the runner: every engine
+//! process is bound to one seat and receives only that seat's cards.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{duel_match, fixture, scratch, words};
+use tabula::arena::record::Ending;
+
+#[test]
+fn every_engine_hears_only_its_own_cards() {
+    let dir = scratch("duel");
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let cmd = format!(
+        "cmd={}",
+        fixture("duel_engine.sh", &logs.display().to_string())
+    );
+    let args = words(&[
+        "--engine",
+        &cmd,
+        "name=a",
+        "--engine",
+        &cmd,
+        "name=b",
+        "--games",
+        "12",
+        "--concurrency",
+        "2",
+        "--seed",
+        "11",
+        "--timeout",
+        "5",
+        "--quiet",
+        "--record",
+        &dir.join("duel.txt").display().to_string(),
+    ]);
+    let report = duel_match(&args);
+    assert_eq!(report.record.games.len(), 12);
+    assert!(
+        report
+            .record
+            .games
+            .iter()
+            .all(|g| g.ending == Ending::Normal),
+        "{}",
+        report.text
+    );
+
+    // What the referee dealt, per seat: the first line of each transcript
+    // after `game` is the full deal `n1,n2/s1,s2`.
+    let mut dealt: BTreeMap<(usize, String), usize> = BTreeMap::new();
+    for g in &report.record.games {
+        let deal = g.transcript[1].strip_prefix("deal ").expect("deal first");
+        let (north, south) = deal.split_once('/').unwrap();
+        *dealt.entry((0, north.to_string())).or_default() += 1;
+        *dealt.entry((1, south.to_string())).or_default() += 1;
+    }
+    // Games of one deal replay it with seats swapped.
+    for pair in report.record.games.chunks(2) {
+        assert_eq!(pair[0].deal, pair[1].deal);
+        assert_eq!(pair[0].transcript[1], pair[1].transcript[1]);
+        assert_eq!(pair[0].seats, vec![pair[1].seats[1], pair[1].seats[0]]);
+    }
+
+    // What each engine process received: its seat from `game duel seat=N`,
+    // then exactly one `deal` line per game with its own two cards.
+    let mut heard: BTreeMap<(usize, String), usize> = BTreeMap::new();
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(
+            !text.contains('/'),
+            "a full deal leaked to an engine:\n{text}"
+        );
+        let mut seat = None;
+        for line in text.lines() {
+            let mut w = line.split_whitespace().skip(1);
+            match w.next() {
+                Some("game") => {
+                    let bind = w
+                        .find_map(|x| x.strip_prefix("seat="))
+                        .expect("seat-bound game command");
+                    seat = Some(bind.parse::<usize>().unwrap());
+                }
+                Some("deal") => {
+                    let cards = w.next().unwrap().to_string();
+                    *heard
+                        .entry((seat.expect("game before deal"), cards))
+                        .or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(heard, dealt);
+}

@@ -1,0 +1,287 @@
+//! Toy games for the match runner's tests (the real games live elsewhere),
+//! and helpers to run matches against the fake engines in
+//! `tests/fixtures/`.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use tabula::arena::{self, MatchArgs, MatchReport, Referee, referee_for};
+use tabula::game::{Game, MoveError, Outcome, Seat, Turn};
+use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
+
+/// Nim: take 1 to 3 stones; whoever takes the last stone wins.
+#[derive(Clone, Debug)]
+pub struct Nim {
+    pile: u32,
+    to_move: Seat,
+    last: Option<Seat>,
+}
+
+impl Game for Nim {
+    type Move = u32;
+    const NAME: &'static str = "nim";
+    const SUMMARY: &'static str = "take 1-3 stones, the last one wins";
+    const OPTIONS: &'static [OptionSpec] = &[OptionSpec {
+        name: "stones",
+        kind: OptionKind::Int { min: 1, max: 99 },
+        default: "7",
+        help: "stones at the start",
+    }];
+    const TWO_PLAYER_ZERO_SUM: bool = true;
+
+    fn new_game(options: &Options) -> Result<Self, OptionError> {
+        Ok(Nim {
+            pile: options.int("stones").unwrap_or(7) as u32,
+            to_move: 0,
+            last: None,
+        })
+    }
+    fn num_seats(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.pile == 0 {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move)
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend((1..=3).filter(|&k| k <= self.pile));
+    }
+    fn apply(&mut self, mv: u32) {
+        self.pile -= mv;
+        self.last = Some(self.to_move);
+        self.to_move = 1 - self.to_move;
+    }
+    fn reward(&self, seat: Seat) -> f64 {
+        if self.last == Some(seat) { 1.0 } else { 0.0 }
+    }
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            scores: (0..2).map(|s| self.reward(s)).collect(),
+            winners: self.last.into_iter().collect(),
+        }
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        ["first", "second"][seat].to_string()
+    }
+    fn move_text(&self, mv: u32) -> String {
+        mv.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
+        text.parse()
+            .map_err(|_| MoveError::Syntax(format!("'{text}' is not a number of stones")))
+    }
+    fn render(&self) -> String {
+        format!(
+            "{} stones, {} to move",
+            self.pile,
+            self.seat_name(self.to_move)
+        )
+    }
+}
+
+/// Duel: a hidden-information card game. Chance deals two of the cards
+/// 1..=6 to each seat; north then south play one card per trick; the
+/// higher card takes the trick; two tricks; more tricks wins.
+#[derive(Clone, Debug)]
+pub struct Duel {
+    hands: [Vec<u8>; 2],
+    dealt: bool,
+    table: Vec<u8>,
+    tricks: [u32; 2],
+    played: u32,
+}
+
+/// A Duel move: the whole deal (north's two cards, south's two), or a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DuelMove {
+    /// North's cards then south's.
+    Deal([u8; 4]),
+    /// A card played.
+    Card(u8),
+}
+
+impl Game for Duel {
+    type Move = DuelMove;
+    const NAME: &'static str = "duel";
+    const SUMMARY: &'static str = "two cards each, higher card takes the trick";
+    const OPTIONS: &'static [OptionSpec] = &[OptionSpec {
+        name: "seat",
+        kind: OptionKind::Int { min: 0, max: 1 },
+        default: "none",
+        help: "bind to one seat",
+    }];
+    const PERFECT_INFORMATION: bool = false;
+
+    fn new_game(_options: &Options) -> Result<Self, OptionError> {
+        Ok(Duel {
+            hands: [Vec::new(), Vec::new()],
+            dealt: false,
+            table: Vec::new(),
+            tricks: [0, 0],
+            played: 0,
+        })
+    }
+    fn num_seats(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if !self.dealt {
+            Turn::Chance
+        } else if self.played == 4 {
+            Turn::Over
+        } else {
+            Turn::Player(self.table.len())
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<DuelMove>) {
+        out.clear();
+        match self.turn() {
+            Turn::Chance => {
+                for a in 1..=6u8 {
+                    for b in a + 1..=6 {
+                        for c in 1..=6u8 {
+                            for d in c + 1..=6 {
+                                if c != a && c != b && d != a && d != b {
+                                    out.push(DuelMove::Deal([a, b, c, d]));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Turn::Player(s) => out.extend(self.hands[s].iter().map(|&c| DuelMove::Card(c))),
+            Turn::Over => {}
+        }
+    }
+    fn apply(&mut self, mv: DuelMove) {
+        match mv {
+            DuelMove::Deal(cards) => {
+                self.hands = [cards[..2].to_vec(), cards[2..].to_vec()];
+                self.dealt = true;
+            }
+            DuelMove::Card(c) => {
+                let seat = self.table.len();
+                self.hands[seat].retain(|&x| x != c);
+                self.table.push(c);
+                self.played += 1;
+                if self.table.len() == 2 {
+                    let winner = if self.table[0] > self.table[1] { 0 } else { 1 };
+                    self.tricks[winner] += 1;
+                    self.table.clear();
+                }
+            }
+        }
+    }
+    fn reward(&self, seat: Seat) -> f64 {
+        match self.tricks[seat].cmp(&self.tricks[1 - seat]) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        }
+    }
+    fn outcome(&self) -> Outcome {
+        let winners = match self.tricks[0].cmp(&self.tricks[1]) {
+            std::cmp::Ordering::Greater => vec![0],
+            std::cmp::Ordering::Less => vec![1],
+            std::cmp::Ordering::Equal => vec![],
+        };
+        Outcome {
+            scores: self.tricks.iter().map(|&t| t as f64).collect(),
+            winners,
+        }
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        ["north", "south"][seat].to_string()
+    }
+    fn move_text(&self, mv: DuelMove) -> String {
+        match mv {
+            DuelMove::Deal(c) => format!("{},{}/{},{}", c[0], c[1], c[2], c[3]),
+            DuelMove::Card(c) => c.to_string(),
+        }
+    }
+    fn parse_move(&self, text: &str) -> Result<DuelMove, MoveError> {
+        let bad = || MoveError::Syntax(format!("'{text}' is not a card or a deal"));
+        if let Some((n, s)) = text.split_once('/') {
+            let cards: Vec<u8> = n
+                .split(',')
+                .chain(s.split(','))
+                .map(|c| c.parse().map_err(|_| bad()))
+                .collect::<Result<_, _>>()?;
+            let cards: [u8; 4] = cards.try_into().map_err(|_| bad())?;
+            return Ok(DuelMove::Deal(cards));
+        }
+        text.parse().map(DuelMove::Card).map_err(|_| bad())
+    }
+    fn render(&self) -> String {
+        format!("{:?}", self)
+    }
+    fn tell(&self, mv: DuelMove, seat: Seat) -> Vec<String> {
+        match mv {
+            // Each seat hears only its own two cards.
+            DuelMove::Deal(c) => vec![format!("deal {},{}", c[2 * seat], c[2 * seat + 1])],
+            DuelMove::Card(_) => match self.turn() {
+                Turn::Player(p) if p != seat => {
+                    vec![format!("play {} {}", self.seat_name(p), self.move_text(mv))]
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+/// `tabula match` as a test parses it.
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+/// Parses match arguments as the command line would.
+pub fn parse(words: &[String]) -> MatchArgs {
+    let mut all = vec!["match".to_string()];
+    all.extend(words.iter().cloned());
+    Cli::try_parse_from(all).expect("test arguments parse").args
+}
+
+/// The fake engine command: `bash tests/fixtures/NAME ARGS`.
+pub fn fixture(name: &str, args: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    format!("bash {} {args}", path.display())
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-arena-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Runs a Nim match with these words (plus the given game options).
+pub fn nim_match(words: &[String], options: &[&str]) -> MatchReport {
+    let args = parse(words);
+    let opts = Options::parse(Nim::OPTIONS, options).expect("nim options");
+    let referee: Box<dyn Referee> = referee_for::<Nim>(&opts).expect("nim referee");
+    arena::run_with_referee(&args, referee).expect("match runs")
+}
+
+/// Runs a Duel match with these words.
+pub fn duel_match(words: &[String]) -> MatchReport {
+    let args = parse(words);
+    let opts = Options::parse::<&str>(Duel::OPTIONS, &[]).expect("duel options");
+    let referee = referee_for::<Duel>(&opts).expect("duel referee");
+    arena::run_with_referee(&args, referee).expect("match runs")
+}
+
+/// Words from a space-separated string, keeping `cmd=...` groups whole:
+/// each item of `parts` is one word.
+pub fn words(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| s.to_string()).collect()
+}
