@@ -41,6 +41,8 @@ enum Tool {
         #[arg(long)]
         divide: bool,
     },
+    /// Pit engines against each other: Elo, error bars, records, charts.
+    Match(Box<tabula::arena::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +65,13 @@ fn main() -> ExitCode {
             log::debug!("session ended: {ending:?}");
             ExitCode::SUCCESS
         }
+        Tool::Match(args) => match tabula::arena::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tabula match: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Tool::Perft {
             game,
             depth,

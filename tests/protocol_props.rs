@@ -61,7 +61,7 @@ fn game_line() -> impl Strategy<Value = String> {
 const PROBES: [&str; 3] = ["history", "turn", "get"];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn every_line_gets_one_reply_and_errors_change_nothing(
@@ -95,7 +95,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn listed_moves_are_playable_until_the_game_ends(game in game_line(), picks in prop::collection::vec(0usize..1000, 1..90)) {

@@ -306,17 +306,10 @@ pub struct MatchReport {
 
 /// The referee of a game by registry name, with its options as
 /// `key=value` words.
-///
-/// The registry is not wired in yet; once `crate::games::find` exists the
-/// body becomes:
-/// ```ignore
-/// let entry = crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
-/// let options = crate::options::Options::parse(entry.options, words)?;
-/// Ok((entry.referee)(&options)?)
-/// ```
 pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
-    let _ = words;
-    Err(ArenaError::UnknownGame(name.to_string()))
+    let entry = crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
+    let options = crate::options::Options::parse(entry.options, words)?;
+    Ok((entry.referee)(&options)?)
 }
 
 /// Runs `tabula match`: plays the match (or merges records with

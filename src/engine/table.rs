@@ -8,6 +8,8 @@ use crate::engine::settings::{PlayoutPolicy, SearchKind, Settings};
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::options::Options;
 use crate::search::alphabeta::AlphaBeta;
+use crate::search::ismcts::Ismcts;
+use crate::search::pimc::Pimc;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::playout::Policy;
 use crate::search::simple::{RandomMove, RulesMove};
@@ -263,12 +265,8 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
             threads: 1,
             ..base
         })),
-        SearchKind::Pimc | SearchKind::Ismcts => {
-            return Err(EngineError::Unsupported(format!(
-                "search {} is not built into this engine yet",
-                settings.search.name()
-            )));
-        }
+        SearchKind::Pimc => Box::new(Pimc::new(settings.c)),
+        SearchKind::Ismcts => Box::new(Ismcts::new(settings.c)),
         SearchKind::Solve => Box::new(RulesMove::default()),
     })
 }
@@ -428,17 +426,14 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn undo(&mut self) -> Result<(), EngineError> {
-        // Take back chance steps together with the move before them.
-        loop {
-            let Some((state, _)) = self.history.pop() else {
-                return Err(EngineError::NothingToUndo);
-            };
-            let was_chance = state.turn() == Turn::Chance && !state.chance_from_referee();
-            self.state = state;
-            if !was_chance || self.history.is_empty() {
-                break;
-            }
-        }
+        // Take back the last move told or played, with the chance steps the
+        // engine dealt itself after it; dealt steps alone are not undone.
+        let dealt = |g: &G| g.turn() == Turn::Chance && !g.chance_from_referee();
+        let Some(last) = self.history.iter().rposition(|(g, _)| !dealt(g)) else {
+            return Err(EngineError::NothingToUndo);
+        };
+        self.state = self.history[last].0.clone();
+        self.history.truncate(last);
         self.forget_search();
         Ok(())
     }

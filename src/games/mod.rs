@@ -9,6 +9,7 @@ pub mod othello;
 pub mod quoridor;
 pub mod wizard;
 
+use crate::arena::{Referee, referee_for};
 use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
@@ -30,6 +31,8 @@ pub struct GameEntry {
     pub open: fn(&Options) -> Result<Box<dyn AnyGame>, OptionError>,
     /// Perft from the start or a position, with game options.
     pub perft: PerftFn,
+    /// The match runner's referee for this game.
+    pub referee: fn(&Options) -> Result<Box<dyn Referee>, OptionError>,
 }
 
 impl GameEntry {
@@ -52,11 +55,18 @@ pub const fn entry<G: Game>() -> GameEntry {
         options: G::OPTIONS,
         open: open_table::<G>,
         perft: perft_game::<G>,
+        referee: referee_for::<G>,
     }
 }
 
 /// Every game the engine plays, the default first.
-pub static GAMES: &[GameEntry] = &[entry::<othello::Othello>()];
+pub static GAMES: &[GameEntry] = &[
+    entry::<othello::Othello>(),
+    entry::<quoridor::Quoridor>(),
+    entry::<hearts::Hearts>(),
+    entry::<wizard::Wizard>(),
+    entry::<ninetynine::NinetyNine>(),
+];
 
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {

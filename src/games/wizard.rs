@@ -956,8 +956,8 @@ impl Game for Wizard {
             WizardMove::Deal(seed) => format!("shuffle:{seed}"),
             WizardMove::Hand(set, Some(t)) => format!("{set} up {t}"),
             WizardMove::Hand(set, None) => set.to_string(),
-            WizardMove::Trump(s) => format!("trump {s}"),
-            WizardMove::Bid(b) => format!("bid {b}"),
+            WizardMove::Trump(s) => format!("trump:{s}"),
+            WizardMove::Bid(b) => format!("bid:{b}"),
             WizardMove::Play(c) => c.to_string(),
         }
     }
@@ -994,7 +994,8 @@ impl Game for Wizard {
                 Ok(WizardMove::Hand(set, turned))
             }
             Phase::Trump => {
-                let s = lower.strip_prefix("trump").unwrap_or(&lower).trim();
+                // `trump:H`, `trump H` or a bare `H`.
+                let s = lower.strip_prefix("trump").unwrap_or(&lower).trim().trim_start_matches(':');
                 let mut chars = s.chars();
                 match (chars.next().and_then(Suit::from_letter), chars.next()) {
                     (Some(suit), None) => Ok(WizardMove::Trump(suit)),
@@ -1003,10 +1004,12 @@ impl Game for Wizard {
                     ))),
                 }
             }
+            // `bid:2`, `bid 2` or a bare `2`.
             Phase::Bid => lower
                 .strip_prefix("bid")
                 .unwrap_or(&lower)
                 .trim()
+                .trim_start_matches(':')
                 .parse::<u8>()
                 .map(WizardMove::Bid)
                 .map_err(|_| MoveError::Syntax(format!("'{text}': a bid is e.g. bid 2"))),
