@@ -10,6 +10,7 @@
 //! - [`arena`]: the match runner (`tabula match`).
 
 pub mod arena;
+pub mod bench;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -41,6 +41,21 @@ enum Tool {
         #[arg(long)]
         divide: bool,
     },
+    /// Measure this build: perft, simulations per second, endgame solves.
+    Bench {
+        /// Seconds per simulation-rate figure.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Othello perft depth.
+        #[arg(long, default_value_t = 11)]
+        perft: u32,
+        /// Folder of the FFO .obf files (default ../shared/data/ffo if present).
+        #[arg(long)]
+        ffo: Option<std::path::PathBuf>,
+        /// How many FFO positions from #40 on to solve (0 to skip).
+        #[arg(long, default_value_t = 5)]
+        ffo_count: usize,
+    },
     /// Pit engines against each other: Elo, error bars, records, charts.
     Match(Box<tabula::arena::MatchArgs>),
 }
@@ -63,6 +78,21 @@ fn main() -> ExitCode {
             let stdin = BufReader::new(std::io::stdin());
             let ending = tabula::protocol::run(stdin, std::io::stdout(), engine);
             log::debug!("session ended: {ending:?}");
+            ExitCode::SUCCESS
+        }
+        Tool::Bench {
+            seconds,
+            perft,
+            ffo,
+            ffo_count,
+        } => {
+            let config = tabula::bench::BenchConfig {
+                seconds: seconds.clamp(0.1, 600.0),
+                perft_depth: perft.min(14),
+                ffo: ffo.or_else(tabula::bench::default_ffo_dir),
+                ffo_count,
+            };
+            print!("{}", tabula::bench::run(&config));
             ExitCode::SUCCESS
         }
         Tool::Match(args) => match tabula::arena::run(&args) {

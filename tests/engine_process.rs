@@ -34,7 +34,11 @@ fn spawn() -> Engine {
             }
         }
     });
-    Engine { child, stdin, lines }
+    Engine {
+        child,
+        stdin,
+        lines,
+    }
 }
 
 impl Engine {
@@ -49,7 +53,10 @@ impl Engine {
         let deadline = Instant::now() + within;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| panic!("no reply within {within:?}; so far {out:?}"));
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no reply within {within:?}; so far {out:?}"));
             if line.is_empty() {
                 return out;
             }
@@ -68,8 +75,15 @@ fn movetime_is_kept_and_stop_answers_at_once() {
     let started = Instant::now();
     e.send("genmove movetime=100");
     let r = e.reply(LONG);
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
-    assert!(["= d3", "= c4", "= f5", "= e6"].contains(&r[0].as_str()), "{r:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"].contains(&r[0].as_str()),
+        "{r:?}"
+    );
 
     // A search with a minute's budget, stopped after a fifth of a second.
     e.send("genmove movetime=60000");
@@ -77,7 +91,11 @@ fn movetime_is_kept_and_stop_answers_at_once() {
     let started = Instant::now();
     e.send("stop");
     let r = e.reply(LONG);
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(r[0].starts_with("= ") && r[0].len() == 4, "{r:?}");
     assert_eq!(e.reply(LONG), vec!["= "]);
     e.send("history");
@@ -107,7 +125,10 @@ fn analyze_streams_until_the_next_command() {
     let analysis = e.reply(LONG);
     assert_eq!(analysis[0], "=");
     assert!(analysis.len() >= 3, "{analysis:?}");
-    assert!(analysis[1..].iter().all(|l| l.starts_with("info move ")), "{analysis:?}");
+    assert!(
+        analysis[1..].iter().all(|l| l.starts_with("info move ")),
+        "{analysis:?}"
+    );
     assert_eq!(e.reply(LONG), vec!["= tabula"]);
     // Analysis leaves the game as it was.
     e.send("history");
@@ -139,7 +160,9 @@ fn end_of_input_finishes_the_queued_commands_and_exits_cleanly() {
         .spawn()
         .expect("engine starts");
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(b"set iterations 200\ngenmove\nname\n").expect("write");
+    stdin
+        .write_all(b"set iterations 200\ngenmove\nname\n")
+        .expect("write");
     drop(stdin);
     let out = child.wait_with_output().expect("exits");
     assert!(out.status.success());
@@ -173,6 +196,11 @@ fn a_closed_stdout_ends_the_engine_without_a_panic() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut err = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("read");
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read");
     assert!(!err.contains("panicked"), "{err}");
 }

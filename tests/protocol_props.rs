@@ -20,22 +20,76 @@ fn session(lines: &[String]) -> Vec<String> {
     let engine = Engine::new(11).expect("engine");
     tabula::protocol::run(Cursor::new(input.into_bytes()), &mut out, engine);
     let text = String::from_utf8(out).expect("utf-8 output");
-    text.split("\n\n").filter(|r| !r.is_empty()).map(str::to_string).collect()
+    text.split("\n\n")
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Commands a peer might send, good and bad, for the game in play.
 fn command() -> impl Strategy<Value = String> {
     let words = prop::sample::select(vec![
-        "play", "genmove", "undo", "legal_moves", "showboard", "result", "final_score", "clear_board", "turn",
-        "set", "get", "setboard", "deal", "boardsize", "komi", "time_left", "time_settings", "known_command",
-        "stop", "name", "frobnicate", "position", "history", "list_games",
+        "play",
+        "genmove",
+        "undo",
+        "legal_moves",
+        "showboard",
+        "result",
+        "final_score",
+        "clear_board",
+        "turn",
+        "set",
+        "get",
+        "setboard",
+        "deal",
+        "boardsize",
+        "komi",
+        "time_left",
+        "time_settings",
+        "known_command",
+        "stop",
+        "name",
+        "frobnicate",
+        "position",
+        "history",
+        "list_games",
     ]);
     let args = prop::collection::vec(
         prop_oneof![
             prop::sample::select(vec![
-                "black", "white", "pass", "d3", "c4", "e6", "z9", "a1", "p1", "p2", "north", "e2", "e8", "e3h",
-                "c3v", "QS", "2C", "bid", "1", "0", "-1", "search", "random", "iterations=3", "depth=1",
-                "movetime=1", "iterations", "9", "8", "x", "", "seed", "99999999999999999999",
+                "black",
+                "white",
+                "pass",
+                "d3",
+                "c4",
+                "e6",
+                "z9",
+                "a1",
+                "p1",
+                "p2",
+                "north",
+                "e2",
+                "e8",
+                "e3h",
+                "c3v",
+                "QS",
+                "2C",
+                "bid",
+                "1",
+                "0",
+                "-1",
+                "search",
+                "random",
+                "iterations=3",
+                "depth=1",
+                "movetime=1",
+                "iterations",
+                "9",
+                "8",
+                "x",
+                "",
+                "seed",
+                "99999999999999999999",
             ])
             .prop_map(str::to_string),
             "[ -~]{0,6}",

@@ -307,7 +307,8 @@ pub struct MatchReport {
 /// The referee of a game by registry name, with its options as
 /// `key=value` words.
 pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
-    let entry = crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
+    let entry =
+        crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
     let options = crate::options::Options::parse(entry.options, words)?;
     Ok((entry.referee)(&options)?)
 }

@@ -995,7 +995,11 @@ impl Game for Wizard {
             }
             Phase::Trump => {
                 // `trump:H`, `trump H` or a bare `H`.
-                let s = lower.strip_prefix("trump").unwrap_or(&lower).trim().trim_start_matches(':');
+                let s = lower
+                    .strip_prefix("trump")
+                    .unwrap_or(&lower)
+                    .trim()
+                    .trim_start_matches(':');
                 let mut chars = s.chars();
                 match (chars.next().and_then(Suit::from_letter), chars.next()) {
                     (Some(suit), None) => Ok(WizardMove::Trump(suit)),

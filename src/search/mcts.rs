@@ -27,7 +27,7 @@ use crate::search::{Budget, Control, Progress, Search, SearchResult};
 /// Most seats any game has (for the reward array of one iteration).
 const MAX_SEATS: usize = 8;
 /// How often (in iterations) the stop flag and clock are read.
-const POLL_EVERY: u64 = 64;
+const POLL_EVERY: u64 = 4;
 /// How often (in iterations) progress is reported.
 const REPORT_EVERY: u64 = 16_384;
 const UNEXPANDED: u32 = u32::MAX;
@@ -92,9 +92,34 @@ struct Node<M> {
     visits: u32,
     mover: u8,
     total: f64,
+    /// `total / visits` and `1 / sqrt(visits)`, kept up to date at every
+    /// backup so that selection costs a multiply-add per child, not a
+    /// division and a square root.
+    mean: f32,
+    inv_sqrt: f32,
 }
 
 impl<M> Node<M> {
+    fn fresh(mv: Option<M>, mover: u8) -> Node<M> {
+        Node {
+            mv,
+            first_child: UNEXPANDED,
+            num_children: 0,
+            visits: 0,
+            mover,
+            total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 0.0,
+        }
+    }
+
+    fn add(&mut self, reward: f64, visits: u32) {
+        self.visits += visits;
+        self.total += reward;
+        self.mean = (self.total / self.visits.max(1) as f64) as f32;
+        self.inv_sqrt = (1.0 / (self.visits.max(1) as f64).sqrt()) as f32;
+    }
+
     fn mean(&self) -> f64 {
         if self.visits == 0 {
             0.0
@@ -142,14 +167,7 @@ impl<G: Game> Mcts<G> {
 
     fn new_root(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node {
-            mv: None,
-            first_child: UNEXPANDED,
-            num_children: 0,
-            visits: 0,
-            mover: 0,
-            total: 0.0,
-        });
+        self.nodes.push(Node::fresh(None, 0));
     }
 
     fn expand(&mut self, node: u32, state: &G, mover: Seat) -> bool {
@@ -159,14 +177,7 @@ impl<G: Game> Mcts<G> {
         }
         let first = self.nodes.len() as u32;
         for &mv in &self.legal {
-            self.nodes.push(Node {
-                mv: Some(mv),
-                first_child: UNEXPANDED,
-                num_children: 0,
-                visits: 0,
-                mover: mover as u8,
-                total: 0.0,
-            });
+            self.nodes.push(Node::fresh(Some(mv), mover as u8));
         }
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
@@ -190,7 +201,7 @@ impl<G: Game> Mcts<G> {
                 .filter(|&i| legal(&self.nodes[i as usize], &self.legal))
                 .min_by_key(|&i| self.nodes[i as usize].visits);
         }
-        let log_n = (parent.visits.max(1) as f64).ln();
+        let explore = self.config.c * (parent.visits.max(1) as f64).ln().sqrt();
         let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
         for i in children {
@@ -201,7 +212,7 @@ impl<G: Game> Mcts<G> {
             if child.visits == 0 {
                 return Some(i);
             }
-            let value = child.mean() + self.config.c * (log_n / child.visits as f64).sqrt();
+            let value = child.mean as f64 + explore * child.inv_sqrt as f64;
             if value > best_value {
                 best_value = value;
                 best = Some(i);
@@ -266,8 +277,7 @@ impl<G: Game> Mcts<G> {
         }
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
-            n.visits += 1;
-            n.total += rewards[n.mover as usize % MAX_SEATS];
+            n.add(rewards[n.mover as usize % MAX_SEATS], 1);
         }
         depth
     }
@@ -413,8 +423,7 @@ impl<G: Game> Search<G> for Mcts<G> {
         for helper in &helper_roots {
             for h in helper {
                 if let Some(c) = children.iter_mut().find(|c| c.mv == h.mv) {
-                    c.visits += h.visits;
-                    c.total += h.total;
+                    c.add(h.total, h.visits);
                 }
             }
         }

@@ -832,7 +832,11 @@ impl Game for Hearts {
         match mv {
             HeartsMove::Deal(seed) => format!("shuffle:{seed}"),
             // A pass is one token, so that move lists stay space-separated.
-            HeartsMove::Pass(s) => s.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("+"),
+            HeartsMove::Pass(s) => s
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join("+"),
             HeartsMove::Hand(s) | HeartsMove::Receive(s) => s.to_string(),
             HeartsMove::Opener(s) => format!("{} 2C", Self::name(s as usize)),
             HeartsMove::Play(c) => c.to_string(),

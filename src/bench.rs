@@ -1,0 +1,192 @@
+//! `tabula bench`: the speed figures of this build, measured on the spot.
+//!
+//! Perft, Monte Carlo simulations per second (Othello on one and two
+//! threads, Quoridor 9x9, Hearts information-set search), and exact
+//! endgame solves of the FFO test positions when their file is at hand.
+//! Times are wall-clock on whatever else the machine is doing: compare
+//! figures taken in one run, not across runs.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+
+use crate::game::{Game, Rng, Turn};
+use crate::games::hearts::Hearts;
+use crate::games::othello::Othello;
+use crate::games::othello::endgame::solve_exact;
+use crate::games::quoridor::Quoridor;
+use crate::options::Options;
+use crate::perft::perft;
+use crate::search::ismcts::Ismcts;
+use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::{Budget, Control, Search};
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Seconds per simulation-rate figure.
+    pub seconds: f64,
+    /// Perft depth for Othello.
+    pub perft_depth: u32,
+    /// Folder of the FFO `.obf` files (positions #40-#44 are solved if found).
+    pub ffo: Option<std::path::PathBuf>,
+    /// How many FFO positions from #40 on to solve.
+    pub ffo_count: usize,
+}
+
+/// Simulations per second of `search` on `root` for `seconds`.
+fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f64) {
+    let budget = Budget {
+        time: Some(Duration::from_secs_f64(seconds)),
+        ..Budget::default()
+    };
+    let control = Control::new(
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        &budget,
+    );
+    let mut rng = Rng::seed_from_u64(1);
+    let seat = match root.turn() {
+        Turn::Player(p) => p,
+        _ => 0,
+    };
+    let started = Instant::now();
+    let r = search.search(root, seat, &budget, &control, &mut rng);
+    (
+        r.iterations,
+        r.iterations as f64 / started.elapsed().as_secs_f64(),
+    )
+}
+
+fn first_decision_of_a_hand() -> Option<Hearts> {
+    let options = Options::parse(Hearts::OPTIONS, &["pass=none"]).ok()?;
+    let mut game = Hearts::new_game(&options).ok()?;
+    let mut rng = Rng::seed_from_u64(5);
+    let mut buf = Vec::new();
+    // Deal, then play the 2C trick so the first real decision is next.
+    while game.turn() == Turn::Chance {
+        let mv = game.sample_chance(&mut rng);
+        game.apply(mv);
+    }
+    for _ in 0..4 {
+        let mv = game.random_move(&mut rng, &mut buf);
+        game.apply(mv);
+    }
+    Some(game)
+}
+
+/// Runs the benchmark and returns the report.
+pub fn run(config: &BenchConfig) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "tabula bench {} ({} cores seen)",
+        env!("CARGO_PKG_VERSION"),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+
+    let start = Othello::start();
+    let t = Instant::now();
+    let leaves = perft(&start, config.perft_depth);
+    let secs = t.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "othello perft {}: {leaves} leaves in {secs:.3} s, {:.1} M leaves/s",
+        config.perft_depth,
+        leaves as f64 / secs / 1e6
+    );
+
+    let s = config.seconds;
+    let (n1, r1) = rate(Mcts::<Othello>::new(MctsConfig::uct(1.4)), &start, s);
+    let _ = writeln!(
+        out,
+        "othello mcts, random playouts, 1 thread: {r1:.0} simulations/s ({n1} in {s} s)"
+    );
+    let (n2, r2) = rate(
+        Mcts::<Othello>::new(MctsConfig {
+            threads: 2,
+            ..MctsConfig::uct(1.4)
+        }),
+        &start,
+        s,
+    );
+    let _ = writeln!(
+        out,
+        "othello mcts, random playouts, 2 threads: {r2:.0} simulations/s ({n2} in {s} s), {:.2}x one thread",
+        r2 / r1
+    );
+
+    if let Ok(q) = Quoridor::new_game(&Options::default()) {
+        let (n, r) = rate(Mcts::<Quoridor>::new(MctsConfig::uct(1.4)), &q, s);
+        let _ = writeln!(
+            out,
+            "quoridor 9x9 mcts, random playouts, 1 thread: {r:.0} simulations/s ({n} in {s} s)"
+        );
+    }
+    if let Some(h) = first_decision_of_a_hand() {
+        let (n, r) = rate(Ismcts::new(0.7), &h, s);
+        let _ = writeln!(
+            out,
+            "hearts ismcts, first decision after the 2C trick: {r:.0} iterations/s ({n} in {s} s)"
+        );
+    }
+
+    if let Some(dir) = &config.ffo {
+        let path = dir.join("fforum-40-59.obf");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                for (i, line) in text.lines().take(config.ffo_count).enumerate() {
+                    let _ = writeln!(out, "{}", solve_line(40 + i, line));
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "ffo: cannot read {}: {e}", path.display());
+            }
+        }
+    }
+    out
+}
+
+/// Solves one `.obf` line and reports time, nodes, and the score against
+/// the one the file gives.
+fn solve_line(number: usize, line: &str) -> String {
+    let Some(position) = line.get(..66) else {
+        return format!("ffo #{number}: line too short");
+    };
+    let mut game = Othello::start();
+    if let Err(e) = game.set_position(position) {
+        return format!("ffo #{number}: {e}");
+    }
+    let expected: Option<i32> = line
+        .get(66..)
+        .and_then(|rest| rest.split(';').nth(1))
+        .and_then(|m| m.split(':').nth(1))
+        .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
+    let t = Instant::now();
+    let result = solve_exact(game.player(), game.opponent(), &Control::unlimited());
+    let secs = t.elapsed().as_secs_f64();
+    match result {
+        Some((mv, score, nodes)) => {
+            let check = match expected {
+                Some(e) if e == score => "exact".to_string(),
+                Some(e) => format!("WRONG, expected {e:+}"),
+                None => "no reference".to_string(),
+            };
+            format!(
+                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s, {nodes} nodes, {:.1} M nodes/s",
+                game.empties().count_ones(),
+                crate::games::othello::square_name(mv),
+                nodes as f64 / secs / 1e6
+            )
+        }
+        None => format!("ffo #{number}: not solved"),
+    }
+}
+
+/// The default folder of the FFO files: `../shared/data/ffo` beside the
+/// project, if it exists.
+pub fn default_ffo_dir() -> Option<std::path::PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ffo");
+    p.is_dir().then_some(p)
+}
