@@ -55,6 +55,19 @@ enum Tool {
         /// How many FFO positions from #40 on to solve (0 to skip).
         #[arg(long, default_value_t = 5)]
         ffo_count: usize,
+        /// Instead: measure genmove overshoot and stop latency over pipes,
+        /// for this game (e.g. othello, quoridor, hearts).
+        #[arg(long)]
+        latency: Option<String>,
+        /// With --latency: the search to time.
+        #[arg(long, default_value = "mcts")]
+        search: String,
+        /// With --latency: the movetime in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// With --latency: how many moves.
+        #[arg(long, default_value_t = 100)]
+        rounds: usize,
     },
     /// Pit engines against each other: Elo, error bars, records, charts.
     Match(Box<tabula::arena::MatchArgs>),
@@ -81,10 +94,27 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Tool::Bench {
+            latency: Some(game),
+            search,
+            movetime,
+            rounds,
+            ..
+        } => match tabula::bench::latency(&game, &search, movetime, rounds) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tabula bench: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Tool::Bench {
             seconds,
             perft,
             ffo,
             ffo_count,
+            ..
         } => {
             let config = tabula::bench::BenchConfig {
                 seconds: seconds.clamp(0.1, 600.0),
