@@ -120,8 +120,10 @@ pub struct Settings {
     pub rucb1_depth: u32,
     /// Search threads (MCTS).
     pub threads: usize,
-    /// Memory cap for search trees and tables, in MiB.
+    /// Memory cap for search trees, in MiB.
     pub memory: u64,
+    /// Size of the alpha-beta transposition table, in MiB.
+    pub hash: u64,
     /// Alpha-beta and MCTS switch to the exact solver at or below this
     /// reach (Othello: empty squares); 0 turns it off.
     pub solve_reach: u32,
@@ -145,6 +147,7 @@ impl Default for Settings {
             rucb1_depth: 2,
             threads: 1,
             memory: 512,
+            hash: 16,
             solve_reach: 0,
             overhead: 10,
         }
@@ -341,7 +344,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "memory",
         expected: "MiB from 1 to 65536",
-        help: "memory cap of search trees and tables",
+        help: "memory cap of Monte Carlo search trees",
         set: |s, v| {
             num(v)
                 .filter(|m| (1..=65536).contains(m))
@@ -349,6 +352,13 @@ pub static SETTINGS: &[SettingSpec] = &[
                 .is_some()
         },
         get: |s| s.memory.to_string(),
+    },
+    SettingSpec {
+        name: "hash",
+        expected: "MiB from 1 to 65536",
+        help: "size of the alpha-beta transposition table",
+        set: |s, v| num(v).filter(|m| (1..=65536).contains(m)).map(|m| s.hash = m).is_some(),
+        get: |s| s.hash.to_string(),
     },
     SettingSpec {
         name: "solve_reach",

@@ -243,7 +243,7 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
                 G::NAME
             )));
         }
-        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.memory)),
+        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.hash)),
         SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
         SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
             policy: Policy::Random,
