@@ -183,3 +183,61 @@ proptest! {
         }
     }
 }
+
+/// Lines as a peer might mangle them: valid commands with bytes flipped,
+/// cut, doubled, or replaced by arbitrary bytes (invalid UTF-8 included).
+fn mangled_line() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        command().prop_map(String::into_bytes),
+        (command(), any::<prop::sample::Index>(), any::<u8>()).prop_map(|(c, i, b)| {
+            let mut v = c.into_bytes();
+            if !v.is_empty() {
+                let at = i.index(v.len());
+                v[at] = b;
+            }
+            v
+        }),
+        prop::collection::vec(any::<u8>(), 0..40),
+    ]
+    .prop_map(|mut v| {
+        // One line each: a newline inside would make two.
+        v.retain(|&b| b != b'\n');
+        v
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn mangled_bytes_never_break_the_framing(game in game_line(), lines in prop::collection::vec(mangled_line(), 1..30)) {
+        let mut input = format!("{game}\nset iterations 10\n").into_bytes();
+        let mut expected = 2;
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+            // Bytes that are not UTF-8 get one `?`; otherwise blank lines
+            // and comments get no reply, and everything else one.
+            match std::str::from_utf8(l) {
+                Err(_) => expected += 1,
+                Ok(text) => {
+                    if !text.split('#').next().unwrap_or("").trim().is_empty() {
+                        expected += 1;
+                    }
+                }
+            }
+        }
+        input.extend_from_slice(b"name\n");
+        expected += 1;
+        let mut out = Vec::new();
+        let engine = Engine::new(5).expect("engine");
+        tabula::protocol::run(Cursor::new(input), &mut out, engine);
+        let text = String::from_utf8(out).expect("replies are UTF-8");
+        let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+        for r in &replies {
+            prop_assert!(r.starts_with('=') || r.starts_with('?'), "reply {:?}", r);
+        }
+        prop_assert_eq!(replies.len(), expected, "replies: {:?}", replies);
+        prop_assert_eq!(replies.last().copied(), Some("= tabula"));
+    }
+}
