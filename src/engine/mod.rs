@@ -263,7 +263,10 @@ impl Engine {
             (Some(ms), None) => Some(Duration::from_millis(ms)),
             (None, share) => share,
         };
-        if time.is_none() && iterations.is_none() && depth.is_none() {
+        // A search must end by itself: without a time or iteration limit it
+        // gets the default time, unless it is an alpha-beta bounded by depth.
+        let depth_bounded = depth.is_some() && s.search == settings::SearchKind::AlphaBeta;
+        if time.is_none() && iterations.is_none() && !depth_bounded {
             time = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
         }
         let overhead = Duration::from_millis(s.overhead);
@@ -305,5 +308,26 @@ impl Engine {
     /// The clock.
     pub fn clock_mut(&mut self) -> &mut Clock {
         &mut self.clock
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_budget_ends_the_search() {
+        let mut e = Engine::new(1).expect("engine");
+        let depth_only = BudgetOverride { depth: Some(3), ..BudgetOverride::default() };
+        // Monte Carlo searches have no use for a depth: they get a time.
+        assert!(e.budget_for(None, &depth_only).time.is_some());
+        e.set("search", "alphabeta").expect("set");
+        assert_eq!(e.budget_for(None, &depth_only).time, None);
+        e.set("search", "mcts").expect("set");
+        e.set("iterations", "500").expect("set");
+        assert_eq!(e.budget_for(None, &BudgetOverride::default()), Budget { iterations: Some(500), time: None, depth: None });
+        e.set("movetime", "100").expect("set");
+        let b = e.budget_for(None, &BudgetOverride::default());
+        assert_eq!(b.time, Some(Duration::from_millis(90)), "overhead is kept back");
     }
 }
