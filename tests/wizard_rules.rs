@@ -293,6 +293,13 @@ fn wizard_scoring_and_dealer_rotation() {
     let out = g.outcome();
     assert_eq!(out.scores, vec![70.0, 30.0, 40.0]);
     assert_eq!(out.winners, vec![0]);
+    // The picture of a finished game shows the last round, not one after.
+    assert!(
+        g.render()
+            .starts_with("round 3/3 (1 cards), dealer p1, turned up N2, trump none"),
+        "{}",
+        g.render()
+    );
 }
 
 #[test]

@@ -711,13 +711,23 @@ impl Wizard {
     }
 
     fn describe(&self, out: &mut String, viewer: Option<Seat>) {
+        // Once the game is over, the round counter and the dealer have
+        // moved on past the last round: show the last round.
+        let (round, dealer) = if self.phase == Phase::Over && self.round > 0 {
+            (
+                self.round as usize - 1,
+                (self.dealer as usize + self.n() - 1) % self.n(),
+            )
+        } else {
+            (self.round as usize, self.dealer as usize)
+        };
         let _ = writeln!(
             out,
             "round {}/{} ({} cards), dealer {}, turned up {}, trump {}",
-            (self.round as usize + 1).min(self.cfg.rounds),
+            round + 1,
             self.cfg.rounds,
-            self.round_cards(),
-            Self::seat_label(self.dealer as usize),
+            self.cfg.cards_in_round(round),
+            Self::seat_label(dealer),
             self.turned.map_or("-".to_string(), |c| c.to_string()),
             match (self.trump, self.phase) {
                 (Some(s), _) => s.to_string(),
