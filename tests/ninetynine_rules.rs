@@ -220,6 +220,12 @@ fn ninetynine_players_without_tokens_drop_out_and_the_last_one_wins() {
     assert_eq!(g.reward(1), 1.0);
     assert_eq!(g.reward(2), 0.0);
     assert!(g.parse_move("5C").is_err());
+    // The picture of the finished game shows the last hand, the second.
+    assert!(
+        g.render().starts_with("hand 2, dealer p1, total 98"),
+        "{}",
+        g.render()
+    );
 }
 
 #[test]

@@ -293,6 +293,13 @@ fn wizard_scoring_and_dealer_rotation() {
     let out = g.outcome();
     assert_eq!(out.scores, vec![70.0, 30.0, 40.0]);
     assert_eq!(out.winners, vec![0]);
+    // The picture of a finished game shows the last round, not one after.
+    assert!(
+        g.render()
+            .starts_with("round 3/3 (1 cards), dealer p1, turned up N2, trump none"),
+        "{}",
+        g.render()
+    );
 }
 
 #[test]
@@ -341,11 +348,11 @@ fn wizard_options_and_texts() {
         assert!(g.play_checked(bad).is_err(), "{bad}");
     }
     play(&mut g, "trump h");
-    assert_eq!(g.move_text(WizardMove::Trump(Suit::Hearts)), "trump H");
+    assert_eq!(g.move_text(WizardMove::Trump(Suit::Hearts)), "trump:H");
     for bad in ["bid", "bid -1", "bid x", "bid 300", "QS"] {
         assert!(g.play_checked(bad).is_err(), "{bad}");
     }
-    assert_eq!(g.move_text(WizardMove::Bid(2)), "bid 2");
+    assert_eq!(g.move_text(WizardMove::Bid(2)), "bid:2");
 }
 
 #[test]

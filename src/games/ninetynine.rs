@@ -902,7 +902,13 @@ impl NinetyNine {
         let _ = writeln!(
             out,
             "hand {}, dealer {}, total {}, direction {}, top {}, stock {}",
-            self.hand_no + 1,
+            // `hand_no` counts finished hands: once the game is over, the
+            // last one is the hand shown, not one after it.
+            if self.phase == Phase::Over {
+                self.hand_no.max(1)
+            } else {
+                self.hand_no + 1
+            },
             Self::seat_label(self.dealer as usize),
             self.total,
             if self.reversed {

@@ -29,7 +29,7 @@
 //!   the seat's cards and the turned-up card, text `2C 7H Z1 up QS` (no
 //!   `up` part in a round that uses the whole deck). The cards in other
 //!   hands form the *unknown pool*; other seats' moves arrive as
-//!   `play p2 bid 1`, `play p2 QS`, `play p3 trump H`.
+//!   `play p2 bid:1`, `play p2 QS`, `play p3 trump:H`.
 //!
 //! [`Game::tell`] on a self-dealt state gives each seat exactly these
 //! commands, so a referee holding the full deal can drive seat-bound
@@ -37,8 +37,9 @@
 //!
 //! # Moves
 //!
-//! `trump H` (the dealer names trump when a Wizard is turned up), `bid 2`,
-//! and a card to play (`QS`, `Z3`, `N1`).
+//! `trump:H` (the dealer names trump when a Wizard is turned up), `bid:2`,
+//! and a card to play (`QS`, `Z3`, `N1`). Each is one word; `trump H`,
+//! `H`, `bid 2` and `2` are read too.
 //!
 //! # Hidden information
 //!
@@ -711,13 +712,23 @@ impl Wizard {
     }
 
     fn describe(&self, out: &mut String, viewer: Option<Seat>) {
+        // Once the game is over, the round counter and the dealer have
+        // moved on past the last round: show the last round.
+        let (round, dealer) = if self.phase == Phase::Over && self.round > 0 {
+            (
+                self.round as usize - 1,
+                (self.dealer as usize + self.n() - 1) % self.n(),
+            )
+        } else {
+            (self.round as usize, self.dealer as usize)
+        };
         let _ = writeln!(
             out,
             "round {}/{} ({} cards), dealer {}, turned up {}, trump {}",
-            (self.round as usize + 1).min(self.cfg.rounds),
+            round + 1,
             self.cfg.rounds,
-            self.round_cards(),
-            Self::seat_label(self.dealer as usize),
+            self.cfg.cards_in_round(round),
+            Self::seat_label(dealer),
             self.turned.map_or("-".to_string(), |c| c.to_string()),
             match (self.trump, self.phase) {
                 (Some(s), _) => s.to_string(),

@@ -192,7 +192,9 @@ fn result_text(engine: &Engine) -> String {
 }
 
 /// GTP's `final_score`: `B+12`-style for two seats (the first letter of
-/// the leading seat and the margin), `0` for a tie; scores otherwise.
+/// the leading seat and the margin; the whole seat name when both names
+/// start with the same letter, as Quoridor's `p1` and `p2` do), `0` for a
+/// tie; scores otherwise.
 fn final_score(engine: &Engine) -> String {
     let game = engine.game();
     if let Some(text) = game.final_score() {
@@ -207,13 +209,13 @@ fn final_score(engine: &Engine) -> String {
             return "0".to_string();
         }
         let leader = if margin > 0.0 { 0 } else { 1 };
-        let letter = game
-            .seat_name(leader)
-            .chars()
-            .next()
-            .unwrap_or('?')
-            .to_ascii_uppercase();
-        return format!("{letter}+{}", format_number(margin.abs()));
+        let initial = |s: Seat| game.seat_name(s).chars().next().unwrap_or('?');
+        let name = if initial(0).eq_ignore_ascii_case(&initial(1)) {
+            game.seat_name(leader)
+        } else {
+            initial(leader).to_ascii_uppercase().to_string()
+        };
+        return format!("{name}+{}", format_number(margin.abs()));
     }
     scores
         .iter()

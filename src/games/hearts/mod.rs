@@ -36,8 +36,9 @@
 //!
 //! # Texts
 //!
-//! A play is one card (`QS`). A pass is the three cards (`2C 3C 4C`; an
-//! optional leading word `pass` and `,`/`+` separators are accepted). Told
+//! A play is one card (`QS`). A pass is the three cards joined by `+`
+//! (`2C+3C+4C`, one word; spaces, `,` and an optional leading word `pass`
+//! are read too). Told
 //! chance steps: `2C 5C ... AS` (13 cards, a seat-bound deal), `4H QS 2D`
 //! (the 3 received cards), `west 2C` (who holds `2C`). A self-dealt deal is
 //! `shuffle:<seed>`.

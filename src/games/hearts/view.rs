@@ -18,7 +18,8 @@ impl Hearts {
                 Some(3) => "pass right",
                 _ => "no pass",
             },
-            self.tricks + 1,
+            // After the last trick, the hand's last trick (not a 14th).
+            (self.tricks as usize + 1).min(super::HAND_SIZE),
             if self.hearts_broken() {
                 "broken"
             } else {
