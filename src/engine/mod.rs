@@ -318,16 +318,30 @@ mod tests {
     #[test]
     fn every_budget_ends_the_search() {
         let mut e = Engine::new(1).expect("engine");
-        let depth_only = BudgetOverride { depth: Some(3), ..BudgetOverride::default() };
+        let depth_only = BudgetOverride {
+            depth: Some(3),
+            ..BudgetOverride::default()
+        };
         // Monte Carlo searches have no use for a depth: they get a time.
         assert!(e.budget_for(None, &depth_only).time.is_some());
         e.set("search", "alphabeta").expect("set");
         assert_eq!(e.budget_for(None, &depth_only).time, None);
         e.set("search", "mcts").expect("set");
         e.set("iterations", "500").expect("set");
-        assert_eq!(e.budget_for(None, &BudgetOverride::default()), Budget { iterations: Some(500), time: None, depth: None });
+        assert_eq!(
+            e.budget_for(None, &BudgetOverride::default()),
+            Budget {
+                iterations: Some(500),
+                time: None,
+                depth: None
+            }
+        );
         e.set("movetime", "100").expect("set");
         let b = e.budget_for(None, &BudgetOverride::default());
-        assert_eq!(b.time, Some(Duration::from_millis(90)), "overhead is kept back");
+        assert_eq!(
+            b.time,
+            Some(Duration::from_millis(90)),
+            "overhead is kept back"
+        );
     }
 }

@@ -357,7 +357,12 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "hash",
         expected: "MiB from 1 to 65536",
         help: "size of the alpha-beta transposition table",
-        set: |s, v| num(v).filter(|m| (1..=65536).contains(m)).map(|m| s.hash = m).is_some(),
+        set: |s, v| {
+            num(v)
+                .filter(|m| (1..=65536).contains(m))
+                .map(|m| s.hash = m)
+                .is_some()
+        },
         get: |s| s.hash.to_string(),
     },
     SettingSpec {
