@@ -266,7 +266,9 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
             ..base
         })),
         SearchKind::Pimc => Box::new(Pimc::new(settings.c)),
-        SearchKind::Ismcts => Box::new(Ismcts::new(settings.c)),
+        SearchKind::Ismcts => {
+            Box::new(Ismcts::new(settings.c).with_memory((settings.memory as usize) << 20))
+        }
         SearchKind::Solve => Box::new(RulesMove::default()),
     })
 }

@@ -50,12 +50,29 @@ const NONE: u32 = u32::MAX;
 pub struct Ismcts {
     /// UCB1 exploration constant.
     pub c: f64,
+    /// Nodes the tree may grow to; past it, iterations play out from the
+    /// deepest node they reach instead of adding one.
+    pub max_nodes: usize,
 }
 
+/// Bytes a node takes with its edges, for the memory cap (a node of a
+/// card game has a dozen edges or so).
+const NODE_BYTES: usize = 512;
+
 impl Ismcts {
-    /// An ISMCTS search with exploration constant `c`.
+    /// An ISMCTS search with exploration constant `c` (tree capped at
+    /// 512 MiB).
     pub fn new(c: f64) -> Ismcts {
-        Ismcts { c }
+        Ismcts {
+            c,
+            max_nodes: (512 << 20) / NODE_BYTES,
+        }
+    }
+
+    /// Caps the tree at about `bytes` of memory.
+    pub fn with_memory(mut self, bytes: usize) -> Ismcts {
+        self.max_nodes = (bytes / NODE_BYTES).max(2);
+        self
     }
 }
 
@@ -348,6 +365,10 @@ impl<G: Game> Search<G> for Ismcts {
                 state.apply(e.mv);
                 path.push((node, best));
                 if e.child == NONE {
+                    if fresh as usize >= self.max_nodes {
+                        // The tree is full: play out from here.
+                        break;
+                    }
                     e.child = fresh;
                     node = fresh;
                     tree.nodes.push(Node::new());
