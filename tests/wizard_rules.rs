@@ -341,11 +341,11 @@ fn wizard_options_and_texts() {
         assert!(g.play_checked(bad).is_err(), "{bad}");
     }
     play(&mut g, "trump h");
-    assert_eq!(g.move_text(WizardMove::Trump(Suit::Hearts)), "trump H");
+    assert_eq!(g.move_text(WizardMove::Trump(Suit::Hearts)), "trump:H");
     for bad in ["bid", "bid -1", "bid x", "bid 300", "QS"] {
         assert!(g.play_checked(bad).is_err(), "{bad}");
     }
-    assert_eq!(g.move_text(WizardMove::Bid(2)), "bid 2");
+    assert_eq!(g.move_text(WizardMove::Bid(2)), "bid:2");
 }
 
 #[test]

@@ -29,7 +29,7 @@
 //!   the seat's cards and the turned-up card, text `2C 7H Z1 up QS` (no
 //!   `up` part in a round that uses the whole deck). The cards in other
 //!   hands form the *unknown pool*; other seats' moves arrive as
-//!   `play p2 bid 1`, `play p2 QS`, `play p3 trump H`.
+//!   `play p2 bid:1`, `play p2 QS`, `play p3 trump:H`.
 //!
 //! [`Game::tell`] on a self-dealt state gives each seat exactly these
 //! commands, so a referee holding the full deal can drive seat-bound
@@ -37,7 +37,7 @@
 //!
 //! # Moves
 //!
-//! `trump H` (the dealer names trump when a Wizard is turned up), `bid 2`,
+//! `trump:H` (the dealer names trump when a Wizard is turned up), `bid:2`,
 //! and a card to play (`QS`, `Z3`, `N1`).
 //!
 //! # Hidden information
