@@ -95,3 +95,77 @@ fn every_engine_hears_only_its_own_cards() {
     }
     assert_eq!(heard, dealt);
 }
+
+/// `--table BAA`: one engine against two copies of the other, the lone
+/// engine moved round every seat on the same deal.
+#[test]
+fn a_table_seats_one_engine_against_two() {
+    let dir = scratch("table");
+    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_tabula"));
+    let args = words(&[
+        "--game",
+        "ninetynine",
+        "--engine",
+        &cmd,
+        "name=rules",
+        "set.search=rules",
+        "--engine",
+        &cmd,
+        "name=random",
+        "set.search=random",
+        "--table",
+        "BAA",
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--seed",
+        "5",
+        "--quiet",
+        "--record",
+        &dir.join("table.txt").display().to_string(),
+    ]);
+    let report = tabula::arena::run(&common::parse(&args)).expect("match runs");
+    let games = &report.record.games;
+    assert_eq!(games.len(), 6);
+    assert!(
+        games.iter().all(|g| g.ending == Ending::Normal),
+        "{}",
+        report.text
+    );
+    for g in games {
+        assert_eq!(
+            g.seats.iter().filter(|&&e| e == 1).count(),
+            1,
+            "{:?}",
+            g.seats
+        );
+    }
+    for seat in 0..3 {
+        assert_eq!(games.iter().filter(|g| g.seats[seat] == 1).count(), 2);
+    }
+    // The three games of a deal are dealt the same cards.
+    for deal in 0..2u64 {
+        let firsts: Vec<&String> = games
+            .iter()
+            .filter(|g| g.deal == deal)
+            .map(|g| &g.transcript[1])
+            .collect();
+        assert_eq!(firsts.len(), 3);
+        assert!(
+            firsts
+                .iter()
+                .all(|d| d.starts_with("deal ") && *d == firsts[0])
+        );
+    }
+    assert!(
+        report.text.contains("holds 66.7% of the seats"),
+        "{}",
+        report.text
+    );
+    // A pattern that does not fit the game is refused.
+    let mut bad = args.clone();
+    let i = bad.iter().position(|w| w == "BAA").unwrap();
+    bad[i] = "ABBB".to_string();
+    assert!(tabula::arena::run(&common::parse(&bad)).is_err());
+}

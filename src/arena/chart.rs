@@ -114,6 +114,18 @@ pub fn svg(rec: &MatchRecord, summary: &Summary) -> String {
             let score = p.wdl.score();
             let (lo, hi) = p.elo.map_or((score, score), |e| e.score_interval);
             let mid = y + 17.0;
+            if let Some(share) = p.parity {
+                // Where equal engines would score, for an uneven table.
+                let x = x_of(share);
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x:.2}" y1="{}" x2="{x:.2}" y2="{}" stroke="#1565c0" stroke-width="2" stroke-dasharray="3 2"/><text x="{x:.2}" y="{}" text-anchor="middle" font-size="11" fill="#1565c0">parity {:.0}%</text>"##,
+                    y + 2.0,
+                    y + 32.0,
+                    y,
+                    100.0 * share
+                );
+            }
             let _ = writeln!(
                 s,
                 r##"<line x1="{:.2}" y1="{mid}" x2="{:.2}" y2="{mid}" stroke="black" stroke-width="2"/>"##,

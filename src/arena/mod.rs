@@ -59,6 +59,11 @@ Examples:
   tabula match --game hearts --engine cmd=tabula name=new set.iterations=4000 \\
                --engine cmd=tabula name=old --each set.search=ismcts --sprt elo0=0 elo1=10
 
+  # Wizard, one ismcts player against three rules players (ABBB, rotated):
+  tabula match --game wizard --table ABBB --games 40 \\
+               --engine cmd=tabula name=ismcts set.search=ismcts set.iterations=1000 \\
+               --engine cmd=tabula name=rules set.search=rules
+
   # Three engines: a round robin with a cross-table, 50 games per pairing:
   tabula match --engine cmd=tabula name=mcts set.search=mcts --engine cmd=tabula name=flat \\
                set.search=flat --engine cmd=tabula name=rules set.search=rules --games 50
@@ -103,6 +108,14 @@ pub struct MatchArgs {
     /// Games played at the same time (default: the number of cores).
     #[arg(short = 'j', long)]
     pub concurrency: Option<usize>,
+
+    /// Who sits where, as one letter per seat: A for the first engine of a
+    /// pairing, B for the second, e.g. ABBB (one engine against three
+    /// copies of the other). Every rotation is played on each deal, so
+    /// --games should be a multiple of the number of seats. Default: the
+    /// engines alternate (ABAB, and BABA).
+    #[arg(long, value_name = "PATTERN")]
+    pub table: Option<String>,
 
     /// Milliseconds per move, for every engine (enforced, plus --timemargin).
     #[arg(long, value_name = "MS")]
@@ -343,14 +356,18 @@ pub fn run_with_referee(
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let seats = referee.num_seats();
-    let rotation = schedule::seat_patterns(seats).len();
+    let patterns = match &args.table {
+        Some(t) => schedule::table_patterns(&schedule::parse_table(t, seats).map_err(ConfigError)?),
+        None => schedule::seat_patterns(seats),
+    };
+    let rotation = patterns.len();
     if !args.games.is_multiple_of(rotation) {
         log::warn!(
             "--games {} is not a multiple of the seat rotation ({rotation}): seats will not be balanced",
             args.games
         );
     }
-    let jobs = schedule::build_jobs(setup.engines.len(), args.games, seats);
+    let jobs = schedule::build_jobs(setup.engines.len(), args.games, &patterns);
     let total = jobs.len();
 
     let mut rec = MatchRecord {

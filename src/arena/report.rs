@@ -24,6 +24,11 @@ pub struct PairingStats {
     pub elo: Option<EloEstimate>,
     /// The likelihood that the first engine is stronger.
     pub los: f64,
+    /// The first engine's mean share of the seats, when it is not one
+    /// half (an uneven `--table` such as ABBB): the score of equal
+    /// engines when every game has one winner. The Elo and LOS assume
+    /// one half.
+    pub parity: Option<f64>,
 }
 
 /// Everything the report says about one engine.
@@ -128,8 +133,10 @@ impl Summary {
                 wdl: Wdl::default(),
                 elo: None,
                 los: 0.5,
+                parity: None,
             })
             .collect();
+        let mut shares = vec![(0.0f64, 0u64); pairs.len()];
         for g in &rec.games {
             match &g.ending {
                 Ending::Normal => endings.normal += 1,
@@ -158,10 +165,17 @@ impl Summary {
                 continue;
             };
             let (a, b) = g.pairing;
-            if let Some(p) = pairs.iter_mut().find(|p| (p.first, p.second) == (a, b)) {
-                p.wdl.add(first);
-            } else if let Some(p) = pairs.iter_mut().find(|p| (p.first, p.second) == (b, a)) {
-                p.wdl.add(1.0 - first);
+            let share_of = |e: usize| {
+                g.seats.iter().filter(|&&s| s == e).count() as f64 / g.seats.len().max(1) as f64
+            };
+            if let Some(i) = pairs.iter().position(|p| (p.first, p.second) == (a, b)) {
+                pairs[i].wdl.add(first);
+                shares[i].0 += share_of(a);
+                shares[i].1 += 1;
+            } else if let Some(i) = pairs.iter().position(|p| (p.first, p.second) == (b, a)) {
+                pairs[i].wdl.add(1.0 - first);
+                shares[i].0 += share_of(b);
+                shares[i].1 += 1;
             }
             for (e, score) in [(a, first), (b, 1.0 - first)] {
                 if let Some(s) = engines.get_mut(e) {
@@ -187,9 +201,11 @@ impl Summary {
                 .map(|&(t, n)| (n > 0).then(|| t / n as f64))
                 .collect();
         }
-        for p in &mut pairs {
+        for (p, &(total, n)) in pairs.iter_mut().zip(&shares) {
             p.elo = elo_estimate(&p.wdl);
             p.los = los(&p.wdl);
+            let share = total / n.max(1) as f64;
+            p.parity = (n > 0 && (share - 0.5).abs() > 1e-9).then_some(share);
         }
         let sprt = sprt.filter(|_| engines.len() == 2).map(|test| {
             let wdl = pairs.first().map(|p| p.wdl).unwrap_or_default();
@@ -259,6 +275,15 @@ impl Summary {
                     "Elo difference: {}{interval}, LOS {:.1}%",
                     fmt_estimate(&e),
                     100.0 * p.los
+                );
+            }
+            if let Some(share) = p.parity {
+                let _ = writeln!(
+                    out,
+                    "{} holds {:.1}% of the seats: equal engines would score about {:.1}% (one winner a game); Elo and LOS above assume 50%",
+                    name(p.first),
+                    100.0 * share,
+                    100.0 * share
                 );
             }
         }

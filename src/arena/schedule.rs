@@ -6,7 +6,9 @@
 //! the engines alternate around the table and every rotation of that
 //! pattern (and of its complement) is used, so each engine holds each
 //! seat, and each hand of a deal, equally often. Games of a deal share
-//! their chance steps, so luck cancels out.
+//! their chance steps, so luck cancels out. `--table` replaces the
+//! alternating pattern by a given one (e.g. `ABBB`: one engine against
+//! three copies of the other), whose rotations are played instead.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +39,51 @@ pub fn seat_patterns(seats: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// Reads a `--table` pattern: one letter per seat, `A` for the first
+/// engine of a pairing and `B` for the second (case-insensitive), both
+/// present. Returns the pattern as 0s and 1s.
+pub fn parse_table(text: &str, seats: usize) -> Result<Vec<usize>, String> {
+    let pattern: Vec<usize> = text
+        .chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'A' => Ok(0),
+            'B' => Ok(1),
+            _ => Err(format!(
+                "bad --table '{text}': use one letter per seat, A (first engine) or B (second), e.g. ABBB"
+            )),
+        })
+        .collect::<Result<_, _>>()?;
+    if pattern.len() != seats {
+        return Err(format!(
+            "bad --table '{text}': {} letters for a {seats}-seat game",
+            pattern.len()
+        ));
+    }
+    if !pattern.contains(&0) || !pattern.contains(&1) {
+        return Err(format!(
+            "bad --table '{text}': both engines (A and B) need a seat"
+        ));
+    }
+    Ok(pattern)
+}
+
+/// The seat patterns of a pairing seated by `table` (see
+/// [`parse_table`]): every distinct rotation of it, so that each engine
+/// holds each seat equally often. `ABBB` gives `ABBB`, `BABB`, `BBAB`,
+/// `BBBA`.
+pub fn table_patterns(table: &[usize]) -> Vec<Vec<usize>> {
+    let seats = table.len();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for r in 0..seats {
+        // Rotating right by r: the first engine moves one seat on each time.
+        let p: Vec<usize> = (0..seats).map(|s| table[(s + seats - r) % seats]).collect();
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// All pairings of `engines` engines, in order: (0,1), (0,2)... (1,2)...
 pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
     (0..engines)
@@ -44,17 +91,18 @@ pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The games of a match: `games` per pairing, deal by deal, the pairings
-/// interleaved so that a match stopped early is still balanced.
-pub fn build_jobs(engines: usize, games: usize, seats: usize) -> Vec<GameJob> {
-    let patterns = seat_patterns(seats);
+/// The games of a match: `games` per pairing, deal by deal (one game per
+/// pattern of `patterns`, see [`seat_patterns`] and [`table_patterns`]),
+/// the pairings interleaved so that a match stopped early is still
+/// balanced.
+pub fn build_jobs(engines: usize, games: usize, patterns: &[Vec<usize>]) -> Vec<GameJob> {
     let pairs = pairings(engines);
     let mut jobs = Vec::new();
     let mut played = vec![0usize; pairs.len()];
     let mut deal = 0u64;
     while played.iter().any(|&n| n < games) {
         for (i, &(a, b)) in pairs.iter().enumerate() {
-            for pattern in &patterns {
+            for pattern in patterns {
                 if played[i] >= games {
                     break;
                 }
@@ -163,16 +211,50 @@ mod tests {
 
     #[test]
     fn jobs_rotate_seats_on_shared_deals() {
-        let jobs = build_jobs(2, 5, 2);
+        let jobs = build_jobs(2, 5, &seat_patterns(2));
         assert_eq!(jobs.len(), 5);
         assert_eq!(jobs[0].seats, vec![0, 1]);
         assert_eq!(jobs[1].seats, vec![1, 0]);
         assert_eq!((jobs[0].deal, jobs[1].deal, jobs[2].deal), (0, 0, 1));
-        let rr = build_jobs(3, 4, 2);
+        let rr = build_jobs(3, 4, &seat_patterns(2));
         assert_eq!(rr.len(), 12);
         for p in pairings(3) {
             assert_eq!(rr.iter().filter(|j| j.pairing == p).count(), 4);
         }
         assert!(rr.iter().enumerate().all(|(i, j)| j.number == i + 1));
+    }
+
+    #[test]
+    fn tables_rotate_one_engine_through_every_seat() {
+        let t = parse_table("abbb", 4).unwrap();
+        assert_eq!(t, vec![0, 1, 1, 1]);
+        let patterns = table_patterns(&t);
+        assert_eq!(
+            patterns,
+            vec![
+                vec![0, 1, 1, 1],
+                vec![1, 0, 1, 1],
+                vec![1, 1, 0, 1],
+                vec![1, 1, 1, 0]
+            ]
+        );
+        // ABAB has only two distinct rotations.
+        assert_eq!(table_patterns(&parse_table("ABAB", 4).unwrap()).len(), 2);
+        assert!(parse_table("ABB", 4).is_err());
+        assert!(parse_table("AAA", 3).is_err());
+        assert!(parse_table("ABX", 3).is_err());
+
+        // Three players, engine 1 against two copies of engine 0 (BAA):
+        // each deal is played three times, engine 1 once in every seat.
+        let jobs = build_jobs(2, 7, &table_patterns(&parse_table("BAA", 3).unwrap()));
+        assert_eq!(jobs.len(), 7);
+        assert_eq!(jobs[0].seats, vec![1, 0, 0]);
+        assert_eq!(jobs[1].seats, vec![0, 1, 0]);
+        assert_eq!(jobs[2].seats, vec![0, 0, 1]);
+        assert_eq!((jobs[2].deal, jobs[3].deal), (0, 1));
+        assert!(
+            jobs.iter()
+                .all(|j| j.seats.iter().filter(|&&e| e == 1).count() == 1)
+        );
     }
 }

@@ -343,14 +343,33 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn deal(&mut self, text: &str, rng: &mut Rng) -> Result<(), EngineError> {
-        if self.state.turn() != Turn::Chance || !self.state.chance_from_referee() {
-            return Err(EngineError::NoDealPending);
-        }
-        let mv = self.state.parse_move(text).map_err(EngineError::Move)?;
-        if !self.state.is_legal(mv) {
+        let told = self.state.turn() == Turn::Chance && self.state.chance_from_referee();
+        // A self-dealt game takes a told deal in place of the one the
+        // engine has just drawn itself (the chance steps since the last
+        // move), so that a match record, which holds the referee's deals,
+        // replays.
+        let dealt = |g: &G| g.turn() == Turn::Chance && !g.chance_from_referee();
+        let redeal = if told {
+            None
+        } else {
+            match self.history.iter().rposition(|(g, _)| !dealt(g)) {
+                Some(last) if last + 1 < self.history.len() => Some(last + 1),
+                None if !self.history.is_empty() => Some(0),
+                _ => return Err(EngineError::NoDealPending),
+            }
+        };
+        let before = redeal.map(|k| self.history[k].0.clone());
+        let position = before.as_ref().unwrap_or(&self.state);
+        let mv = position.parse_move(text).map_err(EngineError::Move)?;
+        if !position.is_legal(mv) {
             return Err(EngineError::Move(MoveError::Illegal(format!(
                 "{text} is not a possible deal here"
             ))));
+        }
+        if let (Some(k), Some(state)) = (redeal, before) {
+            self.state = state;
+            self.history.truncate(k);
+            self.forget_search();
         }
         self.apply(mv);
         self.resolve_chance(rng);
