@@ -44,10 +44,7 @@ impl Clock {
     pub fn allot(&self, seat: Seat) -> Option<Duration> {
         let (left, stones) = match (self.left.get(&seat), self.settings) {
             (Some(&told), _) => told,
-            (None, Some((main, byo, stones))) if main > Duration::ZERO => {
-                let _ = (byo, stones);
-                (main, 0)
-            }
+            (None, Some((main, _, _))) if main > Duration::ZERO => (main, 0),
             (None, Some((_, byo, stones))) => (byo, stones),
             (None, None) => return None,
         };
