@@ -247,6 +247,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.clone()
     }
 
+    /// Hook: the seat a seat-bound game is played from (`seat=N`), whose
+    /// information is all the engine has; `None` when the engine dealt.
+    fn bound_seat(&self) -> Option<Seat> {
+        None
+    }
+
     /// Hook: what `observer` knows, as text (the seat's view for
     /// `showboard` in hidden-information games).
     fn view_text(&self, _observer: Seat) -> String {

@@ -387,6 +387,17 @@ impl<G: Game> AnyGame for Table<G> {
         self.resolve_chance(rng);
         let before = (self.state.clone(), self.history.len());
         let seat = self.bring_turn_to(seat)?;
+        // A seat-bound engine knows one seat's cards: it decides for that
+        // seat only (the others' moves are told with play).
+        if let Some(bound) = self.state.bound_seat().filter(|&b| b != seat) {
+            let names = (self.state.seat_name(seat), self.state.seat_name(bound));
+            self.state = before.0;
+            self.history.truncate(before.1);
+            return Err(EngineError::Unsupported(format!(
+                "this engine plays {} only (seat={bound}); tell {}'s move with play",
+                names.1, names.0
+            )));
+        }
         // Build the searcher before anything is played, so a refusal
         // leaves the state as it was.
         if let Err(e) = self.searcher(settings) {

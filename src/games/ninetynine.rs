@@ -1199,6 +1199,10 @@ impl Game for NinetyNine {
         }
     }
 
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
     fn at_horizon(&self) -> bool {
         self.hand_over || self.phase == Phase::Over
     }

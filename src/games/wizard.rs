@@ -1065,6 +1065,10 @@ impl Game for Wizard {
         }
     }
 
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
     fn at_horizon(&self) -> bool {
         self.round_over || self.phase == Phase::Over
     }

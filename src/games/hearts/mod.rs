@@ -923,6 +923,10 @@ impl Game for Hearts {
         }
     }
 
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
     fn at_horizon(&self) -> bool {
         self.hand_over || self.phase == Phase::Over
     }
