@@ -148,9 +148,24 @@ impl<G: Game> Table<G> {
 
     /// Draws the chance steps the engine deals itself.
     fn resolve_chance(&mut self, rng: &mut Rng) {
-        while self.state.turn() == Turn::Chance && !self.state.chance_from_referee() {
+        while dealt_by_engine(&self.state) {
             let outcome = self.state.sample_chance(rng);
             self.apply(outcome);
+        }
+    }
+
+    /// The history index of the last move told or played (not a chance
+    /// step the engine dealt itself).
+    fn last_move(&self) -> Option<usize> {
+        self.history.iter().rposition(|(g, _)| !dealt_by_engine(g))
+    }
+
+    /// Puts back the state and history saved before a refused command.
+    fn roll_back(&mut self, (state, len): (G, usize)) {
+        if self.history.len() != len {
+            self.state = state;
+            self.history.truncate(len);
+            self.forget_search();
         }
     }
 
@@ -190,6 +205,34 @@ impl<G: Game> Table<G> {
         })
     }
 
+    /// Brings the turn to `seat` and checks that the search may run there:
+    /// the seat is this engine's own and the searcher fits the game. The
+    /// caller rolls back an inserted pass if this refuses.
+    fn ready_to_search(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+    ) -> Result<Seat, EngineError> {
+        let seat = self.bring_turn_to(seat)?;
+        // A seat-bound engine knows one seat's cards: it decides for that
+        // seat only (the others' moves are told with play).
+        if let Some(bound) = self.state.bound_seat().filter(|&b| b != seat) {
+            return Err(EngineError::Unsupported(format!(
+                "this engine plays {} only (seat={bound}); tell {}'s move with play",
+                self.state.seat_name(bound),
+                self.state.seat_name(seat)
+            )));
+        }
+        self.searcher(settings)?;
+        if settings.search == SearchKind::Solve && !self.state.solvable(64) {
+            return Err(EngineError::Unsupported(format!(
+                "{} has no exact solver",
+                G::NAME
+            )));
+        }
+        Ok(seat)
+    }
+
     fn searcher(
         &mut self,
         settings: &Settings,
@@ -203,6 +246,11 @@ impl<G: Game> Table<G> {
             None => Err(EngineError::Unsupported("no search".into())),
         }
     }
+}
+
+/// Whether `state` waits for a chance step the engine draws itself.
+fn dealt_by_engine<G: Game>(state: &G) -> bool {
+    state.turn() == Turn::Chance && !state.chance_from_referee()
 }
 
 /// Builds the searcher the settings name, for game `G`.
@@ -332,11 +380,7 @@ impl<G: Game> AnyGame for Table<G> {
             }
             Err(e) => {
                 // An inserted pass is taken back with the refused move.
-                if self.history.len() != before.1 {
-                    self.state = before.0;
-                    self.history.truncate(before.1);
-                    self.forget_search();
-                }
+                self.roll_back(before);
                 Err(EngineError::Move(e))
             }
         }
@@ -348,11 +392,10 @@ impl<G: Game> AnyGame for Table<G> {
         // engine has just drawn itself (the chance steps since the last
         // move), so that a match record, which holds the referee's deals,
         // replays.
-        let dealt = |g: &G| g.turn() == Turn::Chance && !g.chance_from_referee();
         let redeal = if told {
             None
         } else {
-            match self.history.iter().rposition(|(g, _)| !dealt(g)) {
+            match self.last_move() {
                 Some(last) if last + 1 < self.history.len() => Some(last + 1),
                 None if !self.history.is_empty() => Some(0),
                 _ => return Err(EngineError::NoDealPending),
@@ -386,25 +429,13 @@ impl<G: Game> AnyGame for Table<G> {
     ) -> Result<Decision, EngineError> {
         self.resolve_chance(rng);
         let before = (self.state.clone(), self.history.len());
-        let seat = self.bring_turn_to(seat)?;
-        // A seat-bound engine knows one seat's cards: it decides for that
-        // seat only (the others' moves are told with play).
-        if let Some(bound) = self.state.bound_seat().filter(|&b| b != seat) {
-            let names = (self.state.seat_name(seat), self.state.seat_name(bound));
-            self.state = before.0;
-            self.history.truncate(before.1);
-            return Err(EngineError::Unsupported(format!(
-                "this engine plays {} only (seat={bound}); tell {}'s move with play",
-                names.1, names.0
-            )));
-        }
-        // Build the searcher before anything is played, so a refusal
-        // leaves the state as it was.
-        if let Err(e) = self.searcher(settings) {
-            self.state = before.0;
-            self.history.truncate(before.1);
-            return Err(e);
-        }
+        let seat = match self.ready_to_search(seat, settings) {
+            Ok(seat) => seat,
+            Err(e) => {
+                self.roll_back(before);
+                return Err(e);
+            }
+        };
         let mut moves = Vec::new();
         self.state.legal_moves(&mut moves);
         let reach = if settings.search == SearchKind::Solve {
@@ -412,14 +443,6 @@ impl<G: Game> AnyGame for Table<G> {
         } else {
             settings.solve_reach
         };
-        if settings.search == SearchKind::Solve && !self.state.solvable(reach) {
-            self.state = before.0;
-            self.history.truncate(before.1);
-            return Err(EngineError::Unsupported(format!(
-                "{} has no exact solver",
-                G::NAME
-            )));
-        }
         let mut decision = None;
         if moves.len() == 1 {
             decision = Some((moves[0], 0.5, 0, 0, None));
@@ -460,8 +483,7 @@ impl<G: Game> AnyGame for Table<G> {
     fn undo(&mut self) -> Result<(), EngineError> {
         // Take back the last move told or played, with the chance steps the
         // engine dealt itself after it; dealt steps alone are not undone.
-        let dealt = |g: &G| g.turn() == Turn::Chance && !g.chance_from_referee();
-        let Some(last) = self.history.iter().rposition(|(g, _)| !dealt(g)) else {
+        let Some(last) = self.last_move() else {
             return Err(EngineError::NothingToUndo);
         };
         self.state = self.history[last].0.clone();

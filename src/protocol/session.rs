@@ -408,9 +408,6 @@ fn analyze<W: Write + Send>(
     match engine.genmove(seat, &b, &control) {
         Ok(d) => {
             let _ = engine.undo();
-            if let Ok(mut last) = last.lock() {
-                *last = None;
-            }
             let exact = d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default();
             out.write(&format!(
                 "info move {} score {:.4} iterations {} depth {}{}\n\n",

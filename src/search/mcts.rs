@@ -461,8 +461,10 @@ impl<G: Game> Search<G> for Mcts<G> {
         if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
             return;
         }
-        let Some(child) =
-            (0..self.root_children().len()).find(|&i| self.root_children()[i].mv == Some(played))
+        let Some(child) = self
+            .root_children()
+            .iter()
+            .position(|n| n.mv == Some(played))
         else {
             self.nodes.clear();
             return;
