@@ -184,6 +184,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         buf[rand::Rng::gen_range(rng, 0..buf.len())]
     }
 
+    /// Hook: plays uniformly random moves (and chance outcomes) until
+    /// [`Game::at_horizon`]; returns the plies played. The default is
+    /// [`play_randomly`]; a game may run the same policy in a tighter loop.
+    fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> u32 {
+        play_randomly(self, rng, buf)
+    }
+
     /// Hook: where playouts stop and `reward` is read. The game's end by
     /// default; card games may stop at the end of a hand.
     fn at_horizon(&self) -> bool {
@@ -303,4 +310,21 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.apply(mv);
         Ok(mv)
     }
+}
+
+/// The random playout policy, one move at a time through the trait:
+/// [`Game::random_move`] and [`Game::sample_chance`] until the horizon.
+/// Returns the plies played.
+pub fn play_randomly<G: Game>(state: &mut G, rng: &mut Rng, buf: &mut Vec<G::Move>) -> u32 {
+    let mut plies = 0;
+    while !state.at_horizon() {
+        let mv = match state.turn() {
+            Turn::Chance => state.sample_chance(rng),
+            Turn::Player(_) => state.random_move(rng, buf),
+            Turn::Over => break,
+        };
+        state.apply(mv);
+        plies += 1;
+    }
+    plies
 }

@@ -28,7 +28,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::random_playout;
-use crate::search::{Budget, Control, Progress, Search, SearchResult};
+use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
 /// Iterations used when the budget sets no limit at all.
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -168,19 +168,6 @@ impl<M: Copy + Eq + Hash> Tree<M> {
         }
         out
     }
-}
-
-/// `ln(x)` for `x >= 1` within 1e-5: the exponent plus a quintic for the
-/// mantissa. The exploration term is computed for every available edge at
-/// every visit, and libm's `ln` was a visible share of the search time.
-fn fast_ln(x: f64) -> f64 {
-    let bits = x.to_bits();
-    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let t = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000) - 1.0;
-    let ln_mantissa = t
-        * (0.999_495_56
-            + t * (-0.491_908_96 + t * (0.289_474_78 + t * (-0.136_062_75 + t * 0.032_158_45))));
-    exponent as f64 * std::f64::consts::LN_2 + ln_mantissa
 }
 
 fn mean<M>(e: &Edge<M>) -> f64 {
@@ -405,22 +392,6 @@ impl<G: Game> Search<G> for Ismcts {
                     pv: vec![m],
                 }
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fast_ln;
-
-    #[test]
-    fn fast_ln_is_close() {
-        for x in (1..200_000)
-            .step_by(7)
-            .chain([1 << 20, 1 << 30, u32::MAX as usize])
-        {
-            let x = x as f64;
-            assert!((fast_ln(x) - x.ln()).abs() < 2e-5, "{x}");
         }
     }
 }

@@ -22,7 +22,7 @@ use rand::SeedableRng;
 
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout};
-use crate::search::{Budget, Control, Progress, Search, SearchResult};
+use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
 /// Most seats any game has (for the reward array of one iteration).
 const MAX_SEATS: usize = 8;
@@ -84,48 +84,52 @@ impl MctsConfig {
     }
 }
 
+/// A tree node: 20 bytes for a one-byte move, so that the children a
+/// selection scans share as few cache lines as possible (the tree outgrows
+/// the caches within a second, and those misses are most of its cost).
 #[derive(Clone, Copy)]
 struct Node<M> {
-    mv: Option<M>,
     first_child: u32,
-    num_children: u32,
     visits: u32,
-    mover: u8,
-    total: f64,
-    /// `total / visits` and `1 / sqrt(visits)`, kept up to date at every
-    /// backup so that selection costs a multiply-add per child, not a
-    /// division and a square root.
+    /// The mean reward of the seat that moved into this node, and
+    /// `1 / sqrt(visits)`, both kept up to date at every backup so that
+    /// selection costs a multiply-add per child, not a division and a
+    /// square root.
     mean: f32,
     inv_sqrt: f32,
+    num_children: u16,
+    mv: Option<M>,
 }
 
+/// Most children a node may have (the width of `num_children`); a wider
+/// node is left unexpanded and played out from.
+const MAX_CHILDREN: usize = u16::MAX as usize;
+
 impl<M> Node<M> {
-    fn fresh(mv: Option<M>, mover: u8) -> Node<M> {
+    fn fresh(mv: Option<M>) -> Node<M> {
         Node {
-            mv,
             first_child: UNEXPANDED,
-            num_children: 0,
             visits: 0,
-            mover,
-            total: 0.0,
             mean: 0.0,
             inv_sqrt: 0.0,
+            num_children: 0,
+            mv,
         }
     }
 
-    fn add(&mut self, reward: f64, visits: u32) {
+    /// Adds `visits` playouts with this mean reward.
+    fn add(&mut self, mean: f32, visits: u32) {
+        if visits == 0 {
+            return;
+        }
         self.visits += visits;
-        self.total += reward;
-        self.mean = (self.total / self.visits.max(1) as f64) as f32;
-        self.inv_sqrt = (1.0 / (self.visits.max(1) as f64).sqrt()) as f32;
+        let n = self.visits as f32;
+        self.mean += (mean - self.mean) * (visits as f32 / n);
+        self.inv_sqrt = 1.0 / n.sqrt();
     }
 
     fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.0
-        } else {
-            self.total / self.visits as f64
-        }
+        f64::from(self.mean)
     }
 }
 
@@ -134,7 +138,9 @@ pub struct Mcts<G: Game> {
     config: MctsConfig,
     nodes: Vec<Node<G::Move>>,
     max_nodes: usize,
-    path: Vec<u32>,
+    /// The nodes of this iteration's descent, with the seat that moved
+    /// into each (whose reward it backs up).
+    path: Vec<(u32, u8)>,
     legal: Vec<G::Move>,
     scratch: Scratch<G::Move>,
 }
@@ -167,21 +173,20 @@ impl<G: Game> Mcts<G> {
 
     fn new_root(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node::fresh(None, 0));
+        self.nodes.push(Node::fresh(None));
     }
 
-    fn expand(&mut self, node: u32, state: &G, mover: Seat) -> bool {
+    fn expand(&mut self, node: u32, state: &G) -> bool {
         state.legal_moves(&mut self.legal);
-        if self.nodes.len() + self.legal.len() > self.max_nodes {
+        if self.nodes.len() + self.legal.len() > self.max_nodes || self.legal.len() > MAX_CHILDREN {
             return false;
         }
         let first = self.nodes.len() as u32;
-        for &mv in &self.legal {
-            self.nodes.push(Node::fresh(Some(mv), mover as u8));
-        }
+        self.nodes
+            .extend(self.legal.iter().map(|&mv| Node::fresh(Some(mv))));
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
-        n.num_children = self.legal.len() as u32;
+        n.num_children = self.legal.len() as u16;
         true
     }
 
@@ -189,7 +194,7 @@ impl<G: Game> Mcts<G> {
     /// be legal in `state` (after a determinization or a chance step).
     fn select(&mut self, node: u32, state: &G, check: bool, at_root: bool) -> Option<u32> {
         let parent = self.nodes[node as usize];
-        let children = parent.first_child..parent.first_child + parent.num_children;
+        let children = parent.first_child..parent.first_child + u32::from(parent.num_children);
         if check {
             state.legal_moves(&mut self.legal);
         }
@@ -201,9 +206,9 @@ impl<G: Game> Mcts<G> {
                 .filter(|&i| legal(&self.nodes[i as usize], &self.legal))
                 .min_by_key(|&i| self.nodes[i as usize].visits);
         }
-        let explore = self.config.c * (parent.visits.max(1) as f64).ln().sqrt();
+        let explore = (self.config.c * fast_ln(f64::from(parent.visits.max(1))).sqrt()) as f32;
         let mut best = None;
-        let mut best_value = f64::NEG_INFINITY;
+        let mut best_value = f32::NEG_INFINITY;
         for i in children {
             let child = &self.nodes[i as usize];
             if !legal(child, &self.legal) {
@@ -212,7 +217,7 @@ impl<G: Game> Mcts<G> {
             if child.visits == 0 {
                 return Some(i);
             }
-            let value = child.mean as f64 + explore * child.inv_sqrt as f64;
+            let value = child.mean + explore * child.inv_sqrt;
             if value > best_value {
                 best_value = value;
                 best = Some(i);
@@ -231,7 +236,7 @@ impl<G: Game> Mcts<G> {
         };
         let mut check = !G::PERFECT_INFORMATION;
         self.path.clear();
-        self.path.push(0);
+        self.path.push((0, 0));
         let mut node = 0u32;
         let mut depth = 0u32;
         loop {
@@ -248,7 +253,7 @@ impl<G: Game> Mcts<G> {
             }
             let n = self.nodes[node as usize];
             if n.first_child == UNEXPANDED
-                && (depth >= self.config.tree_depth || !self.expand(node, &state, mover))
+                && (depth >= self.config.tree_depth || !self.expand(node, &state))
             {
                 break;
             }
@@ -259,7 +264,7 @@ impl<G: Game> Mcts<G> {
                 break;
             };
             state.apply(mv);
-            self.path.push(child);
+            self.path.push((child, mover as u8));
             node = child;
             depth += 1;
             if self.nodes[child as usize].visits == 0 {
@@ -275,9 +280,8 @@ impl<G: Game> Mcts<G> {
         {
             *r = state.reward(s);
         }
-        for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
-            n.add(rewards[n.mover as usize % MAX_SEATS], 1);
+        for &(i, mover) in &self.path {
+            self.nodes[i as usize].add(rewards[mover as usize % MAX_SEATS] as f32, 1);
         }
         depth
     }
@@ -287,7 +291,8 @@ impl<G: Game> Mcts<G> {
         if root.first_child == UNEXPANDED {
             return &[];
         }
-        &self.nodes[root.first_child as usize..(root.first_child + root.num_children) as usize]
+        &self.nodes
+            [root.first_child as usize..(root.first_child + u32::from(root.num_children)) as usize]
     }
 
     fn best_child(&self, children: &[Node<G::Move>]) -> Option<usize> {
@@ -423,7 +428,7 @@ impl<G: Game> Search<G> for Mcts<G> {
         for helper in &helper_roots {
             for h in helper {
                 if let Some(c) = children.iter_mut().find(|c| c.mv == h.mv) {
-                    c.add(h.total, h.visits);
+                    c.add(h.mean, h.visits);
                 }
             }
         }
@@ -482,7 +487,8 @@ impl<G: Game> Search<G> for Mcts<G> {
             if n.first_child != UNEXPANDED {
                 let first = fresh.len() as u32;
                 fresh.extend_from_slice(
-                    &self.nodes[n.first_child as usize..(n.first_child + n.num_children) as usize],
+                    &self.nodes[n.first_child as usize
+                        ..(n.first_child + u32::from(n.num_children)) as usize],
                 );
                 fresh[i].first_child = first;
             }

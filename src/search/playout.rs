@@ -4,20 +4,11 @@
 use crate::game::{Game, Rng, Turn};
 use crate::search::alphabeta::shallow_best;
 
-/// Plays uniformly random moves (and chance outcomes) until the horizon.
-/// Returns the number of plies played.
+/// Plays uniformly random moves (and chance outcomes) until the horizon,
+/// through the game's [`Game::random_playout`]. Returns the plies played.
+#[inline]
 pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, buf: &mut Vec<G::Move>) -> u32 {
-    let mut plies = 0;
-    while !state.at_horizon() {
-        let mv = match state.turn() {
-            Turn::Chance => state.sample_chance(rng),
-            Turn::Player(_) => state.random_move(rng, buf),
-            Turn::Over => break,
-        };
-        state.apply(mv);
-        plies += 1;
-    }
-    plies
+    state.random_playout(rng, buf)
 }
 
 /// The move policy of playouts.

@@ -7,7 +7,7 @@
 
 /// Every square but the a-file and h-file: opponent discs a horizontal or
 /// diagonal line may run through without wrapping to the next row.
-const INNER_COLS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+pub(super) const INNER_COLS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
 #[inline(always)]
 fn shift(b: u64, s: i32) -> u64 {

@@ -8,6 +8,8 @@
 //! the legal moves of the side to move, computed once when the position is
 //! made: every caller (turn, legal moves, perft's bulk count) needs them.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod bitboard;
 pub mod endgame;
 pub mod eval;
@@ -31,6 +33,13 @@ pub const PASS: Move = 64;
 pub const BLACK: Seat = 0;
 /// White's seat (`O`).
 pub const WHITE: Seat = 1;
+
+/// The index of a random move among `count > 0`: one multiply, no
+/// rejection loop (the bias, under 2^-26, is far below playout noise).
+#[inline(always)]
+fn pick(rng: &mut Rng, count: u32) -> u32 {
+    ((u64::from(rand::RngCore::next_u32(rng)) * u64::from(count)) >> 32) as u32
+}
 
 /// An Othello position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,6 +195,14 @@ impl Othello {
     /// value `>= 64` passes.
     #[inline]
     pub fn play(&mut self, mv: Move) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: the CPU has the features the kernel is compiled for.
+            (self.me, self.opp, self.mobility) =
+                unsafe { avx2::play(self.me, self.opp, u32::from(mv)) };
+            self.side ^= 1;
+            return;
+        }
         let (me, opp) = if mv < 64 {
             let f = flips(self.me, self.opp, mv as usize);
             (self.me | f | (1u64 << mv), self.opp ^ f)
@@ -410,11 +427,27 @@ impl Game for Othello {
         if m == 0 {
             return PASS;
         }
-        let n = rng.gen_range(0..m.count_ones());
-        for _ in 0..n {
+        for _ in 0..pick(rng, m.count_ones()) {
             m &= m - 1;
         }
         m.trailing_zeros() as Move
+    }
+
+    /// The AVX2 playout where the CPU has it; the same moves as the
+    /// generic loop over [`Game::random_move`] either way.
+    fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<Move>) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: the CPU has the features the kernel is compiled for.
+            let (me, opp, mobility, plies) =
+                unsafe { avx2::random_playout(self.me, self.opp, self.mobility, |n| pick(rng, n)) };
+            self.me = me;
+            self.opp = opp;
+            self.mobility = mobility;
+            self.side ^= (plies & 1) as u8;
+            return plies;
+        }
+        crate::game::play_randomly(self, rng, buf)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {
