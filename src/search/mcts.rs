@@ -171,6 +171,41 @@ impl<G: Game> Mcts<G> {
         self.root_children().iter().map(|n| n.visits).collect()
     }
 
+    /// The tree below the root (`None`) or below the root's child for
+    /// `mv`, depth-first: `(depth, move, visits)` per node, the subtree's
+    /// own root listed with no move. For tests of tree reuse.
+    #[cfg(test)]
+    pub(crate) fn shape(&self, below: Option<G::Move>) -> Vec<(u32, Option<G::Move>, u32)> {
+        let first = self.nodes[0].first_child as usize;
+        let start = match below {
+            None => 0,
+            Some(mv) => match self.root_children().iter().position(|n| n.mv == Some(mv)) {
+                Some(i) => first + i,
+                None => return Vec::new(),
+            },
+        };
+        let mut out = Vec::new();
+        let mut stack = vec![(start, 0u32)];
+        while let Some((i, depth)) = stack.pop() {
+            let n = self.nodes[i];
+            out.push((depth, if i == start { None } else { n.mv }, n.visits));
+            if n.first_child != UNEXPANDED {
+                let f = n.first_child as usize;
+                for c in (f..f + usize::from(n.num_children)).rev() {
+                    stack.push((c, depth + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Nodes the arena has room for without growing, and the most it may
+    /// hold.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> (usize, usize) {
+        (self.nodes.capacity(), self.max_nodes)
+    }
+
     fn new_root(&mut self) {
         self.nodes.clear();
         self.nodes.push(Node::fresh(None));
@@ -180,6 +215,12 @@ impl<G: Game> Mcts<G> {
         state.legal_moves(&mut self.legal);
         if self.nodes.len() + self.legal.len() > self.max_nodes || self.legal.len() > MAX_CHILDREN {
             return false;
+        }
+        // Grow the arena by doubling, but never past the cap.
+        let need = self.nodes.len() + self.legal.len();
+        if need > self.nodes.capacity() {
+            let target = (self.nodes.capacity() * 2).clamp(need, self.max_nodes);
+            self.nodes.reserve_exact(target - self.nodes.len());
         }
         let first = self.nodes.len() as u32;
         self.nodes
@@ -475,26 +516,47 @@ impl<G: Game> Search<G> for Mcts<G> {
             return;
         };
         let start = (self.nodes[0].first_child as usize) + child;
-        // Copy the subtree breadth-first into a fresh arena, children kept
-        // side by side.
-        let mut fresh: Vec<Node<G::Move>> = Vec::with_capacity(self.nodes.len());
-        let mut root = self.nodes[start];
-        root.mv = None;
-        fresh.push(root);
-        let mut i = 0;
-        while i < fresh.len() {
-            let n = fresh[i];
+        // Slide the subtree of the move played down over the rest of the
+        // arena, in place: no second arena, so the memory cap holds across
+        // moves. Every node of the subtree was allocated after its root, and
+        // blocks of children stay whole, so keeping the allocation order
+        // puts the new root at 0 and only ever moves a node down.
+        let len = self.nodes.len();
+        let mut live = vec![0u64; len.div_ceil(64)];
+        live[start / 64] |= 1 << (start % 64);
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            let n = self.nodes[i];
             if n.first_child != UNEXPANDED {
-                let first = fresh.len() as u32;
-                fresh.extend_from_slice(
-                    &self.nodes[n.first_child as usize
-                        ..(n.first_child + u32::from(n.num_children)) as usize],
-                );
-                fresh[i].first_child = first;
+                let first = n.first_child as usize;
+                for c in first..first + usize::from(n.num_children) {
+                    live[c / 64] |= 1 << (c % 64);
+                    stack.push(c);
+                }
             }
-            i += 1;
         }
-        self.nodes = fresh;
+        let mut before = Vec::with_capacity(live.len());
+        let mut kept = 0u32;
+        for word in &live {
+            before.push(kept);
+            kept += word.count_ones();
+        }
+        let new_index =
+            |i: usize| before[i / 64] + (live[i / 64] & ((1u64 << (i % 64)) - 1)).count_ones();
+        for (w, &word) in live.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut n = self.nodes[i];
+                if n.first_child != UNEXPANDED {
+                    n.first_child = new_index(n.first_child as usize);
+                }
+                self.nodes[new_index(i) as usize] = n;
+            }
+        }
+        self.nodes.truncate(kept as usize);
+        self.nodes[0].mv = None;
     }
 
     fn reset(&mut self) {

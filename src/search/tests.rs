@@ -295,6 +295,55 @@ fn tree_reuse_keeps_the_subtree_of_the_move_played() {
 }
 
 #[test]
+fn tree_reuse_keeps_the_subtree_node_for_node() {
+    let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
+    let state = TicTacToe::new_game(&Options::default()).unwrap();
+    let r = mcts.search(
+        &state,
+        0,
+        &iterations(3000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    let expected = mcts.shape(Some(r.best));
+    assert!(expected.len() > 100 && expected.len() < mcts.tree_size());
+    mcts.advance(r.best);
+    assert_eq!(mcts.shape(None), expected);
+    assert_eq!(mcts.tree_size(), expected.len());
+}
+
+#[test]
+fn the_memory_cap_bounds_the_arena_across_moves() {
+    // Room for 300 nodes.
+    let config = MctsConfig {
+        memory: 300 * 20,
+        ..MctsConfig::uct(1.4)
+    };
+    let mut mcts = Mcts::<TicTacToe>::new(config);
+    let mut state = TicTacToe::new_game(&Options::default()).unwrap();
+    let (_, cap) = mcts.capacity();
+    assert!((250..=300).contains(&cap), "{cap}");
+    while !state.is_over() {
+        let seat = match state.turn() {
+            Turn::Player(s) => s,
+            _ => break,
+        };
+        let r = mcts.search(
+            &state,
+            seat,
+            &iterations(5000),
+            &Control::unlimited(),
+            &mut rng(),
+        );
+        assert!(state.is_legal(r.best));
+        let (room, cap) = mcts.capacity();
+        assert!(mcts.tree_size() <= cap && room <= cap, "{room} {cap}");
+        mcts.advance(r.best);
+        state.apply(r.best);
+    }
+}
+
+#[test]
 fn a_raised_stop_flag_still_yields_a_legal_move() {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let control = Control::new(stop, &Budget::default());
