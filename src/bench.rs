@@ -59,7 +59,10 @@ fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f
     )
 }
 
-fn first_decision_of_a_hand() -> Option<Hearts> {
+/// A Hearts hand (no passing) dealt from a fixed seed, with the 2C trick
+/// played: the first real decision, shared by `tabula bench` and the
+/// criterion suite.
+pub fn first_decision_of_a_hand() -> Option<Hearts> {
     let options = Options::parse(Hearts::OPTIONS, &["pass=none"]).ok()?;
     let mut game = Hearts::new_game(&options).ok()?;
     let mut rng = Rng::seed_from_u64(5);
