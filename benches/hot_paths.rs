@@ -92,7 +92,7 @@ fn othello(c: &mut Criterion) {
                     positions.iter().fold(0u64, |mut acc, s| {
                         let mut m = s.mobility();
                         while m != 0 {
-                            let sq = m.trailing_zeros();
+                            let sq = m.trailing_zeros() as usize;
                             m &= m - 1;
                             // SAFETY: checked above that the CPU has AVX2.
                             acc ^= unsafe { avx2::flips(black_box(s.player()), s.opponent(), sq) };

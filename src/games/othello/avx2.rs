@@ -17,55 +17,54 @@ use std::arch::x86_64::*;
 
 use super::bitboard::INNER_COLS;
 
-/// Whether the CPU runs AVX2, BMI2 and POPCNT (cached by the standard
-/// library after the first call).
+/// Whether the CPU runs AVX2, BMI2, POPCNT and LZCNT (cached by the
+/// standard library after the first call). Every function here is
+/// compiled for them and may only be called when this holds.
 #[inline]
 pub fn available() -> bool {
     is_x86_feature_detected!("avx2")
         && is_x86_feature_detected!("bmi2")
         && is_x86_feature_detected!("popcnt")
+        && is_x86_feature_detected!("lzcnt")
 }
 
 /// The shift of each lane, and twice it.
-#[inline(always)]
-unsafe fn shifts() -> (__m256i, __m256i) {
-    unsafe {
-        (
-            _mm256_set_epi64x(7, 9, 8, 1),
-            _mm256_set_epi64x(14, 18, 16, 2),
-        )
-    }
+#[inline]
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+fn shifts() -> (__m256i, __m256i) {
+    (
+        _mm256_set_epi64x(7, 9, 8, 1),
+        _mm256_set_epi64x(14, 18, 16, 2),
+    )
 }
 
 /// Opponent discs a line in each lane's direction may run through without
 /// wrapping across the a- or h-file.
-#[inline(always)]
-unsafe fn lane_masks(o: u64) -> __m256i {
-    unsafe {
-        let inner = (o & INNER_COLS) as i64;
-        _mm256_set_epi64x(inner, inner, o as i64, inner)
-    }
+#[inline]
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+fn lane_masks(o: u64) -> __m256i {
+    let inner = (o & INNER_COLS) as i64;
+    _mm256_set_epi64x(inner, inner, o as i64, inner)
 }
 
-#[inline(always)]
-unsafe fn or_lanes(v: __m256i) -> u64 {
-    unsafe {
-        let h = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let h = _mm_or_si128(h, _mm_unpackhi_epi64(h, h));
-        _mm_cvtsi128_si64(h) as u64
-    }
+#[inline]
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+fn or_lanes(v: __m256i) -> u64 {
+    let h = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let h = _mm_or_si128(h, _mm_unpackhi_epi64(h, h));
+    _mm_cvtsi128_si64(h) as u64
 }
 
 /// The squares where the owner of `p` may play against `o`
 /// (as [`super::bitboard::moves`]).
 ///
 /// # Safety
-/// The CPU must support AVX2 ([`available`]).
+/// Only where [`available`] holds.
 #[inline]
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-pub unsafe fn moves(p: u64, o: u64) -> u64 {
-    let (s, s2) = unsafe { shifts() };
-    let om = unsafe { lane_masks(o) };
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+pub fn moves(p: u64, o: u64) -> u64 {
+    let (s, s2) = shifts();
+    let om = lane_masks(o);
     let pv = _mm256_set1_epi64x(p as i64);
     // Runs of opponent discs next to `p`, grown one step, then two steps
     // at a time (a run holds at most six discs); then one square beyond.
@@ -80,7 +79,7 @@ pub unsafe fn moves(p: u64, o: u64) -> u64 {
     l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
     r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
     let m = _mm256_or_si256(_mm256_sllv_epi64(l, s), _mm256_srlv_epi64(r, s));
-    (unsafe { or_lanes(m) }) & !(p | o)
+    or_lanes(m) & !(p | o)
 }
 
 /// The discs of `o` flipped when the owner of `p` plays on the empty
@@ -88,12 +87,12 @@ pub unsafe fn moves(p: u64, o: u64) -> u64 {
 /// legal.
 ///
 /// # Safety
-/// The CPU must support AVX2 ([`available`]).
+/// Only where [`available`] holds.
 #[inline]
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-pub unsafe fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    let (s, s2) = unsafe { shifts() };
-    let om = unsafe { lane_masks(o) };
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    let (s, s2) = shifts();
+    let om = lane_masks(o);
     let bit = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
     let pv = _mm256_set1_epi64x(p as i64);
     // The run of opponent discs from the move square in each direction...
@@ -115,14 +114,14 @@ pub unsafe fn flips(p: u64, o: u64, sq: u32) -> u64 {
         _mm256_andnot_si256(l_open, l),
         _mm256_andnot_si256(r_open, r),
     );
-    unsafe { or_lanes(f) }
+    or_lanes(f)
 }
 
 /// The `n`-th (from 0) set bit of `m`, as a square; `m` must have more
 /// than `n` bits set.
 #[inline]
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-unsafe fn nth_bit(m: u64, n: u32) -> u32 {
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+fn nth_bit(m: u64, n: u32) -> u32 {
     _pdep_u64(1u64 << (n & 63), m).trailing_zeros()
 }
 
@@ -131,17 +130,17 @@ unsafe fn nth_bit(m: u64, n: u32) -> u32 {
 /// next.
 ///
 /// # Safety
-/// The CPU must support AVX2 and BMI2 ([`available`]).
+/// Only where [`available`] holds.
 #[inline]
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-pub unsafe fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+pub fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
     let (mine, theirs) = if mv < 64 {
-        let f = unsafe { flips(me, opp, mv) };
+        let f = flips(me, opp, mv as usize);
         (me | f | (1u64 << mv), opp ^ f)
     } else {
         (me, opp)
     };
-    (theirs, mine, unsafe { moves(theirs, mine) })
+    (theirs, mine, moves(theirs, mine))
 }
 
 /// Plays uniformly random moves from the position (`me` to move, with
@@ -151,9 +150,9 @@ pub unsafe fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
 /// among `count` legal ones.
 ///
 /// # Safety
-/// The CPU must support AVX2 and BMI2 ([`available`]).
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-pub unsafe fn random_playout(
+/// Only where [`available`] holds.
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+pub fn random_playout(
     mut me: u64,
     mut opp: u64,
     mut mobility: u64,
@@ -162,7 +161,7 @@ pub unsafe fn random_playout(
     let mut plies = 0;
     loop {
         if mobility == 0 {
-            let theirs = unsafe { moves(opp, me) };
+            let theirs = moves(opp, me);
             if theirs == 0 {
                 return (me, opp, 0, plies);
             }
@@ -170,8 +169,8 @@ pub unsafe fn random_playout(
             plies += 1;
             continue;
         }
-        let sq = unsafe { nth_bit(mobility, pick(mobility.count_ones())) };
-        (me, opp, mobility) = unsafe { play(me, opp, sq) };
+        let sq = nth_bit(mobility, pick(mobility.count_ones()));
+        (me, opp, mobility) = play(me, opp, sq);
         plies += 1;
     }
 }
@@ -213,7 +212,7 @@ mod tests {
                 let sq = empty.trailing_zeros();
                 empty &= empty - 1;
                 assert_eq!(
-                    unsafe { flips(p, o, sq) },
+                    unsafe { flips(p, o, sq as usize) },
                     bitboard::flips(p, o, sq as usize),
                     "p={p:#x} o={o:#x} sq={sq}"
                 );

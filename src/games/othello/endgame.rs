@@ -119,7 +119,7 @@ struct Child {
 }
 
 /// The solver's working state: the table, counters and the control polled.
-/// `FAST` selects the copy of the search compiled for CPUs with `popcnt`.
+/// `FAST` selects the copy of the search compiled for AVX2 CPUs.
 struct Solver<'c, 'a, const FAST: bool> {
     table: Vec<[Entry; 2]>,
     mask: usize,
@@ -142,13 +142,19 @@ fn hash(p: u64, o: u64) -> u64 {
 /// is over), the exact final margin for the side to move (empties to the
 /// winner) and the number of nodes searched; `None` if `control` stopped it.
 pub fn solve_exact(p: u64, o: u64, control: &Control) -> Option<(u8, i32, u64)> {
+    solve_with(p, o, control, true)
+}
+
+/// [`solve_exact`], on the AVX2 copy of the search only if `simd` is set
+/// (and the CPU has it).
+fn solve_with(p: u64, o: u64, control: &Control, simd: bool) -> Option<(u8, i32, u64)> {
     let empties = (!(p | o)).count_ones();
     // 2^bits buckets of 48 bytes: 48 MB at most, grown with the work ahead.
     let bits = (empties + 2).clamp(10, 20);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
+    if simd && super::avx2::available() {
         let mut solver = Solver::<true>::new(control, bits);
-        // SAFETY: the CPU supports popcnt, checked just above.
+        // SAFETY: the CPU has the features this copy is compiled for.
         let r = unsafe { solver.root(p, o) };
         return solver.finish(r);
     }
@@ -181,19 +187,20 @@ impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
     }
 }
 
-/// The search proper, instantiated twice: plain, and compiled with
-/// `popcnt` (about twice as fast; the baseline x86-64 target lacks it and
-/// the solver counts bits everywhere). `$attr` goes on every function.
+/// The search proper, instantiated twice: plain, and compiled for AVX2,
+/// BMI2, POPCNT and LZCNT with the AVX2 move generator and flips (chosen
+/// at run time by [`super::avx2::available`]). `$attr` goes on every
+/// function.
 macro_rules! search_impl {
-    ($fast:literal $(, #[$attr:meta])*) => {
+    ($fast:literal, $moves:path, $flips:path $(, #[$attr:meta])*) => {
 impl Solver<'_, '_, $fast> {
     /// The best move and exact score at the root, `None` if stopped.
     $(#[$attr])*
     fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
-        let mob = moves(p, o);
+        let mob = $moves(p, o);
         let n = (!(p | o)).count_ones();
         if mob == 0 {
-            if moves(o, p) == 0 {
+            if $moves(o, p) == 0 {
                 return Some((PASS, final_margin(p, o)));
             }
             let (_, s) = self.root(o, p)?;
@@ -244,9 +251,9 @@ impl Solver<'_, '_, $fast> {
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            let f = flips(p, o, sq);
+            let f = $flips(p, o, sq);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
-            let cm = moves(cp, co);
+            let cm = $moves(cp, co);
             // Fewest replies first, corners counting double, then fewest
             // empties next to our discs (the opponent's future moves); the
             // table's move before all; a parity hint near the end.
@@ -304,7 +311,7 @@ impl Solver<'_, '_, $fast> {
             return 0;
         }
         if mob == 0 {
-            let om = moves(o, p);
+            let om = $moves(o, p);
             if om == 0 {
                 return final_margin(p, o);
             }
@@ -455,7 +462,7 @@ impl Solver<'_, '_, $fast> {
         }
         self.nodes += 1;
         if mob == 0 {
-            let om = moves(o, p);
+            let om = $moves(o, p);
             if om == 0 {
                 return final_margin(p, o);
             }
@@ -468,7 +475,7 @@ impl Solver<'_, '_, $fast> {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 let child_parity = parity ^ quadrant_bit(sq);
                 let v = if n == 5 {
@@ -477,7 +484,7 @@ impl Solver<'_, '_, $fast> {
                     -self.shallow(
                         cp,
                         co,
-                        moves(cp, co),
+                        $moves(cp, co),
                         -beta,
                         -alpha.max(best),
                         n - 1,
@@ -529,11 +536,11 @@ impl Solver<'_, '_, $fast> {
     fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
         self.nodes += 1;
         let pc = p.count_ones() as i32;
-        let f = flips(p, o, sq as usize);
+        let f = $flips(p, o, sq as usize);
         if f != 0 {
             return 2 * (pc + 1 + f.count_ones() as i32) - 64;
         }
-        let f = flips(o, p, sq as usize);
+        let f = $flips(o, p, sq as usize);
         if f != 0 {
             return 2 * (pc - f.count_ones() as i32) - 64;
         }
@@ -548,7 +555,7 @@ impl Solver<'_, '_, $fast> {
         self.nodes += 1;
         let mut best = NEG_INF;
         if NEIGHBOURS[a as usize] & o != 0 {
-            let f = flips(p, o, a as usize);
+            let f = $flips(p, o, a as usize);
             if f != 0 {
                 best = -self.last1(o ^ f, p | f | (1 << a), b);
                 if best >= beta {
@@ -557,7 +564,7 @@ impl Solver<'_, '_, $fast> {
             }
         }
         if NEIGHBOURS[b as usize] & o != 0 {
-            let f = flips(p, o, b as usize);
+            let f = $flips(p, o, b as usize);
             if f != 0 {
                 let v = -self.last1(o ^ f, p | f | (1 << b), a);
                 best = best.max(v);
@@ -582,7 +589,7 @@ impl Solver<'_, '_, $fast> {
             if NEIGHBOURS[s as usize] & o == 0 {
                 continue;
             }
-            let f = flips(p, o, s as usize);
+            let f = $flips(p, o, s as usize);
             if f == 0 {
                 continue;
             }
@@ -626,7 +633,7 @@ impl Solver<'_, '_, $fast> {
             if NEIGHBOURS[s as usize] & o == 0 {
                 continue;
             }
-            let f = flips(p, o, s as usize);
+            let f = $flips(p, o, s as usize);
             if f == 0 {
                 continue;
             }
@@ -666,6 +673,43 @@ impl Solver<'_, '_, $fast> {
     };
 }
 
-search_impl!(false);
+search_impl!(false, moves, flips);
 #[cfg(target_arch = "x86_64")]
-search_impl!(true, #[target_feature(enable = "popcnt")]);
+search_impl!(
+    true,
+    super::avx2::moves,
+    super::avx2::flips,
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Rng};
+    use crate::games::othello::Othello;
+    use rand::SeedableRng;
+
+    #[test]
+    fn both_copies_of_the_search_agree_node_for_node() {
+        let mut buf = Vec::new();
+        let mut compared = 0;
+        for seed in 0..12 {
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut s = Othello::start();
+            while !s.is_over() && s.empties().count_ones() > 13 {
+                let mv = s.random_move(&mut rng, &mut buf);
+                s.apply(mv);
+            }
+            if s.is_over() {
+                continue;
+            }
+            let control = Control::unlimited();
+            let plain = solve_with(s.player(), s.opponent(), &control, false);
+            let simd = solve_with(s.player(), s.opponent(), &control, true);
+            assert!(plain.is_some());
+            assert_eq!(plain, simd, "seed {seed}");
+            compared += 1;
+        }
+        assert!(compared >= 10);
+    }
+}
