@@ -28,6 +28,88 @@ pub fn available() -> bool {
         && is_x86_feature_detected!("lzcnt")
 }
 
+/// A board held in vectors: each bitboard broadcast to all four lanes, so
+/// a ply goes from flips to the next move generation without leaving the
+/// vector registers (a round trip through a general register costs more
+/// than the arithmetic).
+#[derive(Clone, Copy)]
+struct Board {
+    /// Discs of the side to move.
+    me: __m256i,
+    /// Discs of the other side.
+    opp: __m256i,
+}
+
+impl Board {
+    #[inline]
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+    fn new(me: u64, opp: u64) -> Board {
+        Board {
+            me: _mm256_set1_epi64x(me as i64),
+            opp: _mm256_set1_epi64x(opp as i64),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+    fn bitboards(self) -> (u64, u64) {
+        (
+            low_lane(self.me),
+            low_lane(self.opp),
+        )
+    }
+
+    /// The legal moves of the side to move.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+    fn moves(self) -> u64 {
+        let (l, r) = runs(self.me, self.opp);
+        let (s, _) = shifts();
+        let m = _mm256_or_si256(_mm256_sllv_epi64(l, s), _mm256_srlv_epi64(r, s));
+        let empty_moves = _mm256_andnot_si256(_mm256_or_si256(self.me, self.opp), m);
+        low_lane(or_lanes(empty_moves))
+    }
+
+    /// The discs flipped by a move on the square whose bit, broadcast, is
+    /// `bit`; broadcast too.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+    fn flips(self, bit: __m256i) -> __m256i {
+        let (l, r) = runs(bit, self.opp);
+        // A run flips when the square just past it is ours.
+        let (s, _) = shifts();
+        let zero = _mm256_setzero_si256();
+        let l_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(l, s), self.me), zero);
+        let r_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(r, s), self.me), zero);
+        or_lanes(_mm256_or_si256(
+            _mm256_andnot_si256(l_open, l),
+            _mm256_andnot_si256(r_open, r),
+        ))
+    }
+
+    /// The board after the side to move plays the square `sq`, from the
+    /// other side's point of view.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+    fn play(self, sq: u32) -> Board {
+        let bit = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
+        let f = self.flips(bit);
+        Board {
+            me: _mm256_xor_si256(self.opp, f),
+            opp: _mm256_or_si256(_mm256_or_si256(self.me, f), bit),
+        }
+    }
+
+    /// The board with the other side to move.
+    #[inline]
+    fn pass(self) -> Board {
+        Board {
+            me: self.opp,
+            opp: self.me,
+        }
+    }
+}
+
 /// The shift of each lane, and twice it.
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
@@ -38,21 +120,44 @@ fn shifts() -> (__m256i, __m256i) {
     )
 }
 
-/// Opponent discs a line in each lane's direction may run through without
-/// wrapping across the a- or h-file.
+/// For each of the eight directions, the run of discs of `opp` (all
+/// lanes equal) that starts next to a square of `from` and goes on in that
+/// direction: lanes of `l` for the four directions of left shifts, `r` for
+/// the other four. Opponent discs on the a- and h-files are left out of
+/// the lines that would wrap. A run is grown one step, then two steps at a
+/// time (it holds at most six discs).
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
-fn lane_masks(o: u64) -> __m256i {
-    let inner = (o & INNER_COLS) as i64;
-    _mm256_set_epi64x(inner, inner, o as i64, inner)
+fn runs(from: __m256i, opp: __m256i) -> (__m256i, __m256i) {
+    let (s, s2) = shifts();
+    let inner = INNER_COLS as i64;
+    let om = _mm256_and_si256(opp, _mm256_set_epi64x(inner, inner, -1, inner));
+    let mut l = _mm256_and_si256(om, _mm256_sllv_epi64(from, s));
+    let mut r = _mm256_and_si256(om, _mm256_srlv_epi64(from, s));
+    l = _mm256_or_si256(l, _mm256_and_si256(om, _mm256_sllv_epi64(l, s)));
+    r = _mm256_or_si256(r, _mm256_and_si256(om, _mm256_srlv_epi64(r, s)));
+    let pl = _mm256_and_si256(om, _mm256_sllv_epi64(om, s));
+    let pr = _mm256_and_si256(om, _mm256_srlv_epi64(om, s));
+    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
+    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
+    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
+    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
+    (l, r)
 }
 
+/// The first lane.
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
-fn or_lanes(v: __m256i) -> u64 {
-    let h = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-    let h = _mm_or_si128(h, _mm_unpackhi_epi64(h, h));
-    _mm_cvtsi128_si64(h) as u64
+fn low_lane(v: __m256i) -> u64 {
+    _mm_cvtsi128_si64(_mm256_castsi256_si128(v)) as u64
+}
+
+/// The OR of the four lanes, in every lane.
+#[inline]
+#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
+fn or_lanes(v: __m256i) -> __m256i {
+    let v = _mm256_or_si256(v, _mm256_permute2x128_si256::<0x01>(v, v));
+    _mm256_or_si256(v, _mm256_shuffle_epi32::<0x4e>(v))
 }
 
 /// The squares where the owner of `p` may play against `o`
@@ -63,23 +168,7 @@ fn or_lanes(v: __m256i) -> u64 {
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn moves(p: u64, o: u64) -> u64 {
-    let (s, s2) = shifts();
-    let om = lane_masks(o);
-    let pv = _mm256_set1_epi64x(p as i64);
-    // Runs of opponent discs next to `p`, grown one step, then two steps
-    // at a time (a run holds at most six discs); then one square beyond.
-    let mut l = _mm256_and_si256(om, _mm256_sllv_epi64(pv, s));
-    let mut r = _mm256_and_si256(om, _mm256_srlv_epi64(pv, s));
-    l = _mm256_or_si256(l, _mm256_and_si256(om, _mm256_sllv_epi64(l, s)));
-    r = _mm256_or_si256(r, _mm256_and_si256(om, _mm256_srlv_epi64(r, s)));
-    let pl = _mm256_and_si256(om, _mm256_sllv_epi64(om, s));
-    let pr = _mm256_and_si256(om, _mm256_srlv_epi64(om, s));
-    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
-    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
-    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
-    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
-    let m = _mm256_or_si256(_mm256_sllv_epi64(l, s), _mm256_srlv_epi64(r, s));
-    or_lanes(m) & !(p | o)
+    Board::new(p, o).moves()
 }
 
 /// The discs of `o` flipped when the owner of `p` plays on the empty
@@ -91,30 +180,8 @@ pub fn moves(p: u64, o: u64) -> u64 {
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
-    let (s, s2) = shifts();
-    let om = lane_masks(o);
     let bit = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
-    let pv = _mm256_set1_epi64x(p as i64);
-    // The run of opponent discs from the move square in each direction...
-    let mut l = _mm256_and_si256(om, _mm256_sllv_epi64(bit, s));
-    let mut r = _mm256_and_si256(om, _mm256_srlv_epi64(bit, s));
-    l = _mm256_or_si256(l, _mm256_and_si256(om, _mm256_sllv_epi64(l, s)));
-    r = _mm256_or_si256(r, _mm256_and_si256(om, _mm256_srlv_epi64(r, s)));
-    let pl = _mm256_and_si256(om, _mm256_sllv_epi64(om, s));
-    let pr = _mm256_and_si256(om, _mm256_srlv_epi64(om, s));
-    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
-    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
-    l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, s2)));
-    r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, s2)));
-    // ...flips when the square just past it is ours.
-    let zero = _mm256_setzero_si256();
-    let l_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(l, s), pv), zero);
-    let r_open = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(r, s), pv), zero);
-    let f = _mm256_or_si256(
-        _mm256_andnot_si256(l_open, l),
-        _mm256_andnot_si256(r_open, r),
-    );
-    or_lanes(f)
+    low_lane(Board::new(p, o).flips(bit))
 }
 
 /// The `n`-th (from 0) set bit of `m`, as a square; `m` must have more
@@ -134,13 +201,10 @@ fn nth_bit(m: u64, n: u32) -> u32 {
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
-    let (mine, theirs) = if mv < 64 {
-        let f = flips(me, opp, mv as usize);
-        (me | f | (1u64 << mv), opp ^ f)
-    } else {
-        (me, opp)
-    };
-    (theirs, mine, moves(theirs, mine))
+    let board = Board::new(me, opp);
+    let next = if mv < 64 { board.play(mv) } else { board.pass() };
+    let (me, opp) = next.bitboards();
+    (me, opp, next.moves())
 }
 
 /// Plays uniformly random moves from the position (`me` to move, with
@@ -153,24 +217,27 @@ pub fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
 /// Only where [`available`] holds.
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn random_playout(
-    mut me: u64,
-    mut opp: u64,
+    me: u64,
+    opp: u64,
     mut mobility: u64,
     mut pick: impl FnMut(u32) -> u32,
 ) -> (u64, u64, u64, u32) {
+    let mut board = Board::new(me, opp);
     let mut plies = 0;
     loop {
         if mobility == 0 {
-            let theirs = moves(opp, me);
+            let theirs = board.pass().moves();
             if theirs == 0 {
+                let (me, opp) = board.bitboards();
                 return (me, opp, 0, plies);
             }
-            (me, opp, mobility) = (opp, me, theirs);
+            board = board.pass();
+            mobility = theirs;
             plies += 1;
             continue;
         }
-        let sq = nth_bit(mobility, pick(mobility.count_ones()));
-        (me, opp, mobility) = play(me, opp, sq);
+        board = board.play(nth_bit(mobility, pick(mobility.count_ones())));
+        mobility = board.moves();
         plies += 1;
     }
 }
