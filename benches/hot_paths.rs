@@ -162,7 +162,7 @@ fn othello(c: &mut Criterion) {
             endgame_positions
                 .iter()
                 .filter_map(|s| {
-                    endgame::solve_exact(s.player(), s.opponent(), &Control::unlimited())
+                    endgame::solve_exact(s.player(), s.opponent(), &Control::unlimited(), 16 << 20)
                 })
                 .map(|(_, score, _)| score)
                 .sum::<i32>()

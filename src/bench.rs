@@ -34,6 +34,8 @@ pub struct BenchConfig {
     pub ffo: Option<std::path::PathBuf>,
     /// How many FFO positions from #40 on to solve.
     pub ffo_count: usize,
+    /// MiB for the solver's transposition table.
+    pub hash_mib: usize,
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.
@@ -140,7 +142,7 @@ pub fn run(config: &BenchConfig) -> String {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
-                    let _ = writeln!(out, "{}", solve_line(40 + i, line));
+                    let _ = writeln!(out, "{}", solve_line(40 + i, line, config.hash_mib << 20));
                 }
             }
             Err(e) => {
@@ -153,7 +155,7 @@ pub fn run(config: &BenchConfig) -> String {
 
 /// Solves one `.obf` line and reports time, nodes, and the score against
 /// the one the file gives.
-fn solve_line(number: usize, line: &str) -> String {
+fn solve_line(number: usize, line: &str, table_bytes: usize) -> String {
     let Some(position) = line.get(..66) else {
         return format!("ffo #{number}: line too short");
     };
@@ -167,7 +169,12 @@ fn solve_line(number: usize, line: &str) -> String {
         .and_then(|m| m.split(':').nth(1))
         .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
     let t = Instant::now();
-    let result = solve_exact(game.player(), game.opponent(), &Control::unlimited());
+    let result = solve_exact(
+        game.player(),
+        game.opponent(),
+        &Control::unlimited(),
+        table_bytes,
+    );
     let secs = t.elapsed().as_secs_f64();
     match result {
         Some((mv, score, nodes)) => {

@@ -220,7 +220,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Hook: an exact solver. Returns the best move for the seat to move
     /// and its exact value in the game's own score unit (Othello: final
     /// disc margin), or `None` if the game has no solver or it was stopped.
-    fn solve(&self, _control: &Control) -> Option<(Self::Move, i32)> {
+    /// Its tables take at most `table_bytes`.
+    fn solve(&self, _control: &Control, _table_bytes: usize) -> Option<(Self::Move, i32)> {
         None
     }
 

@@ -55,6 +55,9 @@ enum Tool {
         /// How many FFO positions from #40 on to solve (0 to skip).
         #[arg(long, default_value_t = 5)]
         ffo_count: usize,
+        /// MiB for the solver's transposition table (the engine's `hash`).
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
         /// Instead: measure genmove overshoot and stop latency over pipes,
         /// for this game (e.g. othello, quoridor, hearts).
         #[arg(long)]
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
             perft,
             ffo,
             ffo_count,
+            hash,
             ..
         } => {
             let config = tabula::bench::BenchConfig {
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
                 perft_depth: perft.min(14),
                 ffo: ffo.or_else(tabula::bench::default_ffo_dir),
                 ffo_count,
+                hash_mib: hash.clamp(1, 65536),
             };
             print!("{}", tabula::bench::run(&config));
             ExitCode::SUCCESS

@@ -234,7 +234,7 @@ mod othello {
             if g.is_over() {
                 continue;
             }
-            let (mv, score) = g.solve(&control).unwrap();
+            let (mv, score) = g.solve(&control, 16 << 20).unwrap();
             assert_eq!(score, Naive::from(&g).solve(), "\n{}", g.render());
             // The move reaches the score.
             let mut child = g;
@@ -426,7 +426,7 @@ mod othello {
         assert_eq!(o.winners, vec![BLACK]);
         assert_eq!(g.evaluate(BLACK), 1.0);
         assert_eq!(g.evaluate(WHITE), -1.0);
-        assert_eq!(g.solve(&Control::unlimited()), None);
+        assert_eq!(g.solve(&Control::unlimited(), 16 << 20), None);
         assert_eq!(g.rules_move(&mut Rng::seed_from_u64(0)), None);
     }
 
@@ -660,16 +660,16 @@ mod othello {
         );
         assert!(g.solvable(62));
         assert!(!g.solvable(61));
-        assert_eq!(g.solve(&Control::unlimited()), Some((PASS, -64)));
+        assert_eq!(g.solve(&Control::unlimited(), 16 << 20), Some((PASS, -64)));
         // A raised stop flag ends the solve with nothing.
         let mut s = Othello::start();
         s.set_position("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
             .unwrap();
         let stopped = Control::new(Arc::new(AtomicBool::new(true)), &Budget::default());
         assert_eq!(
-            endgame::solve_exact(s.player(), s.opponent(), &stopped),
+            endgame::solve_exact(s.player(), s.opponent(), &stopped, 16 << 20),
             None
         );
-        assert_eq!(s.solve(&stopped), None);
+        assert_eq!(s.solve(&stopped, 16 << 20), None);
     }
 }

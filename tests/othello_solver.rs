@@ -136,7 +136,8 @@ mod othello {
         let t = Instant::now();
         let cpu = thread_cpu();
         let (mv, score, nodes) =
-            endgame::solve_exact(g.player(), g.opponent(), &Control::unlimited()).unwrap();
+            endgame::solve_exact(g.player(), g.opponent(), &Control::unlimited(), 16 << 20)
+                .unwrap();
         let wall = t.elapsed().as_secs_f64();
         let cpu = thread_cpu().zip(cpu).map_or(wall, |(b, a)| b - a);
         eprintln!(
@@ -154,7 +155,7 @@ mod othello {
             g.move_text(mv)
         );
         if via_hook {
-            let (hmv, hscore) = g.solve(&Control::unlimited()).unwrap();
+            let (hmv, hscore) = g.solve(&Control::unlimited(), 16 << 20).unwrap();
             assert_eq!(
                 (hmv, hscore),
                 (mv, score),

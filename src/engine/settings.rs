@@ -356,7 +356,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "hash",
         expected: "MiB from 1 to 65536",
-        help: "size of the alpha-beta transposition table",
+        help: "size of the alpha-beta and endgame solver transposition tables",
         set: |s, v| {
             num(v)
                 .filter(|m| (1..=65536).contains(m))

@@ -448,7 +448,7 @@ impl<G: Game> AnyGame for Table<G> {
             decision = Some((moves[0], 0.5, 0, 0, None));
         } else if reach > 0
             && self.state.solvable(reach)
-            && let Some((mv, exact)) = self.state.solve(control)
+            && let Some((mv, exact)) = self.state.solve(control, (settings.hash as usize) << 20)
         {
             let value = if exact > 0 {
                 1.0

@@ -53,10 +53,7 @@ impl Board {
     #[inline]
     #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
     fn bitboards(self) -> (u64, u64) {
-        (
-            low_lane(self.me),
-            low_lane(self.opp),
-        )
+        (low_lane(self.me), low_lane(self.opp))
     }
 
     /// The legal moves of the side to move.
@@ -202,7 +199,11 @@ fn nth_bit(m: u64, n: u32) -> u32 {
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
     let board = Board::new(me, opp);
-    let next = if mv < 64 { board.play(mv) } else { board.pass() };
+    let next = if mv < 64 {
+        board.play(mv)
+    } else {
+        board.pass()
+    };
     let (me, opp) = next.bitboards();
     (me, opp, next.moves())
 }

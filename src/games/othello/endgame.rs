@@ -141,16 +141,32 @@ fn hash(p: u64, o: u64) -> u64 {
 /// Returns the best move ([`PASS`] if the side to move must pass or the game
 /// is over), the exact final margin for the side to move (empties to the
 /// winner) and the number of nodes searched; `None` if `control` stopped it.
-pub fn solve_exact(p: u64, o: u64, control: &Control) -> Option<(u8, i32, u64)> {
-    solve_with(p, o, control, true)
+/// The transposition table takes at most `table_bytes` (and at least 48
+/// KiB).
+pub fn solve_exact(
+    p: u64,
+    o: u64,
+    control: &Control,
+    table_bytes: usize,
+) -> Option<(u8, i32, u64)> {
+    solve_with(p, o, control, table_bytes, true)
 }
 
 /// [`solve_exact`], on the AVX2 copy of the search only if `simd` is set
 /// (and the CPU has it).
-fn solve_with(p: u64, o: u64, control: &Control, simd: bool) -> Option<(u8, i32, u64)> {
+fn solve_with(
+    p: u64,
+    o: u64,
+    control: &Control,
+    table_bytes: usize,
+    simd: bool,
+) -> Option<(u8, i32, u64)> {
     let empties = (!(p | o)).count_ones();
-    // 2^bits buckets of 48 bytes: 48 MB at most, grown with the work ahead.
-    let bits = (empties + 2).clamp(10, 20);
+    // 2^bits buckets, grown with the work ahead up to 2^20 (48 MiB), within
+    // the byte budget.
+    let bucket = std::mem::size_of::<[Entry; 2]>();
+    let budget_bits = (table_bytes / bucket).max(1).ilog2();
+    let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
     #[cfg(target_arch = "x86_64")]
     if simd && super::avx2::available() {
         let mut solver = Solver::<true>::new(control, bits);
@@ -704,8 +720,8 @@ mod tests {
                 continue;
             }
             let control = Control::unlimited();
-            let plain = solve_with(s.player(), s.opponent(), &control, false);
-            let simd = solve_with(s.player(), s.opponent(), &control, true);
+            let plain = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
+            let simd = solve_with(s.player(), s.opponent(), &control, 1 << 24, true);
             assert!(plain.is_some());
             assert_eq!(plain, simd, "seed {seed}");
             compared += 1;

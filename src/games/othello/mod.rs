@@ -472,15 +472,15 @@ impl Game for Othello {
     /// The best move and the exact final margin for the side to move (empty
     /// squares to the winner); `None` if the game is over or the search was
     /// stopped.
-    fn solve(&self, control: &Control) -> Option<(Move, i32)> {
+    fn solve(&self, control: &Control, table_bytes: usize) -> Option<(Move, i32)> {
         if self.mobility == 0 {
             if moves(self.opp, self.me) == 0 {
                 return None;
             }
-            let (_, score, _) = endgame::solve_exact(self.opp, self.me, control)?;
+            let (_, score, _) = endgame::solve_exact(self.opp, self.me, control, table_bytes)?;
             return Some((PASS, -score));
         }
-        let (mv, score, _) = endgame::solve_exact(self.me, self.opp, control)?;
+        let (mv, score, _) = endgame::solve_exact(self.me, self.opp, control, table_bytes)?;
         Some((mv, score))
     }
 
