@@ -49,58 +49,92 @@ fn iterations(n: u64) -> Budget {
     }
 }
 
-fn othello(c: &mut Criterion) {
-    let positions = othello_positions(20, 64);
-    c.bench_function("othello/moves scalar (64 midgame positions)", |b| {
+/// 1000 MCTS simulations with random playouts from `root`, on a fresh tree.
+fn mcts_from<G: Game>(c: &mut Criterion, name: &str, root: &G, rng: &mut Rng) {
+    let seat = match root.turn() {
+        Turn::Player(s) => s,
+        _ => 0,
+    };
+    c.bench_function(name, |b| {
+        b.iter_batched(
+            || Mcts::<G>::new(MctsConfig::uct(1.4)),
+            |mut mcts| {
+                mcts.search(root, seat, &iterations(1000), &Control::unlimited(), rng)
+                    .iterations
+            },
+            BatchSize::LargeInput,
+        )
+    });
+}
+
+/// Times `moves` over the positions.
+fn bench_moves(
+    c: &mut Criterion,
+    name: &str,
+    positions: &[Othello],
+    moves: impl Fn(u64, u64) -> u64,
+) {
+    c.bench_function(name, |b| {
         b.iter(|| {
             positions.iter().fold(0u64, |acc, s| {
-                acc ^ bitboard::moves(black_box(s.player()), s.opponent())
+                acc ^ moves(black_box(s.player()), s.opponent())
             })
         })
     });
-    c.bench_function(
-        "othello/flips scalar (every legal move of 64 positions)",
-        |b| {
-            b.iter(|| {
-                positions.iter().fold(0u64, |mut acc, s| {
-                    let mut m = s.mobility();
-                    while m != 0 {
-                        let sq = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        acc ^= bitboard::flips(black_box(s.player()), s.opponent(), sq);
-                    }
-                    acc
-                })
+}
+
+/// Times `flips` for every legal move of the positions.
+fn bench_flips(
+    c: &mut Criterion,
+    name: &str,
+    positions: &[Othello],
+    flips: impl Fn(u64, u64, usize) -> u64,
+) {
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            positions.iter().fold(0u64, |mut acc, s| {
+                let mut m = s.mobility();
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    acc ^= flips(black_box(s.player()), s.opponent(), sq);
+                }
+                acc
             })
-        },
+        })
+    });
+}
+
+fn othello(c: &mut Criterion) {
+    let positions = othello_positions(20, 64);
+    bench_moves(
+        c,
+        "othello/moves scalar (64 midgame positions)",
+        &positions,
+        bitboard::moves,
+    );
+    bench_flips(
+        c,
+        "othello/flips scalar (every legal move of 64 positions)",
+        &positions,
+        bitboard::flips,
     );
     #[cfg(target_arch = "x86_64")]
     if tabula::games::othello::avx2::available() {
         use tabula::games::othello::avx2;
-        c.bench_function("othello/moves avx2 (64 midgame positions)", |b| {
-            b.iter(|| {
-                positions.iter().fold(0u64, |acc, s| {
-                    // SAFETY: checked just above that the CPU has AVX2.
-                    acc ^ unsafe { avx2::moves(black_box(s.player()), s.opponent()) }
-                })
-            })
-        });
-        c.bench_function(
+        // SAFETY (both closures): checked just above that the CPU has the
+        // features the kernels are compiled for.
+        bench_moves(
+            c,
+            "othello/moves avx2 (64 midgame positions)",
+            &positions,
+            |p, o| unsafe { avx2::moves(p, o) },
+        );
+        bench_flips(
+            c,
             "othello/flips avx2 (every legal move of 64 positions)",
-            |b| {
-                b.iter(|| {
-                    positions.iter().fold(0u64, |mut acc, s| {
-                        let mut m = s.mobility();
-                        while m != 0 {
-                            let sq = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            // SAFETY: checked above that the CPU has AVX2.
-                            acc ^= unsafe { avx2::flips(black_box(s.player()), s.opponent(), sq) };
-                        }
-                        acc
-                    })
-                })
-            },
+            &positions,
+            |p, o, sq| unsafe { avx2::flips(p, o, sq) },
         );
     }
     let start = Othello::start();
@@ -121,22 +155,12 @@ fn othello(c: &mut Criterion) {
     c.bench_function("othello/perft 7 (bulk counted)", |b| {
         b.iter(|| perft(&start, 7))
     });
-    c.bench_function("othello/mcts 1000 simulations from the start", |b| {
-        b.iter_batched(
-            || Mcts::<Othello>::new(MctsConfig::uct(1.4)),
-            |mut mcts| {
-                mcts.search(
-                    &start,
-                    0,
-                    &iterations(1000),
-                    &Control::unlimited(),
-                    &mut rng,
-                )
-                .iterations
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    mcts_from(
+        c,
+        "othello/mcts 1000 simulations from the start",
+        &start,
+        &mut rng,
+    );
     let midgame = othello_positions(24, 1)[0];
     c.bench_function("othello/alphabeta depth 6, midgame", |b| {
         b.iter_batched(
@@ -197,22 +221,12 @@ fn quoridor(c: &mut Criterion) {
             s.random_playout(&mut rng, &mut buf)
         })
     });
-    c.bench_function("quoridor/mcts 1000 simulations from the start", |b| {
-        b.iter_batched(
-            || Mcts::<Quoridor>::new(MctsConfig::uct(1.4)),
-            |mut mcts| {
-                mcts.search(
-                    &start,
-                    0,
-                    &iterations(1000),
-                    &Control::unlimited(),
-                    &mut rng,
-                )
-                .iterations
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    mcts_from(
+        c,
+        "quoridor/mcts 1000 simulations from the start",
+        &start,
+        &mut rng,
+    );
 }
 
 fn hearts(c: &mut Criterion) {
