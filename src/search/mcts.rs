@@ -143,6 +143,9 @@ pub struct Mcts<G: Game> {
     path: Vec<(u32, u8)>,
     legal: Vec<G::Move>,
     scratch: Scratch<G::Move>,
+    /// The other threads' players, each with its own tree, kept (and
+    /// advanced) across moves like the main tree.
+    helpers: Vec<Mcts<G>>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -158,6 +161,7 @@ impl<G: Game> Mcts<G> {
             path: Vec::new(),
             legal: Vec::new(),
             scratch: Scratch::default(),
+            helpers: Vec::new(),
         }
     }
 
@@ -204,6 +208,14 @@ impl<G: Game> Mcts<G> {
     #[cfg(test)]
     pub(crate) fn capacity(&self) -> (usize, usize) {
         (self.nodes.capacity(), self.max_nodes)
+    }
+
+    /// Keeps the tree if it may be reused (perfect information), else
+    /// starts a fresh one.
+    fn start_tree(&mut self) {
+        if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
+            self.new_root();
+        }
     }
 
     fn new_root(&mut self) {
@@ -431,48 +443,47 @@ impl<G: Game> Search<G> for Mcts<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
-        // A reused tree is only valid for a perfect-information root.
-        if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
-            self.new_root();
-        }
+        self.start_tree();
         let threads = self.config.threads.max(1);
         let limit = budget.iterations.unwrap_or(u64::MAX);
         let per_thread = limit.div_ceil(threads as u64);
         let (mut iterations, mut depth) = (0, 0);
-        // Root parallelism: helpers grow their own trees; their root
-        // statistics are added to the main tree's at the end.
-        let mut helper_roots: Vec<Vec<Node<G::Move>>> = Vec::new();
+        // Root parallelism: helpers grow their own trees (kept across
+        // moves, like the main one); their root statistics are added to the
+        // main tree's at the end.
+        let config = self.config;
+        self.helpers.resize_with(threads - 1, || Mcts::new(config));
+        let mut helpers = std::mem::take(&mut self.helpers);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..threads)
-                .map(|_| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
                     let mut helper_rng = Rng::seed_from_u64(rand::Rng::r#gen(rng));
-                    let mut helper = Mcts::<G>::new(self.config);
                     scope.spawn(move || {
-                        helper.new_root();
-                        let (n, _) =
-                            helper.run(root, seat, per_thread, control, &mut helper_rng, false);
-                        (n, helper.root_children().to_vec())
+                        helper.start_tree();
+                        helper
+                            .run(root, seat, per_thread, control, &mut helper_rng, false)
+                            .0
                     })
                 })
                 .collect();
             let (n, d) = self.run(root, seat, per_thread.min(limit), control, rng, true);
             iterations += n;
             depth = d;
-            for h in handles {
-                if let Ok((n, children)) = h.join() {
-                    iterations += n;
-                    helper_roots.push(children);
-                }
-            }
+            iterations += handles
+                .into_iter()
+                .filter_map(|h| h.join().ok())
+                .sum::<u64>();
         });
         let mut children: Vec<Node<G::Move>> = self.root_children().to_vec();
-        for helper in &helper_roots {
-            for h in helper {
+        for helper in &helpers {
+            for h in helper.root_children() {
                 if let Some(c) = children.iter_mut().find(|c| c.mv == h.mv) {
                     c.add(h.mean, h.visits);
                 }
             }
         }
+        self.helpers = helpers;
         let best = match self
             .best_child(&children)
             .and_then(|i| children[i].mv.map(|m| (m, children[i].mean())))
@@ -504,6 +515,9 @@ impl<G: Game> Search<G> for Mcts<G> {
     }
 
     fn advance(&mut self, played: G::Move) {
+        for helper in &mut self.helpers {
+            helper.advance(played);
+        }
         if self.nodes.is_empty() || !G::PERFECT_INFORMATION {
             return;
         }
@@ -561,5 +575,6 @@ impl<G: Game> Search<G> for Mcts<G> {
 
     fn reset(&mut self) {
         self.nodes.clear();
+        self.helpers.clear();
     }
 }
