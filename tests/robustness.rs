@@ -1,0 +1,48 @@
+//! Regression tests for what the fuzzer (`fuzz/`) and the robustness work
+//! found: each input here once hung or crashed the engine. Time bounds are
+//! generous on purpose: they tell a session that ends from one that never
+//! does, and never fail on a slow machine.
+
+use std::io::Cursor;
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+use tabula::engine::Engine;
+
+/// Runs a session in process on `input`; the output, or `None` if it has
+/// not ended within `within`.
+fn session(input: &str, within: Duration) -> Option<String> {
+    let (tx, rx) = channel();
+    let input = input.as_bytes().to_vec();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let engine = Engine::new(3).expect("engine");
+        tabula::protocol::run(Cursor::new(input), &mut out, engine);
+        let _ = tx.send(out);
+    });
+    let out = rx.recv_timeout(within).ok()?;
+    Some(String::from_utf8(out).expect("UTF-8 output"))
+}
+
+fn replies(out: &str) -> Vec<&str> {
+    out.split("\n\n").filter(|r| !r.is_empty()).collect()
+}
+
+/// Found by the fuzzer: an `analyze` without a budget as the last line ran
+/// forever once the input had ended (nothing could stop it).
+#[test]
+fn the_end_of_the_input_ends_an_analysis() {
+    for game in ["othello", "hearts"] {
+        let out = session(
+            &format!("game {game} seed=1\nanalyze interval=10"),
+            Duration::from_secs(60),
+        )
+        .unwrap_or_else(|| panic!("{game}: analyze still running after the input ended"));
+        let r = replies(&out);
+        assert_eq!(r.len(), 2, "{out:?}");
+        let mut lines = r[1].lines();
+        assert_eq!(lines.next(), Some("="), "{out:?}");
+        assert!(lines.all(|l| l.starts_with("info move ")), "{out:?}");
+        assert!(out.ends_with("\n\n"), "{out:?}");
+    }
+}
