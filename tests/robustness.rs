@@ -46,3 +46,28 @@ fn the_end_of_the_input_ends_an_analysis() {
         assert!(out.ends_with("\n\n"), "{out:?}");
     }
 }
+
+/// Found by review while writing the fuzz harness: the exact solver gets
+/// only a time limit, so under an iteration or depth budget without a time
+/// (`genmove iterations=5` with `search solve`, or `solve_reach 64` with an
+/// iteration budget) an Othello genmove from the start never ended.
+#[test]
+fn an_iteration_or_depth_budget_ends_a_solving_genmove() {
+    let input = "set search solve\n\
+                 genmove iterations=5\n\
+                 set search mcts\n\
+                 set solve_reach 64\n\
+                 set iterations 50\n\
+                 genmove\n\
+                 set search alphabeta\n\
+                 genmove depth=2\n\
+                 name\n";
+    let out = session(input, Duration::from_secs(120)).expect("every genmove ends");
+    let r = replies(&out);
+    assert_eq!(r.len(), 9, "{out:?}");
+    for at in [1, 5, 7] {
+        let mv = r[at].strip_prefix("= ").expect("a move");
+        assert_eq!(mv.len(), 2, "{out:?}");
+    }
+    assert_eq!(r[8], "= tabula");
+}
