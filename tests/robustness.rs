@@ -3,7 +3,8 @@
 //! generous on purpose: they tell a session that ends from one that never
 //! does, and never fail on a slow machine.
 
-use std::io::Cursor;
+use std::io::{Cursor, Write};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
@@ -70,4 +71,39 @@ fn an_iteration_or_depth_budget_ends_a_solving_genmove() {
         assert_eq!(mv.len(), 2, "{out:?}");
     }
     assert_eq!(r[8], "= tabula");
+}
+
+/// Found by review: a transposition table larger than the system grants
+/// (`set hash 65536` on a small machine, or under a memory limit) aborted
+/// the process at the first alpha-beta genmove; it is now halved until it
+/// fits. The engine runs under `ulimit -v` (300 MB of address space) and
+/// asks for a 1 GiB table.
+#[test]
+fn a_table_too_large_to_allocate_is_made_smaller() {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 300000 && exec \"$0\" --seed 1")
+        .arg(env!("CARGO_BIN_EXE_tabula"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"set search alphabeta\nset hash 1024\ngenmove depth=3\nname\nquit\n")
+        .expect("engine reads");
+    drop(stdin);
+    let done = child.wait_with_output().expect("engine ends");
+    let out = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        done.status.success(),
+        "{}: {out:?} {:?}",
+        done.status,
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let r = replies(&out);
+    assert_eq!(r.len(), 5, "{out:?}");
+    assert!(r[2].starts_with("= ") && r[2].len() == 4, "{out:?}");
+    assert_eq!(r[3], "= tabula");
 }
