@@ -315,7 +315,9 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
             threads: 1,
             ..base
         })),
-        SearchKind::Pimc => Box::new(Pimc::new(settings.c)),
+        SearchKind::Pimc => {
+            Box::new(Pimc::new(settings.c).with_memory((settings.memory as usize) << 20))
+        }
         SearchKind::Ismcts => {
             Box::new(Ismcts::new(settings.c).with_memory((settings.memory as usize) << 20))
         }
