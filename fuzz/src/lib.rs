@@ -6,14 +6,15 @@
 //! games; the high bit: see [`Plan::new`]), byte 1
 //! is the seed, the rest is the command stream, one command per `\n`. The
 //! harness sends `game <name> seed=<byte 1>` and a small budget first
-//! (`set hash 1`, `set iterations 20`, `set movetime 30`), so every search
+//! (`set hash 1`, `set iterations 20`, `set movetime 10`), so every search
 //! ends within milliseconds.
 //!
 //! To keep each input cheap, the harness leaves out (does not send) the
 //! few lines that would only make searches long, not different: a `set` of
 //! a budget, thread count or table size outside small bounds, a
-//! `genmove`/`analyze` whose own budget has no `movetime` of at most 30 ms,
-//! and search commands past the 64th. Everything else goes through as the
+//! `genmove`/`analyze` whose own budget has no `movetime` of at most 10 ms,
+//! and search commands past the 32nd. (So every search has a time limit of
+//! 10 ms, and the settings keep an iteration limit too.) Everything else goes through as the
 //! fuzzer wrote it: invalid UTF-8, comments, stray `\r`, ids, garbage.
 //!
 //! Properties checked ([`check`]):
@@ -37,7 +38,7 @@ use tabula::protocol::command::{Command, parse_line};
 use tabula::protocol::input::MAX_LINE;
 
 /// Search commands (genmove, analyze) sent per input at most.
-const MAX_SEARCHES: usize = 64;
+const MAX_SEARCHES: usize = 32;
 
 /// What one command line should get back.
 #[derive(Debug)]
@@ -115,8 +116,8 @@ fn plain_id(text: &str) -> Option<u64> {
 fn cheap_setting(name: &str, value: &str) -> bool {
     let v = value.parse::<u64>();
     match name.to_ascii_lowercase().as_str() {
-        "iterations" => v.is_ok_and(|n| n <= 200),
-        "movetime" => v.is_ok_and(|n| (1..=30).contains(&n)),
+        "iterations" => v.is_ok_and(|n| (1..=200).contains(&n)),
+        "movetime" => v.is_ok_and(|n| (1..=10).contains(&n)),
         "threads" => v.is_ok_and(|n| n <= 2),
         "hash" => v.is_ok_and(|n| n <= 4),
         _ => true,
@@ -125,7 +126,7 @@ fn cheap_setting(name: &str, value: &str) -> bool {
 
 /// Whether a budget given with a search command keeps it cheap.
 fn cheap_budget(b: &BudgetOverride) -> bool {
-    *b == BudgetOverride::default() || b.movetime.is_some_and(|ms| ms <= 30)
+    *b == BudgetOverride::default() || b.movetime.is_some_and(|ms| ms <= 10)
 }
 
 impl Plan {
@@ -151,7 +152,7 @@ impl Plan {
             format!("game {game} seed={seed}"),
             "set hash 1".into(),
             "set iterations 20".into(),
-            "set movetime 30".into(),
+            "set movetime 10".into(),
         ] {
             plan.send(line.as_bytes());
         }
