@@ -4,7 +4,9 @@
 //! lists are accepted by `play`; a finished game refuses moves.
 //!
 //! A short run is part of `cargo test`; a longer one:
-//! `PROPTEST_CASES=2000 cargo test --release --test protocol_props`.
+//! `PROPTEST_CASES=2000 cargo test --release --test protocol_props` (that
+//! many cases for the stream properties, and as many in proportion for the
+//! slower walk through whole games: 2000 / 64 * 12 = 375).
 
 use std::io::Cursor;
 
@@ -114,8 +116,21 @@ fn game_line() -> impl Strategy<Value = String> {
 
 const PROBES: [&str; 3] = ["history", "turn", "get"];
 
+/// Cases for a property that runs `short` cases in a plain `cargo test`:
+/// `PROPTEST_CASES` scales them (64 short cases become `PROPTEST_CASES`).
+/// An explicit `cases` in a config would ignore the variable.
+fn cases(short: u32) -> u32 {
+    match std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        Some(n) => (n * u64::from(short) / 64).clamp(1, u64::from(u32::MAX)) as u32,
+        None => short,
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(64), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn every_line_gets_one_reply_and_errors_change_nothing(
@@ -149,7 +164,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(12), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn listed_moves_are_playable_until_the_game_ends(game in game_line(), picks in prop::collection::vec(0usize..1000, 1..90)) {
@@ -207,7 +222,7 @@ fn mangled_line() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(64), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn mangled_bytes_never_break_the_framing(game in game_line(), lines in prop::collection::vec(mangled_line(), 1..30)) {

@@ -92,8 +92,9 @@ impl BudgetOverride {
     }
 }
 
-/// The default thinking time when no budget of any kind is set.
-const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// The default thinking time when no budget of any kind is set (and the
+/// most an exact solve may take under a budget without a time).
+pub(crate) const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// The engine: one game in play, settings, generator, clock.
 pub struct Engine {

@@ -120,7 +120,7 @@ pub struct Settings {
     pub rucb1_depth: u32,
     /// Search threads (MCTS).
     pub threads: usize,
-    /// Memory cap for search trees, in MiB.
+    /// Memory cap of Monte Carlo searches (trees, PIMC's samples), in MiB.
     pub memory: u64,
     /// Size of the alpha-beta transposition table, in MiB.
     pub hash: u64,
@@ -344,7 +344,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "memory",
         expected: "MiB from 1 to 65536",
-        help: "memory cap of Monte Carlo search trees",
+        help: "memory cap of Monte Carlo searches (trees, PIMC's samples)",
         set: |s, v| {
             num(v)
                 .filter(|m| (1..=65536).contains(m))

@@ -3,8 +3,10 @@
 //! search kept between moves. This is where the protocol's text meets the
 //! typed game, and where a search is chosen and run, monomorphised.
 
-use crate::engine::EngineError;
+use std::time::Duration;
+
 use crate::engine::settings::{PlayoutPolicy, SearchKind, Settings};
+use crate::engine::{DEFAULT_MOVETIME_MS, EngineError};
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::options::Options;
 use crate::search::alphabeta::AlphaBeta;
@@ -313,7 +315,9 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
             threads: 1,
             ..base
         })),
-        SearchKind::Pimc => Box::new(Pimc::new(settings.c)),
+        SearchKind::Pimc => {
+            Box::new(Pimc::new(settings.c).with_memory((settings.memory as usize) << 20))
+        }
         SearchKind::Ismcts => {
             Box::new(Ismcts::new(settings.c).with_memory((settings.memory as usize) << 20))
         }
@@ -443,12 +447,34 @@ impl<G: Game> AnyGame for Table<G> {
         } else {
             settings.solve_reach
         };
+        // The solver is bounded by time only: under an iteration or depth
+        // budget without a time it gets the default move time (and, if it
+        // does not finish, the search runs as usual), so that such a budget
+        // still ends the genmove. An analysis without any budget runs until
+        // it is stopped, solver included.
+        let capped;
+        let solver_control = if control.deadline().is_none()
+            && (budget.iterations.is_some() || budget.depth.is_some())
+        {
+            capped = Control::new(
+                control.stop_flag().clone(),
+                &Budget {
+                    time: Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
+                    ..Budget::default()
+                },
+            );
+            &capped
+        } else {
+            control
+        };
         let mut decision = None;
         if moves.len() == 1 {
             decision = Some((moves[0], 0.5, 0, 0, None));
         } else if reach > 0
             && self.state.solvable(reach)
-            && let Some((mv, exact)) = self.state.solve(control, (settings.hash as usize) << 20)
+            && let Some((mv, exact)) = self
+                .state
+                .solve(solver_control, (settings.hash as usize) << 20)
         {
             let value = if exact > 0 {
                 1.0

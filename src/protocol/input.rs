@@ -7,7 +7,8 @@
 //! `stop` (or GoGui's `# interrupt`) raises the flag of the command read
 //! before it, whether that command is queued, running or done, so a stop
 //! can never be lost to a race with the start of a search. A command read
-//! after an `analyze` raises that analysis' flag too, ending the stream.
+//! after an `analyze` raises that analysis' flag too, ending the stream, and
+//! so does the end of the input.
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -70,7 +71,14 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
     loop {
         let cut = match read_raw(&mut reader, &mut buf) {
             Ok(Some(cut)) => cut,
-            Ok(None) | Err(_) => return,
+            Ok(None) | Err(_) => {
+                // No command will ever come to end a running analysis:
+                // the end of the input ends it.
+                if let Some((flag, true)) = &last {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                return;
+            }
         };
         if cut {
             let head = String::from_utf8_lossy(&buf[..buf.len().min(32)]).into_owned();
@@ -167,6 +175,14 @@ mod tests {
             })
             .collect();
         assert_eq!(flags, vec![true, false, false]);
+    }
+
+    #[test]
+    fn the_end_of_the_input_ends_an_analysis_but_not_a_genmove() {
+        let got = lines(b"analyze");
+        assert!(matches!(&got[0], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));
+        let got = lines(b"genmove\n");
+        assert!(matches!(&got[0], Input::Line { cancel, .. } if !cancel.load(Ordering::Relaxed)));
     }
 
     #[test]

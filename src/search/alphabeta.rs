@@ -34,6 +34,21 @@ struct Entry<M> {
     best: Option<M>,
 }
 
+/// The smallest transposition table, in entries.
+const MIN_SLOTS: usize = 1024;
+
+/// A table of `slots` empty entries, halved until the allocation succeeds
+/// (at least [`MIN_SLOTS`], which is a few KiB).
+fn table_of<T: Clone>(slots: usize) -> Vec<Option<T>> {
+    let mut slots = slots.max(MIN_SLOTS);
+    let mut table = Vec::new();
+    while table.try_reserve_exact(slots).is_err() && slots > MIN_SLOTS {
+        slots /= 2;
+    }
+    table.resize(slots, None);
+    table
+}
+
 /// Iterative-deepening alpha-beta with a transposition table.
 pub struct AlphaBeta<G: Game> {
     table: Vec<Option<Entry<G::Move>>>,
@@ -44,14 +59,16 @@ pub struct AlphaBeta<G: Game> {
 }
 
 impl<G: Game> AlphaBeta<G> {
-    /// A search whose transposition table takes about `memory_mib` MiB.
+    /// A search whose transposition table takes about `memory_mib` MiB,
+    /// or the largest power of two of entries below that which the system
+    /// grants (a table too large to allocate is halved, not a crash).
     pub fn new(memory_mib: u64) -> AlphaBeta<G> {
         let entry = std::mem::size_of::<Option<Entry<G::Move>>>().max(1) as u64;
-        let wanted = (memory_mib.max(1) * 1024 * 1024 / entry).max(1024);
+        let wanted = (memory_mib.max(1) * 1024 * 1024 / entry).max(MIN_SLOTS as u64);
         // A power of two, so the slot is a mask of the key.
         let slots = 1usize << (63 - wanted.leading_zeros()).min(30);
         AlphaBeta {
-            table: vec![None; slots],
+            table: table_of(slots),
             nodes: 0,
             node_limit: u64::MAX,
             aborted: false,

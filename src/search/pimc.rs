@@ -7,6 +7,11 @@
 //! round-robin over the worlds so that a search stopped early has spread its
 //! effort evenly.
 //!
+//! It keeps no tree: its memory is its worlds, a state and per-move
+//! statistics each, so it grows with the number of worlds, not with the
+//! iterations. [`Pimc::with_memory`] caps it (the engine's `memory`
+//! setting): past the cap, fewer worlds are drawn (one at least).
+//!
 //! Known weakness (the reason for [`crate::search::ismcts`]): each world is
 //! solved as if its hidden cards were visible ("strategy fusion"), so moves
 //! that keep options open are undervalued. It is still a strong, cheap
@@ -30,13 +35,18 @@ const REPORT_EVERY: Duration = Duration::from_millis(250);
 /// The PIMC search. `c` is the UCB1 exploration constant of the per-world
 /// bandit (rewards are in `[0, 1]`; 0.7 is a good start); `worlds` is the
 /// number of determinizations, 0 for automatic (about `sqrt(N) / 2` for an
-/// iteration budget `N`, between 4 and 64; 32 under a time budget).
+/// iteration budget `N`, between 4 and 64; 32 under a time budget);
+/// `max_bytes` caps the memory the worlds take.
 #[derive(Clone, Debug)]
 pub struct Pimc {
     /// UCB1 exploration constant.
     pub c: f64,
     /// Number of determinizations (0 = automatic).
     pub worlds: usize,
+    /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
+    pub max_bytes: usize,
+    /// Worlds drawn by the last search.
+    drawn: usize,
 }
 
 struct World<G: Game> {
@@ -47,10 +57,54 @@ struct World<G: Game> {
     pulls: u32,
 }
 
+impl<G: Game> World<G> {
+    /// A fresh determinization of `root` for `seat`.
+    fn draw(root: &G, seat: Seat, rng: &mut Rng) -> World<G> {
+        let state = root.determinize(seat, rng);
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        moves.shrink_to_fit();
+        let n = moves.len();
+        World {
+            state,
+            moves,
+            visits: vec![0; n],
+            totals: vec![0.0; n],
+            pulls: 0,
+        }
+    }
+
+    /// The bytes it takes: itself (the state inline) and its arrays.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<World<G>>()
+            + self.moves.capacity() * std::mem::size_of::<G::Move>()
+            + self.visits.capacity() * std::mem::size_of::<u32>()
+            + self.totals.capacity() * std::mem::size_of::<f64>()
+    }
+}
+
 impl Pimc {
-    /// A PIMC search with exploration constant `c` and automatic worlds.
+    /// A PIMC search with exploration constant `c` and automatic worlds
+    /// (capped at 512 MiB, far more than 64 worlds of any game here take).
     pub fn new(c: f64) -> Pimc {
-        Pimc { c, worlds: 0 }
+        Pimc {
+            c,
+            worlds: 0,
+            max_bytes: 512 << 20,
+            drawn: 0,
+        }
+    }
+
+    /// Caps the worlds at about `bytes` of memory together: a search draws
+    /// worlds until the next one would pass the cap (one at least).
+    pub fn with_memory(mut self, bytes: usize) -> Pimc {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// How many worlds the last search drew.
+    pub fn worlds_drawn(&self) -> usize {
+        self.drawn
     }
 
     /// Sets the number of determinizations (0 = automatic).
@@ -130,22 +184,20 @@ impl<G: Game> Search<G> for Pimc {
         } else {
             Some(DEFAULT_ITERATIONS)
         });
-        let k = self.world_count(limit).max(1);
-        let mut worlds: Vec<World<G>> = (0..k)
-            .map(|_| {
-                let state = root.determinize(seat, rng);
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves);
-                let n = moves.len();
-                World {
-                    state,
-                    moves,
-                    visits: vec![0; n],
-                    totals: vec![0.0; n],
-                    pulls: 0,
-                }
-            })
-            .collect();
+        let wanted = self.world_count(limit).max(1);
+        let mut worlds: Vec<World<G>> = Vec::new();
+        let mut bytes = 0usize;
+        while worlds.len() < wanted {
+            let world = World::draw(root, seat, rng);
+            let size = world.bytes();
+            if !worlds.is_empty() && bytes.saturating_add(size) > self.max_bytes {
+                break;
+            }
+            bytes += size;
+            worlds.push(world);
+        }
+        let k = worlds.len();
+        self.drawn = k;
         let mut buf = Vec::new();
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
@@ -215,5 +267,77 @@ impl<G: Game> Search<G> for Pimc {
                     .unwrap_or_else(|| worlds[0].moves[0]),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::game::Turn;
+    use crate::games::hearts::Hearts;
+    use crate::options::Options;
+
+    /// A single Hearts hand, dealt, at its first decision (the pass: 286
+    /// legal moves).
+    fn dealt() -> (Hearts, Seat) {
+        let options = Options::parse(Hearts::OPTIONS, &["hands=single"]).expect("options");
+        let mut g = Hearts::new_game(&options).expect("game");
+        let mut rng = Rng::seed_from_u64(5);
+        while g.turn() == Turn::Chance {
+            let m = g.sample_chance(&mut rng);
+            g.apply(m);
+        }
+        let Turn::Player(seat) = g.turn() else {
+            panic!("no seat to move after the deal");
+        };
+        (g, seat)
+    }
+
+    fn budget(n: u64) -> Budget {
+        Budget {
+            iterations: Some(n),
+            ..Budget::default()
+        }
+    }
+
+    #[test]
+    fn the_memory_cap_bounds_the_worlds_and_a_legal_move_comes_back() {
+        let (g, seat) = dealt();
+        let mut legal = Vec::new();
+        g.legal_moves(&mut legal);
+        assert!(legal.len() > 1);
+        let control = Control::unlimited();
+        // Uncapped: sqrt(400) / 2 = 10 worlds.
+        let mut free = Pimc::new(0.7);
+        let r = free.search(&g, seat, &budget(400), &control, &mut Rng::seed_from_u64(1));
+        assert_eq!(free.worlds_drawn(), 10);
+        assert!(legal.contains(&r.best));
+        // Every world of the deciding seat has the same legal moves here,
+        // so one world's size tells how many fit.
+        let one = World::draw(&g, seat, &mut Rng::seed_from_u64(2)).bytes();
+        assert!(one > std::mem::size_of::<Hearts>() + legal.len() * 12);
+        for (cap, want) in [(1, 1), (3 * one, 3), (3 * one + one / 2, 3), (10 * one, 10)] {
+            let mut capped = Pimc::new(0.7).with_memory(cap);
+            let r = capped.search(&g, seat, &budget(400), &control, &mut Rng::seed_from_u64(1));
+            assert_eq!(capped.worlds_drawn(), want, "cap {cap} bytes");
+            assert!(legal.contains(&r.best));
+            assert_eq!(r.iterations, 400);
+        }
+    }
+
+    #[test]
+    fn a_cap_that_does_not_bind_changes_nothing() {
+        let (g, seat) = dealt();
+        let control = Control::unlimited();
+        let run = |p: &mut Pimc| {
+            let r = p.search(&g, seat, &budget(300), &control, &mut Rng::seed_from_u64(9));
+            (r.best, r.score, r.iterations)
+        };
+        assert_eq!(
+            run(&mut Pimc::new(0.7)),
+            run(&mut Pimc::new(0.7).with_memory(64 << 20))
+        );
     }
 }
