@@ -46,7 +46,7 @@ run() { # name game-and-options... -- searches...
     local started=$SECONDS
     /usr/bin/time -f "peak_rss_kb=%M" -o "$log.time" \
       "$bin" match --engine cmd="$bin" name="$a" set.search="$a" --engine cmd="$bin" name="$b" set.search="$b" \
-      "${opts[@]}" --games "$games" --iterations 100 --movetime 2000 --timemargin 2000 \
+      "${opts[@]}" --games "$games" --iterations 100 --movetime 200 --timemargin 2000 \
       --no-progress --record "$log.record" > "$log" 2>&1 &
     local pid=$!
     while kill -0 "$pid" 2> /dev/null; do

@@ -3,19 +3,21 @@
 //! replies are checked against the protocol's framing.
 //!
 //! Input layout: byte 0 picks the game (its low 7 bits modulo the number of
-//! games; the high bit: see [`Plan::new`]), byte 1
-//! is the seed, the rest is the command stream, one command per `\n`. The
-//! harness sends `game <name> seed=<byte 1>` and a small budget first
-//! (`set hash 1`, `set iterations 20`, `set movetime 10`), so every search
-//! ends within milliseconds.
+//! games; the high bit: see [`Plan::new`]), byte 1 is the seed, the rest is
+//! the command stream, one command per `\n`. The harness sends
+//! `game <name> seed=<byte 1>` and a small budget first (`set hash 1`,
+//! `set iterations 20`, `set movetime 10`), so every search ends within
+//! milliseconds.
 //!
 //! To keep each input cheap, the harness leaves out (does not send) the
 //! few lines that would only make searches long, not different: a `set` of
 //! a budget, thread count or table size outside small bounds, a
 //! `genmove`/`analyze` whose own budget has no `movetime` of at most 10 ms,
-//! and search commands past the 32nd. (So every search has a time limit of
-//! 10 ms, and the settings keep an iteration limit too.) Everything else goes through as the
-//! fuzzer wrote it: invalid UTF-8, comments, stray `\r`, ids, garbage.
+//! and search commands past the 32nd. So every genmove has at most 10 ms
+//! (and the settings keep an iteration limit too), and an `analyze`
+//! without a budget ends at the next line or the end of the input.
+//! Everything else goes through as the fuzzer wrote it: invalid UTF-8,
+//! comments, stray `\r`, ids, garbage.
 //!
 //! Properties checked ([`check`]):
 //! - the session does not panic (the fuzz target's panic is the finding);
