@@ -210,3 +210,42 @@ fn a_closed_stdout_ends_the_engine_without_a_panic() {
     assert!(ended, "engine did not end; its stderr: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn a_clock_almost_spent_still_gets_a_legal_move_in_time() {
+    let mut e = spawn();
+    for line in [
+        "set search mcts",
+        "time_settings 300 0 0",
+        "time_left black 0.5 0",
+    ] {
+        e.send(line);
+        assert_eq!(e.reply(LONG), vec!["= "], "{line}");
+    }
+    // Half a second on the clock: the move comes well within it (the
+    // engine takes a share and keeps its overhead back), and is legal.
+    let started = Instant::now();
+    e.send("genmove");
+    let r = e.reply(LONG);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"].contains(&r[0].as_str()),
+        "{r:?}"
+    );
+    // With nothing left at all, still a legal move, at once.
+    e.send("time_left white 0 0");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    e.send("legal_moves");
+    let legal = e.reply(LONG)[0].clone();
+    let started = Instant::now();
+    e.send("genmove");
+    let r = e.reply(LONG);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    let mv = r[0].strip_prefix("= ").unwrap_or("?");
+    assert!(
+        legal.trim_start_matches("= ").split(' ').any(|m| m == mv),
+        "{mv} not in {legal}"
+    );
+}
