@@ -20,6 +20,7 @@ pub mod playout;
 pub mod simple;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 
 /// What a search may spend. Every limit that is set applies; the search
 /// stops at the first one reached (or when stopped from outside).

@@ -379,6 +379,36 @@ fn two_threads_search_and_agree_on_a_forced_win() {
 }
 
 #[test]
+fn two_threads_grow_one_tree_and_leave_no_virtual_loss() {
+    let config = MctsConfig {
+        threads: 2,
+        ..MctsConfig::uct(1.4)
+    };
+    let mut mcts = Mcts::<TicTacToe>::new(config);
+    let state = TicTacToe::new_game(&Options::default()).unwrap();
+    let r = mcts.search(
+        &state,
+        0,
+        &iterations(20_000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.iterations, 20_000);
+    let shape = mcts.shape(None);
+    // Both threads' playouts are in the one tree: the root counts them all,
+    // and a node never counts fewer visits than its children together.
+    assert_eq!(shape[0].2, 20_000);
+    let visits = mcts.root_visits();
+    let below_root: u32 = visits.iter().sum();
+    assert!((19_990..=20_000).contains(&below_root), "{below_root}");
+    assert!(mcts.tree_size() > 5_000, "{}", mcts.tree_size());
+    // Perfect play draws tic-tac-toe: with every virtual loss turned back
+    // into its reward, the most visited first move scores a draw or
+    // better for the first player (a leftover loss would drag it down).
+    assert!(r.score > 0.45 && r.score <= 1.0, "{}", r.score);
+}
+
+#[test]
 fn random_move_is_legal() {
     let state = TicTacToe::from("XOXOX....");
     let mut r = RandomMove::default();

@@ -1,0 +1,440 @@
+//! The node store of MCTS, shared by its search threads.
+//!
+//! The store is one block of slots, reserved once up to the memory cap.
+//! The system backs its pages only as nodes are written, so a small tree
+//! costs little, and the block never moves: any number of threads can hold
+//! references into it while others add nodes. A thread claims a run of free
+//! slots with one compare-and-swap on the length, writes the children of a
+//! node there, and publishes them by storing the run's index in the parent
+//! (release); readers load that index with acquire, so a published node is
+//! always fully written.
+//!
+//! Statistics are atomics. With one thread they are read and written with
+//! plain loads and stores. With several, each node's visit count doubles as
+//! a spin lock (its top bit), so the visit count and the mean move together,
+//! and a descent counts its visit on the way down as a loss (a virtual
+//! loss) that the backup then turns into the real reward, which steers the
+//! other threads away from the line being played out.
+
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
+
+/// `first_child` of a node whose children do not exist yet.
+const UNEXPANDED: u32 = u32::MAX;
+/// `first_child` of a node whose children a thread is writing now.
+const EXPANDING: u32 = u32::MAX - 1;
+/// The lock bit of `visits`.
+const LOCK: u32 = 1 << 31;
+/// Most visits a node may count (below the lock bit); a search stops when
+/// its root gets there.
+pub const MAX_VISITS: u32 = LOCK - 1;
+
+/// A node: the move into it, its children, and the statistics of the seat
+/// that made that move. 20 bytes for a one-byte move, so that the children
+/// a selection scans share as few cache lines as possible (the tree
+/// outgrows the caches within a second, and those misses are most of the
+/// search's cost).
+pub struct Node<M> {
+    first_child: AtomicU32,
+    /// Visits, counted when a descent passes (shared) or backs up (alone).
+    visits: AtomicU32,
+    /// The mean reward (`f32` bits) and `1 / sqrt(visits)`, both kept up to
+    /// date at every update so that selection costs a multiply-add per
+    /// child, not a division and a square root.
+    mean: AtomicU32,
+    inv_sqrt: AtomicU32,
+    num_children: AtomicU16,
+    mv: Option<M>,
+}
+
+/// A node's statistics as plain values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub visits: u32,
+    pub mean: f32,
+    pub inv_sqrt: f32,
+}
+
+impl<M: Copy> Node<M> {
+    fn fresh(mv: Option<M>) -> Node<M> {
+        Node {
+            first_child: AtomicU32::new(UNEXPANDED),
+            visits: AtomicU32::new(0),
+            mean: AtomicU32::new(0),
+            inv_sqrt: AtomicU32::new(0),
+            num_children: AtomicU16::new(0),
+            mv,
+        }
+    }
+
+    /// A copy, for moving nodes while no search runs.
+    fn copy(&self) -> Node<M> {
+        Node {
+            first_child: AtomicU32::new(self.first_child.load(Ordering::Relaxed)),
+            visits: AtomicU32::new(self.visits.load(Ordering::Relaxed)),
+            mean: AtomicU32::new(self.mean.load(Ordering::Relaxed)),
+            inv_sqrt: AtomicU32::new(self.inv_sqrt.load(Ordering::Relaxed)),
+            num_children: AtomicU16::new(self.num_children.load(Ordering::Relaxed)),
+            mv: self.mv,
+        }
+    }
+
+    /// The move that leads here (`None` at the root).
+    pub fn mv(&self) -> Option<M> {
+        self.mv
+    }
+
+    /// Visits so far (a visit under way included, with several threads).
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed) & !LOCK
+    }
+
+    /// The statistics; with several threads they may be a moment old.
+    #[inline]
+    pub fn stats(&self) -> Stats {
+        Stats {
+            visits: self.visits(),
+            mean: f32::from_bits(self.mean.load(Ordering::Relaxed)),
+            inv_sqrt: f32::from_bits(self.inv_sqrt.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// Whether the children are written (or being written).
+    pub fn is_expanded(&self) -> bool {
+        self.first_child.load(Ordering::Relaxed) != UNEXPANDED
+    }
+
+    /// The indices of the published children (empty if none).
+    #[inline]
+    pub fn children(&self) -> std::ops::Range<u32> {
+        let first = self.first_child.load(Ordering::Acquire);
+        if first >= EXPANDING {
+            return 0..0;
+        }
+        first..first + u32::from(self.num_children.load(Ordering::Relaxed))
+    }
+
+    fn store(&self, visits: u32, mean: f32) {
+        self.mean.store(mean.to_bits(), Ordering::Relaxed);
+        let inv_sqrt = if visits == 0 {
+            0.0
+        } else {
+            1.0 / (visits as f32).sqrt()
+        };
+        self.inv_sqrt.store(inv_sqrt.to_bits(), Ordering::Relaxed);
+        self.visits.store(visits, Ordering::Release);
+    }
+
+    /// Adds `visits` playouts of this mean reward (one thread only: the
+    /// read and the write are not one step).
+    pub fn add(&self, mean: f32, visits: u32) {
+        if visits == 0 {
+            return;
+        }
+        let s = self.stats();
+        let n = s.visits.saturating_add(visits).min(MAX_VISITS);
+        self.store(n, s.mean + (mean - s.mean) * (visits as f32 / n as f32));
+    }
+
+    /// Takes the node's lock; returns the visits.
+    fn lock(&self) -> u32 {
+        loop {
+            let v = self.visits.fetch_or(LOCK, Ordering::Acquire);
+            if v & LOCK == 0 {
+                return v;
+            }
+            while self.visits.load(Ordering::Relaxed) & LOCK != 0 {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    /// Counts a visit under way as a loss (several threads); returns the
+    /// visits before it.
+    pub fn visit_shared(&self) -> u32 {
+        let v = self.lock();
+        let mean = f32::from_bits(self.mean.load(Ordering::Relaxed));
+        let n = (v + 1).min(MAX_VISITS);
+        // The store of the visits releases the lock.
+        self.store(n, mean * (v as f32 / n as f32));
+        v
+    }
+
+    /// Turns the loss counted by [`Node::visit_shared`] into `reward`.
+    pub fn reward_shared(&self, reward: f32) {
+        let v = self.lock();
+        let mean = f32::from_bits(self.mean.load(Ordering::Relaxed));
+        self.store(v, mean + reward / v.max(1) as f32);
+    }
+}
+
+/// A slot of the store: written once by the thread that claimed it, read
+/// by every thread after the write was published.
+struct Slot<M>(UnsafeCell<MaybeUninit<Node<M>>>);
+
+// SAFETY: a slot is written only by the one thread that claimed it, before
+// it is published (see `Tree::expand`); after that it is only read, and its
+// mutable parts are atomics.
+unsafe impl<M: Send + Sync> Sync for Slot<M> {}
+
+/// What [`Tree::expand`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// The children are published.
+    Done,
+    /// Another thread expanded it, or is expanding it now.
+    Taken,
+    /// No room under the memory cap (or too many moves for a node).
+    Full,
+}
+
+/// The node store: the root at index 0, children of a node side by side.
+pub struct Tree<M> {
+    slots: Box<[Slot<M>]>,
+    /// Slots written or claimed. Only grows while threads share the tree.
+    len: AtomicU32,
+}
+
+/// Most children a node may have (the width of `num_children`); a wider
+/// node is left unexpanded and played out from.
+pub const MAX_CHILDREN: usize = u16::MAX as usize;
+
+impl<M: Copy + PartialEq> Tree<M> {
+    /// A store of up to `max_nodes` nodes (at least 2), reserved but not
+    /// touched; halved until the system grants the reservation. It starts
+    /// with a root.
+    pub fn new(max_nodes: usize) -> Tree<M> {
+        let mut want = max_nodes.clamp(2, EXPANDING as usize - 1);
+        let mut slots: Vec<Slot<M>> = Vec::new();
+        while slots.try_reserve_exact(want).is_err() && want > 2 {
+            want /= 2;
+        }
+        // Uninitialised slots are not written: the pages stay untouched.
+        slots.resize_with(want, || Slot(UnsafeCell::new(MaybeUninit::uninit())));
+        let mut tree = Tree {
+            slots: slots.into_boxed_slice(),
+            len: AtomicU32::new(0),
+        };
+        tree.clear();
+        tree
+    }
+
+    /// Nodes the store has room for.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Nodes in the tree.
+    pub fn size(&self) -> usize {
+        self.len.load(Ordering::Acquire) as usize
+    }
+
+    /// Drops every node but a fresh root.
+    pub fn clear(&mut self) {
+        *self.len.get_mut() = 0;
+        self.write(0, Node::fresh(None));
+        *self.len.get_mut() = 1;
+    }
+
+    fn write(&self, index: u32, node: Node<M>) {
+        // SAFETY: `index` was claimed by this thread alone (or the tree is
+        // held exclusively), and nobody reads it before it is published.
+        unsafe { (*self.slots[index as usize].0.get()).write(node) };
+    }
+
+    /// The node at `index`: the root (0), or an index read from a
+    /// published node.
+    #[inline]
+    pub fn node(&self, index: u32) -> &Node<M> {
+        debug_assert!((index as usize) < self.size());
+        // SAFETY: every index below `len` that can be reached (the root,
+        // or children published by a release store that the reader's
+        // acquire load saw) was written before it was published.
+        unsafe { (*self.slots[index as usize].0.get()).assume_init_ref() }
+    }
+
+    /// The published children of `index`.
+    pub fn children(&self, index: u32) -> impl Iterator<Item = &Node<M>> {
+        self.node(index).children().map(|i| self.node(i))
+    }
+
+    /// Gives `parent` a child per move, unless another thread is at it or
+    /// there is no room.
+    pub fn expand(&self, parent: u32, moves: &[M]) -> Expansion {
+        let p = self.node(parent);
+        if moves.len() > MAX_CHILDREN || moves.len() > self.capacity() {
+            return Expansion::Full;
+        }
+        if p.first_child
+            .compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return Expansion::Taken;
+        }
+        let k = moves.len() as u32;
+        let mut first = self.len.load(Ordering::Relaxed);
+        loop {
+            if first as usize + k as usize > self.capacity() {
+                p.first_child.store(UNEXPANDED, Ordering::Release);
+                return Expansion::Full;
+            }
+            match self.len.compare_exchange_weak(
+                first,
+                first + k,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => first = now,
+            }
+        }
+        for (i, &mv) in moves.iter().enumerate() {
+            self.write(first + i as u32, Node::fresh(Some(mv)));
+        }
+        p.num_children.store(k as u16, Ordering::Relaxed);
+        p.first_child.store(first, Ordering::Release);
+        Expansion::Done
+    }
+
+    /// Keeps only the subtree below the root's child for `mv`, which
+    /// becomes the root; `false` (and a fresh root) if there is no such
+    /// child.
+    ///
+    /// The subtree slides down over the rest of the store, in place: no
+    /// second store, so the memory cap holds across moves. Every node of
+    /// the subtree was allocated after its root, and blocks of children
+    /// stay whole, so keeping the allocation order puts the new root at 0
+    /// and only ever moves a node down.
+    pub fn keep_subtree(&mut self, mv: M) -> bool {
+        let Some(start) = self
+            .node(0)
+            .children()
+            .find(|&i| self.node(i).mv == Some(mv))
+        else {
+            self.clear();
+            return false;
+        };
+        let start = start as usize;
+        let len = self.size();
+        let mut live = vec![0u64; len.div_ceil(64)];
+        live[start / 64] |= 1 << (start % 64);
+        let mut stack = vec![start as u32];
+        while let Some(i) = stack.pop() {
+            for c in self.node(i).children() {
+                live[c as usize / 64] |= 1 << (c % 64);
+                stack.push(c);
+            }
+        }
+        let mut before = Vec::with_capacity(live.len());
+        let mut kept = 0u32;
+        for word in &live {
+            before.push(kept);
+            kept += word.count_ones();
+        }
+        let new_index =
+            |i: usize| before[i / 64] + (live[i / 64] & ((1u64 << (i % 64)) - 1)).count_ones();
+        for (w, &word) in live.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut n = self.node(i as u32).copy();
+                let first = *n.first_child.get_mut();
+                if first < EXPANDING {
+                    *n.first_child.get_mut() = new_index(first as usize);
+                }
+                self.write(new_index(i), n);
+            }
+        }
+        *self.len.get_mut() = kept;
+        let mut root = self.node(0).copy();
+        root.mv = None;
+        self.write(0, root);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_updates_from_two_threads_lose_nothing() {
+        let tree = Tree::<u8>::new(16);
+        let node = tree.node(0);
+        std::thread::scope(|scope| {
+            for reward in [1.0f32, 0.0] {
+                scope.spawn(move || {
+                    for _ in 0..200_000 {
+                        node.visit_shared();
+                        node.reward_shared(reward);
+                    }
+                });
+            }
+        });
+        let s = node.stats();
+        assert_eq!(s.visits, 400_000);
+        // Every virtual loss was turned into its reward: half the playouts
+        // won.
+        assert!((s.mean - 0.5).abs() < 1e-3, "{}", s.mean);
+        assert!((s.inv_sqrt - 1.0 / 400_000f32.sqrt()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_visit_under_way_counts_as_a_loss() {
+        let tree = Tree::<u8>::new(16);
+        let node = tree.node(0);
+        node.add(1.0, 3);
+        assert_eq!(node.visit_shared(), 3);
+        assert_eq!(node.stats().visits, 4);
+        assert!((node.stats().mean - 0.75).abs() < 1e-6);
+        node.reward_shared(1.0);
+        assert!((node.stats().mean - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn one_thread_expands_a_node_and_the_store_keeps_its_cap() {
+        let tree = Tree::<u8>::new(8);
+        let outcomes: Vec<Expansion> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| tree.expand(0, &[1, 2, 3])))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(
+            outcomes.iter().filter(|&&e| e == Expansion::Done).count(),
+            1
+        );
+        assert!(outcomes.contains(&Expansion::Taken));
+        let moves: Vec<Option<u8>> = tree.children(0).map(Node::mv).collect();
+        assert_eq!(moves, vec![Some(1), Some(2), Some(3)]);
+        assert_eq!(tree.size(), 4);
+        // Four more would pass the cap of eight: refused, and the node can
+        // be expanded later.
+        assert_eq!(tree.expand(1, &[1, 2, 3, 4, 5]), Expansion::Full);
+        assert!(!tree.node(1).is_expanded());
+        assert_eq!(tree.expand(1, &[1, 2, 3, 4]), Expansion::Done);
+        assert_eq!(tree.size(), 8);
+    }
+
+    #[test]
+    fn keeping_a_subtree_makes_its_root_the_tree_root() {
+        let mut tree = Tree::<u8>::new(64);
+        tree.expand(0, &[1, 2]);
+        tree.expand(2, &[3, 4]); // below move 2
+        tree.expand(1, &[5, 6, 7]); // below move 1
+        tree.node(1).add(1.0, 5);
+        tree.node(5).add(0.5, 2);
+        assert!(tree.keep_subtree(1));
+        assert_eq!(tree.size(), 4);
+        assert_eq!(tree.node(0).mv(), None);
+        assert_eq!(tree.node(0).visits(), 5);
+        let below: Vec<(Option<u8>, u32)> =
+            tree.children(0).map(|n| (n.mv(), n.visits())).collect();
+        assert_eq!(below, vec![(Some(5), 2), (Some(6), 0), (Some(7), 0)]);
+        assert!(!tree.keep_subtree(9));
+        assert_eq!(tree.size(), 1);
+    }
+}
