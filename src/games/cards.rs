@@ -672,6 +672,23 @@ pub fn sample_deal<R: rand::Rng + ?Sized>(
     }
 }
 
+/// [`sample_deal`] for a determinization that must produce a world: when no
+/// deal meets the constraints, which only inconsistent input can cause, it
+/// deals again keeping the hand sizes but dropping the inferences
+/// (`forbidden`). `None` only when even the sizes do not add up.
+pub fn sample_deal_or_drop_inferences<R: rand::Rng + ?Sized>(
+    unseen: &Unseen,
+    rng: &mut R,
+) -> Option<[CardSet; MAX_SEATS]> {
+    sample_deal(unseen, rng).or_else(|| {
+        let sizes_only = Unseen {
+            forbidden: [CardSet::EMPTY; MAX_SEATS],
+            ..*unseen
+        };
+        sample_deal(&sizes_only, rng)
+    })
+}
+
 /// Exact uniform sampling: cards are grouped by the set of seats allowed to
 /// hold them; the number of deals with `k[c][s]` cards of class `c` going to
 /// seat `s` is proportional to the product of `1 / k[c][s]!`.
@@ -937,6 +954,27 @@ mod tests {
         u.need[3] = 1;
         assert!(!u.feasible());
         assert!(sample_deal(&u, &mut rng).is_none());
+    }
+
+    #[test]
+    fn inconsistent_inferences_are_dropped_not_the_sizes() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut u = Unseen {
+            pool: "2C 3C 4C 5D".parse().unwrap(),
+            ..Unseen::default()
+        };
+        u.need[1] = 2;
+        u.need[2] = 2;
+        // Both seats void in clubs: no deal fits the inferences.
+        u.forbidden[1] = CardSet::suit(Suit::Clubs);
+        u.forbidden[2] = CardSet::suit(Suit::Clubs);
+        assert!(sample_deal(&u, &mut rng).is_none());
+        let h = sample_deal_or_drop_inferences(&u, &mut rng).unwrap();
+        assert_eq!(h[1] | h[2], u.pool);
+        assert_eq!((h[1].len(), h[2].len()), (2, 2));
+        // Sizes that do not add up are still refused.
+        u.need[2] = 1;
+        assert!(sample_deal_or_drop_inferences(&u, &mut rng).is_none());
     }
 
     #[test]

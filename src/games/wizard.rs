@@ -47,7 +47,7 @@
 //! is publicly void in that suit; Wizards and Jesters may be played at any
 //! time and reveal nothing. [`Game::determinize`] deals the unseen cards
 //! among the other hands consistently with these voids and the hand sizes
-//! ([`sample_deal`]), drawing from the generator only as a function of what
+//! ([`sample_deal`](crate::games::cards::sample_deal)), drawing from the generator only as a function of what
 //! the deciding seat knows.
 //!
 //! # Horizon and reward
@@ -62,7 +62,9 @@
 use std::fmt::Write as _;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, CardSet, MAX_SEATS, Rank, Suit, Unseen, deal_seeded, sample_deal};
+use crate::games::cards::{
+    Card, CardSet, Rank, Suit, Unseen, deal_seeded, sample_deal_or_drop_inferences,
+};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -1096,18 +1098,9 @@ impl Game for Wizard {
             d.unknown = CardSet::EMPTY;
             return d;
         }
-        let (known, mut unseen) = self.unseen_for(observer);
-        let dealt = match sample_deal(&unseen, rng) {
-            Some(d) => d,
-            None => {
-                // Only reachable from inconsistent input: keep the sizes,
-                // drop the inferences.
-                unseen.forbidden = [CardSet::EMPTY; MAX_SEATS];
-                match sample_deal(&unseen, rng) {
-                    Some(d) => d,
-                    None => return self.clone(),
-                }
-            }
+        let (known, unseen) = self.unseen_for(observer);
+        let Some(dealt) = sample_deal_or_drop_inferences(&unseen, rng) else {
+            return self.clone();
         };
         let mut d = self.clone();
         d.observer = None;
