@@ -1,7 +1,8 @@
 //! Playing cards shared by the card games: [`Card`], [`Suit`], [`Rank`], the
 //! bitset hand [`CardSet`], seeded portable shuffles, and [`sample_deal`],
 //! which deals unseen cards to hidden hands under per-seat constraints
-//! (hand sizes, known voids) for determinization.
+//! (hand sizes, known voids) for determinization; and the lines the card
+//! games' pictures share ([`trick_text`], [`to_move_text`]).
 //!
 //! Text follows the OpenSpiel notation: rank then suit, `2..9 T J Q K A` and
 //! `C D H S` (`QS`, `TH`). Wizard's special cards are `Z1..Z4` (wizards) and
@@ -15,6 +16,8 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
+
+use crate::game::{Seat, Turn};
 
 /// A suit, in the order clubs, diamonds, hearts, spades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -482,6 +485,32 @@ impl Not for CardSet {
     /// Complement within the 60 cards (normal and special).
     fn not(self) -> CardSet {
         CardSet(!self.0 & ((1 << 60) - 1))
+    }
+}
+
+/// The `trick:` line of a card game's picture: each play as `seat card` in
+/// playing order, separated by commas; `-` before the first card.
+pub fn trick_text<S: fmt::Display>(
+    plays: &[(Seat, Card)],
+    seat_name: impl Fn(Seat) -> S,
+) -> String {
+    if plays.is_empty() {
+        return "-".to_string();
+    }
+    plays
+        .iter()
+        .map(|&(seat, card)| format!("{} {card}", seat_name(seat)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `to move:` line of a card game's picture: the seat to play, a deal,
+/// or the end of the game.
+pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) -> String {
+    match turn {
+        Turn::Player(p) => seat_name(p).to_string(),
+        Turn::Chance => "chance (deal)".to_string(),
+        Turn::Over => "nobody (game over)".to_string(),
     }
 }
 

@@ -60,7 +60,7 @@
 use std::fmt::Write as _;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, Rank, SplitMix64, shuffle};
+use crate::games::cards::{Card, Rank, SplitMix64, shuffle, to_move_text};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -941,19 +941,14 @@ impl NinetyNine {
                 self.tokens[s]
             );
         }
-        let _ = write!(
-            out,
-            "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::seat_label(p),
-                Turn::Chance if self.phase == Phase::Draw => format!(
-                    "chance (draw for {})",
-                    Self::seat_label(self.to_move as usize)
-                ),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
-        );
+        let to_move = match self.turn() {
+            Turn::Chance if self.phase == Phase::Draw => format!(
+                "chance (draw for {})",
+                Self::seat_label(self.to_move as usize)
+            ),
+            turn => to_move_text(turn, Self::seat_label),
+        };
+        let _ = write!(out, "to move: {to_move}");
     }
 }
 

@@ -63,7 +63,8 @@ use std::fmt::Write as _;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::games::cards::{
-    Card, CardSet, Rank, Suit, Unseen, deal_seeded, sample_deal_or_drop_inferences,
+    Card, CardSet, Rank, Suit, Unseen, deal_seeded, sample_deal_or_drop_inferences, to_move_text,
+    trick_text,
 };
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -761,28 +762,15 @@ impl Wizard {
                 self.totals[s]
             );
         }
-        let trick: Vec<String> = self
-            .trick()
-            .iter()
-            .map(|(s, c)| format!("{} {}", Self::seat_label(*s), c))
-            .collect();
         let _ = writeln!(
             out,
             "trick: {}",
-            if trick.is_empty() {
-                "-".to_string()
-            } else {
-                trick.join(", ")
-            }
+            trick_text(&self.trick(), Self::seat_label)
         );
         let _ = write!(
             out,
             "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::seat_label(p),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
+            to_move_text(self.turn(), Self::seat_label)
         );
     }
 
