@@ -61,10 +61,10 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
-    Card, CardSet, Rank, Suit, Unseen, deal_seeded, sample_deal_or_drop_inferences, to_move_text,
-    trick_text,
+    Card, CardSet, Rank, Suit, Unseen, deal_seeded, hand_horizon_hooks,
+    sample_deal_or_drop_inferences, to_move_text, trick_text,
 };
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -1045,27 +1045,11 @@ impl Game for Wizard {
                 WizardMove::Play(self.legal_cards().choose(rng).unwrap_or(Card::TWO_CLUBS))
             }
             Phase::Deal => self.sample_chance(rng),
-            _ => {
-                self.legal_moves(buf);
-                match buf.len() {
-                    0 => self.sample_chance(rng),
-                    n => buf[rand::Rng::gen_range(rng, 0..n)],
-                }
-            }
+            _ => random_legal_move(self, rng, buf).unwrap_or_else(|| self.sample_chance(rng)),
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    fn at_horizon(&self) -> bool {
-        self.round_over || self.phase == Phase::Over
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        2.0 * self.reward(seat) - 1.0
-    }
+    hand_horizon_hooks!(round_over);
 
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
