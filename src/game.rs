@@ -313,6 +313,23 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
+/// A uniformly random move among [`Game::legal_moves`] (listed into `buf`),
+/// drawn as the default [`Game::random_move`] draws it; `None` when the list
+/// is empty (a chance step a referee tells, or a seat whose cards a
+/// seat-bound state does not know). For games whose `random_move` has fast
+/// paths and falls back to the plain list elsewhere.
+pub fn random_legal_move<G: Game>(
+    state: &G,
+    rng: &mut Rng,
+    buf: &mut Vec<G::Move>,
+) -> Option<G::Move> {
+    state.legal_moves(buf);
+    match buf.len() {
+        0 => None,
+        n => Some(buf[rand::Rng::gen_range(rng, 0..n)]),
+    }
+}
+
 /// The random playout policy, one move at a time through the trait:
 /// [`Game::random_move`] and [`Game::sample_chance`] until the horizon.
 /// Returns the plies played.

@@ -7,18 +7,15 @@
 
 use std::collections::HashMap;
 
-use rand::{Rng as _, SeedableRng};
-use tabula::game::{Game, Rng, Seat, Turn};
+mod common;
+
+use common::{new_game, referee_move, rng, seat_bound};
+use tabula::game::{Game, Seat, Turn};
 use tabula::games::cards::{Card, CardSet};
 use tabula::games::hearts::{Hearts, HeartsMove, Phase};
-use tabula::options::Options;
 
 fn game(words: &[&str]) -> Hearts {
-    Hearts::new_game(&Options::parse(Hearts::OPTIONS, words).unwrap()).unwrap()
-}
-
-fn rng(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
+    new_game(words)
 }
 
 /// Applies one told command to a seat-bound state, as the engine would.
@@ -54,29 +51,12 @@ fn hear(bound: &mut Hearts, command: &str) {
 /// states in step through `tell`, and checks they agree at every hand end.
 fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (Hearts, [Hearts; 4]) {
     let mut full = game(options);
-    let bound: Vec<Hearts> = (0..4)
-        .map(|s| {
-            let mut o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-            o.push(format!("seat={s}"));
-            Hearts::new_game(&Options::parse(Hearts::OPTIONS, &o).unwrap()).unwrap()
-        })
-        .collect();
+    let bound: Vec<Hearts> = (0..4).map(|s| seat_bound(options, s)).collect();
     let mut bound: [Hearts; 4] = bound.try_into().unwrap();
     let mut r = rng(seed);
     let mut buf = Vec::new();
     while !full.is_over() {
-        let (mv, mover) = match full.turn() {
-            Turn::Chance => (full.sample_chance(&mut r), None),
-            Turn::Player(p) => {
-                let mv = if use_rules && r.gen_bool(0.5) {
-                    full.rules_move(&mut r).unwrap()
-                } else {
-                    full.random_move(&mut r, &mut buf)
-                };
-                (mv, Some(p))
-            }
-            Turn::Over => unreachable!(),
-        };
+        let (mv, mover) = referee_move(&full, &mut r, &mut buf, use_rules.then_some(0.5));
         assert!(full.is_legal(mv));
         for (s, b) in bound.iter_mut().enumerate() {
             if mover == Some(s) {

@@ -6,27 +6,17 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-use rand::{Rng as _, SeedableRng};
-use tabula::game::{Game, Rng, Seat, Turn};
+mod common;
+
+use common::{bound_twin, card, cards, flat_monte_carlo, new_game, referee_move, rng, seat_bound};
+use tabula::game::{Game, Seat, Turn};
 use tabula::games::cards::Card;
 use tabula::games::ninetynine::{Choice, NinetyNine, NnMove, Phase, play_value};
 use tabula::options::Options;
 use tabula::search::playout::random_playout;
 
 fn game(words: &[&str]) -> NinetyNine {
-    NinetyNine::new_game(&Options::parse(NinetyNine::OPTIONS, words).unwrap()).unwrap()
-}
-
-fn rng(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
-}
-
-fn c(text: &str) -> Card {
-    text.parse().unwrap()
-}
-
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(c).collect()
+    new_game(words)
 }
 
 /// A game with these hands (empty text for seats out) and total.
@@ -56,7 +46,7 @@ fn moves(g: &NinetyNine) -> Vec<NnMove> {
 
 #[test]
 fn ninetynine_card_values() {
-    let v = |t: u8, card: &str, ch: Choice| play_value(t, c(card), ch);
+    let v = |t: u8, text: &str, ch: Choice| play_value(t, card(text), ch);
     for plain in ["2C", "3D", "5H", "6S", "7C", "8D"] {
         let n = plain[..1].parse::<u8>().unwrap();
         assert_eq!(v(50, plain, Choice::Plain), Some(50 + n));
@@ -236,7 +226,7 @@ fn ninetynine_pile_is_reshuffled_less_its_top_card() {
         .map(|i| Card::from_index(i).unwrap())
         .filter(|x| !in_hands.contains(x))
         .collect();
-    g.set_stock(&[c("9C")], &pile, Some(c("KS"))).unwrap();
+    g.set_stock(&[card("9C")], &pile, Some(card("KS"))).unwrap();
     assert_eq!(g.stock_len(), 1);
     play(&mut g, "2C");
     assert_eq!(g.hand(0), cards("3C 5C 9C"));
@@ -244,17 +234,17 @@ fn ninetynine_pile_is_reshuffled_less_its_top_card() {
     // The stock is empty at p1's draw: the pile less 6C becomes the stock.
     g.play_checked("6C").unwrap();
     assert_eq!(g.generation(), 1);
-    assert_eq!(g.top(), Some(c("6C")));
+    assert_eq!(g.top(), Some(card("6C")));
     assert_eq!(g.pile().iter().map(|&k| k as usize).sum::<usize>(), 1);
-    assert_eq!(g.pile()[c("6C").index()], 1);
+    assert_eq!(g.pile()[card("6C").index()], 1);
     assert_eq!(g.stock_len(), 46);
-    assert_eq!(g.stock()[c("2C").index()], 1);
-    assert_eq!(g.stock()[c("KS").index()], 1);
+    assert_eq!(g.stock()[card("2C").index()], 1);
+    assert_eq!(g.stock()[card("KS").index()], 1);
     assert_eq!(g.phase(), Phase::Draw);
     let mut listed = Vec::new();
     g.legal_moves(&mut listed);
     assert_eq!(listed.len(), 46);
-    g.apply(NnMove::Draw(c("KS")));
+    g.apply(NnMove::Draw(card("KS")));
     assert_eq!(g.stock_len(), 45);
     assert_eq!(g.hand(1), cards("7C 8C KS"));
 }
@@ -304,11 +294,11 @@ fn ninetynine_options_and_texts() {
     assert!(g.parse_move("5H 9C KD").is_err());
     let g = dealt(&[], &["TH AS 5C", "2C 3C 6C", "2D 3D 6D"], 0);
     for (text, mv) in [
-        ("TH+", NnMove::Play(c("TH"), Choice::Plus)),
-        ("th-", NnMove::Play(c("TH"), Choice::Minus)),
-        ("AS1", NnMove::Play(c("AS"), Choice::One)),
-        ("AS11", NnMove::Play(c("AS"), Choice::Eleven)),
-        ("5C", NnMove::Play(c("5C"), Choice::Plain)),
+        ("TH+", NnMove::Play(card("TH"), Choice::Plus)),
+        ("th-", NnMove::Play(card("TH"), Choice::Minus)),
+        ("AS1", NnMove::Play(card("AS"), Choice::One)),
+        ("AS11", NnMove::Play(card("AS"), Choice::Eleven)),
+        ("5C", NnMove::Play(card("5C"), Choice::Plain)),
         ("lose", NnMove::Lose),
     ] {
         assert_eq!(g.parse_move(text).unwrap(), mv);
@@ -327,7 +317,7 @@ fn ninetynine_options_and_texts() {
     for bad in ["5H 9C", "5H 9C KD 2C", "5H Z1 KD", "shuffle:3"] {
         assert!(b.parse_move(bad).is_err(), "{bad}");
     }
-    let mut sorted = [c("5H"), c("9C"), c("KD")];
+    let mut sorted = [card("5H"), card("9C"), card("KD")];
     sorted.sort();
     assert_eq!(b.parse_move("KD 5H 9C").unwrap(), NnMove::Hand(sorted));
 }
@@ -355,29 +345,12 @@ fn ninetynine_seed_baseline_plays_low_plain_cards_first() {
 fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (NinetyNine, Vec<NinetyNine>) {
     let mut full = game(options);
     let n = full.num_seats();
-    let mut bound: Vec<NinetyNine> = (0..n)
-        .map(|s| {
-            let mut o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-            o.push(format!("seat={s}"));
-            NinetyNine::new_game(&Options::parse(NinetyNine::OPTIONS, &o).unwrap()).unwrap()
-        })
-        .collect();
+    let mut bound: Vec<NinetyNine> = (0..n).map(|s| seat_bound(options, s)).collect();
     let mut r = rng(seed);
     let mut buf = Vec::new();
     let mut last_player = None;
     while !full.is_over() {
-        let (mv, mover) = match full.turn() {
-            Turn::Chance => (full.sample_chance(&mut r), None),
-            Turn::Player(p) => {
-                let mv = if use_rules && r.gen_bool(0.7) {
-                    full.rules_move(&mut r).unwrap()
-                } else {
-                    full.random_move(&mut r, &mut buf)
-                };
-                (mv, Some(p))
-            }
-            Turn::Over => unreachable!(),
-        };
+        let (mv, mover) = referee_move(&full, &mut r, &mut buf, use_rules.then_some(0.7));
         assert!(full.is_legal(mv), "{mv:?}\n{}", full.render());
         for s in 0..n {
             let told = full.tell(mv, s);
@@ -594,48 +567,6 @@ fn ninetynine_determinize_is_consistent_across_reshuffles() {
     assert!(after_reshuffle > 100, "{after_reshuffle}");
 }
 
-/// A seat-bound state for `seat` that has heard everything in `history`.
-fn bound_twin(options: &[&str], seat: Seat, history: &[(NnMove, NinetyNine)]) -> NinetyNine {
-    let mut o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-    o.push(format!("seat={seat}"));
-    let mut b = NinetyNine::new_game(&Options::parse(NinetyNine::OPTIONS, &o).unwrap()).unwrap();
-    for (mv, before) in history {
-        if before.turn() == Turn::Player(seat) {
-            b.play_checked(&before.move_text(*mv)).unwrap();
-        }
-        for cmd in before.tell(*mv, seat) {
-            let text = match cmd.strip_prefix("deal ") {
-                Some(t) => t.to_string(),
-                None => cmd.splitn(3, ' ').nth(2).unwrap().to_string(),
-            };
-            b.play_checked(&text).unwrap();
-        }
-    }
-    b
-}
-
-/// A flat Monte Carlo decision that sees only determinized worlds.
-fn decide(g: &NinetyNine, seat: Seat, seed: u64) -> NnMove {
-    let mut r = rng(seed);
-    let mut buf = Vec::new();
-    let mut best: Option<(NnMove, f64)> = None;
-    let mut moves = Vec::new();
-    g.determinize(seat, &mut r).legal_moves(&mut moves);
-    for &m in &moves {
-        let mut sum = 0.0;
-        for _ in 0..20 {
-            let mut w = g.determinize(seat, &mut r);
-            w.apply(m);
-            random_playout(&mut w, &mut r, &mut buf);
-            sum += w.reward(seat);
-        }
-        if best.is_none_or(|(_, v)| sum > v) {
-            best = Some((m, sum));
-        }
-    }
-    best.unwrap().0
-}
-
 #[test]
 fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
     let options = ["players=3", "tokens=2"];
@@ -666,9 +597,9 @@ fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
             assert_eq!(a, other.determinize(seat, &mut rng(k)));
             assert_eq!(a, bound.determinize(seat, &mut rng(k)));
         }
-        let choice = decide(&full, seat, seed);
-        assert_eq!(choice, decide(&other, seat, seed));
-        assert_eq!(choice, decide(&bound, seat, seed));
+        let choice = flat_monte_carlo(&full, seat, seed);
+        assert_eq!(choice, flat_monte_carlo(&other, seat, seed));
+        assert_eq!(choice, flat_monte_carlo(&bound, seat, seed));
         checked += 1;
     }
     assert!(checked >= 8);

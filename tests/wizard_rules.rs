@@ -5,27 +5,17 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-use rand::{Rng as _, SeedableRng};
-use tabula::game::{Game, Rng, Seat, Turn};
-use tabula::games::cards::{Card, CardSet, Suit};
+mod common;
+
+use common::{bound_twin, card, cards, flat_monte_carlo, new_game, referee_move, rng, seat_bound};
+use tabula::game::{Game, Turn};
+use tabula::games::cards::{CardSet, Suit};
 use tabula::games::wizard::{DECK, Phase, Wizard, WizardMove, led_suit, round_score, trick_winner};
 use tabula::options::Options;
 use tabula::search::playout::random_playout;
 
 fn game(words: &[&str]) -> Wizard {
-    Wizard::new_game(&Options::parse(Wizard::OPTIONS, words).unwrap()).unwrap()
-}
-
-fn rng(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
-}
-
-fn c(text: &str) -> Card {
-    text.parse().unwrap()
-}
-
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(c).collect()
+    new_game(words)
 }
 
 fn set(text: &str) -> CardSet {
@@ -43,7 +33,7 @@ fn dealt(hands: [&str; 3], turned: &str, extra: &[&str]) -> Wizard {
     words.extend_from_slice(extra);
     let mut g = game(&words);
     let hs: Vec<CardSet> = hands.iter().map(|h| set(h)).collect();
-    g.deal_hands(&hs, Some(c(turned))).unwrap();
+    g.deal_hands(&hs, Some(card(turned))).unwrap();
     g
 }
 
@@ -103,7 +93,7 @@ fn wizard_must_follow_but_wizards_and_jesters_are_free() {
     assert_eq!(g.tricks_won()[1], 1, "the Wizard won");
     assert_eq!(g.turn(), Turn::Player(1), "the winner leads");
     // p2 showed a heart void with a normal card; p1 showed nothing.
-    assert!(g.forbidden(2).contains(c("KH")));
+    assert!(g.forbidden(2).contains(card("KH")));
     assert!(g.forbidden(1).is_empty());
     // Wizard led: anything may follow.
     play(&mut g, "AS");
@@ -250,7 +240,7 @@ fn wizard_scoring_and_dealer_rotation() {
 
     let mut g = game(&["players=3", "hand=1", "rounds=3"]);
     assert_eq!(g.dealer(), 2);
-    g.deal_hands(&[set("AS"), set("KS"), set("QS")], Some(c("2C")))
+    g.deal_hands(&[set("AS"), set("KS"), set("QS")], Some(card("2C")))
         .unwrap();
     for b in ["bid 1", "bid 1", "bid 0"] {
         play(&mut g, b);
@@ -265,7 +255,7 @@ fn wizard_scoring_and_dealer_rotation() {
     assert_eq!(g.reward(1), 0.0, "the worst");
     // Round 2: p0 deals, p1 bids and leads.
     assert_eq!((g.phase(), g.dealer()), (Phase::Deal, 0));
-    g.deal_hands(&[set("2H"), set("3H"), set("4H")], Some(c("N1")))
+    g.deal_hands(&[set("2H"), set("3H"), set("4H")], Some(card("N1")))
         .unwrap();
     assert!(!g.at_horizon());
     assert_eq!(g.turn(), Turn::Player(1));
@@ -280,7 +270,7 @@ fn wizard_scoring_and_dealer_rotation() {
     assert_eq!(g.last_round_scores(), vec![20, 20, 30]);
     assert_eq!(g.totals(), vec![50, 10, 50]);
     assert_eq!(g.dealer(), 1);
-    g.deal_hands(&[set("2D"), set("3D"), set("4D")], Some(c("N2")))
+    g.deal_hands(&[set("2D"), set("3D"), set("4D")], Some(card("N2")))
         .unwrap();
     assert_eq!(g.turn(), Turn::Player(2));
     for b in ["bid 0", "bid 0", "bid 0"] {
@@ -324,11 +314,11 @@ fn wizard_options_and_texts() {
     assert_eq!(g.seat_name(0), "p0");
     assert!(g.chance_from_referee());
     let mv = g.parse_move("2C 7H Z1 up QS").unwrap();
-    assert_eq!(mv, WizardMove::Hand(set("2C 7H Z1"), Some(c("QS"))));
+    assert_eq!(mv, WizardMove::Hand(set("2C 7H Z1"), Some(card("QS"))));
     assert_eq!(g.move_text(mv), "2C 7H Z1 up QS");
     assert!(g.is_legal(mv));
-    assert!(!g.is_legal(WizardMove::Hand(set("2C 7H"), Some(c("QS")))));
-    assert!(!g.is_legal(WizardMove::Hand(set("2C 7H QS"), Some(c("QS")))));
+    assert!(!g.is_legal(WizardMove::Hand(set("2C 7H"), Some(card("QS")))));
+    assert!(!g.is_legal(WizardMove::Hand(set("2C 7H QS"), Some(card("QS")))));
     assert!(!g.is_legal(WizardMove::Hand(set("2C 7H QS"), None)));
     for bad in [
         "",
@@ -374,25 +364,25 @@ fn wizard_rules_player_bids_high_cards_and_plays_to_its_bid() {
         play(&mut g, b);
     }
     play(&mut g, "KH");
-    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(c("AH"))));
+    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(card("AH"))));
     // With enough tricks: duck under the winning card.
     let mut g = dealt(["KH 9C 2D", "AH 2H Z1", "N1 AC KC"], "3S", &[]);
     for b in ["bid 0", "bid 0", "bid 0"] {
         play(&mut g, b);
     }
     play(&mut g, "KH");
-    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(c("2H"))));
+    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(card("2H"))));
     // Leading while short: the strongest card; with enough: the weakest.
     let mut g = dealt(["KH Z1 2D", "AH 2H 3H", "N1 AC KC"], "3S", &[]);
     play(&mut g, "bid 1");
     assert_eq!(g.turn(), Turn::Player(1));
     play(&mut g, "bid 0");
     play(&mut g, "bid 0");
-    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(c("Z1"))));
+    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(card("Z1"))));
     play(&mut g, "Z1");
     play(&mut g, "2H");
     play(&mut g, "N1");
-    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(c("2D"))));
+    assert_eq!(g.rules_move(&mut r), Some(WizardMove::Play(card("2D"))));
     // The Wizard-turned trump choice: the longest suit.
     let g = dealt(["5H 9H 2D", "2C AS Z1", "N1 AC KC"], "Z2", &[]);
     let mut h = g.clone();
@@ -407,28 +397,11 @@ fn wizard_rules_player_bids_high_cards_and_plays_to_its_bid() {
 fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (Wizard, Vec<Wizard>) {
     let mut full = game(options);
     let n = full.num_seats();
-    let mut bound: Vec<Wizard> = (0..n)
-        .map(|s| {
-            let mut o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-            o.push(format!("seat={s}"));
-            Wizard::new_game(&Options::parse(Wizard::OPTIONS, &o).unwrap()).unwrap()
-        })
-        .collect();
+    let mut bound: Vec<Wizard> = (0..n).map(|s| seat_bound(options, s)).collect();
     let mut r = rng(seed);
     let mut buf = Vec::new();
     while !full.is_over() {
-        let (mv, mover) = match full.turn() {
-            Turn::Chance => (full.sample_chance(&mut r), None),
-            Turn::Player(p) => {
-                let mv = if use_rules && r.gen_bool(0.5) {
-                    full.rules_move(&mut r).unwrap()
-                } else {
-                    full.random_move(&mut r, &mut buf)
-                };
-                (mv, Some(p))
-            }
-            Turn::Over => unreachable!(),
-        };
+        let (mv, mover) = referee_move(&full, &mut r, &mut buf, use_rules.then_some(0.5));
         assert!(full.is_legal(mv), "{mv:?}\n{}", full.render());
         for s in 0..n {
             let told = full.tell(mv, s);
@@ -654,54 +627,6 @@ fn wizard_voids_constrain_determinization() {
     assert!(seen_heart_at_p2);
 }
 
-/// A seat-bound state for `seat` that has heard everything `full` went
-/// through, replayed from the same seed.
-fn bound_twin(options: &[&str], seat: Seat, history: &[(WizardMove, Wizard)]) -> Wizard {
-    let mut o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-    o.push(format!("seat={seat}"));
-    let mut b = Wizard::new_game(&Options::parse(Wizard::OPTIONS, &o).unwrap()).unwrap();
-    for (mv, before) in history {
-        if before.turn() == Turn::Player(seat) {
-            b.play_checked(&before.move_text(*mv)).unwrap();
-        }
-        for cmd in before.tell(*mv, seat) {
-            let text = cmd
-                .strip_prefix("deal ")
-                .or_else(|| {
-                    cmd.split_once(' ')
-                        .and_then(|(_, r)| r.split_once(' '))
-                        .map(|(_, t)| t)
-                })
-                .unwrap();
-            b.play_checked(text).unwrap();
-        }
-    }
-    b
-}
-
-/// A flat Monte Carlo decision that sees only determinized worlds.
-fn decide(g: &Wizard, seat: Seat, seed: u64) -> WizardMove {
-    let mut r = rng(seed);
-    let mut buf = Vec::new();
-    let mut best = None;
-    let mut moves = Vec::new();
-    let world = g.determinize(seat, &mut r);
-    world.legal_moves(&mut moves);
-    for &m in &moves {
-        let mut sum = 0.0;
-        for _ in 0..20 {
-            let mut w = g.determinize(seat, &mut r);
-            w.apply(m);
-            random_playout(&mut w, &mut r, &mut buf);
-            sum += w.reward(seat);
-        }
-        if best.is_none_or(|(_, v)| sum > v) {
-            best = Some((m, sum));
-        }
-    }
-    best.unwrap().0
-}
-
 #[test]
 fn wizard_no_peeking_decisions_do_not_depend_on_unseen_cards() {
     let options = ["players=4", "hand=10", "rounds=1"];
@@ -732,9 +657,9 @@ fn wizard_no_peeking_decisions_do_not_depend_on_unseen_cards() {
             assert_eq!(a, other.determinize(seat, &mut rng(k)));
             assert_eq!(a, bound.determinize(seat, &mut rng(k)));
         }
-        let choice = decide(&full, seat, seed);
-        assert_eq!(choice, decide(&other, seat, seed));
-        assert_eq!(choice, decide(&bound, seat, seed));
+        let choice = flat_monte_carlo(&full, seat, seed);
+        assert_eq!(choice, flat_monte_carlo(&other, seat, seed));
+        assert_eq!(choice, flat_monte_carlo(&bound, seat, seed));
     }
     assert!(differ >= 6, "the other worlds must differ: {differ}");
 }
@@ -754,7 +679,7 @@ fn wizard_seat_bound_refuses_impossible_plays() {
     assert!(g.play_checked("3D").is_err());
     // p1 plays a spade on hearts: void in hearts from now on.
     play(&mut g, "AS");
-    assert!(g.forbidden(1).contains(c("KH")));
+    assert!(g.forbidden(1).contains(card("KH")));
     play(&mut g, "KH");
     // p2 won with KH and leads; p1's hearts are impossible.
     assert_eq!(g.turn(), Turn::Player(2));
@@ -768,5 +693,5 @@ fn wizard_seat_bound_refuses_impossible_plays() {
         WizardMove::Play(card) => card.suit() != Some(Suit::Hearts),
         _ => false,
     }));
-    assert!(moves.contains(&WizardMove::Play(c("Z1"))));
+    assert!(moves.contains(&WizardMove::Play(card("Z1"))));
 }

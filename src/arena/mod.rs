@@ -469,19 +469,14 @@ pub fn run_with_referee(
         text.push_str(&format!("Record: {}\n", path.display()));
     }
     writer.finish(&text);
-    if let Some(path) = &args.chart {
-        write_chart(path, &rec, &summary)?;
-        text.push_str(&format!("Chart: {}\n", path.display()));
-    }
-    print!("{text}");
-    let _ = std::io::stdout().flush();
-    Ok(MatchReport {
+    let report = MatchReport {
         record: rec,
         summary,
         text,
         record_path,
         stopped_by_sprt,
-    })
+    };
+    publish(report, args.chart.as_ref())
 }
 
 /// `--merge`: combines record files into one report.
@@ -508,19 +503,28 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         rec.write(path)?;
         text.push_str(&format!("Record: {}\n", path.display()));
     }
-    if let Some(path) = &args.chart {
-        write_chart(path, &rec, &summary)?;
-        text.push_str(&format!("Chart: {}\n", path.display()));
-    }
-    print!("{text}");
-    let _ = std::io::stdout().flush();
-    Ok(MatchReport {
+    let report = MatchReport {
         record: rec,
         summary,
         text,
         record_path,
         stopped_by_sprt: None,
-    })
+    };
+    publish(report, args.chart.as_ref())
+}
+
+/// The end of a run or a merge: writes the chart if one is asked for (and
+/// says so in the text), then prints the report text.
+fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> Result<MatchReport, ArenaError> {
+    if let Some(path) = chart {
+        write_chart(path, &report.record, &report.summary)?;
+        report
+            .text
+            .push_str(&format!("Chart: {}\n", path.display()));
+    }
+    print!("{}", report.text);
+    let _ = std::io::stdout().flush();
+    Ok(report)
 }
 
 fn write_chart(path: &PathBuf, rec: &MatchRecord, summary: &Summary) -> Result<(), ArenaError> {

@@ -328,6 +328,15 @@ impl Summary {
         out
     }
 
+    /// The width of a column of engine names: the longest name, and at
+    /// least `min`.
+    fn name_width(&self, min: usize) -> usize {
+        self.engines
+            .iter()
+            .map(|e| e.name.len())
+            .fold(min, usize::max)
+    }
+
     fn seat_table(&self, out: &mut String, rec: &MatchRecord) {
         let seat_name = |s: usize| {
             rec.seat_names
@@ -335,13 +344,7 @@ impl Summary {
                 .cloned()
                 .unwrap_or_else(|| format!("seat {s}"))
         };
-        let width = self
-            .engines
-            .iter()
-            .map(|e| e.name.len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        let width = self.name_width(6);
         let _ = writeln!(out);
         let _ = writeln!(
             out,
@@ -379,13 +382,7 @@ impl Summary {
     }
 
     fn rank_table(&self, out: &mut String) {
-        let width = self
-            .engines
-            .iter()
-            .map(|e| e.name.len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        let width = self.name_width(6);
         let mut order: Vec<usize> = (0..self.engines.len()).collect();
         order.sort_by(|&a, &b| {
             self.engines[b]
@@ -416,13 +413,7 @@ impl Summary {
     }
 
     fn cross_table(&self, out: &mut String) {
-        let width = self
-            .engines
-            .iter()
-            .map(|e| e.name.len())
-            .max()
-            .unwrap_or(6)
-            .max(10);
+        let width = self.name_width(10);
         let _ = writeln!(out);
         let _ = writeln!(
             out,

@@ -3,6 +3,10 @@
 //! which deals unseen cards to hidden hands under per-seat constraints
 //! (hand sizes, known voids) for determinization.
 //!
+//! Also what the card games would otherwise each write out alike: the trick
+//! and to-move lines of their pictures ([`trick_text`], [`to_move_text`])
+//! and their horizon hooks (`hand_horizon_hooks!`).
+//!
 //! Text follows the OpenSpiel notation: rank then suit, `2..9 T J Q K A` and
 //! `C D H S` (`QS`, `TH`). Wizard's special cards are `Z1..Z4` (wizards) and
 //! `N1..N4` (jesters).
@@ -15,6 +19,8 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
+
+use crate::game::{Seat, Turn};
 
 /// A suit, in the order clubs, diamonds, hearts, spades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -485,6 +491,54 @@ impl Not for CardSet {
     }
 }
 
+/// The `trick:` line of a card game's picture: each play as `seat card` in
+/// playing order, separated by commas; `-` before the first card.
+pub fn trick_text<S: fmt::Display>(
+    plays: &[(Seat, Card)],
+    seat_name: impl Fn(Seat) -> S,
+) -> String {
+    if plays.is_empty() {
+        return "-".to_string();
+    }
+    plays
+        .iter()
+        .map(|&(seat, card)| format!("{} {card}", seat_name(seat)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `to move:` line of a card game's picture: the seat to play, a deal,
+/// or the end of the game.
+pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) -> String {
+    match turn {
+        Turn::Player(p) => seat_name(p).to_string(),
+        Turn::Chance => "chance (deal)".to_string(),
+        Turn::Over => "nobody (game over)".to_string(),
+    }
+}
+
+/// Expands, inside a card game's `impl Game`, to the hooks the card games
+/// answer alike: the bound seat is the state's `observer` field; playouts
+/// stop once the hand (or round) is scored, as the named flag field says,
+/// or the game is over; and the evaluation is the reward as it stands,
+/// mapped from `[0, 1]` to `[-1, 1]`.
+macro_rules! hand_horizon_hooks {
+    ($hand_scored:ident) => {
+        fn bound_seat(&self) -> Option<$crate::game::Seat> {
+            self.observer
+        }
+
+        fn at_horizon(&self) -> bool {
+            self.$hand_scored || self.is_over()
+        }
+
+        fn evaluate(&self, seat: $crate::game::Seat) -> f64 {
+            2.0 * self.reward(seat) - 1.0
+        }
+    };
+}
+pub(crate) use hand_horizon_hooks;
+
 /// SplitMix64: a tiny generator with a fixed, portable output sequence,
 /// so that a deal told as a 64-bit seed is the same deal on every machine
 /// and with every version of `rand` (whose `SmallRng` is not portable).
@@ -670,6 +724,23 @@ pub fn sample_deal<R: rand::Rng + ?Sized>(
     } else {
         sequential_sample(unseen, rng)
     }
+}
+
+/// [`sample_deal`] for a determinization that must produce a world: when no
+/// deal meets the constraints, which only inconsistent input can cause, it
+/// deals again keeping the hand sizes but dropping the inferences
+/// (`forbidden`). `None` only when even the sizes do not add up.
+pub fn sample_deal_or_drop_inferences<R: rand::Rng + ?Sized>(
+    unseen: &Unseen,
+    rng: &mut R,
+) -> Option<[CardSet; MAX_SEATS]> {
+    sample_deal(unseen, rng).or_else(|| {
+        let sizes_only = Unseen {
+            forbidden: [CardSet::EMPTY; MAX_SEATS],
+            ..*unseen
+        };
+        sample_deal(&sizes_only, rng)
+    })
 }
 
 /// Exact uniform sampling: cards are grouped by the set of seats allowed to
@@ -937,6 +1008,27 @@ mod tests {
         u.need[3] = 1;
         assert!(!u.feasible());
         assert!(sample_deal(&u, &mut rng).is_none());
+    }
+
+    #[test]
+    fn inconsistent_inferences_are_dropped_not_the_sizes() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut u = Unseen {
+            pool: "2C 3C 4C 5D".parse().unwrap(),
+            ..Unseen::default()
+        };
+        u.need[1] = 2;
+        u.need[2] = 2;
+        // Both seats void in clubs: no deal fits the inferences.
+        u.forbidden[1] = CardSet::suit(Suit::Clubs);
+        u.forbidden[2] = CardSet::suit(Suit::Clubs);
+        assert!(sample_deal(&u, &mut rng).is_none());
+        let h = sample_deal_or_drop_inferences(&u, &mut rng).unwrap();
+        assert_eq!(h[1] | h[2], u.pool);
+        assert_eq!((h[1].len(), h[2].len()), (2, 2));
+        // Sizes that do not add up are still refused.
+        u.need[2] = 1;
+        assert!(sample_deal_or_drop_inferences(&u, &mut rng).is_none());
     }
 
     #[test]

@@ -59,8 +59,8 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, Rank, SplitMix64, shuffle};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{Card, Rank, SplitMix64, hand_horizon_hooks, shuffle, to_move_text};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -941,19 +941,14 @@ impl NinetyNine {
                 self.tokens[s]
             );
         }
-        let _ = write!(
-            out,
-            "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::seat_label(p),
-                Turn::Chance if self.phase == Phase::Draw => format!(
-                    "chance (draw for {})",
-                    Self::seat_label(self.to_move as usize)
-                ),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
-        );
+        let to_move = match self.turn() {
+            Turn::Chance if self.phase == Phase::Draw => format!(
+                "chance (draw for {})",
+                Self::seat_label(self.to_move as usize)
+            ),
+            turn => to_move_text(turn, Self::seat_label),
+        };
+        let _ = write!(out, "to move: {to_move}");
     }
 }
 
@@ -1189,27 +1184,11 @@ impl Game for NinetyNine {
     fn random_move(&self, rng: &mut Rng, buf: &mut Vec<NnMove>) -> NnMove {
         match self.phase {
             Phase::Deal | Phase::Draw => self.sample_chance(rng),
-            _ => {
-                self.legal_moves(buf);
-                match buf.len() {
-                    0 => NnMove::Lose,
-                    n => buf[rand::Rng::gen_range(rng, 0..n)],
-                }
-            }
+            _ => random_legal_move(self, rng, buf).unwrap_or(NnMove::Lose),
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    fn at_horizon(&self) -> bool {
-        self.hand_over || self.phase == Phase::Over
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        2.0 * self.reward(seat) - 1.0
-    }
+    hand_horizon_hooks!(hand_over);
 
     fn rules_move(&self, rng: &mut Rng) -> Option<NnMove> {
         match self.phase {

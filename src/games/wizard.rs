@@ -47,7 +47,7 @@
 //! is publicly void in that suit; Wizards and Jesters may be played at any
 //! time and reveal nothing. [`Game::determinize`] deals the unseen cards
 //! among the other hands consistently with these voids and the hand sizes
-//! ([`sample_deal`]), drawing from the generator only as a function of what
+//! ([`sample_deal`](crate::games::cards::sample_deal)), drawing from the generator only as a function of what
 //! the deciding seat knows.
 //!
 //! # Horizon and reward
@@ -61,8 +61,11 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, CardSet, MAX_SEATS, Rank, Suit, Unseen, deal_seeded, sample_deal};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{
+    Card, CardSet, Rank, Suit, Unseen, deal_seeded, hand_horizon_hooks,
+    sample_deal_or_drop_inferences, to_move_text, trick_text,
+};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -759,28 +762,15 @@ impl Wizard {
                 self.totals[s]
             );
         }
-        let trick: Vec<String> = self
-            .trick()
-            .iter()
-            .map(|(s, c)| format!("{} {}", Self::seat_label(*s), c))
-            .collect();
         let _ = writeln!(
             out,
             "trick: {}",
-            if trick.is_empty() {
-                "-".to_string()
-            } else {
-                trick.join(", ")
-            }
+            trick_text(&self.trick(), Self::seat_label)
         );
         let _ = write!(
             out,
             "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::seat_label(p),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
+            to_move_text(self.turn(), Self::seat_label)
         );
     }
 
@@ -1055,27 +1045,11 @@ impl Game for Wizard {
                 WizardMove::Play(self.legal_cards().choose(rng).unwrap_or(Card::TWO_CLUBS))
             }
             Phase::Deal => self.sample_chance(rng),
-            _ => {
-                self.legal_moves(buf);
-                match buf.len() {
-                    0 => self.sample_chance(rng),
-                    n => buf[rand::Rng::gen_range(rng, 0..n)],
-                }
-            }
+            _ => random_legal_move(self, rng, buf).unwrap_or_else(|| self.sample_chance(rng)),
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    fn at_horizon(&self) -> bool {
-        self.round_over || self.phase == Phase::Over
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        2.0 * self.reward(seat) - 1.0
-    }
+    hand_horizon_hooks!(round_over);
 
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
@@ -1096,18 +1070,9 @@ impl Game for Wizard {
             d.unknown = CardSet::EMPTY;
             return d;
         }
-        let (known, mut unseen) = self.unseen_for(observer);
-        let dealt = match sample_deal(&unseen, rng) {
-            Some(d) => d,
-            None => {
-                // Only reachable from inconsistent input: keep the sizes,
-                // drop the inferences.
-                unseen.forbidden = [CardSet::EMPTY; MAX_SEATS];
-                match sample_deal(&unseen, rng) {
-                    Some(d) => d,
-                    None => return self.clone(),
-                }
-            }
+        let (known, unseen) = self.unseen_for(observer);
+        let Some(dealt) = sample_deal_or_drop_inferences(&unseen, rng) else {
+            return self.clone();
         };
         let mut d = self.clone();
         d.observer = None;

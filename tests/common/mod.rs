@@ -1,14 +1,19 @@
 //! Toy games for the match runner's tests (the real games live elsewhere),
-//! and helpers to run matches against the fake engines in
-//! `tests/fixtures/`.
+//! helpers to run matches against the fake engines in `tests/fixtures/`,
+//! and helpers the card games' rule tests share (new and seat-bound
+//! states, card texts, a referee's moves, a seat-bound twin replayed
+//! through `tell`, a decision that sees only determinized worlds).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
 use clap::Parser;
+use rand::{Rng as _, SeedableRng};
 use tabula::arena::{self, MatchArgs, MatchReport, Referee, referee_for};
-use tabula::game::{Game, MoveError, Outcome, Seat, Turn};
+use tabula::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use tabula::games::cards::Card;
 use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
+use tabula::search::playout::random_playout;
 
 /// Nim: take 1 to 3 stones; whoever takes the last stone wins.
 #[derive(Clone, Debug)]
@@ -284,4 +289,98 @@ pub fn duel_match(words: &[String]) -> MatchReport {
 /// each item of `parts` is one word.
 pub fn words(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
+}
+
+/// A new game with these `key=value` options.
+pub fn new_game<G: Game>(options: &[&str]) -> G {
+    G::new_game(&Options::parse(G::OPTIONS, options).unwrap()).unwrap()
+}
+
+/// A seat-bound state at `seat`: these options plus `seat=N`.
+pub fn seat_bound<G: Game>(options: &[&str], seat: Seat) -> G {
+    let mut words: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    words.push(format!("seat={seat}"));
+    G::new_game(&Options::parse(G::OPTIONS, &words).unwrap()).unwrap()
+}
+
+/// The seeded generator of a test.
+pub fn rng(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
+}
+
+/// A card from its text (`QS`).
+pub fn card(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+/// Cards from a space-separated text, in order.
+pub fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace().map(card).collect()
+}
+
+/// A referee's next move in a self-dealt game, with the seat that makes it
+/// (`None` for chance): a drawn chance outcome, or for a player the
+/// rule-based move with probability `rules_share` (when given), else a
+/// random one.
+pub fn referee_move<G: Game>(
+    full: &G,
+    r: &mut Rng,
+    buf: &mut Vec<G::Move>,
+    rules_share: Option<f64>,
+) -> (G::Move, Option<Seat>) {
+    match full.turn() {
+        Turn::Chance => (full.sample_chance(r), None),
+        Turn::Player(p) => {
+            let mv = if rules_share.is_some_and(|share| r.gen_bool(share)) {
+                full.rules_move(r).unwrap()
+            } else {
+                full.random_move(r, buf)
+            };
+            (mv, Some(p))
+        }
+        Turn::Over => unreachable!(),
+    }
+}
+
+/// A seat-bound state for `seat` that has heard everything in `history`
+/// (each move with the state before it): its own moves as it played them,
+/// the rest as the referee tells them.
+pub fn bound_twin<G: Game>(options: &[&str], seat: Seat, history: &[(G::Move, G)]) -> G {
+    let mut b: G = seat_bound(options, seat);
+    for (mv, before) in history {
+        if before.turn() == Turn::Player(seat) {
+            b.play_checked(&before.move_text(*mv)).unwrap();
+        }
+        for cmd in before.tell(*mv, seat) {
+            // `deal <outcome>` or `play <seat> <move>`.
+            let text = match cmd.strip_prefix("deal ") {
+                Some(t) => t.to_string(),
+                None => cmd.splitn(3, ' ').nth(2).unwrap().to_string(),
+            };
+            b.play_checked(&text).unwrap();
+        }
+    }
+    b
+}
+
+/// A flat Monte Carlo decision that sees only determinized worlds.
+pub fn flat_monte_carlo<G: Game>(g: &G, seat: Seat, seed: u64) -> G::Move {
+    let mut r = rng(seed);
+    let mut buf = Vec::new();
+    let mut best: Option<(G::Move, f64)> = None;
+    let mut moves = Vec::new();
+    g.determinize(seat, &mut r).legal_moves(&mut moves);
+    for &m in &moves {
+        let mut sum = 0.0;
+        for _ in 0..20 {
+            let mut w = g.determinize(seat, &mut r);
+            w.apply(m);
+            random_playout(&mut w, &mut r, &mut buf);
+            sum += w.reward(seat);
+        }
+        if best.is_none_or(|(_, v)| sum > v) {
+            best = Some((m, sum));
+        }
+    }
+    best.unwrap().0
 }

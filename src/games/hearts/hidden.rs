@@ -7,7 +7,9 @@
 
 use super::{HAND_SIZE, Hearts, HeartsMove, Phase, SEATS};
 use crate::game::{Rng, Seat};
-use crate::games::cards::{Card, CardSet, MAX_SEATS, Unseen, deal_seeded, sample_deal};
+use crate::games::cards::{
+    Card, CardSet, Unseen, deal_seeded, sample_deal, sample_deal_or_drop_inferences,
+};
 
 impl Hearts {
     /// Seat-bound: whether another seat's play of `card` is consistent with
@@ -144,18 +146,9 @@ impl Hearts {
             }
             Phase::Pass | Phase::Receive => self.determinize_pass(observer, rng),
             Phase::Play | Phase::Opener => {
-                let (known, mut unseen) = self.knowledge(observer);
-                let dealt = match sample_deal(&unseen, rng) {
-                    Some(d) => d,
-                    None => {
-                        // Only reachable from inconsistent input: keep the
-                        // sizes, drop the inferences.
-                        unseen.forbidden = [CardSet::EMPTY; MAX_SEATS];
-                        match sample_deal(&unseen, rng) {
-                            Some(d) => d,
-                            None => return self.clone(),
-                        }
-                    }
+                let (known, unseen) = self.knowledge(observer);
+                let Some(dealt) = sample_deal_or_drop_inferences(&unseen, rng) else {
+                    return self.clone();
                 };
                 let mut d = self.clone();
                 d.observer = None;

@@ -61,8 +61,8 @@ mod baseline;
 mod hidden;
 mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
-use crate::games::cards::{Card, CardSet, Suit, deal_seeded};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{Card, CardSet, Suit, deal_seeded, hand_horizon_hooks};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
@@ -913,27 +913,11 @@ impl Game for Hearts {
             Phase::Pass => {
                 HeartsMove::Pass(self.hands[self.to_move as usize].choose_subset(3, rng))
             }
-            _ => {
-                self.legal_moves(buf);
-                match buf.len() {
-                    0 => self.sample_chance(rng),
-                    n => buf[rand::Rng::gen_range(rng, 0..n)],
-                }
-            }
+            _ => random_legal_move(self, rng, buf).unwrap_or_else(|| self.sample_chance(rng)),
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    fn at_horizon(&self) -> bool {
-        self.hand_over || self.phase == Phase::Over
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        2.0 * self.reward(seat) - 1.0
-    }
+    hand_horizon_hooks!(hand_over);
 
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {

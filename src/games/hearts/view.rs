@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{Hearts, SEATS};
-use crate::game::{Game, Seat, Turn};
+use crate::game::{Game, Seat};
+use crate::games::cards::{to_move_text, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -49,20 +50,7 @@ impl Hearts {
                 self.totals[s]
             );
         }
-        let trick: Vec<String> = self
-            .trick()
-            .iter()
-            .map(|(s, c)| format!("{} {}", Self::name(*s), c))
-            .collect();
-        let _ = writeln!(
-            out,
-            "trick: {}",
-            if trick.is_empty() {
-                "-".to_string()
-            } else {
-                trick.join(", ")
-            }
-        );
+        let _ = writeln!(out, "trick: {}", trick_text(&self.trick(), Self::name));
         let _ = writeln!(
             out,
             "last hand: {}",
@@ -72,15 +60,7 @@ impl Hearts {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        let _ = write!(
-            out,
-            "to move: {}",
-            match self.turn() {
-                Turn::Player(p) => Self::name(p).to_string(),
-                Turn::Chance => "chance (deal)".to_string(),
-                Turn::Over => "nobody (game over)".to_string(),
-            }
-        );
+        let _ = write!(out, "to move: {}", to_move_text(self.turn(), Self::name));
     }
 
     /// [`Game::view_text`]: what `observer` sees.
