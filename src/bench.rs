@@ -36,6 +36,8 @@ pub struct BenchConfig {
     pub ffo_count: usize,
     /// MiB for the solver's transposition table.
     pub hash_mib: usize,
+    /// Runs of each figure; the report gives their median.
+    pub runs: usize,
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.
@@ -81,59 +83,101 @@ pub fn first_decision_of_a_hand() -> Option<Hearts> {
     Some(game)
 }
 
+/// The median of `values` (the mean of the middle two for an even count),
+/// and the smallest and largest; zeros for none.
+fn spread(values: &[f64]) -> (f64, f64, f64) {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    match v.len() {
+        0 => (0.0, 0.0, 0.0),
+        n => ((v[(n - 1) / 2] + v[n / 2]) / 2.0, v[0], v[n - 1]),
+    }
+}
+
+/// A rate figure: the median, and the range when there are several runs.
+fn rate_text(values: &[f64]) -> String {
+    let (median, low, high) = spread(values);
+    if values.len() > 1 {
+        format!("{median:.0} (runs {low:.0}..{high:.0})")
+    } else {
+        format!("{median:.0}")
+    }
+}
+
 /// Runs the benchmark and returns the report.
 pub fn run(config: &BenchConfig) -> String {
     let mut out = String::new();
+    let runs = config.runs.max(1);
     let _ = writeln!(
         out,
-        "tabula bench {} ({} cores seen)",
+        "tabula bench {} ({} cores seen; medians of {runs} run{})",
         env!("CARGO_PKG_VERSION"),
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        if runs == 1 { "" } else { "s" }
     );
 
     let start = Othello::start();
-    let t = Instant::now();
-    let leaves = perft(&start, config.perft_depth);
-    let secs = t.elapsed().as_secs_f64();
+    let mut leaves = 0;
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        leaves = perft(&start, config.perft_depth);
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let (secs, low, high) = spread(&times);
     let _ = writeln!(
         out,
-        "othello perft {}: {leaves} leaves in {secs:.3} s, {:.1} M leaves/s",
+        "othello perft {}: {leaves} leaves in {secs:.3} s (runs {low:.3}..{high:.3}), {:.1} M leaves/s",
         config.perft_depth,
         leaves as f64 / secs / 1e6
     );
 
+    // One and two threads alternate, so that both see the same moments of
+    // a shared machine; the speed-up is the median of each run's ratio.
     let s = config.seconds;
-    let (n1, r1) = rate(Mcts::<Othello>::new(MctsConfig::uct(1.4)), &start, s);
+    let (mut one, mut two, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let (_, r1) = rate(Mcts::<Othello>::new(MctsConfig::uct(1.4)), &start, s);
+        let (_, r2) = rate(
+            Mcts::<Othello>::new(MctsConfig {
+                threads: 2,
+                ..MctsConfig::uct(1.4)
+            }),
+            &start,
+            s,
+        );
+        one.push(r1);
+        two.push(r2);
+        ratio.push(r2 / r1);
+    }
     let _ = writeln!(
         out,
-        "othello mcts, random playouts, 1 thread: {r1:.0} simulations/s ({n1} in {s} s)"
+        "othello mcts, random playouts, 1 thread: {} simulations/s ({s} s a run)",
+        rate_text(&one)
     );
-    let (n2, r2) = rate(
-        Mcts::<Othello>::new(MctsConfig {
-            threads: 2,
-            ..MctsConfig::uct(1.4)
-        }),
-        &start,
-        s,
-    );
+    let (speedup, low, high) = spread(&ratio);
     let _ = writeln!(
         out,
-        "othello mcts, random playouts, 2 threads: {r2:.0} simulations/s ({n2} in {s} s), {:.2}x one thread",
-        r2 / r1
+        "othello mcts, random playouts, 2 threads: {} simulations/s, {speedup:.2}x one thread (runs {low:.2}..{high:.2})",
+        rate_text(&two)
     );
 
     if let Ok(q) = Quoridor::new_game(&Options::default()) {
-        let (n, r) = rate(Mcts::<Quoridor>::new(MctsConfig::uct(1.4)), &q, s);
+        let rates: Vec<f64> = (0..runs)
+            .map(|_| rate(Mcts::<Quoridor>::new(MctsConfig::uct(1.4)), &q, s).1)
+            .collect();
         let _ = writeln!(
             out,
-            "quoridor 9x9 mcts, random playouts, 1 thread: {r:.0} simulations/s ({n} in {s} s)"
+            "quoridor 9x9 mcts, random playouts, 1 thread: {} simulations/s",
+            rate_text(&rates)
         );
     }
     if let Some(h) = first_decision_of_a_hand() {
-        let (n, r) = rate(Ismcts::new(0.7), &h, s);
+        let rates: Vec<f64> = (0..runs).map(|_| rate(Ismcts::new(0.7), &h, s).1).collect();
         let _ = writeln!(
             out,
-            "hearts ismcts, first decision after the 2C trick: {r:.0} iterations/s ({n} in {s} s)"
+            "hearts ismcts, first decision after the 2C trick: {} iterations/s",
+            rate_text(&rates)
         );
     }
 
@@ -142,7 +186,11 @@ pub fn run(config: &BenchConfig) -> String {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
-                    let _ = writeln!(out, "{}", solve_line(40 + i, line, config.hash_mib << 20));
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        solve_line(40 + i, line, config.hash_mib << 20, runs)
+                    );
                 }
             }
             Err(e) => {
@@ -153,9 +201,9 @@ pub fn run(config: &BenchConfig) -> String {
     out
 }
 
-/// Solves one `.obf` line and reports time, nodes, and the score against
-/// the one the file gives.
-fn solve_line(number: usize, line: &str, table_bytes: usize) -> String {
+/// Solves one `.obf` line `runs` times and reports the median time, the
+/// nodes, and the score against the one the file gives.
+fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> String {
     let Some(position) = line.get(..66) else {
         return format!("ffo #{number}: line too short");
     };
@@ -168,14 +216,19 @@ fn solve_line(number: usize, line: &str, table_bytes: usize) -> String {
         .and_then(|rest| rest.split(';').nth(1))
         .and_then(|m| m.split(':').nth(1))
         .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
-    let t = Instant::now();
-    let result = solve_exact(
-        game.player(),
-        game.opponent(),
-        &Control::unlimited(),
-        table_bytes,
-    );
-    let secs = t.elapsed().as_secs_f64();
+    let mut result = None;
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        result = solve_exact(
+            game.player(),
+            game.opponent(),
+            &Control::unlimited(),
+            table_bytes,
+        );
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let (secs, low, high) = spread(&times);
     match result {
         Some((mv, score, nodes)) => {
             let check = match expected {
@@ -184,7 +237,7 @@ fn solve_line(number: usize, line: &str, table_bytes: usize) -> String {
                 None => "no reference".to_string(),
             };
             format!(
-                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s, {nodes} nodes, {:.1} M nodes/s",
+                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s (runs {low:.2}..{high:.2}), {nodes} nodes, {:.1} M nodes/s",
                 game.empties().count_ones(),
                 crate::games::othello::square_name(mv),
                 nodes as f64 / secs / 1e6

@@ -58,6 +58,9 @@ enum Tool {
         /// MiB for the solver's transposition table (the engine's `hash`).
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Runs of each figure (the report gives the median and the range).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
         /// Instead: measure genmove overshoot and stop latency over pipes,
         /// for this game (e.g. othello, quoridor, hearts).
         #[arg(long)]
@@ -118,6 +121,7 @@ fn main() -> ExitCode {
             ffo,
             ffo_count,
             hash,
+            runs,
             ..
         } => {
             let config = tabula::bench::BenchConfig {
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
                 ffo: ffo.or_else(tabula::bench::default_ffo_dir),
                 ffo_count,
                 hash_mib: hash.clamp(1, 65536),
+                runs: runs.clamp(1, 100),
             };
             print!("{}", tabula::bench::run(&config));
             ExitCode::SUCCESS

@@ -13,7 +13,10 @@
 //! multi-player games back up max^n. With `threads` above one, every thread
 //! descends the same tree (tree parallelism), each visit under way counted
 //! as a loss until its playout is backed up (virtual loss), so that the
-//! threads spread over different lines.
+//! threads spread over different lines. Writes to the top of the tree,
+//! which every thread reads at every iteration, are kept few: no virtual
+//! loss where a node has many visits, and playouts through the most
+//! visited nodes added in small batches.
 //!
 //! The tree is open-loop: a node is a sequence of player moves, and chance
 //! steps met on the way are drawn afresh every iteration. For
@@ -26,7 +29,7 @@ use rand::SeedableRng;
 
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout};
-use crate::search::tree::{Expansion, MAX_VISITS, Node, Stats, Tree};
+use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, Stats, Tree};
 use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
 /// Most seats any game has (for the reward array of one iteration).
@@ -37,7 +40,14 @@ const POLL_EVERY: u64 = 4;
 const REPORT_EVERY: u64 = 16_384;
 /// The root's visits at which a search stops: room for the visits under
 /// way in other threads below the most a node can count.
-const VISIT_CAP: u32 = MAX_VISITS - 1024;
+const VISIT_CAP: u32 = MAX_VISITS - (1 << 20);
+/// With several threads, a visit under way counts as a loss only at nodes
+/// with fewer visits than this: above, one loss hardly moves the mean, and
+/// the writes it costs are contended by every thread (the top of the tree).
+const VIRTUAL_LOSS_BELOW: u32 = 128;
+/// With several threads, a node with at least this many visits gets its
+/// playouts in batches (see [`Batch`]).
+const BATCH_ABOVE: u32 = 1024;
 
 /// How the root's children are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,10 +117,13 @@ struct Worker<'t, G: Game> {
     /// visit on the way down as a virtual loss.
     shared: bool,
     /// The nodes of this iteration's descent, with the seat that moved
-    /// into each (whose reward it backs up).
-    path: Vec<(u32, u8)>,
+    /// into each (whose reward it backs up), and whether the visit was
+    /// counted (as a virtual loss) on the way down.
+    path: Vec<(u32, u8, bool)>,
     legal: Vec<G::Move>,
     scratch: Scratch<G::Move>,
+    claim: Claim,
+    batch: Batch,
 }
 
 impl<'t, G: Game> Worker<'t, G> {
@@ -122,6 +135,25 @@ impl<'t, G: Game> Worker<'t, G> {
             path: Vec::new(),
             legal: Vec::new(),
             scratch: Scratch::default(),
+            claim: if shared {
+                Claim::chunked()
+            } else {
+                Claim::exact()
+            },
+            batch: Batch::default(),
+        }
+    }
+
+    /// Counts a visit under way as a loss, where that is worth its cost
+    /// (several threads, few visits); returns the visits before it, and
+    /// whether it was counted.
+    fn visit(&self, node: u32) -> (u32, bool) {
+        let n = self.tree.node(node);
+        let visits = n.visits();
+        if self.shared && visits < VIRTUAL_LOSS_BELOW {
+            (n.visit_shared(), true)
+        } else {
+            (visits, false)
         }
     }
 
@@ -172,12 +204,9 @@ impl<'t, G: Game> Worker<'t, G> {
             root.determinize(seat, rng)
         };
         let mut check = !G::PERFECT_INFORMATION;
+        let mut node = tree.root();
         self.path.clear();
-        self.path.push((0, 0));
-        if self.shared {
-            tree.node(0).visit_shared();
-        }
-        let mut node = 0u32;
+        self.path.push((node, 0, false));
         let mut depth = 0u32;
         loop {
             while state.turn() == Turn::Chance && !state.at_horizon() {
@@ -197,7 +226,7 @@ impl<'t, G: Game> Worker<'t, G> {
                 }
                 state.legal_moves(&mut self.legal);
                 // Taken by another thread: play out from here this time.
-                if tree.expand(node, &self.legal) != Expansion::Done {
+                if tree.expand(node, &self.legal, &mut self.claim) != Expansion::Done {
                     break;
                 }
             }
@@ -208,14 +237,10 @@ impl<'t, G: Game> Worker<'t, G> {
                 break;
             };
             state.apply(mv);
-            self.path.push((child, mover as u8));
+            let (visits_before, counted) = self.visit(child);
+            self.path.push((child, mover as u8, counted));
             node = child;
             depth += 1;
-            let visits_before = if self.shared {
-                tree.node(child).visit_shared()
-            } else {
-                tree.node(child).visits()
-            };
             if visits_before == 0 {
                 break;
             }
@@ -229,12 +254,14 @@ impl<'t, G: Game> Worker<'t, G> {
         {
             *r = state.reward(s);
         }
-        for &(i, mover) in &self.path {
+        for &(i, mover, counted) in &self.path {
             let reward = rewards[mover as usize % MAX_SEATS] as f32;
-            if self.shared {
-                tree.node(i).reward_shared(reward);
-            } else {
-                tree.node(i).add(reward, 1);
+            let n = tree.node(i);
+            match (self.shared, counted) {
+                (true, true) => n.reward_shared(reward),
+                (true, false) if n.visits() >= BATCH_ABOVE => self.batch.add(tree, i, reward),
+                (true, false) => n.add_shared(reward, 1),
+                (false, _) => n.add(reward, 1),
             }
         }
         depth
@@ -253,10 +280,11 @@ impl<'t, G: Game> Worker<'t, G> {
     ) -> (u64, u32) {
         let mut done = 0u64;
         let mut max_depth = 0;
+        let root_node = self.tree.node(self.tree.root());
         while done < limit {
             if done.is_multiple_of(POLL_EVERY)
                 && done > 0
-                && (control.should_stop() || self.tree.node(0).visits() >= VISIT_CAP)
+                && (control.should_stop() || root_node.visits() >= VISIT_CAP)
             {
                 break;
             }
@@ -270,6 +298,7 @@ impl<'t, G: Game> Worker<'t, G> {
                 control.report(&view.progress(root, done, max_depth, control.elapsed()));
             }
         }
+        self.batch.flush(self.tree);
         (done, max_depth)
     }
 }
@@ -283,7 +312,10 @@ struct View<'t, M> {
 impl<M: Copy + PartialEq> View<'_, M> {
     /// The root's children: move and statistics.
     fn root_children(&self) -> Vec<(Option<M>, Stats)> {
-        self.tree.children(0).map(|n| (n.mv(), n.stats())).collect()
+        self.tree
+            .children(self.tree.root())
+            .map(|n| (n.mv(), n.stats()))
+            .collect()
     }
 
     fn best_child(&self, children: &[(Option<M>, Stats)]) -> Option<usize> {
@@ -307,7 +339,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
 
     fn principal_variation(&self) -> Vec<M> {
         let mut pv = Vec::new();
-        let mut node = 0u32;
+        let mut node = self.tree.root();
         while pv.len() < 32 {
             let Some(next) = self
                 .tree
@@ -373,7 +405,7 @@ impl<G: Game> Mcts<G> {
     pub fn root_visits(&self) -> Vec<u32> {
         self.tree
             .as_ref()
-            .map(|t| t.children(0).map(Node::visits).collect())
+            .map(|t| t.children(t.root()).map(Node::visits).collect())
             .unwrap_or_default()
     }
 
@@ -385,10 +417,11 @@ impl<G: Game> Mcts<G> {
         let Some(tree) = &self.tree else {
             return Vec::new();
         };
+        let root = tree.root();
         let start = match below {
-            None => 0,
+            None => root,
             Some(mv) => match tree
-                .node(0)
+                .node(root)
                 .children()
                 .find(|&i| tree.node(i).mv() == Some(mv))
             {
