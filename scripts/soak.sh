@@ -35,7 +35,14 @@ engine_rss() { # time-pid
   done | sort -n | tail -1
 }
 
-run() { # name game-and-options... -- searches...
+# The --engine words of a search, written SEARCH or SEARCH:THREADS.
+engine() {
+  local words="cmd=$bin name=$1 set.search=${1%%:*}"
+  [[ $1 == *:* ]] && words+=" set.threads=${1##*:}"
+  echo "$words"
+}
+
+run() { # name game-and-options... -- searches (SEARCH or SEARCH:THREADS)...
   local label=$1; shift
   local opts=(); while [ "$1" != "--" ]; do opts+=("$1"); shift; done; shift
   local searches=("$@")
@@ -45,7 +52,7 @@ run() { # name game-and-options... -- searches...
     : > "$log.rss"
     local started=$SECONDS
     /usr/bin/time -f "peak_rss_kb=%M" -o "$log.time" \
-      "$bin" match --engine cmd="$bin" name="$a" set.search="$a" --engine cmd="$bin" name="$b" set.search="$b" \
+      "$bin" match --engine $(engine "$a") --engine $(engine "$b") \
       "${opts[@]}" --games "$games" --iterations 100 --movetime 200 --timemargin 2000 \
       --no-progress --record "$log.record" > "$log" 2>&1 &
     local pid=$!
@@ -73,12 +80,12 @@ run() { # name game-and-options... -- searches...
     per_game[$label]=$(( ${per_game[$label]:-0} + played ))
   done
 }
-run othello --game othello -- random mcts alphabeta flat ucb1 rucb1 heuristic rules solve random pimc ismcts
-run quoridor --game quoridor -o size=5 -o walls=5 -- random mcts alphabeta flat ucb1 rucb1 heuristic rules pimc ismcts
-run quoridor9 --game quoridor -- mcts rules alphabeta random
-run hearts --game hearts -o hands=single -- random rules ismcts pimc mcts flat
-run wizard --game wizard -o players=3 -o rounds=3 -- random rules ismcts pimc mcts flat
-run ninetynine --game ninetynine -- random rules ismcts pimc mcts flat
+run othello --game othello -- random mcts alphabeta flat ucb1 rucb1 heuristic rules solve random pimc ismcts mcts:2 mcts
+run quoridor --game quoridor -o size=5 -o walls=5 -- random mcts alphabeta flat ucb1 rucb1 heuristic rules pimc ismcts mcts:2 alphabeta
+run quoridor9 --game quoridor -- mcts rules alphabeta random mcts:2 mcts
+run hearts --game hearts -o hands=single -- random rules ismcts pimc mcts flat mcts:2 ismcts
+run wizard --game wizard -o players=3 -o rounds=3 -- random rules ismcts pimc mcts flat mcts:2 ismcts
+run ninetynine --game ninetynine -- random rules ismcts pimc mcts flat mcts:2 ismcts
 summary=""
 for g in othello quoridor quoridor9 hearts wizard ninetynine; do summary+=" $g=${per_game[$g]:-0}"; done
 echo "soak: $total games:$summary"
