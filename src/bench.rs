@@ -259,6 +259,7 @@ pub fn default_ffo_dir() -> Option<std::path::PathBuf> {
 pub fn latency(
     game: &str,
     search: &str,
+    threads: usize,
     movetime_ms: u64,
     rounds: usize,
 ) -> Result<String, String> {
@@ -294,10 +295,15 @@ pub fn latency(
     };
     send(&mut stdin, &format!("game {game}"))?;
     reply(&mut stdout)?;
-    send(&mut stdin, &format!("set search {search}"))?;
-    let r = reply(&mut stdout)?;
-    if r.starts_with('?') {
-        return Err(r);
+    for setting in [
+        format!("set search {search}"),
+        format!("set threads {threads}"),
+    ] {
+        send(&mut stdin, &setting)?;
+        let r = reply(&mut stdout)?;
+        if r.starts_with('?') {
+            return Err(r);
+        }
     }
     let mut overshoot = Vec::new();
     let mut stop = Vec::new();
@@ -343,6 +349,11 @@ pub fn latency(
             at(1.0),
             v.len()
         )
+    };
+    let search = if threads > 1 {
+        format!("{search} ({threads} threads)")
+    } else {
+        search.to_string()
     };
     Ok(format!(
         "{game} {search} genmove movetime={movetime_ms}: overshoot {}\n{game} {search} stop latency: {}\n",

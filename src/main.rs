@@ -68,6 +68,9 @@ enum Tool {
         /// With --latency: the search to time.
         #[arg(long, default_value = "mcts")]
         search: String,
+        /// With --latency: the search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// With --latency: the movetime in milliseconds.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
@@ -102,10 +105,11 @@ fn main() -> ExitCode {
         Tool::Bench {
             latency: Some(game),
             search,
+            threads,
             movetime,
             rounds,
             ..
-        } => match tabula::bench::latency(&game, &search, movetime, rounds) {
+        } => match tabula::bench::latency(&game, &search, threads, movetime, rounds) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS

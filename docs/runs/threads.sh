@@ -6,7 +6,8 @@
 # match think in turn, one game at a time, so the two-thread engine has both
 # cores while it thinks. The reports (lines "Finished game ..." left out) are in
 # othello-threads.out and threads-tree-root.out, the records in
-# othello-threads.txt.gz and threads-tree-root.txt.gz.
+# othello-threads.txt.gz and threads-tree-root.txt.gz (the second match was
+# run with T at commit ca6cff9, which batched only nodes of 1,024 visits).
 T=${T:-../../target/release/tabula}
 R=${R:-$T}
 $T match --game othello --games 400 --movetime 40 --concurrency 1 --random-plies 4 --seed 40 \

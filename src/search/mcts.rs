@@ -45,9 +45,6 @@ const VISIT_CAP: u32 = MAX_VISITS - (1 << 20);
 /// with fewer visits than this: above, one loss hardly moves the mean, and
 /// the writes it costs are contended by every thread (the top of the tree).
 const VIRTUAL_LOSS_BELOW: u32 = 128;
-/// With several threads, a node with at least this many visits gets its
-/// playouts in batches (see [`Batch`]).
-const BATCH_ABOVE: u32 = 1024;
 
 /// How the root's children are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,8 +256,7 @@ impl<'t, G: Game> Worker<'t, G> {
             let n = tree.node(i);
             match (self.shared, counted) {
                 (true, true) => n.reward_shared(reward),
-                (true, false) if n.visits() >= BATCH_ABOVE => self.batch.add(tree, i, reward),
-                (true, false) => n.add_shared(reward, 1),
+                (true, false) => self.batch.add(tree, i, n.visits(), reward),
                 (false, _) => n.add(reward, 1),
             }
         }
