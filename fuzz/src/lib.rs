@@ -6,12 +6,14 @@
 //! games; the high bit: see [`Plan::new`]), byte 1 is the seed, the rest is
 //! the command stream, one command per `\n`. The harness sends
 //! `game <name> seed=<byte 1>` and a small budget first (`set hash 1`,
-//! `set iterations 20`, `set movetime 10`), so every search ends within
-//! milliseconds.
+//! `set memory 16`, `set iterations 20`, `set movetime 10`), so every
+//! search ends within milliseconds and reserves little (the MCTS tree
+//! reserves its whole cap at its first search, and the sanitizer and
+//! libFuzzer's malloc limit see that reservation whole).
 //!
 //! To keep each input cheap, the harness leaves out (does not send) the
 //! few lines that would only make searches long, not different: a `set` of
-//! a budget, thread count or table size outside small bounds, a
+//! a budget, thread count, table or tree size outside small bounds, a
 //! `genmove`/`analyze` whose own budget has no `movetime` of at most 10 ms,
 //! and search commands past the 32nd. So every genmove has at most 10 ms
 //! (and the settings keep an iteration limit too), and an `analyze`
@@ -122,6 +124,7 @@ fn cheap_setting(name: &str, value: &str) -> bool {
         "movetime" => v.is_ok_and(|n| (1..=10).contains(&n)),
         "threads" => v.is_ok_and(|n| n <= 2),
         "hash" => v.is_ok_and(|n| n <= 4),
+        "memory" => v.is_ok_and(|n| n <= 64),
         _ => true,
     }
 }
@@ -153,6 +156,7 @@ impl Plan {
         for line in [
             format!("game {game} seed={seed}"),
             "set hash 1".into(),
+            "set memory 16".into(),
             "set iterations 20".into(),
             "set movetime 10".into(),
         ] {
@@ -370,15 +374,18 @@ mod tests {
         let mut data = vec![0u8, 1];
         data.extend_from_slice(b"# c\n\nname\ngenmove\n\xff\nlegal_moves\n");
         let plan = Plan::new(&data);
-        // 4 prelude lines, name, genmove, the bad bytes, legal_moves, the last name.
-        assert_eq!(plan.expected.len(), 9);
+        // 5 prelude lines, name, genmove, the bad bytes, legal_moves, the last name.
+        assert_eq!(plan.expected.len(), 10);
         assert_eq!(plan.run(), Ok(()));
     }
 
     #[test]
     fn expensive_lines_are_left_out() {
-        let plan = Plan::new(b"\x00\x00set movetime 100000\ngenmove iterations=99999\nquit\nname");
-        assert_eq!(plan.expected.len(), 5);
+        let plan = Plan::new(
+            b"\x00\x00set movetime 100000\nset memory 4096\ngenmove iterations=99999\nquit\nname",
+        );
+        // The prelude and quit.
+        assert_eq!(plan.expected.len(), 6);
         assert!(plan.quits);
     }
 }
