@@ -30,7 +30,7 @@ engine_rss() { # time-pid
   local runner
   runner=$(pgrep -P "$1" | head -1) || return 0
   [ -n "$runner" ] || return 0
-  pgrep -P "$runner" | while read -r p; do
+  { pgrep -P "$runner" || true; } | while read -r p; do
     awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || true
   done | sort -n | tail -1
 }
@@ -58,7 +58,9 @@ run() { # name game-and-options... -- searches (SEARCH or SEARCH:THREADS)...
     local pid=$!
     while kill -0 "$pid" 2> /dev/null; do
       local rss
-      rss=$(engine_rss "$pid")
+      # Between games no engine may be running: no sample, and no error
+      # (set -e would end the soak).
+      rss=$(engine_rss "$pid" || true)
       [ -n "$rss" ] && echo "$((SECONDS - started)) $rss" >> "$log.rss"
       sleep 2
     done
