@@ -416,11 +416,7 @@ impl<G: Game> Mcts<G> {
         let root = tree.root();
         let start = match below {
             None => root,
-            Some(mv) => match tree
-                .node(root)
-                .children()
-                .find(|&i| tree.node(i).mv() == Some(mv))
-            {
+            Some(mv) => match tree.child_for(root, mv) {
                 Some(i) => i,
                 None => return Vec::new(),
             },

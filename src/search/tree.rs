@@ -102,9 +102,14 @@ impl<M: Copy> Node<M> {
     pub fn stats(&self) -> Stats {
         Stats {
             visits: self.visits(),
-            mean: f32::from_bits(self.mean.load(Ordering::Relaxed)),
+            mean: self.mean(),
             inv_sqrt: f32::from_bits(self.inv_sqrt.load(Ordering::Relaxed)),
         }
+    }
+
+    #[inline]
+    fn mean(&self) -> f32 {
+        f32::from_bits(self.mean.load(Ordering::Relaxed))
     }
 
     /// Whether the children are written (or being written).
@@ -133,15 +138,20 @@ impl<M: Copy> Node<M> {
         self.visits.store(visits, Ordering::Release);
     }
 
+    /// Merges `visits` playouts of mean reward `mean` into the node, which
+    /// had `before` visits (and releases the lock, if it was held).
+    fn merge(&self, before: u32, mean: f32, visits: u32) {
+        let old = self.mean();
+        let n = before.saturating_add(visits).min(MAX_VISITS);
+        self.store(n, old + (mean - old) * (visits as f32 / n as f32));
+    }
+
     /// Adds `visits` playouts of this mean reward (one thread only: the
     /// read and the write are not one step).
     pub fn add(&self, mean: f32, visits: u32) {
-        if visits == 0 {
-            return;
+        if visits > 0 {
+            self.merge(self.visits(), mean, visits);
         }
-        let s = self.stats();
-        let n = s.visits.saturating_add(visits).min(MAX_VISITS);
-        self.store(n, s.mean + (mean - s.mean) * (visits as f32 / n as f32));
     }
 
     /// Takes the node's lock; returns the visits.
@@ -161,26 +171,24 @@ impl<M: Copy> Node<M> {
     /// visits before it.
     pub fn visit_shared(&self) -> u32 {
         let v = self.lock();
-        let mean = f32::from_bits(self.mean.load(Ordering::Relaxed));
         let n = (v + 1).min(MAX_VISITS);
         // The store of the visits releases the lock.
-        self.store(n, mean * (v as f32 / n as f32));
+        self.store(n, self.mean() * (v as f32 / n as f32));
         v
     }
 
     /// Adds `visits` playouts of this mean reward (several threads).
     pub fn add_shared(&self, mean: f32, visits: u32) {
-        let v = self.lock();
-        let old = f32::from_bits(self.mean.load(Ordering::Relaxed));
-        let n = v.saturating_add(visits).min(MAX_VISITS);
-        self.store(n, old + (mean - old) * (visits as f32 / n as f32));
+        if visits > 0 {
+            let v = self.lock();
+            self.merge(v, mean, visits);
+        }
     }
 
     /// Turns the loss counted by [`Node::visit_shared`] into `reward`.
     pub fn reward_shared(&self, reward: f32) {
         let v = self.lock();
-        let mean = f32::from_bits(self.mean.load(Ordering::Relaxed));
-        self.store(v, mean + reward / v.max(1) as f32);
+        self.store(v, self.mean() + reward / v.max(1) as f32);
     }
 }
 
@@ -379,6 +387,13 @@ impl<M: Copy + PartialEq> Tree<M> {
         unsafe { (*self.slots[index as usize].0.get()).assume_init_ref() }
     }
 
+    /// The child of `parent` reached by `mv`, if it has one.
+    pub fn child_for(&self, parent: u32, mv: M) -> Option<u32> {
+        self.node(parent)
+            .children()
+            .find(|&i| self.node(i).mv == Some(mv))
+    }
+
     /// The published children of `index`.
     pub fn children(&self, index: u32) -> impl Iterator<Item = &Node<M>> {
         self.node(index).children().map(|i| self.node(i))
@@ -447,12 +462,7 @@ impl<M: Copy + PartialEq> Tree<M> {
     /// their order, so each moves to a slot at or below its own, which is
     /// free or already moved by then, and blocks of children stay whole.
     pub fn keep_subtree(&mut self, mv: M) -> bool {
-        let root = self.root;
-        let Some(start) = self
-            .node(root)
-            .children()
-            .find(|&i| self.node(i).mv == Some(mv))
-        else {
+        let Some(start) = self.child_for(self.root, mv) else {
             self.clear();
             return false;
         };
