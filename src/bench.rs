@@ -83,25 +83,32 @@ pub fn first_decision_of_a_hand() -> Option<Hearts> {
     Some(game)
 }
 
-/// The median of `values` (the mean of the middle two for an even count),
-/// and the smallest and largest; zeros for none.
-fn spread(values: &[f64]) -> (f64, f64, f64) {
+/// `values` in increasing order (for medians and quantiles).
+fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// The median of `values` (the mean of the middle two for an even count;
+/// 0 for none) and, when there are several, their range as
+/// ` (runs low..high)` with `decimals` digits.
+fn median_and_range(values: &[f64], decimals: usize) -> (f64, String) {
+    let v = sorted(values);
     match v.len() {
-        0 => (0.0, 0.0, 0.0),
-        n => ((v[(n - 1) / 2] + v[n / 2]) / 2.0, v[0], v[n - 1]),
+        0 => (0.0, String::new()),
+        1 => (v[0], String::new()),
+        n => (
+            (v[(n - 1) / 2] + v[n / 2]) / 2.0,
+            format!(" (runs {:.decimals$}..{:.decimals$})", v[0], v[n - 1]),
+        ),
     }
 }
 
 /// A rate figure: the median, and the range when there are several runs.
 fn rate_text(values: &[f64]) -> String {
-    let (median, low, high) = spread(values);
-    if values.len() > 1 {
-        format!("{median:.0} (runs {low:.0}..{high:.0})")
-    } else {
-        format!("{median:.0}")
-    }
+    let (median, range) = median_and_range(values, 0);
+    format!("{median:.0}{range}")
 }
 
 /// Runs the benchmark and returns the report.
@@ -124,10 +131,10 @@ pub fn run(config: &BenchConfig) -> String {
         leaves = perft(&start, config.perft_depth);
         times.push(t.elapsed().as_secs_f64());
     }
-    let (secs, low, high) = spread(&times);
+    let (secs, range) = median_and_range(&times, 3);
     let _ = writeln!(
         out,
-        "othello perft {}: {leaves} leaves in {secs:.3} s (runs {low:.3}..{high:.3}), {:.1} M leaves/s",
+        "othello perft {}: {leaves} leaves in {secs:.3} s{range}, {:.1} M leaves/s",
         config.perft_depth,
         leaves as f64 / secs / 1e6
     );
@@ -155,10 +162,10 @@ pub fn run(config: &BenchConfig) -> String {
         "othello mcts, random playouts, 1 thread: {} simulations/s ({s} s a run)",
         rate_text(&one)
     );
-    let (speedup, low, high) = spread(&ratio);
+    let (speedup, range) = median_and_range(&ratio, 2);
     let _ = writeln!(
         out,
-        "othello mcts, random playouts, 2 threads: {} simulations/s, {speedup:.2}x one thread (runs {low:.2}..{high:.2})",
+        "othello mcts, random playouts, 2 threads: {} simulations/s, {speedup:.2}x one thread{range}",
         rate_text(&two)
     );
 
@@ -228,7 +235,7 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> Str
         );
         times.push(t.elapsed().as_secs_f64());
     }
-    let (secs, low, high) = spread(&times);
+    let (secs, range) = median_and_range(&times, 2);
     match result {
         Some((mv, score, nodes)) => {
             let check = match expected {
@@ -237,7 +244,7 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> Str
                 None => "no reference".to_string(),
             };
             format!(
-                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s (runs {low:.2}..{high:.2}), {nodes} nodes, {:.1} M nodes/s",
+                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s{range}, {nodes} nodes, {:.1} M nodes/s",
                 game.empties().count_ones(),
                 crate::games::othello::square_name(mv),
                 nodes as f64 / secs / 1e6
@@ -335,8 +342,8 @@ pub fn latency(
     }
     send(&mut stdin, "quit")?;
     let _ = child.wait();
-    let stats = |v: &mut Vec<f64>| {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let stats = |v: &[f64]| {
+        let v = sorted(v);
         let at = |q: f64| {
             v.get(((v.len() as f64 - 1.0) * q).round() as usize)
                 .copied()
@@ -357,7 +364,7 @@ pub fn latency(
     };
     Ok(format!(
         "{game} {search} genmove movetime={movetime_ms}: overshoot {}\n{game} {search} stop latency: {}\n",
-        stats(&mut overshoot),
-        stats(&mut stop)
+        stats(&overshoot),
+        stats(&stop)
     ))
 }
