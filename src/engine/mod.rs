@@ -163,6 +163,14 @@ impl Engine {
         Ok(())
     }
 
+    /// Selects a game by the name a GTP tool uses (`set_game Othello`,
+    /// `set_game Reversi`): opened with its default options.
+    pub fn set_game(&mut self, name: &str) -> Result<(), EngineError> {
+        let entry =
+            games::find_gtp(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
+        self.load_game(entry.name, &[])
+    }
+
     fn reseed(&mut self, seed: u64) {
         self.settings.seed = seed;
         self.rng = Rng::seed_from_u64(seed);

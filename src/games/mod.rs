@@ -23,6 +23,9 @@ pub type PerftFn = fn(&[String], Option<&str>, u32, bool) -> Result<PerftResult,
 pub struct GameEntry {
     /// The name used by `game <name>`.
     pub name: &'static str,
+    /// The names GTP tools use (`list_games`, `set_game`), the first as
+    /// `list_games` prints it; matched case-insensitively, `-` ignored.
+    pub gtp_names: &'static [&'static str],
     /// One line for `list_games`.
     pub summary: &'static str,
     /// The options it accepts.
@@ -47,10 +50,11 @@ fn open_table<G: Game>(options: &Options) -> Result<Box<dyn AnyGame>, OptionErro
     Ok(Box::new(Table::new(G::new_game(options)?, options.clone())))
 }
 
-/// The registry entry of game `G`.
-pub const fn entry<G: Game>() -> GameEntry {
+/// The registry entry of game `G`, known to GTP tools as `gtp_names`.
+pub const fn entry<G: Game>(gtp_names: &'static [&'static str]) -> GameEntry {
     GameEntry {
         name: G::NAME,
+        gtp_names,
         summary: G::SUMMARY,
         options: G::OPTIONS,
         open: open_table::<G>,
@@ -61,16 +65,27 @@ pub const fn entry<G: Game>() -> GameEntry {
 
 /// Every game the engine plays, the default first.
 pub static GAMES: &[GameEntry] = &[
-    entry::<othello::Othello>(),
-    entry::<quoridor::Quoridor>(),
-    entry::<hearts::Hearts>(),
-    entry::<wizard::Wizard>(),
-    entry::<ninetynine::NinetyNine>(),
+    entry::<othello::Othello>(&["Othello", "Reversi"]),
+    entry::<quoridor::Quoridor>(&["Quoridor"]),
+    entry::<hearts::Hearts>(&["Hearts"]),
+    entry::<wizard::Wizard>(&["Wizard"]),
+    entry::<ninetynine::NinetyNine>(&["Ninety-Nine"]),
 ];
 
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {
     GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+}
+
+/// The game a GTP tool names with `set_game`: its registry name or any of
+/// its GTP names, case-insensitive, hyphens ignored (`Ninety-Nine`,
+/// `ninetynine`, `reversi`).
+pub fn find_gtp(name: &str) -> Option<&'static GameEntry> {
+    let plain = |s: &str| s.replace('-', "").to_ascii_lowercase();
+    let wanted = plain(name);
+    GAMES
+        .iter()
+        .find(|g| plain(g.name) == wanted || g.gtp_names.iter().any(|n| plain(n) == wanted))
 }
 
 /// The names of all games, for error messages.

@@ -71,8 +71,11 @@ pub enum Command {
         seconds: f64,
         stones: u32,
     },
-    /// `list_games`
-    ListGames,
+    /// `list_games`: one GTP game name per line; `verbose`: the
+    /// descriptive listing with options.
+    ListGames { verbose: bool },
+    /// `set_game <name>`: the multi-game GTP convention's game selection.
+    SetGame(String),
     /// `game <name> [key=value ...]`
     Game { name: String, options: Vec<String> },
     /// `legal_moves`
@@ -117,6 +120,7 @@ pub const COMMANDS: &[&str] = &[
     "time_settings",
     "time_left",
     "list_games",
+    "set_game",
     "game",
     "legal_moves",
     "setboard",
@@ -313,7 +317,13 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
             stones: number(&words[2], "stones")?,
         }),
         "time_left" => Err(ParseError::Usage("time_left <seat> <seconds> <stones>")),
-        "list_games" => none(Command::ListGames, "list_games"),
+        "list_games" if n == 0 => Ok(Command::ListGames { verbose: false }),
+        "list_games" if n == 1 && words[0].eq_ignore_ascii_case("verbose") => {
+            Ok(Command::ListGames { verbose: true })
+        }
+        "list_games" => Err(ParseError::Usage("list_games [verbose]")),
+        "set_game" if n >= 1 => Ok(Command::SetGame(words.join(" "))),
+        "set_game" => Err(ParseError::Usage("set_game <name>")),
         "game" if n >= 1 => {
             let mut words = words;
             let name = words.remove(0);

@@ -304,7 +304,16 @@ fn execute(
                 .time_left(seat, Duration::from_secs_f64(seconds), stones);
             String::new()
         }
-        Command::ListGames => {
+        Command::ListGames { verbose: false } => games::GAMES
+            .iter()
+            .filter_map(|g| g.gtp_names.first().copied())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Command::SetGame(name) => {
+            engine.set_game(&name)?;
+            String::new()
+        }
+        Command::ListGames { verbose: true } => {
             let lines: Vec<String> = games::GAMES
                 .iter()
                 .map(|g| {
