@@ -204,6 +204,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         0.0
     }
 
+    /// Whether `mv` is a pass: a move that only hands the turn on (a
+    /// referee or GUI may leave it out, and the engine plays it when the
+    /// other seat is asked to move).
+    fn is_pass(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Hook: the number of legal moves (perft's bulk count at the last ply).
     fn move_count(&self) -> usize {
         let mut moves = Vec::new();

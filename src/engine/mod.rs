@@ -87,7 +87,8 @@ pub struct BudgetOverride {
 }
 
 impl BudgetOverride {
-    fn is_empty(&self) -> bool {
+    /// Whether no budget was given.
+    pub fn is_empty(&self) -> bool {
         self.iterations.is_none() && self.movetime.is_none() && self.depth.is_none()
     }
 }
@@ -297,6 +298,27 @@ impl Engine {
     ) -> Result<Decision, EngineError> {
         self.game
             .genmove(seat, &self.settings, budget, control, &mut self.rng)
+    }
+
+    /// Checks that [`Engine::analyze`] may search for a seat (or the seat
+    /// to move): it is that seat's turn (after a forced pass of the other)
+    /// and the search fits the game.
+    pub fn ready_to_analyze(&mut self, seat: Option<Seat>) -> Result<(), EngineError> {
+        self.game
+            .ready_to_analyze(seat, &self.settings, &mut self.rng)
+    }
+
+    /// Searches the position for a seat (or the seat to move) without
+    /// playing: the game is left as it was, and what the search learned is
+    /// kept for the next `genmove`.
+    pub fn analyze(
+        &mut self,
+        seat: Option<Seat>,
+        budget: &Budget,
+        control: &Control,
+    ) -> Result<Decision, EngineError> {
+        self.game
+            .analyze(seat, &self.settings, budget, control, &mut self.rng)
     }
 
     /// Takes back the last move.

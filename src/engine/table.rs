@@ -67,6 +67,23 @@ pub trait AnyGame: Send {
         control: &Control,
         rng: &mut Rng,
     ) -> Result<Decision, EngineError>;
+    /// Checks that `analyze` may search for `seat` (or the seat to move),
+    /// dealing any chance step the engine deals itself first.
+    fn ready_to_analyze(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        rng: &mut Rng,
+    ) -> Result<(), EngineError>;
+    /// Searches for `seat` (or the seat to move) without playing.
+    fn analyze(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> Result<Decision, EngineError>;
     /// Takes back the last move told or played.
     fn undo(&mut self) -> Result<(), EngineError>;
     /// Restarts from the beginning (same options).
@@ -85,6 +102,27 @@ pub trait AnyGame: Send {
     fn final_score(&self) -> Option<String>;
     /// The fixed board size, for games without a size option.
     fn board_size(&self) -> Option<u32>;
+}
+
+/// A decision, typed.
+struct Choice<M> {
+    mv: M,
+    score: f64,
+    iterations: u64,
+    depth: u32,
+    exact: Option<i32>,
+}
+
+impl<M> Choice<M> {
+    fn decision(self, mv: String) -> Decision {
+        Decision {
+            mv,
+            score: self.score,
+            iterations: self.iterations,
+            depth: self.depth,
+            exact: self.exact,
+        }
+    }
 }
 
 /// Which settings a kept searcher was built from: a change rebuilds it.
@@ -177,28 +215,30 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// Makes sure `seat` (if given) is the one to move. As Edax does, a
-    /// forced pass of the other seat is played first.
-    fn bring_turn_to(&mut self, seat: Option<Seat>) -> Result<Seat, EngineError> {
+    /// The seat that will move for a search by `seat` (if given), and
+    /// the forced pass of the other seat that must come first, if any (as
+    /// Edax does). Changes nothing.
+    fn turn_for(&self, seat: Option<Seat>) -> Result<(Seat, Option<G::Move>), EngineError> {
         let mover = match self.state.turn() {
             Turn::Over => return Err(EngineError::Move(MoveError::GameOver)),
             Turn::Chance => return Err(EngineError::AwaitingDeal),
             Turn::Player(p) => p,
         };
-        let Some(seat) = seat else { return Ok(mover) };
+        let Some(seat) = seat else {
+            return Ok((mover, None));
+        };
         if seat == mover {
-            return Ok(mover);
+            return Ok((mover, None));
         }
         let mut moves = Vec::new();
         self.state.legal_moves(&mut moves);
         if let [only] = moves[..]
-            && self.state.move_text(only) == "pass"
+            && self.state.is_pass(only)
         {
             let mut after = self.state.clone();
             after.apply(only);
             if after.turn() == Turn::Player(seat) {
-                self.apply(only);
-                return Ok(seat);
+                return Ok((seat, Some(only)));
             }
         }
         Err(EngineError::NotYourTurn {
@@ -207,32 +247,131 @@ impl<G: Game> Table<G> {
         })
     }
 
-    /// Brings the turn to `seat` and checks that the search may run there:
-    /// the seat is this engine's own and the searcher fits the game. The
-    /// caller rolls back an inserted pass if this refuses.
+    /// Makes sure `seat` (if given) is the one to move, playing a forced
+    /// pass of the other seat first.
+    fn bring_turn_to(&mut self, seat: Option<Seat>) -> Result<Seat, EngineError> {
+        let (seat, pass) = self.turn_for(seat)?;
+        if let Some(pass) = pass {
+            self.apply(pass);
+        }
+        Ok(seat)
+    }
+
+    /// Checks that a search may run for `seat` in `state`: the seat is
+    /// this engine's own and the search fits the game.
+    fn check_search(state: &G, seat: Seat, settings: &Settings) -> Result<(), EngineError> {
+        // A seat-bound engine knows one seat's cards: it decides for that
+        // seat only (the others' moves are told with play).
+        if let Some(bound) = state.bound_seat().filter(|&b| b != seat) {
+            return Err(EngineError::Unsupported(format!(
+                "this engine plays {} only (seat={bound}); tell {}'s move with play",
+                state.seat_name(bound),
+                state.seat_name(seat)
+            )));
+        }
+        search_fits::<G>(settings)?;
+        if settings.search == SearchKind::Solve && !state.solvable(64) {
+            return Err(EngineError::Unsupported(format!(
+                "{} has no exact solver",
+                G::NAME
+            )));
+        }
+        Ok(())
+    }
+
+    /// Brings the turn to `seat` and checks that the search may run there.
+    /// The caller rolls back an inserted pass if this refuses.
     fn ready_to_search(
         &mut self,
         seat: Option<Seat>,
         settings: &Settings,
     ) -> Result<Seat, EngineError> {
         let seat = self.bring_turn_to(seat)?;
-        // A seat-bound engine knows one seat's cards: it decides for that
-        // seat only (the others' moves are told with play).
-        if let Some(bound) = self.state.bound_seat().filter(|&b| b != seat) {
-            return Err(EngineError::Unsupported(format!(
-                "this engine plays {} only (seat={bound}); tell {}'s move with play",
-                self.state.seat_name(bound),
-                self.state.seat_name(seat)
-            )));
-        }
+        Self::check_search(&self.state, seat, settings)?;
         self.searcher(settings)?;
-        if settings.search == SearchKind::Solve && !self.state.solvable(64) {
-            return Err(EngineError::Unsupported(format!(
-                "{} has no exact solver",
-                G::NAME
-            )));
-        }
         Ok(seat)
+    }
+
+    /// Decides a move for `seat` in `state`: the only move, an exact solve
+    /// within reach, or the search (the kept searcher, or a fresh one when
+    /// `state` is not the position the kept one follows).
+    #[allow(clippy::too_many_arguments)]
+    fn decide(
+        &mut self,
+        state: &G,
+        seat: Seat,
+        fresh: bool,
+        settings: &Settings,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> Result<Choice<G::Move>, EngineError> {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        if moves.len() == 1 {
+            return Ok(Choice {
+                mv: moves[0],
+                score: 0.5,
+                iterations: 0,
+                depth: 0,
+                exact: None,
+            });
+        }
+        let reach = if settings.search == SearchKind::Solve {
+            64
+        } else {
+            settings.solve_reach
+        };
+        // The solver is bounded by time only: under an iteration or depth
+        // budget without a time it gets the default move time (and, if it
+        // does not finish, the search runs as usual), so that such a budget
+        // still ends the genmove. An analysis without any budget runs until
+        // it is stopped, solver included.
+        let capped;
+        let solver_control = if control.deadline().is_none()
+            && (budget.iterations.is_some() || budget.depth.is_some())
+        {
+            capped = Control::new(
+                control.stop_flag().clone(),
+                &Budget {
+                    time: Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
+                    ..Budget::default()
+                },
+            );
+            &capped
+        } else {
+            control
+        };
+        if reach > 0
+            && state.solvable(reach)
+            && let Some((mv, exact)) = state.solve(solver_control, (settings.hash as usize) << 20)
+        {
+            let score = match exact.signum() {
+                1 => 1.0,
+                -1 => 0.0,
+                _ => 0.5,
+            };
+            return Ok(Choice {
+                mv,
+                score,
+                iterations: 0,
+                depth: 0,
+                exact: Some(exact),
+            });
+        }
+        let r = if fresh {
+            make_searcher::<G>(settings)?.search(state, seat, budget, control, rng)
+        } else {
+            self.searcher(settings)?
+                .search(state, seat, budget, control, rng)
+        };
+        Ok(Choice {
+            mv: r.best,
+            score: r.score,
+            iterations: r.iterations,
+            depth: r.depth,
+            exact: None,
+        })
     }
 
     fn searcher(
@@ -255,8 +394,20 @@ fn dealt_by_engine<G: Game>(state: &G) -> bool {
     state.turn() == Turn::Chance && !state.chance_from_referee()
 }
 
+/// Whether the search the settings name can play game `G`.
+fn search_fits<G: Game>(settings: &Settings) -> Result<(), EngineError> {
+    if settings.search == SearchKind::AlphaBeta && !G::TWO_PLAYER_ZERO_SUM {
+        return Err(EngineError::Unsupported(format!(
+            "alphabeta needs a two-player zero-sum game, and {} is not one",
+            G::NAME
+        )));
+    }
+    Ok(())
+}
+
 /// Builds the searcher the settings name, for game `G`.
 fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Send>, EngineError> {
+    search_fits::<G>(settings)?;
     let heuristic = Policy::Heuristic {
         greedy: settings.greedy,
         depth: settings.playout_depth,
@@ -287,12 +438,6 @@ fn make_searcher<G: Game>(settings: &Settings) -> Result<Box<dyn Search<G> + Sen
     Ok(match settings.search {
         SearchKind::Random => Box::new(RandomMove::default()),
         SearchKind::Rules => Box::new(RulesMove::default()),
-        SearchKind::AlphaBeta if !G::TWO_PLAYER_ZERO_SUM => {
-            return Err(EngineError::Unsupported(format!(
-                "alphabeta needs a two-player zero-sum game, and {} is not one",
-                G::NAME
-            )));
-        }
         SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.hash)),
         SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
         SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
@@ -440,70 +585,49 @@ impl<G: Game> AnyGame for Table<G> {
                 return Err(e);
             }
         };
-        let mut moves = Vec::new();
-        self.state.legal_moves(&mut moves);
-        let reach = if settings.search == SearchKind::Solve {
-            64
-        } else {
-            settings.solve_reach
-        };
-        // The solver is bounded by time only: under an iteration or depth
-        // budget without a time it gets the default move time (and, if it
-        // does not finish, the search runs as usual), so that such a budget
-        // still ends the genmove. An analysis without any budget runs until
-        // it is stopped, solver included.
-        let capped;
-        let solver_control = if control.deadline().is_none()
-            && (budget.iterations.is_some() || budget.depth.is_some())
-        {
-            capped = Control::new(
-                control.stop_flag().clone(),
-                &Budget {
-                    time: Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
-                    ..Budget::default()
-                },
-            );
-            &capped
-        } else {
-            control
-        };
-        let mut decision = None;
-        if moves.len() == 1 {
-            decision = Some((moves[0], 0.5, 0, 0, None));
-        } else if reach > 0
-            && self.state.solvable(reach)
-            && let Some((mv, exact)) = self
-                .state
-                .solve(solver_control, (settings.hash as usize) << 20)
-        {
-            let value = if exact > 0 {
-                1.0
-            } else if exact < 0 {
-                0.0
-            } else {
-                0.5
-            };
-            decision = Some((mv, value, 0, 0, Some(exact)));
-        }
-        let (mv, score, iterations, depth, exact) = match decision {
-            Some(d) => d,
-            None => {
-                let state = self.state.clone();
-                let searcher = self.searcher(settings)?;
-                let r = searcher.search(&state, seat, budget, control, rng);
-                (r.best, r.score, r.iterations, r.depth, None)
-            }
-        };
-        let text = self.state.move_text(mv);
-        self.apply(mv);
+        let state = self.state.clone();
+        let choice = self.decide(&state, seat, false, settings, budget, control, rng)?;
+        let text = self.state.move_text(choice.mv);
+        self.apply(choice.mv);
         self.resolve_chance(rng);
-        Ok(Decision {
-            mv: text,
-            score,
-            iterations,
-            depth,
-            exact,
-        })
+        Ok(choice.decision(text))
+    }
+
+    fn ready_to_analyze(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        rng: &mut Rng,
+    ) -> Result<(), EngineError> {
+        self.resolve_chance(rng);
+        let (seat, pass) = self.turn_for(seat)?;
+        let mut state = self.state.clone();
+        if let Some(pass) = pass {
+            state.apply(pass);
+        }
+        Self::check_search(&state, seat, settings)
+    }
+
+    fn analyze(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        budget: &Budget,
+        control: &Control,
+        rng: &mut Rng,
+    ) -> Result<Decision, EngineError> {
+        self.resolve_chance(rng);
+        let (seat, pass) = self.turn_for(seat)?;
+        let mut state = self.state.clone();
+        if let Some(pass) = pass {
+            state.apply(pass);
+        }
+        Self::check_search(&state, seat, settings)?;
+        // After a forced pass the kept searcher does not follow `state`: a
+        // fresh one searches it, and the kept one stays as it was.
+        let choice = self.decide(&state, seat, pass.is_some(), settings, budget, control, rng)?;
+        let text = state.move_text(choice.mv);
+        Ok(choice.decision(text))
     }
 
     fn undo(&mut self) -> Result<(), EngineError> {

@@ -184,21 +184,24 @@ fn head(input: &str) -> IResult<&str, (Option<u64>, &str)> {
     Ok((input, (id, name)))
 }
 
-/// The id and command name of a line, if it has one (the reader uses this
-/// to spot `stop` without parsing the rest).
-pub fn peek_name(line: &str) -> Option<(Option<u64>, String)> {
-    head(line)
-        .ok()
-        .map(|(_, (id, n))| (id, n.to_ascii_lowercase()))
+/// The id a line starts with, if its first word is one: digits only
+/// (`+5` and `-5` are not ids), kept for the reply even when the rest is
+/// not a command.
+pub fn leading_id(line: &str) -> Option<u64> {
+    let word = line.split_whitespace().next()?;
+    if word.bytes().all(|b| b.is_ascii_digit()) {
+        word.parse().ok()
+    } else {
+        None
+    }
 }
 
 /// Parses one line (without its newline; comments already removed).
 pub fn parse_line(line: &str) -> Line {
     let Ok((rest, (id, name))) = head(line) else {
         // Keep a leading id if there is one, so the error can carry it.
-        let id = line.split_whitespace().next().and_then(|w| w.parse().ok());
         return Line {
-            id,
+            id: leading_id(line),
             command: Err(ParseError::Empty),
         };
     };

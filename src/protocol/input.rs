@@ -13,9 +13,10 @@
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::SyncSender;
+use std::time::Instant;
 
-use crate::protocol::command::peek_name;
+use crate::protocol::command::{Command, leading_id, parse_line};
 
 /// The longest line accepted, in bytes.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -27,6 +28,8 @@ pub enum Input {
     Line {
         text: String,
         cancel: Arc<AtomicBool>,
+        /// When the line was read: a budget's time runs from here.
+        at: Instant,
     },
     /// A line over [`MAX_LINE`] bytes; its id if it started with one.
     TooLong(Option<u64>),
@@ -43,7 +46,12 @@ fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Op
     loop {
         let chunk = reader.fill_buf()?;
         if chunk.is_empty() {
-            return Ok(if any { Some(cut) } else { None });
+            // A last line with no newline is held to the same limit.
+            return Ok(if any {
+                Some(cut || buf.len() > MAX_LINE)
+            } else {
+                None
+            });
         }
         any = true;
         let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
@@ -63,32 +71,59 @@ fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Op
     }
 }
 
+/// Lines read ahead of the command running, at most: a peer that writes
+/// without reading replies is held back by the pipe, not buffered.
+pub const QUEUE: usize = 256;
+
+/// How a line acts on the command before it.
+enum Kind {
+    /// `stop`, exactly (a refused `stop x` stops nothing).
+    Stop,
+    /// An `analyze` with no budget: any later line ends it.
+    Streaming,
+    /// Anything else.
+    Plain,
+}
+
+fn kind(text: &str) -> Kind {
+    match parse_line(text).command {
+        Ok(Command::Stop) => Kind::Stop,
+        Ok(Command::Analyze { budget, .. }) if budget.is_empty() => Kind::Streaming,
+        _ => Kind::Plain,
+    }
+}
+
 /// Reads `reader` to its end, sending lines to `out`. Runs on its own thread.
-pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
+pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
     let mut buf = Vec::new();
     // The cancel flag of the last command read, and whether it streams.
     let mut last: Option<(Arc<AtomicBool>, bool)> = None;
+    let end_stream = |last: &Option<(Arc<AtomicBool>, bool)>| {
+        if let Some((flag, true)) = last {
+            flag.store(true, Ordering::Relaxed);
+        }
+    };
     loop {
         let cut = match read_raw(&mut reader, &mut buf) {
             Ok(Some(cut)) => cut,
             Ok(None) | Err(_) => {
                 // No command will ever come to end a running analysis:
                 // the end of the input ends it.
-                if let Some((flag, true)) = &last {
-                    flag.store(true, Ordering::Relaxed);
-                }
+                end_stream(&last);
                 return;
             }
         };
         if cut {
+            // A bad line ends a running analysis, as any line does.
+            end_stream(&last);
             let head = String::from_utf8_lossy(&buf[..buf.len().min(32)]).into_owned();
-            let id = head.split_whitespace().next().and_then(|w| w.parse().ok());
-            if out.send(Input::TooLong(id)).is_err() {
+            if out.send(Input::TooLong(leading_id(&head))).is_err() {
                 return;
             }
             continue;
         }
         let Ok(text) = std::str::from_utf8(&buf) else {
+            end_stream(&last);
             if out.send(Input::NotUtf8).is_err() {
                 return;
             }
@@ -107,20 +142,22 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
         if text.trim().is_empty() {
             continue;
         }
-        let name = peek_name(text).map(|(_, n)| n).unwrap_or_default();
+        let at = Instant::now();
+        let kind = kind(text);
         if let Some((flag, streaming)) = &last
-            && (*streaming || name == "stop")
+            && (*streaming || matches!(kind, Kind::Stop))
         {
             flag.store(true, Ordering::Relaxed);
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        if name != "stop" {
-            last = Some((cancel.clone(), name == "analyze"));
+        if !matches!(kind, Kind::Stop) {
+            last = Some((cancel.clone(), matches!(kind, Kind::Streaming)));
         }
         if out
             .send(Input::Line {
                 text: text.to_string(),
                 cancel,
+                at,
             })
             .is_err()
         {
@@ -132,10 +169,10 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: Sender<Input>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc::channel;
+    use std::sync::mpsc::sync_channel;
 
     fn lines(input: &[u8]) -> Vec<Input> {
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(1024);
         read_lines(input, tx);
         rx.into_iter().collect()
     }

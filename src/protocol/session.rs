@@ -9,7 +9,8 @@
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::channel;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,7 @@ use crate::engine::{BudgetOverride, Engine, EngineError};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
 use crate::protocol::command::{COMMANDS, Command, ParseError, parse_line};
-use crate::protocol::input::{Input, MAX_LINE, read_lines};
+use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_lines};
 use crate::search::{Control, Progress};
 
 /// What the session tells its caller when it ends.
@@ -98,7 +99,7 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send,
 {
-    let (tx, rx) = channel();
+    let (tx, rx) = sync_channel(QUEUE);
     // The reader is detached: at `quit` it may still be blocked on input.
     std::thread::spawn(move || read_lines(input, tx));
     let out = Output {
@@ -112,7 +113,7 @@ where
                 &format!("line too long (over {MAX_LINE} bytes)"),
             )),
             Input::NotUtf8 => out.write(&failure(None, "input is not valid UTF-8")),
-            Input::Line { text, cancel } => {
+            Input::Line { text, cancel, at } => {
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
                 let reply = match line.command {
@@ -129,10 +130,11 @@ where
                             budget,
                             interval_ms,
                             cancel,
+                            at,
                         );
                         None
                     }
-                    Ok(command) => Some(execute(&mut engine, command, cancel)),
+                    Ok(command) => Some(execute(&mut engine, command, cancel, at)),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
                 match reply {
@@ -229,6 +231,7 @@ fn execute(
     engine: &mut Engine,
     command: Command,
     cancel: Arc<AtomicBool>,
+    at: Instant,
 ) -> Result<String, Failure> {
     Ok(match command {
         Command::ProtocolVersion => "2".into(),
@@ -260,7 +263,9 @@ fn execute(
         Command::Genmove { seat, budget } => {
             let seat = seat_of(engine, &seat)?;
             let b = engine.budget_for(seat, &budget);
-            let control = Control::new(cancel, &b);
+            // The time runs from when the line was read, not from when its
+            // turn came: a command queued behind others is still on time.
+            let control = Control::starting_at(cancel, &b, at);
             let started = Instant::now();
             let d = engine.genmove(seat, &b, &control)?;
             log::info!(
@@ -366,9 +371,12 @@ fn execute(
 }
 
 /// `analyze`: searches the position without playing, printing `info`
-/// lines every `interval_ms` until the next command arrives (or the
-/// budget, if one was given, runs out), then the empty line that ends the
-/// reply. The position is left as it was.
+/// lines every `interval_ms`, until its budget runs out (commands sent
+/// meanwhile wait, as during `genmove`) or, without a budget, until the
+/// next line arrives; `stop`, a bad line, the end of the input or a closed
+/// output end it too. Then the last `info` line and the empty line that
+/// end the reply. The game is left as it was; the search tree is kept.
+#[allow(clippy::too_many_arguments)]
 fn analyze<W: Write + Send>(
     engine: &mut Engine,
     out: &Output<W>,
@@ -377,23 +385,21 @@ fn analyze<W: Write + Send>(
     budget: BudgetOverride,
     interval_ms: u64,
     cancel: Arc<AtomicBool>,
+    at: Instant,
 ) {
-    let seat = match seat_of(engine, &seat) {
+    let seat = match seat_of(engine, &seat).and_then(|s| engine.ready_to_analyze(s).map(|_| s)) {
         Ok(s) => s,
         Err(e) => return out.write(&failure(id, &e.to_string())),
     };
-    if !matches!(engine.game().turn(), Turn::Player(_)) {
-        return out.write(&failure(id, "nothing to analyze: no player is to move"));
-    }
-    let limited = budget != BudgetOverride::default();
     let mut b = engine.budget_for(seat, &budget);
-    if !limited {
+    if budget.is_empty() {
         b.time = None;
         b.iterations = None;
         b.depth = None;
     }
     let last = Mutex::new(None::<Instant>);
     let interval = Duration::from_millis(interval_ms);
+    let stop = cancel.clone();
     let report = |p: &Progress| {
         let Ok(mut last) = last.lock() else { return };
         if last.is_some_and(|t| t.elapsed() < interval) {
@@ -409,14 +415,15 @@ fn analyze<W: Write + Send>(
             p.elapsed.as_millis(),
             p.pv.join(" ")
         ));
+        if out.is_closed() {
+            // Nobody reads the analysis any more.
+            stop.store(true, Ordering::Relaxed);
+        }
     };
-    // Analysis must not change the game: search a copy of the engine's
-    // game by playing the move and taking it back.
     out.write(&format!("={}\n", id_text(id)));
-    let control = Control::new(cancel, &b).with_reporter(&report);
-    match engine.genmove(seat, &b, &control) {
+    let control = Control::starting_at(cancel, &b, at).with_reporter(&report);
+    match engine.analyze(seat, &b, &control) {
         Ok(d) => {
-            let _ = engine.undo();
             let exact = d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default();
             out.write(&format!(
                 "info move {} score {:.4} iterations {} depth {}{}\n\n",

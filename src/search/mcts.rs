@@ -25,6 +25,11 @@
 //! determinization, children whose move is not legal in this iteration's
 //! state are skipped, so the tree never assumes what the seat cannot know.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
 use rand::SeedableRng;
 
 use crate::game::{Game, Rng, Seat, Turn};
@@ -99,12 +104,33 @@ impl MctsConfig {
 }
 
 /// A Monte Carlo tree search player.
+///
+/// Tree reuse costs no move time: a move played re-roots the tree in
+/// constant time, and the garbage left beside the new root is compacted
+/// away on a helper thread while the engine replies and waits for the next
+/// command. A search that starts before the compaction is done waits for
+/// it briefly, then aborts it and starts from a fresh tree.
 pub struct Mcts<G: Game> {
     config: MctsConfig,
-    /// The tree, kept across moves; reserved at the first search.
+    /// The tree, kept across moves; reserved at the first search. `None`
+    /// while a compaction has it.
     tree: Option<Tree<G::Move>>,
+    /// The compaction under way, if any.
+    tidying: Option<Tidying<G::Move>>,
+    /// Moves played (`Some`) and resets (`None`) while the tree was away.
+    pending: Vec<Option<G::Move>>,
     max_nodes: usize,
 }
+
+/// A compaction on a helper thread: the tree comes back on `done`.
+struct Tidying<M> {
+    abort: Arc<AtomicBool>,
+    done: Receiver<Tree<M>>,
+}
+
+/// The share of a timed search's budget it may wait for a compaction to
+/// finish before aborting it.
+const TIDY_PATIENCE_DIVISOR: u32 = 8;
 
 /// One search thread: the shared tree and the thread's own buffers.
 struct Worker<'t, G: Game> {
@@ -388,11 +414,81 @@ impl<G: Game> Mcts<G> {
         Mcts {
             config,
             tree: None,
+            tidying: None,
+            pending: Vec::new(),
             max_nodes: (config.memory / per_node).max(2),
         }
     }
 
-    /// Nodes in the tree now.
+    /// Takes the tree back from a compaction under way, waiting at most
+    /// `patience` (`None`: as long as it takes) or until `stop` is raised,
+    /// then aborting it, which leaves a fresh tree; applies the moves and
+    /// resets told meanwhile.
+    fn take_back(&mut self, patience: Option<Duration>, stop: &AtomicBool) {
+        if let Some(t) = self.tidying.take() {
+            let until = patience.map(|p| Instant::now() + p);
+            let tree = loop {
+                // Short waits, so that a `stop` is seen at once.
+                let step = until.map_or(Duration::from_millis(1), |u| {
+                    u.saturating_duration_since(Instant::now())
+                        .min(Duration::from_millis(1))
+                });
+                match t.done.recv_timeout(step) {
+                    Ok(tree) => break Some(tree),
+                    Err(RecvTimeoutError::Disconnected) => break None,
+                    Err(RecvTimeoutError::Timeout) => {
+                        let late = until.is_some_and(|u| Instant::now() >= u);
+                        if late || stop.load(Ordering::Relaxed) {
+                            t.abort.store(true, Ordering::Relaxed);
+                            break t.done.recv().ok();
+                        }
+                    }
+                }
+            };
+            self.tree = tree;
+        }
+        for told in std::mem::take(&mut self.pending) {
+            if let Some(tree) = &mut self.tree {
+                match told {
+                    Some(mv) => {
+                        tree.reroot(mv);
+                    }
+                    None => tree.clear(),
+                }
+            }
+        }
+    }
+
+    /// Compacts the tree on a helper thread if it holds garbage.
+    fn start_tidy(&mut self) {
+        if !self.tree.as_ref().is_some_and(Tree::has_garbage) {
+            return;
+        }
+        let Some(mut tree) = self.tree.take() else {
+            return;
+        };
+        let abort = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let flag = abort.clone();
+        let spawned = std::thread::Builder::new()
+            .name("tabula-tidy".into())
+            .spawn(move || {
+                tree.compact(&flag);
+                let _ = tx.send(tree);
+            });
+        // Without a thread the tree is lost with the closure: the next
+        // search starts afresh, which is slower but still right.
+        if spawned.is_ok() {
+            self.tidying = Some(Tidying { abort, done: rx });
+        }
+    }
+
+    /// Waits for any compaction under way (tests, tools).
+    pub fn settle(&mut self) {
+        self.take_back(None, &AtomicBool::new(false));
+    }
+
+    /// Nodes in the tree now (call [`Mcts::settle`] first after a move).
     pub fn tree_size(&self) -> usize {
         self.tree.as_ref().map_or(0, Tree::size)
     }
@@ -449,10 +545,20 @@ impl<G: Game> Search<G> for Mcts<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
+        // An iteration budget without a time waits for the compaction, so
+        // that seeded searches repeat exactly; a timed one waits a little.
+        let patience = control
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()) / TIDY_PATIENCE_DIVISOR);
+        self.take_back(patience, control.stop_flag());
         let max_nodes = self.max_nodes;
         let tree = self.tree.get_or_insert_with(|| Tree::new(max_nodes));
         if !G::PERFECT_INFORMATION {
             // Each decision of a hidden-information game searches afresh.
+            tree.clear();
+        } else if tree.has_garbage() && tree.size() > tree.capacity() / 4 * 3 {
+            // Moves told while a compaction ran left garbage, and it
+            // crowds the store: clearing is instant, compacting is not.
             tree.clear();
         }
         let tree: &Tree<G::Move> = tree;
@@ -531,16 +637,34 @@ impl<G: Game> Search<G> for Mcts<G> {
     }
 
     fn advance(&mut self, played: G::Move) {
-        if let Some(tree) = &mut self.tree
-            && G::PERFECT_INFORMATION
-        {
-            tree.keep_subtree(played);
+        if !G::PERFECT_INFORMATION {
+            return;
+        }
+        if self.tidying.is_some() {
+            self.pending.push(Some(played));
+            return;
+        }
+        if let Some(tree) = &mut self.tree {
+            tree.reroot(played);
+            self.start_tidy();
         }
     }
 
     fn reset(&mut self) {
-        if let Some(tree) = &mut self.tree {
+        if let Some(t) = &self.tidying {
+            t.abort.store(true, Ordering::Relaxed);
+            self.pending = vec![None];
+        } else if let Some(tree) = &mut self.tree {
             tree.clear();
+        }
+    }
+}
+
+impl<G: Game> Drop for Mcts<G> {
+    fn drop(&mut self) {
+        // The helper frees the tree itself once its send fails.
+        if let Some(t) = &self.tidying {
+            t.abort.store(true, Ordering::Relaxed);
         }
     }
 }

@@ -62,9 +62,14 @@ pub struct Control<'a> {
 }
 
 impl<'a> Control<'a> {
-    /// A control with a shared stop flag; the deadline is `start + budget.time`.
+    /// A control with a shared stop flag; the deadline is `now + budget.time`.
     pub fn new(stop: Arc<AtomicBool>, budget: &Budget) -> Control<'a> {
-        let start = Instant::now();
+        Control::starting_at(stop, budget, Instant::now())
+    }
+
+    /// A control whose time started at `start` (when the command arrived,
+    /// so that time spent queued counts against the budget).
+    pub fn starting_at(stop: Arc<AtomicBool>, budget: &Budget, start: Instant) -> Control<'a> {
         Control {
             stop,
             start,

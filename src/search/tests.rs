@@ -281,6 +281,7 @@ fn tree_reuse_keeps_the_subtree_of_the_move_played() {
     );
     let kept = mcts.root_visits().iter().sum::<u32>();
     mcts.advance(r.best);
+    mcts.settle();
     state.apply(r.best);
     let after = mcts.root_visits().iter().sum::<u32>();
     assert!(after > 0 && after < kept, "{after} of {kept}");
@@ -308,8 +309,92 @@ fn tree_reuse_keeps_the_subtree_node_for_node() {
     let expected = mcts.shape(Some(r.best));
     assert!(expected.len() > 100 && expected.len() < mcts.tree_size());
     mcts.advance(r.best);
+    mcts.settle();
     assert_eq!(mcts.shape(None), expected);
     assert_eq!(mcts.tree_size(), expected.len());
+}
+
+#[test]
+fn a_move_reroots_at_once_and_compaction_runs_beside_the_engine() {
+    let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
+    let mut state = TicTacToe::new_game(&Options::default()).unwrap();
+    let r = mcts.search(
+        &state,
+        0,
+        &iterations(3000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    let expected = mcts.shape(Some(r.best));
+    mcts.advance(r.best);
+    state.apply(r.best);
+    // The opponent's move arrives while the first compaction may still
+    // run: it is kept and applied when the tree comes back.
+    let reply = expected
+        .iter()
+        .find(|&&(depth, _, visits)| depth == 1 && visits > 0)
+        .and_then(|&(_, mv, _)| mv)
+        .expect("a searched reply");
+    let below_reply: Vec<_> = {
+        // The reply's subtree, as seen from the first move's subtree.
+        let mut probe = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
+        probe.search(
+            &TicTacToe::new_game(&Options::default()).unwrap(),
+            0,
+            &iterations(3000),
+            &Control::unlimited(),
+            &mut rng(),
+        );
+        probe.advance(r.best);
+        probe.settle();
+        probe.shape(Some(reply))
+    };
+    mcts.advance(reply);
+    state.apply(reply);
+    mcts.settle();
+    assert_eq!(mcts.shape(None), below_reply);
+    // A search under an iteration budget waits for any compaction, so
+    // seeded results repeat; the tree holds the kept playouts and the new.
+    let kept = below_reply[0].2;
+    mcts.search(
+        &state,
+        0,
+        &iterations(200),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(mcts.shape(None)[0].2, kept + 200);
+}
+
+#[test]
+fn compaction_keeps_the_root_subtree_and_an_aborted_one_leaves_a_fresh_tree() {
+    use crate::search::tree::{Claim, Tree};
+    use std::sync::atomic::AtomicBool;
+    let grown = || {
+        let mut tree = Tree::<u8>::new(100_000);
+        let mut claim = Claim::exact();
+        // A root with two children, each with 200 children.
+        tree.expand(tree.root(), &[1, 2], &mut claim);
+        let kids: Vec<u32> = tree.node(tree.root()).children().collect();
+        let moves: Vec<u8> = (0..200).collect();
+        for &k in &kids {
+            tree.expand(k, &moves, &mut claim);
+        }
+        assert!(tree.reroot(2));
+        assert!(tree.has_garbage());
+        assert_eq!(tree.size(), 3 + 400);
+        tree
+    };
+    let mut tree = grown();
+    assert!(tree.compact(&AtomicBool::new(false)));
+    assert!(!tree.has_garbage());
+    assert_eq!(tree.size(), 1 + 200);
+    let moves: Vec<u8> = tree.children(tree.root()).filter_map(|n| n.mv()).collect();
+    assert_eq!(moves, (0..200).collect::<Vec<u8>>());
+    let mut tree = grown();
+    assert!(!tree.compact(&AtomicBool::new(true)));
+    assert!(!tree.has_garbage());
+    assert_eq!(tree.size(), 1);
 }
 
 #[test]

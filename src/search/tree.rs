@@ -21,7 +21,7 @@
 
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
 
 /// `first_child` of a node whose children do not exist yet.
 const UNEXPANDED: u32 = u32::MAX;
@@ -292,6 +292,9 @@ pub struct Tree<M> {
     /// Slots written or claimed. Only grows while threads share the tree.
     len: AtomicU32,
     root: u32,
+    /// Nodes outside the root's subtree are in the store (after
+    /// [`Tree::reroot`], until [`Tree::compact`]).
+    garbage: bool,
 }
 
 /// Slots a search thread claims at a time when threads share the tree, so
@@ -342,6 +345,7 @@ impl<M: Copy + PartialEq> Tree<M> {
             slots: slots.into_boxed_slice(),
             len: AtomicU32::new(0),
             root: 0,
+            garbage: false,
         };
         tree.clear();
         tree
@@ -368,6 +372,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         self.write(0, Node::fresh(None));
         *self.len.get_mut() = 1;
         self.root = 0;
+        self.garbage = false;
     }
 
     fn write(&self, index: u32, node: Node<M>) {
@@ -455,22 +460,62 @@ impl<M: Copy + PartialEq> Tree<M> {
 
     /// Keeps only the subtree below the root's child for `mv`, which
     /// becomes the root; `false` (and a fresh root) if there is no such
-    /// child.
-    ///
-    /// The subtree slides down over the rest of the store, in place: no
-    /// second store, so the memory cap holds across moves. Live nodes keep
-    /// their order, so each moves to a slot at or below its own, which is
-    /// free or already moved by then, and blocks of children stay whole.
+    /// child. [`Tree::reroot`] then [`Tree::compact`].
     pub fn keep_subtree(&mut self, mv: M) -> bool {
+        let kept = self.reroot(mv);
+        self.compact(&AtomicBool::new(false));
+        kept
+    }
+
+    /// Makes the root's child for `mv` the root, in constant time: the
+    /// rest of the tree stays in the store as garbage until
+    /// [`Tree::compact`]. `false` (and a fresh root) if there is no such
+    /// child.
+    pub fn reroot(&mut self, mv: M) -> bool {
         let Some(start) = self.child_for(self.root, mv) else {
             self.clear();
             return false;
         };
+        let mut n = self.node(start).copy();
+        n.mv = None;
+        self.write(start, n);
+        self.root = start;
+        self.garbage = true;
+        true
+    }
+
+    /// Whether the store holds nodes outside the root's subtree.
+    pub fn has_garbage(&self) -> bool {
+        self.garbage
+    }
+
+    /// Slides the root's subtree down over the rest of the store, in
+    /// place: no second store, so the memory cap holds across moves. Live
+    /// nodes keep their order, so each moves to a slot at or below its
+    /// own, which is free or already moved by then, and blocks of children
+    /// stay whole.
+    ///
+    /// Polls `abort` every few thousand nodes; an aborted compaction
+    /// leaves a fresh root (the tree is cleared) and returns `false`. This
+    /// is what lets the engine compact after its reply, on another thread,
+    /// and still start the next search at once.
+    pub fn compact(&mut self, abort: &AtomicBool) -> bool {
+        const POLL: usize = 4096;
+        if !self.has_garbage() {
+            return true;
+        }
+        let start = self.root;
         let len = self.size();
         let mut live = vec![0u64; len.div_ceil(64)];
         live[start as usize / 64] |= 1 << (start % 64);
         let mut stack = vec![start];
+        let mut seen = 0usize;
         while let Some(i) = stack.pop() {
+            seen += 1;
+            if seen % POLL == 0 && abort.load(Ordering::Relaxed) {
+                self.clear();
+                return false;
+            }
             for c in self.node(i).children() {
                 live[c as usize / 64] |= 1 << (c % 64);
                 stack.push(c);
@@ -485,6 +530,11 @@ impl<M: Copy + PartialEq> Tree<M> {
         let new_index =
             |i: usize| before[i / 64] + (live[i / 64] & ((1u64 << (i % 64)) - 1)).count_ones();
         for (w, &word) in live.iter().enumerate() {
+            if w % (POLL / 64) == 0 && abort.load(Ordering::Relaxed) {
+                // Half moved: nothing of it can be trusted any more.
+                self.clear();
+                return false;
+            }
             let mut bits = word;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
@@ -494,14 +544,12 @@ impl<M: Copy + PartialEq> Tree<M> {
                 if first < EXPANDING {
                     *n.first_child.get_mut() = new_index(first as usize);
                 }
-                if i == start as usize {
-                    n.mv = None;
-                }
                 self.write(new_index(i), n);
             }
         }
         *self.len.get_mut() = kept;
         self.root = new_index(start as usize);
+        self.garbage = false;
         true
     }
 }

@@ -255,6 +255,10 @@ impl Othello {
 impl Game for Othello {
     type Move = Move;
 
+    fn is_pass(&self, mv: Move) -> bool {
+        mv == PASS
+    }
+
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str =
         "Othello (Reversi) on 8x8: bracket and flip discs, most discs wins";
