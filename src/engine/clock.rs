@@ -1,5 +1,13 @@
 //! The game clock of GTP (`time_settings`, `time_left`) and the share of
 //! it a move may spend.
+//!
+//! GUIs tell the time left in whole seconds, rounded (Quarry does), so a
+//! told `time_left` may be up to a second more than the seat really has:
+//! the share is taken from the told time less that second, except where
+//! the time is known exactly (a period or a game just started, or a told
+//! time with a fraction). Main time is spread over the moves to come with
+//! a reserve that shrinks with it and never runs out; a byo-yomi period is
+//! spread over its stones, with a small margin for the pipe and the GUI.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -15,8 +23,17 @@ pub struct Clock {
     left: BTreeMap<Seat, (Duration, u32)>,
 }
 
-/// Moves a game is assumed to last from here, when spreading main time.
+/// Moves a game is assumed to last from here, when spreading main time:
+/// each move spends this share of what is left, so the time left shrinks
+/// geometrically and is never used up.
 const MOVES_TO_GO: u32 = 20;
+
+/// How much a told whole number of seconds may exceed the real time left.
+const ROUNDING: Duration = Duration::from_secs(1);
+
+/// The share of a byo-yomi stone's time kept back for the pipe, the GUI's
+/// own clock and the scheduler, in percent.
+const PERIOD_MARGIN_PERCENT: u32 = 5;
 
 impl Clock {
     /// GTP `time_settings`. A byo-yomi time with no stones means no time
@@ -40,24 +57,40 @@ impl Clock {
         self.left.clear();
     }
 
+    /// Whether `left` with `stones` is known to the millisecond: the time
+    /// as set (a fresh game or period), or told with a fraction.
+    fn exact(&self, left: Duration, stones: u32) -> bool {
+        let fresh = self.settings.is_some_and(|(main, byo, per)| {
+            (stones == 0 && left == main) || (stones > 0 && stones == per && left == byo)
+        });
+        fresh || left.subsec_nanos() != 0
+    }
+
     /// The time `seat` may spend on its next move, if a clock runs.
     pub fn allot(&self, seat: Seat) -> Option<Duration> {
-        let (left, stones) = match (self.left.get(&seat), self.settings) {
+        let (told, stones) = match (self.left.get(&seat), self.settings) {
             (Some(&told), _) => told,
             (None, Some((main, _, _))) if main > Duration::ZERO => (main, 0),
             (None, Some((_, byo, stones))) => (byo, stones),
             (None, None) => return None,
         };
+        let left = if self.exact(told, stones) {
+            told
+        } else {
+            told.saturating_sub(ROUNDING)
+        };
+        let keep = |share: Duration| share - share * PERIOD_MARGIN_PERCENT / 100;
         if stones > 0 {
             // In byo-yomi: spread the period evenly over its stones.
-            return Some(left / stones);
+            return Some(keep(left / stones));
         }
-        // Main time: a fixed share, plus the byo-yomi period if one follows.
+        // Main time: a shrinking share, plus a byo-yomi stone's time if a
+        // period follows (the move may run on into it).
         let byo = self
             .settings
             .filter(|s| s.2 > 0)
-            .map_or(Duration::ZERO, |s| s.1 / s.2);
-        Some((left / MOVES_TO_GO + byo).min(left / 2 + byo))
+            .map_or(Duration::ZERO, |s| keep(s.1 / s.2));
+        Some((left / MOVES_TO_GO).min(left / 2) + byo)
     }
 }
 
@@ -65,17 +98,69 @@ impl Clock {
 mod tests {
     use super::*;
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     #[test]
-    fn shares() {
+    fn main_time_is_spread_with_a_reserve() {
         let mut c = Clock::default();
         assert_eq!(c.allot(0), None);
         c.set(Duration::from_secs(60), Duration::ZERO, 0);
-        assert_eq!(c.allot(0), Some(Duration::from_secs(3)));
-        c.time_left(0, Duration::from_secs(10), 0);
-        assert_eq!(c.allot(0), Some(Duration::from_millis(500)));
-        c.time_left(1, Duration::from_secs(30), 5);
-        assert_eq!(c.allot(1), Some(Duration::from_secs(6)));
+        // The whole main time, exactly as set.
+        assert_eq!(c.allot(0), Some(ms(3000)));
+        // A told whole number may be a second too generous.
+        c.time_left(0, Duration::from_secs(11), 0);
+        assert_eq!(c.allot(0), Some(ms(500)));
+        // A told fraction is taken as exact.
+        c.time_left(0, ms(10_500), 0);
+        assert_eq!(c.allot(0), Some(ms(525)));
+        // The last second told may be nothing at all.
+        c.time_left(0, Duration::from_secs(1), 0);
+        assert_eq!(c.allot(0), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn byo_yomi_and_canadian_periods() {
+        let mut c = Clock::default();
+        // "2 s per move": a fresh period is exact, less the margin.
+        c.set(Duration::ZERO, Duration::from_secs(2), 1);
+        assert_eq!(c.allot(0), Some(ms(1900)));
+        c.time_left(0, Duration::from_secs(2), 1);
+        assert_eq!(c.allot(0), Some(ms(1900)));
+        // "20 s per 10 moves": 18 s told for 9 stones is 17 s at worst.
+        c.set(Duration::ZERO, Duration::from_secs(20), 10);
+        c.time_left(1, Duration::from_secs(18), 9);
+        let share = Duration::from_secs(17) / 9;
+        assert_eq!(c.allot(1), Some(share - share * 5 / 100));
+        // The last stone with 1 s told: nothing certain is left.
+        c.time_left(1, Duration::from_secs(1), 1);
+        assert_eq!(c.allot(1), Some(Duration::ZERO));
         c.set(Duration::ZERO, Duration::from_secs(1), 0);
         assert_eq!(c.allot(0), None);
+    }
+
+    #[test]
+    fn main_time_followed_by_byo_yomi_adds_a_stone() {
+        let mut c = Clock::default();
+        c.set(Duration::from_secs(40), Duration::from_secs(10), 5);
+        assert_eq!(c.allot(0), Some(ms(2000 + 1900)));
+    }
+
+    #[test]
+    fn absolute_time_never_runs_out_over_a_long_game() {
+        // A minute for the game, each move spending its whole share, the
+        // GUI rounding the time left up: after 60 moves time is left.
+        let mut c = Clock::default();
+        c.set(Duration::from_secs(60), Duration::ZERO, 0);
+        let mut real = Duration::from_secs(60);
+        for _ in 0..60 {
+            let told = Duration::from_secs(real.as_secs_f64().ceil() as u64);
+            c.time_left(0, told, 0);
+            let spent = c.allot(0).unwrap_or_default() + ms(10);
+            assert!(spent < real, "{spent:?} of {real:?}");
+            real -= spent;
+        }
+        assert!(real > Duration::from_secs(2), "{real:?}");
     }
 }

@@ -512,7 +512,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         let mut seen = 0usize;
         while let Some(i) = stack.pop() {
             seen += 1;
-            if seen % POLL == 0 && abort.load(Ordering::Relaxed) {
+            if seen.is_multiple_of(POLL) && abort.load(Ordering::Relaxed) {
                 self.clear();
                 return false;
             }
@@ -530,7 +530,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         let new_index =
             |i: usize| before[i / 64] + (live[i / 64] & ((1u64 << (i % 64)) - 1)).count_ones();
         for (w, &word) in live.iter().enumerate() {
-            if w % (POLL / 64) == 0 && abort.load(Ordering::Relaxed) {
+            if w.is_multiple_of(POLL / 64) && abort.load(Ordering::Relaxed) {
                 // Half moved: nothing of it can be trusted any more.
                 self.clear();
                 return false;
