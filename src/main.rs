@@ -62,7 +62,7 @@ enum Tool {
         #[arg(long, default_value_t = 3)]
         runs: usize,
         /// Instead: measure genmove overshoot and stop latency over pipes,
-        /// for this game (e.g. othello, quoridor, hearts).
+        /// for this game with options (e.g. othello, "quoridor size=11").
         #[arg(long)]
         latency: Option<String>,
         /// With --latency: the search to time.
@@ -71,12 +71,19 @@ enum Tool {
         /// With --latency: the search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// With --latency: the movetime in milliseconds.
-        #[arg(long, default_value_t = 100)]
-        movetime: u64,
-        /// With --latency: how many moves.
+        /// With --latency: more engine settings, `name=value` (repeatable).
+        #[arg(long = "set")]
+        set: Vec<String>,
+        /// With --latency: move times in milliseconds, comma-separated.
+        #[arg(long, default_value = "100", value_delimiter = ',')]
+        movetime: Vec<u64>,
+        /// With --latency: moves per move time (or games with --clock).
         #[arg(long, default_value_t = 100)]
         rounds: usize,
+        /// With --latency: play whole games under a GTP clock instead,
+        /// `MAIN,BYOYOMI,STONES` in seconds (e.g. 60,0,0 or 0,20,10).
+        #[arg(long)]
+        clock: Option<String>,
     },
     /// Pit engines against each other: Elo, error bars, records, charts.
     Match(Box<tabula::arena::MatchArgs>),
@@ -106,10 +113,14 @@ fn main() -> ExitCode {
             latency: Some(game),
             search,
             threads,
+            set,
             movetime,
             rounds,
+            clock,
             ..
-        } => match tabula::bench::latency(&game, &search, threads, movetime, rounds) {
+        } => match latency_config(game, search, threads, set, movetime, rounds, clock)
+            .and_then(|c| tabula::bench::latency::run(&c))
+        {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -160,6 +171,64 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// Checks the `--latency` arguments before any engine is started.
+fn latency_config(
+    game: String,
+    search: String,
+    threads: usize,
+    set: Vec<String>,
+    movetimes: Vec<u64>,
+    rounds: usize,
+    clock: Option<String>,
+) -> Result<tabula::bench::latency::LatencyConfig, String> {
+    let name = game.split_whitespace().next().unwrap_or("");
+    if games::find(name).is_none() {
+        return Err(format!(
+            "unknown game '{name}'; games: {}",
+            games::names().join(", ")
+        ));
+    }
+    let settings = set
+        .iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => Ok(format!("{k} {v}")),
+            None => Err(format!("--set takes name=value, not '{s}'")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let clock = match clock {
+        None => None,
+        Some(text) => {
+            let parts: Vec<&str> = text.split(',').collect();
+            let bad = || format!("--clock takes MAIN,BYOYOMI,STONES in seconds, not '{text}'");
+            let [main, byo, stones] = parts[..] else {
+                return Err(bad());
+            };
+            let seconds = |w: &str| {
+                w.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (0.0..=1e6).contains(v))
+            };
+            match (seconds(main), seconds(byo), stones.trim().parse::<u32>()) {
+                (Some(m), Some(b), Ok(s)) if m > 0.0 || (b > 0.0 && s > 0) => Some((m, b, s)),
+                _ => return Err(bad()),
+            }
+        }
+    };
+    if movetimes.is_empty() || movetimes.iter().any(|&m| m == 0 || m > 3_600_000) {
+        return Err("--movetime takes milliseconds from 1 to 3600000".into());
+    }
+    Ok(tabula::bench::latency::LatencyConfig {
+        game,
+        search,
+        threads: threads.max(1),
+        settings,
+        movetimes,
+        rounds: rounds.max(1),
+        clock,
+    })
 }
 
 fn run_perft(

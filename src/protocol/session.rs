@@ -240,7 +240,9 @@ fn execute(
         Command::KnownCommand(name) => COMMANDS
             .contains(&name.to_ascii_lowercase().as_str())
             .to_string(),
-        Command::ListCommands => format!("\n{}", COMMANDS.join("\n")),
+        // The first name on the `=` line, as GTP tools parse it (Quarry
+        // calls a leading empty line a wrong response format).
+        Command::ListCommands => COMMANDS.join("\n"),
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;

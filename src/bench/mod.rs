@@ -6,6 +6,8 @@
 //! Times are wall-clock on whatever else the machine is doing: compare
 //! figures taken in one run, not across runs.
 
+pub mod latency;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -84,7 +86,7 @@ pub fn first_decision_of_a_hand() -> Option<Hearts> {
 }
 
 /// `values` in increasing order (for medians and quantiles).
-fn sorted(values: &[f64]) -> Vec<f64> {
+pub(crate) fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     v
@@ -259,112 +261,4 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> Str
 pub fn default_ffo_dir() -> Option<std::path::PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ffo");
     p.is_dir().then_some(p)
-}
-
-/// Overshoot and stop latency of `genmove`, measured from outside: runs
-/// this executable as an engine over pipes, as a referee would.
-pub fn latency(
-    game: &str,
-    search: &str,
-    threads: usize,
-    movetime_ms: u64,
-    rounds: usize,
-) -> Result<String, String> {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let mut child = Command::new(exe)
-        .args(["--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-    let reply = |stdout: &mut BufReader<std::process::ChildStdout>| -> Result<String, String> {
-        let mut text = String::new();
-        loop {
-            let mut line = String::new();
-            if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("engine closed its output".into());
-            }
-            if line.trim().is_empty() {
-                return Ok(text);
-            }
-            text.push_str(&line);
-        }
-    };
-    let send = |stdin: &mut std::process::ChildStdin, line: &str| {
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .map_err(|e| e.to_string())
-    };
-    send(&mut stdin, &format!("game {game}"))?;
-    reply(&mut stdout)?;
-    for setting in [
-        format!("set search {search}"),
-        format!("set threads {threads}"),
-    ] {
-        send(&mut stdin, &setting)?;
-        let r = reply(&mut stdout)?;
-        if r.starts_with('?') {
-            return Err(r);
-        }
-    }
-    let mut overshoot = Vec::new();
-    let mut stop = Vec::new();
-    for i in 0..rounds {
-        // Keep the game going; start over when it ends.
-        send(&mut stdin, "result")?;
-        if reply(&mut stdout)?.contains("over") {
-            send(&mut stdin, "clear_board")?;
-            reply(&mut stdout)?;
-        }
-        let t = Instant::now();
-        send(&mut stdin, &format!("genmove movetime={movetime_ms}"))?;
-        let r = reply(&mut stdout)?;
-        let spent = t.elapsed().as_secs_f64() * 1000.0;
-        if r.starts_with('?') {
-            return Err(r);
-        }
-        overshoot.push(spent - movetime_ms as f64);
-        if i % 2 == 0 {
-            // A long search stopped after a while.
-            send(&mut stdin, "genmove movetime=60000")?;
-            std::thread::sleep(Duration::from_millis(20 + (i as u64 * 37) % 80));
-            let t = Instant::now();
-            send(&mut stdin, "stop")?;
-            reply(&mut stdout)?;
-            stop.push(t.elapsed().as_secs_f64() * 1000.0);
-            reply(&mut stdout)?;
-        }
-    }
-    send(&mut stdin, "quit")?;
-    let _ = child.wait();
-    let stats = |v: &[f64]| {
-        let v = sorted(v);
-        let at = |q: f64| {
-            v.get(((v.len() as f64 - 1.0) * q).round() as usize)
-                .copied()
-                .unwrap_or(0.0)
-        };
-        format!(
-            "median {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} moves",
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            v.len()
-        )
-    };
-    let search = if threads > 1 {
-        format!("{search} ({threads} threads)")
-    } else {
-        search.to_string()
-    };
-    Ok(format!(
-        "{game} {search} genmove movetime={movetime_ms}: overshoot {}\n{game} {search} stop latency: {}\n",
-        stats(&overshoot),
-        stats(&stop)
-    ))
 }
