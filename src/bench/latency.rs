@@ -54,7 +54,12 @@ impl Engine {
         let mut text = String::new();
         loop {
             let mut line = String::new();
-            if self.stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            if self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?
+                == 0
+            {
                 return Err("engine closed its output".into());
             }
             if line.trim().is_empty() {
@@ -282,7 +287,11 @@ fn clock_games(
                 break;
             }
             // Main time that ran on into a period: what the period kept.
-            let margin = if before >= spent { before - spent } else { clock.left };
+            let margin = if before >= spent {
+                before - spent
+            } else {
+                clock.left
+            };
             margins.push(margin * 1000.0);
         }
         games += 1;

@@ -50,14 +50,11 @@ const NONE: u32 = u32::MAX;
 pub struct Ismcts {
     /// UCB1 exploration constant.
     pub c: f64,
-    /// Nodes the tree may grow to; past it, iterations play out from the
-    /// deepest node they reach instead of adding one.
-    pub max_nodes: usize,
+    /// Bytes the tree may take, nodes, edges and move indexes counted as
+    /// allocated; past it, iterations play out from the deepest node they
+    /// reach instead of adding an edge or a node.
+    pub max_bytes: usize,
 }
-
-/// Bytes a node takes with its edges, for the memory cap (a node of a
-/// card game has a dozen edges or so).
-const NODE_BYTES: usize = 512;
 
 impl Ismcts {
     /// An ISMCTS search with exploration constant `c` (tree capped at
@@ -65,15 +62,27 @@ impl Ismcts {
     pub fn new(c: f64) -> Ismcts {
         Ismcts {
             c,
-            max_nodes: (512 << 20) / NODE_BYTES,
+            max_bytes: 512 << 20,
         }
     }
 
     /// Caps the tree at about `bytes` of memory.
     pub fn with_memory(mut self, bytes: usize) -> Ismcts {
-        self.max_nodes = (bytes / NODE_BYTES).max(2);
+        self.max_bytes = bytes;
         self
     }
+}
+
+/// Bytes a node owns on the heap: its edge array and its move index, as
+/// allocated.
+fn owned_bytes<M>(n: &Node<M>) -> usize {
+    // A hash map slot holds the pair and a control byte; the table keeps
+    // some slots empty (the exact load factor is the map's business).
+    let slot = std::mem::size_of::<(M, u32)>() + 1;
+    n.edges.capacity() * std::mem::size_of::<Edge<M>>()
+        + n.index.as_ref().map_or(0, |i| {
+            i.capacity() * slot * 8 / 7 + std::mem::size_of::<FxMap<M, u32>>()
+        })
 }
 
 /// A fast non-cryptographic hasher (FxHash) for the move index of wide
@@ -207,6 +216,10 @@ impl<G: Game> Search<G> for Ismcts {
         let mut tree: Tree<G::Move> = Tree {
             nodes: vec![Node::new()],
         };
+        // What the nodes own, kept up to date at every growth; the node
+        // array itself is counted by its capacity.
+        let mut owned = 0usize;
+        let node_size = std::mem::size_of::<Node<G::Move>>();
         let seats = root.num_seats();
         let mut rewards = vec![0.0; seats];
         let mut legal: Vec<G::Move> = Vec::new();
@@ -252,6 +265,7 @@ impl<G: Game> Search<G> for Ismcts {
                 }
                 found.clear();
                 found.resize(legal.len(), false);
+                let full = owned + tree.nodes.capacity() * node_size >= self.max_bytes;
                 let n = &mut tree.nodes[node as usize];
                 let mut best = NONE;
                 let mut best_v = f64::NEG_INFINITY;
@@ -317,6 +331,11 @@ impl<G: Game> Search<G> for Ismcts {
                 untried.clear();
                 untried.extend((0..legal.len() as u32).filter(|&i| !found[i as usize]));
                 if !untried.is_empty() {
+                    if full {
+                        // The tree is full: play out from here.
+                        break;
+                    }
+                    let before = owned_bytes(n);
                     let i = untried[rng.gen_range(0..untried.len())];
                     let mv = legal[i as usize];
                     let j = n.edges.len() as u32;
@@ -340,6 +359,7 @@ impl<G: Game> Search<G> for Ismcts {
                                 .collect(),
                         ));
                     }
+                    owned = owned + owned_bytes(n) - before;
                     state.apply(mv);
                     path.push((node, j));
                     break;
@@ -352,7 +372,7 @@ impl<G: Game> Search<G> for Ismcts {
                 state.apply(e.mv);
                 path.push((node, best));
                 if e.child == NONE {
-                    if fresh as usize >= self.max_nodes {
+                    if full {
                         // The tree is full: play out from here.
                         break;
                     }
