@@ -45,9 +45,8 @@ pub fn svg_with(rec: &MatchRecord, summary: &Summary, live: bool) -> String {
     let bars_end = TOP + ROW * rows as f64 + 50.0;
     let curve = summary.curve.len() >= 2;
     let llr = curve && summary.sprt.is_some();
-    let height = bars_end
-        + if curve { PANEL + 60.0 } else { 0.0 }
-        + if llr { PANEL + 60.0 } else { 0.0 };
+    let height =
+        bars_end + if curve { PANEL + 60.0 } else { 0.0 } + if llr { PANEL + 60.0 } else { 0.0 };
     let x_of = |fraction: f64| LEFT + BAR * fraction.clamp(0.0, 1.0);
     let name = |i: usize| {
         summary
@@ -330,7 +329,10 @@ fn elo_panel(s: &mut String, summary: &Summary, top: f64) {
     let points: Vec<(u64, f64, f64, f64)> = summary
         .curve
         .iter()
-        .filter_map(|p| p.elo.map(|e| (p.games, clamp(e.elo), clamp(e.lower), clamp(e.upper))))
+        .filter_map(|p| {
+            p.elo
+                .map(|e| (p.games, clamp(e.elo), clamp(e.lower), clamp(e.upper)))
+        })
         .collect();
     let upper: Vec<String> = points
         .iter()

@@ -41,9 +41,10 @@ pub const MAX_SECONDS: f64 = 1e6;
 /// Seconds from a user's text: finite, not negative, at most
 /// [`MAX_SECONDS`], kept to the millisecond.
 pub fn parse_seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
-    let v: f64 = text.trim().parse().map_err(|_| {
-        ConfigError(format!("{what} needs a number of seconds, not '{text}'"))
-    })?;
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| ConfigError(format!("{what} needs a number of seconds, not '{text}'")))?;
     if !(v.is_finite() && (0.0..=MAX_SECONDS).contains(&v)) {
         return Err(ConfigError(format!(
             "{what} must be between 0 and {MAX_SECONDS} seconds, not '{text}'"
@@ -404,9 +405,17 @@ mod tests {
         assert!(limits(Some(300), None).check_for(Proto::Gtp, "e").is_err());
         assert!(limits(Some(1500), None).check_for(Proto::Gtp, "e").is_err());
         assert!(limits(Some(2000), None).check_for(Proto::Gtp, "e").is_ok());
-        assert!(limits(None, Some("2+0.1")).check_for(Proto::Gtp, "e").is_err());
+        assert!(
+            limits(None, Some("2+0.1"))
+                .check_for(Proto::Gtp, "e")
+                .is_err()
+        );
         assert!(limits(None, Some("2+1")).check_for(Proto::Gtp, "e").is_ok());
-        assert!(limits(Some(300), Some("2+0.1")).check_for(Proto::Tabula, "e").is_ok());
+        assert!(
+            limits(Some(300), Some("2+0.1"))
+                .check_for(Proto::Tabula, "e")
+                .is_ok()
+        );
     }
 
     #[test]

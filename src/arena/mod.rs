@@ -321,7 +321,10 @@ impl fmt::Display for ArenaError {
                 command,
                 error,
             } => {
-                write!(f, "engine {engine} failed its check before the first game: {error}")?;
+                write!(
+                    f,
+                    "engine {engine} failed its check before the first game: {error}"
+                )?;
                 if matches!(error, process::EngineError::Spawn { .. }) {
                     let program = command.split_whitespace().next().unwrap_or("");
                     write!(
@@ -393,9 +396,9 @@ impl MatchReport {
                     .filter(|g| g.seats.contains(i))
                     .collect();
                 !mine.is_empty()
-                    && mine.iter().all(
-                        |g| matches!(&g.ending, Ending::Forfeit { engine, .. } if engine == i),
-                    )
+                    && mine
+                        .iter()
+                        .all(|g| matches!(&g.ending, Ending::Forfeit { engine, .. } if engine == i))
             })
             .map(|(_, e)| e.name.clone())
             .collect()
@@ -661,7 +664,7 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
         game.push_str(" seat=0");
     }
     let check = |spec: &EngineSpec| -> Result<(), process::EngineError> {
-        let label = format!("[{} check]", spec.name);
+        let label = format!("{} check", spec.name);
         let mut p = process::EngineProcess::spawn(&spec.launch, &label, setup.log.clone())?;
         for line in spec.start_lines() {
             p.send(line, setup.timeout)?;

@@ -170,7 +170,7 @@ impl Table<'_> {
         for seat in 0..self.job.seats.len() {
             let engine = self.job.seats[seat];
             let label = format!(
-                "[{} game {} {}]",
+                "{} game {} {}",
                 self.setup.engines[engine].name,
                 self.job.number,
                 self.referee.seat_name(seat)
@@ -178,7 +178,7 @@ impl Table<'_> {
             match pool.take(self.setup, engine, &label) {
                 Ok(mut p) => {
                     // A reused process plays this game at this seat now.
-                    p.set_label(&format!("{label} pid {}", p.pid()));
+                    p.set_label(&label);
                     self.procs[seat] = Some(p);
                 }
                 Err(e) => {
@@ -246,7 +246,10 @@ impl Table<'_> {
                 // (a whole number of seconds, checked at start).
                 self.send(
                     seat,
-                    &format!("time_settings 0 {} 1", fmt_seconds(Duration::from_millis(ms))),
+                    &format!(
+                        "time_settings 0 {} 1",
+                        fmt_seconds(Duration::from_millis(ms))
+                    ),
                     timeout,
                 )?;
             }
@@ -521,9 +524,9 @@ impl SeatClock {
     /// it never exceeds what the runner allows.
     pub fn told(&self, proto: Proto) -> Duration {
         match proto {
-            Proto::Tabula => Duration::from_millis(
-                u64::try_from(self.main_left.as_millis()).unwrap_or(u64::MAX),
-            ),
+            Proto::Tabula => {
+                Duration::from_millis(u64::try_from(self.main_left.as_millis()).unwrap_or(u64::MAX))
+            }
             Proto::Gtp => Duration::from_secs(self.main_left.as_secs()),
         }
     }

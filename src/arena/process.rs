@@ -169,8 +169,7 @@ impl Framer {
                 return self.open.take().map(Event::Reply);
             }
             self.lines += 1;
-            if self.lines > MAX_REPLY_LINES || reply.text.len() + line.len() + 1 > MAX_REPLY_BYTES
-            {
+            if self.lines > MAX_REPLY_LINES || reply.text.len() + line.len() + 1 > MAX_REPLY_BYTES {
                 self.open = None;
                 return Some(Event::TooLong(format!(
                     "a reply of more than {MAX_REPLY_LINES} lines or {MAX_REPLY_BYTES} bytes"
@@ -267,7 +266,8 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts an engine. `label` names it in the traffic log.
+    /// Starts an engine. `label` names it in the traffic log (where its
+    /// process id follows it).
     pub fn spawn(
         launch: &Launch,
         label: &str,
@@ -374,7 +374,11 @@ impl EngineProcess {
     fn log(&self, dir: &str, text: &str) {
         if let Some(log) = &self.log {
             for line in text.lines() {
-                log(&format!("{} {dir} {line}", self.label));
+                log(&format!(
+                    "[{} pid {}] {dir} {line}",
+                    self.label,
+                    self.child.id()
+                ));
             }
         }
     }
@@ -433,7 +437,12 @@ impl EngineProcess {
     /// reply, ours or a stray one that means the engine is out of step;
     /// garbage; the end of output; the engine's exit; the deadline),
     /// except a start-up banner line.
-    fn wait_reply(&mut self, command: &str, id: u64, timeout: Duration) -> Result<String, EngineError> {
+    fn wait_reply(
+        &mut self,
+        command: &str,
+        id: u64,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
         let started = Instant::now();
         let timed_out = || EngineError::Timeout {
             command: command.to_string(),

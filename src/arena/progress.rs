@@ -52,11 +52,10 @@ impl Progress {
     pub fn new(mode: Mode, total: u64) -> Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template(
-                "[{bar:30}] {pos}/{len} {per_sec} ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("#>-");
+            let style =
+                ProgressStyle::with_template("[{bar:30}] {pos}/{len} {per_sec} ETA {eta}  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("#>-");
             bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(500));
             bar

@@ -719,9 +719,7 @@ fn parse_game(
         return Err("results and seats differ in length".to_string());
     }
     if let Some(r) = seat_results.iter().find(|r| !(0.0..=1.0).contains(*r)) {
-        return Err(format!(
-            "result {r} is not a seat result (between 0 and 1)"
-        ));
+        return Err(format!("result {r} is not a seat result (between 0 and 1)"));
     }
     let ending = match get("ending") {
         "normal" => Ending::Normal,
