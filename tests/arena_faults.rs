@@ -104,9 +104,7 @@ fn r1_a_flood_before_the_first_reply_ends_at_once_in_bounded_memory() {
     args.extend(engine("good", "good"));
     args.extend(words(&["--engine", "cmd=yes"]));
     let started = Instant::now();
-    let err = try_nim(&args, &[])
-        .err()
-        .expect("a flooding engine fails its check");
+    let err = try_nim(&args, &[]).expect_err("a flooding engine fails its check");
     assert!(err.to_string().contains("yes"), "{err}");
     assert!(
         started.elapsed() < Duration::from_secs(4),
@@ -191,7 +189,7 @@ fn r4_gtp_engines_are_told_and_allowed_the_same_whole_seconds() {
         args.extend(engine("good", "gtp"));
         args.extend(words(&["proto=gtp"]));
         args.extend(engine("good", "good"));
-        let err = try_nim(&args, &[]).err().expect("refused");
+        let err = try_nim(&args, &[]).expect_err("refused");
         assert!(err.to_string().contains("whole seconds"), "{err}");
     }
     let (report, sent) = obedient_match(&dir, &["--movetime", "1000"], "gtp", "4");
@@ -203,7 +201,7 @@ fn r4_gtp_engines_are_told_and_allowed_the_same_whole_seconds() {
         args.extend(engine("good", "gtp"));
         args.extend(words(&["proto=gtp"]));
         args.extend(engine("good", "good"));
-        try_nim(&args, &[]).err().expect("refused")
+        try_nim(&args, &[]).expect_err("refused")
     };
     assert!(err.to_string().contains("whole seconds"), "{err}");
 }
@@ -405,7 +403,7 @@ fn r12_merge_refuses_bad_numbers_and_double_counting() {
     ] {
         let path = dir.join(format!("{name}.txt"));
         write(&path, &format!("{HEAD}{}", game(1, results)));
-        let err = merge(&[&path]).err().expect("refused");
+        let err = merge(&[&path]).expect_err("refused");
         assert!(
             err.to_string().contains("result") || err.to_string().contains("number"),
             "{name}: {err}"
@@ -416,7 +414,7 @@ fn r12_merge_refuses_bad_numbers_and_double_counting() {
     std::fs::copy(&good, &copy).unwrap();
     let dotted = dir.join(".").join("good.txt");
     for pair in [[&good, &good], [&good, &dotted], [&good, &copy]] {
-        let err = merge(&[pair[0], pair[1]]).err().expect("refused");
+        let err = merge(&[pair[0], pair[1]]).expect_err("refused");
         assert!(err.to_string().contains("twice"), "{err}");
     }
     assert_eq!(merge(&[&good]).unwrap().record.games.len(), 1);

@@ -151,8 +151,7 @@ fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
     .unwrap();
     let referee = tabula::arena::referee_for::<common::Nim>(&opts).unwrap();
     let err = tabula::arena::run_with_referee(&common::parse(&args), referee)
-        .err()
-        .expect("no match without the engine");
+        .expect_err("no match without the engine");
     let text = err.to_string();
     assert!(
         text.contains("ghost") && text.contains("cannot start"),

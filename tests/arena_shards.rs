@@ -116,8 +116,7 @@ fn merged_shards_are_the_whole_match() {
         &paths[0],
         &copy.display().to_string(),
     ])))
-    .err()
-    .expect("double counting refused");
+    .expect_err("double counting refused");
     assert!(err.to_string().contains("twice"), "{err}");
 }
 
@@ -133,9 +132,7 @@ fn a_shard_needs_a_seed() {
     )
     .unwrap();
     let referee = tabula::arena::referee_for::<common::Nim>(&opts).unwrap();
-    let err = tabula::arena::run_with_referee(&common::parse(&a), referee)
-        .err()
-        .expect("refused");
+    let err = tabula::arena::run_with_referee(&common::parse(&a), referee).expect_err("refused");
     assert!(err.to_string().contains("--seed"), "{err}");
 }
 

@@ -57,7 +57,7 @@ pub fn parse_seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
 /// decimals (`2`, `0.1`, `1.234`).
 pub fn fmt_seconds(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         return (ms / 1000).to_string();
     }
     let text = format!("{}.{:03}", ms / 1000, ms % 1000);

@@ -226,12 +226,8 @@ fn reader_loop(out: impl Read, tx: SyncSender<Event>) {
                         let _ = tx.send(event);
                         return;
                     }
-                    Some(event) => {
-                        if tx.send(event).is_err() {
-                            return;
-                        }
-                    }
-                    None => {}
+                    Some(event) if tx.send(event).is_err() => return,
+                    Some(_) | None => {}
                 }
             }
             Err(e) => {
