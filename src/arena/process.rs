@@ -221,13 +221,11 @@ fn reader_loop(out: impl Read, tx: SyncSender<Event>) {
             }
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buf);
-                match framer.line(&line) {
-                    Some(event @ Event::TooLong(_)) => {
-                        let _ = tx.send(event);
+                if let Some(event) = framer.line(&line) {
+                    let last = matches!(event, Event::TooLong(_));
+                    if tx.send(event).is_err() || last {
                         return;
                     }
-                    Some(event) if tx.send(event).is_err() => return,
-                    Some(_) | None => {}
                 }
             }
             Err(e) => {
