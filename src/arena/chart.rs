@@ -296,23 +296,32 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
 
 /// The Elo of the first engine over the games, with its 95% band.
 fn elo_panel(s: &mut String, summary: &Summary, top: f64) {
+    // The range: the Elo line itself and the last interval (the early
+    // intervals are huge or infinite; the band is cut at the frame).
     const CAP: f64 = 800.0;
-    let finite = |v: f64| v.is_finite().then_some(v.clamp(-CAP, CAP));
+    let finite = |v: f64| {
+        if v.is_finite() {
+            v.clamp(-CAP, CAP)
+        } else if v > 0.0 {
+            CAP
+        } else {
+            -CAP
+        }
+    };
     let mut lo = 0.0f64;
     let mut hi = 0.0f64;
     for p in &summary.curve {
         if let Some(e) = p.elo {
-            for v in [e.lower, e.upper, e.elo] {
-                let v = finite(v).unwrap_or(if v > 0.0 { CAP } else { -CAP });
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
+            lo = lo.min(finite(e.elo));
+            hi = hi.max(finite(e.elo));
         }
     }
-    if hi - lo < 20.0 {
-        hi += 10.0;
-        lo -= 10.0;
+    if let Some(e) = summary.curve.last().and_then(|p| p.elo) {
+        lo = lo.min(finite(e.lower));
+        hi = hi.max(finite(e.upper));
     }
+    let pad = ((hi - lo) * 0.1).max(10.0);
+    let (lo, hi) = (lo - pad, hi + pad);
     let games = summary.curve.last().map_or(1, |p| p.games) as f64;
     let panel = Panel { top, games, lo, hi };
     let names = |i: usize| summary.engines.get(i).map_or("?", |e| e.name.as_str());

@@ -489,6 +489,8 @@ pub fn run_with_referee(
         .into());
     }
     let jobs = jobs.filter(move |j| shard.is_none_or(|s| s.holds(j.deal)));
+    // No more workers than games.
+    let concurrency = concurrency.min(total);
 
     check_engines(&setup, referee.as_ref())?;
 
@@ -847,7 +849,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
     });
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= config::MAX_SECONDS) {
         return Err(ConfigError(format!(
-            "--timeout must be a positive number of seconds, at most {}, not {}",
+            "--timeout must be a positive number of seconds, at most {}, not {:?}",
             config::MAX_SECONDS,
             args.timeout
         ))

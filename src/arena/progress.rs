@@ -7,7 +7,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +53,14 @@ impl Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             let style =
-                ProgressStyle::with_template("[{bar:30}] {pos}/{len} {per_sec} ETA {eta}  {msg}")
+                ProgressStyle::with_template("[{bar:30}] {pos}/{len} {rate} ETA {eta}  {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .with_key(
+                        "rate",
+                        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.2} games/s", state.per_sec());
+                        },
+                    )
                     .progress_chars("#>-");
             bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(500));
