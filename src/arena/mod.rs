@@ -52,18 +52,19 @@ PATH; or name the build itself, e.g. cmd=./target/release/tabula after
 `cargo build --release`. The examples below assume it is on PATH.
 
 Examples:
-  # Two searches of tabula on Othello, 20 games, 2 at a time, 100 ms a move:
+  # Two searches of tabula on Othello, 10 games, 2 at a time, 50 ms a move:
   tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                --engine cmd=tabula name=ab set.search=alphabeta \\
-               --game othello --games 20 --concurrency 2 --movetime 100 --chart match.svg
+               --game othello --games 10 --concurrency 2 --movetime 50 --chart match.svg
 
-  # The same with a clock of 10 s + 0.5 s byo-yomi per game, watched live
+  # The same with a clock of 5 s + 0.5 s byo-yomi per game, watched live
   # (open live.svg in a browser: it reloads itself while the match runs):
   tabula match --engine cmd=tabula name=mcts set.search=mcts \\
-               --engine cmd=tabula name=ab set.search=alphabeta --tc 10+0.5 --live live.svg
+               --engine cmd=tabula name=ab set.search=alphabeta --games 6 --tc 5+0.5 --live live.svg
 
   # Hearts, seat-bound engines refereed by the runner, stop early by SPRT:
-  tabula match --game hearts --engine cmd=tabula name=new set.iterations=400 \\
+  tabula match --game hearts -o hands=single --games 40 \\
+               --engine cmd=tabula name=new set.iterations=400 \\
                --engine cmd=tabula name=old set.iterations=100 --each set.search=ismcts \\
                --sprt elo0=0 elo1=50
 
@@ -81,7 +82,7 @@ Examples:
   for k in 1 2 3 4; do
     tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                  --engine cmd=tabula name=flat set.search=flat \\
-                 --games 40 --movetime 50 --seed 1 --shard $k/4 --record shard$k.txt
+                 --games 16 --movetime 20 --seed 1 --shard $k/4 --record shard$k.txt
   done
   tabula match --merge shard1.txt shard2.txt shard3.txt shard4.txt --chart all.svg
 
