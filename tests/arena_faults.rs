@@ -210,14 +210,15 @@ fn r4_gtp_engines_are_told_and_allowed_the_same_whole_seconds() {
 
 #[test]
 fn r5_main_time_is_enforced_after_it_runs_out() {
-    // 0.15 s a move is within the 0.2 s margin, but 15 moves are 2.25 s on
-    // a 1 s clock: the margin is grace once, not a fresh allowance per move.
+    // 0.15 s a move is within the 0.2 s margin, but the 12 moves of the
+    // slow side (both play perfectly from 48 stones) are 1.8 s on a 1 s
+    // clock: the margin is grace once, not a fresh allowance per move.
     let dir = scratch("r5");
     let mut args = base(&dir, 2);
     args.extend(words(&["--tc", "1"]));
     args.extend(engine("good", "fast"));
     args.extend(engine("pace=0.15", "slow"));
-    let report = nim_match(&args, &["stones=30"]);
+    let report = nim_match(&args, &["stones=48"]);
     assert_eq!(
         report.summary.engines[1].fault_count(Fault::Timeout),
         2,

@@ -13,7 +13,12 @@
 //! (one engine process), [`referee`] (the game as text), [`play`] (one
 //! game), [`schedule`] (pairings, seats, threads), [`stats`] (Elo, SPRT),
 //! [`record`] (the match file, merging), [`report`] (the text report),
-//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C).
+//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C),
+//! [`stdio`] (the runner's own standard streams).
+//!
+//! Before the first game every engine is checked (started, sent its
+//! set-up lines and the game); `--shard K/N` plays whole deals of one
+//! seeded match, whose records `--merge` back into the whole.
 
 pub mod chart;
 pub mod config;

@@ -336,7 +336,24 @@ impl Table<'_> {
         }
         let wait = wait.unwrap_or(self.setup.timeout);
         let started = Instant::now();
-        let reply = self.send(seat, &cmd, wait)?;
+        let reply = self.send(seat, &cmd, wait).map_err(|mut f| {
+            if f.fault == Fault::Timeout
+                && let Some(c) = spec.limits.clock
+            {
+                let clock = self.clocks[seat];
+                f.detail.push_str(&format!(
+                    " (on its clock: {}s main time left, {}s byo-yomi, {}s grace)",
+                    fmt_seconds(clock.told(Proto::Tabula)),
+                    fmt_seconds(c.byoyomi),
+                    fmt_seconds(if c.byoyomi.is_zero() {
+                        clock.grace_left
+                    } else {
+                        margin
+                    })
+                ));
+            }
+            f
+        })?;
         let spent = started.elapsed();
         if let Some(c) = spec.limits.clock {
             self.clocks[seat].spend(c, spent);
