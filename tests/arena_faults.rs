@@ -490,4 +490,8 @@ fn a_match_where_an_engine_forfeits_every_game_exits_non_zero() {
     );
     let ok = othello_cli(&dir, "", "");
     assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    // Stderr is not a terminal here: one plain line per game, no bar.
+    let err = String::from_utf8_lossy(&ok.stderr);
+    assert_eq!(err.matches("Finished game ").count(), 2, "{err}");
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
 }

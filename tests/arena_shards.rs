@@ -118,6 +118,21 @@ fn merged_shards_are_the_whole_match() {
     ])))
     .expect_err("double counting refused");
     assert!(err.to_string().contains("twice"), "{err}");
+    // A shard played by other engines under the same names is refused.
+    let other = dir.join("other.txt");
+    let text = std::fs::read_to_string(&paths[2]).unwrap();
+    std::fs::write(
+        &other,
+        text.replace("nim_engine.sh weak", "nim_engine.sh good"),
+    )
+    .unwrap();
+    let err = tabula::arena::run(&common::parse(&words(&[
+        "--merge",
+        &paths[0],
+        &other.display().to_string(),
+    ])))
+    .expect_err("other engines refused");
+    assert!(err.to_string().contains("same engines"), "{err}");
 }
 
 #[test]

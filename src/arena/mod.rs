@@ -546,6 +546,11 @@ pub fn run_with_referee(
         last: None,
         failed: false,
     });
+    if let Some(live) = live.as_mut() {
+        // A first picture, so that a browser has something to reload.
+        live.update(&rec, sprt, &mut progress);
+        live.last = None;
+    }
     let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if let Ending::Forfeit {

@@ -596,6 +596,20 @@ fn merge_named(records: &[(String, &MatchRecord)]) -> Result<MatchRecord, Record
             }
             out.seeds.extend(&rec.seeds);
         }
+        if one_seed
+            && let Some((e, o)) = rec.engines.iter().find_map(|e| {
+                out.engines
+                    .iter()
+                    .find(|o| o.name == e.name && (o.command != e.command || o.init != e.init))
+                    .map(|o| (e, o))
+            })
+        {
+            return Err(RecordError::Incompatible(format!(
+                "engine {} is '{}' with {:?} in one record and '{}' with {:?} in {name}: \
+                 shards of one match must run the same engines",
+                e.name, o.command, o.init, e.command, e.init
+            )));
+        }
         let map: Vec<usize> = rec
             .engines
             .iter()
