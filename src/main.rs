@@ -1,6 +1,6 @@
 //! The `tabula` command: the engine (default), and the tools around it.
 
-use std::io::BufReader;
+use std::io::{BufReader, Write as _};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -151,9 +151,22 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Tool::Match(args) => match tabula::arena::run(&args) {
-            Ok(_) => ExitCode::SUCCESS,
+            Ok(report) => {
+                let lost = report.forfeited_all();
+                if lost.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "tabula match: {} forfeited every game it played: its results say nothing \
+                         about its strength (see the faults above)",
+                        lost.join(", ")
+                    );
+                    ExitCode::FAILURE
+                }
+            }
             Err(e) => {
-                eprintln!("tabula match: {e}");
+                let _ = writeln!(std::io::stderr(), "tabula match: {e}");
                 ExitCode::FAILURE
             }
         },

@@ -135,7 +135,7 @@ fn replies_without_ids_and_start_up_banners_are_accepted() {
 }
 
 #[test]
-fn an_engine_that_cannot_start_forfeits() {
+fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
     let dir = scratch("nostart");
     let mut args = base(&dir, 2);
     args.extend(engine("good", "good"));
@@ -144,9 +144,20 @@ fn an_engine_that_cannot_start_forfeits() {
         "cmd=/nonexistent/engine",
         "name=ghost",
     ]));
-    let report = nim_match(&args, &[]);
-    assert_eq!(report.summary.engines[1].fault_count(Fault::Spawn), 2);
-    assert_eq!(report.summary.pairings[0].wdl.wins, 2);
+    let opts = tabula::options::Options::parse(
+        <common::Nim as tabula::game::Game>::OPTIONS,
+        &[] as &[&str],
+    )
+    .unwrap();
+    let referee = tabula::arena::referee_for::<common::Nim>(&opts).unwrap();
+    let err = tabula::arena::run_with_referee(&common::parse(&args), referee)
+        .expect_err("no match without the engine");
+    let text = err.to_string();
+    assert!(
+        text.contains("ghost") && text.contains("cannot start"),
+        "{text}"
+    );
+    assert!(!dir.join("match.txt").exists());
 }
 
 #[test]
@@ -209,7 +220,7 @@ fn gtp_engines_get_only_the_gtp_core() {
     let dir = scratch("gtp");
     let log = dir.join("gtp.log");
     let mut args = base_with(&dir, 2, 1);
-    args.extend(words(&["--movetime", "1500"]));
+    args.extend(words(&["--movetime", "2000"]));
     args.extend(logged(
         "good",
         "gtp",
@@ -231,7 +242,7 @@ fn gtp_engines_get_only_the_gtp_core() {
         "{sent}"
     );
     assert!(
-        sent.contains("time_settings 0 2 1"),
+        sent.contains(" time_settings 0 2 1\n"),
         "movetime as a one-move byo-yomi:\n{sent}"
     );
     assert!(
@@ -270,10 +281,18 @@ fn tabula_engines_get_settings_seeds_and_budgets() {
         seeds[0].split_whitespace().last(),
         seeds[1].split_whitespace().last()
     );
+    // Only its own, once per process: the check before the first game,
+    // then the one process that played both games.
     assert_eq!(
         b.lines().filter(|l| l.contains(" set seed ")).count(),
-        1,
+        2,
         "only its own:\n{b}"
+    );
+    assert!(
+        b.lines()
+            .filter(|l| l.contains(" set seed "))
+            .all(|l| l.ends_with(" set seed 5")),
+        "{b}"
     );
     assert!(
         a.lines()

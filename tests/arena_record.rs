@@ -50,6 +50,7 @@ fn record(seed: u64, engines: Vec<EngineInfo>, games: Vec<GameRecord>) -> MatchR
         seeds: vec![seed],
         seat_names: vec!["black".to_string(), "white".to_string()],
         engines,
+        shard: None,
         games,
     }
 }

@@ -33,6 +33,37 @@ impl Proto {
     }
 }
 
+/// The longest time any limit may have (`--tc`, `--timeout`, `movetime`):
+/// about 11.6 days, far inside what engines accept (tabula's `time_settings`
+/// takes up to 1e9 seconds) and what the system's clock can add.
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// Seconds from a user's text: finite, not negative, at most
+/// [`MAX_SECONDS`], kept to the millisecond.
+pub fn parse_seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| ConfigError(format!("{what} needs a number of seconds, not '{text}'")))?;
+    if !(v.is_finite() && (0.0..=MAX_SECONDS).contains(&v)) {
+        return Err(ConfigError(format!(
+            "{what} must be between 0 and {MAX_SECONDS} seconds, not '{text}'"
+        )));
+    }
+    Ok(Duration::from_millis((v * 1000.0).round() as u64))
+}
+
+/// Seconds as the protocol writes them: whole, or with up to three
+/// decimals (`2`, `0.1`, `1.234`).
+pub fn fmt_seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        return (ms / 1000).to_string();
+    }
+    let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+    text.trim_end_matches('0').to_string()
+}
+
 /// A game clock: main time, then byo-yomi per move (GTP's
 /// `time_settings main byoyomi 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,25 +75,28 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Parses `MAIN` or `MAIN+BYO` in seconds (decimals allowed).
+    /// Parses `MAIN` or `MAIN+BYO` in seconds (decimals allowed, to the
+    /// millisecond; at most [`MAX_SECONDS`] each).
     pub fn parse(text: &str) -> Result<Clock, ConfigError> {
-        let bad = || {
+        let bad = |why: String| {
             ConfigError(format!(
-                "bad clock '{text}': expected MAIN or MAIN+BYO in seconds"
+                "bad clock '{text}': expected MAIN or MAIN+BYO in seconds ({why})"
             ))
         };
-        let secs = |s: &str| -> Result<Duration, ConfigError> {
-            let v: f64 = s.trim().parse().map_err(|_| bad())?;
-            Duration::try_from_secs_f64(v).map_err(|_| bad())
-        };
+        let secs = |s: &str, what: &str| parse_seconds(s, what).map_err(|e| bad(e.0));
         let (main, byo) = match text.split_once('+') {
-            Some((m, b)) => (secs(m)?, secs(b)?),
-            None => (secs(text)?, Duration::ZERO),
+            Some((m, b)) => (secs(m, "main time")?, secs(b, "byo-yomi")?),
+            None => (secs(text, "main time")?, Duration::ZERO),
         };
         if main.is_zero() && byo.is_zero() {
-            return Err(bad());
+            return Err(bad("no time at all".to_string()));
         }
         Ok(Clock { main, byoyomi: byo })
+    }
+
+    /// Whether both times are whole seconds (all that GTP can announce).
+    pub fn whole_seconds(&self) -> bool {
+        self.main.subsec_nanos() == 0 && self.byoyomi.subsec_nanos() == 0
     }
 }
 
@@ -91,6 +125,52 @@ impl Limits {
     }
 }
 
+/// A movetime in milliseconds, checked against [`MAX_SECONDS`].
+pub fn check_movetime(ms: u64) -> Result<u64, ConfigError> {
+    if ms == 0 || ms as f64 > MAX_SECONDS * 1000.0 {
+        return Err(ConfigError(format!(
+            "movetime must be between 1 and {} milliseconds, not {ms}",
+            MAX_SECONDS * 1000.0
+        )));
+    }
+    Ok(ms)
+}
+
+impl Limits {
+    /// Checks that an engine of dialect `proto` can be told these limits
+    /// exactly: GTP's `time_settings` and `time_left` count whole seconds,
+    /// so a GTP engine's clock and movetime must be whole seconds (a limit
+    /// announced rounded but enforced exactly forfeits games).
+    pub fn check_for(&self, proto: Proto, engine: &str) -> Result<(), ConfigError> {
+        if proto != Proto::Gtp {
+            return Ok(());
+        }
+        if let Some(ms) = self.movetime
+            && ms % 1000 != 0
+        {
+            return Err(ConfigError(format!(
+                "engine {engine} speaks plain GTP, which announces time in whole seconds: \
+                 its movetime must be a multiple of 1000 ms, not {ms} \
+                 (give it its own, e.g. movetime={})",
+                ms.div_ceil(1000) * 1000
+            )));
+        }
+        if let Some(c) = self.clock
+            && !c.whole_seconds()
+        {
+            return Err(ConfigError(format!(
+                "engine {engine} speaks plain GTP, which announces time in whole seconds: \
+                 its clock must be whole seconds, not {}+{} (give it its own, e.g. tc={}+{})",
+                fmt_seconds(c.main),
+                fmt_seconds(c.byoyomi),
+                c.main.as_secs_f64().round(),
+                c.byoyomi.as_secs_f64().ceil()
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// One engine of the match.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -100,8 +180,12 @@ pub struct EngineSpec {
     pub launch: Launch,
     /// Its dialect.
     pub proto: Proto,
-    /// Lines sent once after it starts (`set ...` and `init=` lines).
+    /// Lines sent once after it starts: `set ...` lines (tabula engines
+    /// only) and `init=` lines (every engine), in the order given.
     pub init: Vec<String>,
+    /// The `init=` lines alone: all that a plain GTP engine is sent at
+    /// start (`set` is not a GTP command).
+    pub gtp_init: Vec<String>,
     /// Its own limits (already combined with the match's).
     pub limits: Limits,
     /// Whether its settings fix a seed (then the runner sends none).
@@ -140,10 +224,13 @@ impl EngineSpec {
                         }
                     }
                 }
-                "init" => spec.init.push(value.to_string()),
+                "init" => {
+                    spec.init.push(value.to_string());
+                    spec.gtp_init.push(value.to_string());
+                }
                 "dir" => spec.launch.dir = Some(PathBuf::from(value)),
                 "stderr" => spec.launch.stderr = Some(PathBuf::from(value)),
-                "movetime" => limits.movetime = Some(num("movetime")?),
+                "movetime" => limits.movetime = Some(check_movetime(num("movetime")?)?),
                 "depth" => {
                     limits.depth = Some(
                         u32::try_from(num("depth")?)
@@ -181,6 +268,15 @@ impl EngineSpec {
         }
         spec.limits = limits;
         Ok(spec)
+    }
+
+    /// The lines sent once after start: every setting to a tabula
+    /// engine, the `init=` lines alone to a GTP engine.
+    pub fn start_lines(&self) -> &[String] {
+        match self.proto {
+            Proto::Tabula => &self.init,
+            Proto::Gtp => &self.gtp_init,
+        }
     }
 
     /// A default name from the command: the program's file name.
@@ -291,6 +387,35 @@ mod tests {
         );
         assert!(Clock::parse("x").is_err());
         assert!(Clock::parse("0").is_err());
+        for absurd in ["2e9", "1e300", "inf", "NaN", "-1", "1+-1", "1+1e7"] {
+            assert!(Clock::parse(absurd).is_err(), "{absurd}");
+        }
+        assert_eq!(fmt_seconds(Duration::from_millis(100)), "0.1");
+        assert_eq!(fmt_seconds(Duration::from_millis(1234)), "1.234");
+        assert_eq!(fmt_seconds(Duration::from_secs(60)), "60");
+    }
+
+    #[test]
+    fn gtp_engines_get_whole_seconds_only() {
+        let limits = |movetime, tc: Option<&str>| Limits {
+            movetime,
+            clock: tc.map(|t| Clock::parse(t).unwrap()),
+            ..Limits::default()
+        };
+        assert!(limits(Some(300), None).check_for(Proto::Gtp, "e").is_err());
+        assert!(limits(Some(1500), None).check_for(Proto::Gtp, "e").is_err());
+        assert!(limits(Some(2000), None).check_for(Proto::Gtp, "e").is_ok());
+        assert!(
+            limits(None, Some("2+0.1"))
+                .check_for(Proto::Gtp, "e")
+                .is_err()
+        );
+        assert!(limits(None, Some("2+1")).check_for(Proto::Gtp, "e").is_ok());
+        assert!(
+            limits(Some(300), Some("2+0.1"))
+                .check_for(Proto::Tabula, "e")
+                .is_ok()
+        );
     }
 
     #[test]

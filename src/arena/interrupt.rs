@@ -1,46 +1,52 @@
 //! Ctrl-C during a match: the first one stops new games from starting and
 //! lets the games under way finish, so the report and record still come
-//! out; a second one ends the program at once.
+//! out; a second one ends the program at once (exit code 130).
 //!
-//! Engines run in process groups of their own, so the terminal's SIGINT
-//! reaches only the runner and never cuts an engine off mid-game.
+//! Built on `signal-hook`: the handlers only set atomic flags (or exit),
+//! and are removed again when the match ends. Engines run in process
+//! groups of their own, so the terminal's SIGINT reaches only the runner
+//! and never cuts an engine off mid-game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by the first Ctrl-C (shared with the signal handlers).
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
 /// Whether Ctrl-C was pressed since [`Guard::install`].
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
-#[cfg(unix)]
-extern "C" fn on_sigint(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::Relaxed);
-    // SAFETY: signal(2) is async-signal-safe; the next Ctrl-C gets the
-    // default action (terminate).
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-    }
-}
-
-/// Catches Ctrl-C while it lives; restores the previous handler on drop.
+/// Catches Ctrl-C while it lives; removes its handlers on drop.
 pub struct Guard {
     #[cfg(unix)]
-    previous: libc::sighandler_t,
+    ids: Vec<signal_hook::SigId>,
 }
 
 impl Guard {
-    /// Installs the handler.
+    /// Installs the handlers. If they cannot be installed, a warning is
+    /// logged and Ctrl-C keeps its default action.
     pub fn install() -> Guard {
         INTERRUPTED.store(false, Ordering::Relaxed);
         #[cfg(unix)]
         {
-            let handler = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            // SAFETY: installs a handler that only touches an atomic and
-            // calls signal(2), both async-signal-safe.
-            let previous = unsafe { libc::signal(libc::SIGINT, handler) };
-            Guard { previous }
+            use signal_hook::consts::SIGINT;
+            use signal_hook::flag;
+            let flag = Arc::clone(&INTERRUPTED);
+            // Order matters: the conditional exit looks at the flag
+            // before the second handler sets it, so only a second
+            // Ctrl-C exits.
+            let ids = match flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag))
+                .and_then(|a| flag::register(SIGINT, flag).map(|b| vec![a, b]))
+            {
+                Ok(ids) => ids,
+                Err(e) => {
+                    log::warn!("cannot catch Ctrl-C: {e}");
+                    Vec::new()
+                }
+            };
+            Guard { ids }
         }
         #[cfg(not(unix))]
         Guard {}
@@ -50,9 +56,8 @@ impl Guard {
 impl Drop for Guard {
     fn drop(&mut self) {
         #[cfg(unix)]
-        // SAFETY: puts back the handler that was there before.
-        unsafe {
-            libc::signal(libc::SIGINT, self.previous);
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
         }
     }
 }

@@ -13,7 +13,12 @@
 //! (one engine process), [`referee`] (the game as text), [`play`] (one
 //! game), [`schedule`] (pairings, seats, threads), [`stats`] (Elo, SPRT),
 //! [`record`] (the match file, merging), [`report`] (the text report),
-//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C).
+//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C),
+//! [`stdio`] (the runner's own standard streams).
+//!
+//! Before the first game every engine is checked (started, sent its
+//! set-up lines and the game); `--shard K/N` plays whole deals of one
+//! seeded match, whose records `--merge` back into the whole.
 
 pub mod chart;
 pub mod config;
@@ -26,6 +31,7 @@ pub mod referee;
 pub mod report;
 pub mod schedule;
 pub mod stats;
+pub mod stdio;
 
 use std::fmt;
 use std::fs::File;
@@ -46,39 +52,61 @@ use self::stats::{Sprt, SprtDecision, SprtError, Wdl};
 use crate::options::OptionError;
 
 const EXAMPLES: &str = "\
+Where `tabula` comes from: `cargo install --path .` in the source tree puts it on
+PATH; or name the build itself, e.g. cmd=./target/release/tabula after
+`cargo build --release`. The examples below assume it is on PATH.
+
 Examples:
-  # Two settings of tabula on Othello, 200 games, 2 at a time, 100 ms a move:
+  # Two searches of tabula on Othello, 10 games, 2 at a time, 50 ms a move:
   tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                --engine cmd=tabula name=ab set.search=alphabeta \\
-               --game othello --games 200 --concurrency 2 --movetime 100 --chart match.svg
+               --game othello --games 10 --concurrency 2 --movetime 50 --chart match.svg
 
-  # A plain GTP Othello engine against tabula, 60 s + 1 s byo-yomi per game:
-  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --tc 60+1
+  # The same with a clock of 5 s + 0.5 s byo-yomi per game, watched live
+  # (open live.svg in a browser: it reloads itself while the match runs):
+  tabula match --engine cmd=tabula name=mcts set.search=mcts \\
+               --engine cmd=tabula name=ab set.search=alphabeta --games 6 --tc 5+0.5 --live live.svg
 
   # Hearts, seat-bound engines refereed by the runner, stop early by SPRT:
-  tabula match --game hearts --engine cmd=tabula name=new set.iterations=4000 \\
-               --engine cmd=tabula name=old --each set.search=ismcts --sprt elo0=0 elo1=10
+  tabula match --game hearts -o hands=single --games 40 \\
+               --engine cmd=tabula name=new set.iterations=400 \\
+               --engine cmd=tabula name=old set.iterations=100 --each set.search=ismcts \\
+               --sprt elo0=0 elo1=50
 
   # Wizard, one ismcts player against three rules players (ABBB, rotated):
-  tabula match --game wizard --table ABBB --games 40 \\
-               --engine cmd=tabula name=ismcts set.search=ismcts set.iterations=1000 \\
+  tabula match --game wizard --table ABBB --games 8 \\
+               --engine cmd=tabula name=ismcts set.search=ismcts set.iterations=200 \\
                --engine cmd=tabula name=rules set.search=rules
 
-  # Three engines: a round robin with a cross-table, 50 games per pairing:
+  # Three engines: a round robin with a cross-table, 10 games per pairing:
   tabula match --engine cmd=tabula name=mcts set.search=mcts --engine cmd=tabula name=flat \\
-               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 50
+               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 10 --movetime 50
 
-  # Merge two runs of the same match (e.g. from two machines) into one report:
-  tabula match --merge run1.txt run2.txt --chart both.svg --record both.txt
+  # One match over four machines (or cores): each plays a quarter of the deals
+  # of the same seed, then the four records merge into the report of the whole:
+  for k in 1 2 3 4; do
+    tabula match --engine cmd=tabula name=mcts set.search=mcts \\
+                 --engine cmd=tabula name=flat set.search=flat \\
+                 --games 16 --movetime 20 --seed 1 --shard $k/4 --record shard$k.txt
+  done
+  tabula match --merge shard1.txt shard2.txt shard3.txt shard4.txt --chart all.svg
+
+  # A plain GTP Othello engine (if you have one, e.g. Edax) against tabula:
+  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --tc 60+1
 
 Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
-(sent as `set KEY VALUE`), init=LINE (any command sent at start), dir=PATH,
-stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N, tc=MAIN[+BYO].
+(sent as `set KEY VALUE` to tabula engines), init=LINE (any command sent at start),
+dir=PATH, stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N,
+tc=MAIN[+BYO]. Plain GTP engines count time in whole seconds: their movetime must be
+a multiple of 1000 and their clock whole seconds.
 
-Faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
-command, a failed start) lose that game for the culprit and are counted in the
-report; the match goes on. Ctrl-C stops starting games, lets those under way
-finish and prints the report; a second Ctrl-C quits at once.";
+Before the first game every engine is started once and sent its set-up lines: one
+that cannot start or refuses a line stops the match with an error. During the match
+faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
+command) lose that game for the culprit and are counted in the report; the match
+goes on, but exits non-zero if an engine forfeited every game it played. Ctrl-C
+stops starting games, lets those under way finish and prints the report; a second
+Ctrl-C quits at once.";
 
 /// The command line of `tabula match`.
 #[derive(Clone, Debug, clap::Args)]
@@ -139,7 +167,8 @@ pub struct MatchArgs {
     pub timemargin: u64,
 
     /// Seconds to wait for a reply that has no time limit of its own
-    /// (setup commands, moves under depth or iteration budgets).
+    /// (setup commands, moves under depth or iteration budgets; at most
+    /// 1e6).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 
@@ -179,8 +208,20 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
 
+    /// Rewrite this SVG chart while the match runs (about once a second),
+    /// with the Elo curve so far; open it in a browser, which reloads it.
+    #[arg(long, value_name = "FILE.svg")]
+    pub live: Option<PathBuf>,
+
+    /// Play only shard K of N of the match: the deals numbered K-1 modulo
+    /// N, each with all its seat rotations, of the same --seed (give one).
+    /// `--merge` of the N records is the whole match.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+
     /// Merge these record files into one report instead of playing
-    /// (with --record, also write the merged record).
+    /// (with --record, also write the merged record). The shards of one
+    /// match merge into that match, game numbers kept.
     #[arg(long, value_name = "RECORD", num_args = 1..)]
     pub merge: Vec<PathBuf>,
 
@@ -254,6 +295,15 @@ pub enum ArenaError {
     Sprt(SprtError),
     /// A record could not be read, written or merged.
     Record(RecordError),
+    /// An engine failed its check before the first game.
+    EngineCheck {
+        /// The engine's name.
+        engine: String,
+        /// Its command.
+        command: String,
+        /// What went wrong.
+        error: process::EngineError,
+    },
     /// A file (chart) could not be written.
     Io {
         /// The file.
@@ -272,6 +322,25 @@ impl fmt::Display for ArenaError {
             ArenaError::Sprt(e) => write!(f, "{e}"),
             ArenaError::Record(e) => write!(f, "{e}"),
             ArenaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ArenaError::EngineCheck {
+                engine,
+                command,
+                error,
+            } => {
+                write!(
+                    f,
+                    "engine {engine} failed its check before the first game: {error}"
+                )?;
+                if matches!(error, process::EngineError::Spawn { .. }) {
+                    let program = command.split_whitespace().next().unwrap_or("");
+                    write!(
+                        f,
+                        " (is '{program}' on PATH? `cargo install --path .` puts tabula there; \
+                         or give the path of the build, e.g. cmd=./target/release/tabula)"
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -317,6 +386,31 @@ pub struct MatchReport {
     pub stopped_by_sprt: Option<SprtDecision>,
 }
 
+impl MatchReport {
+    /// The engines that forfeited every game they played (a match in which
+    /// one did exits non-zero: its results say nothing about strength).
+    pub fn forfeited_all(&self) -> Vec<String> {
+        self.summary
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                let mine: Vec<&GameRecord> = self
+                    .record
+                    .games
+                    .iter()
+                    .filter(|g| g.seats.contains(i))
+                    .collect();
+                !mine.is_empty()
+                    && mine
+                        .iter()
+                        .all(|g| matches!(&g.ending, Ending::Forfeit { engine, .. } if engine == i))
+            })
+            .map(|(_, e)| e.name.clone())
+            .collect()
+    }
+}
+
 /// The referee of a game by registry name, with its options as
 /// `key=value` words.
 pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
@@ -342,6 +436,7 @@ pub fn run_with_referee(
     args: &MatchArgs,
     referee: Box<dyn Referee>,
 ) -> Result<MatchReport, ArenaError> {
+    stdio::ensure_open();
     let setup = setup_from(args, referee.as_ref())?;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     if sprt.is_some() && setup.engines.len() != 2 {
@@ -350,9 +445,28 @@ pub fn run_with_referee(
     if args.games == 0 {
         return Err(ConfigError("--games must be at least 1".to_string()).into());
     }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(schedule::Shard::parse)
+        .transpose()
+        .map_err(ConfigError)?;
+    if shard.is_some() && args.seed.is_none() {
+        return Err(ConfigError(
+            "--shard needs --seed: every shard must play the deals of the same seed".to_string(),
+        )
+        .into());
+    }
+    if shard.is_some() && sprt.is_some() {
+        return Err(ConfigError(
+            "--sprt cannot stop one shard early: give --sprt to the --merge of the shards"
+                .to_string(),
+        )
+        .into());
+    }
     let concurrency = match args.concurrency {
         Some(0) => return Err(ConfigError("--concurrency must be at least 1".to_string()).into()),
-        Some(n) => n,
+        Some(n) => n.min(1024),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let seats = referee.num_seats();
@@ -367,8 +481,24 @@ pub fn run_with_referee(
             args.games
         );
     }
-    let jobs = schedule::build_jobs(setup.engines.len(), args.games, &patterns);
-    let total = jobs.len();
+    let jobs = schedule::Jobs::new(setup.engines.len(), args.games, patterns);
+    let total = match shard {
+        Some(s) => jobs.shard_total(s),
+        None => jobs.total(),
+    }
+    .ok_or_else(|| ConfigError(format!("--games {} is too many", args.games)))?;
+    if total == 0 {
+        return Err(ConfigError(format!(
+            "shard {} holds no game of this match (fewer deals than shards)",
+            shard.map_or(String::new(), |s| s.to_string())
+        ))
+        .into());
+    }
+    let jobs = jobs.filter(move |j| shard.is_none_or(|s| s.holds(j.deal)));
+    // No more workers than games.
+    let concurrency = concurrency.min(total);
+
+    check_engines(&setup, referee.as_ref())?;
 
     let mut rec = MatchRecord {
         game: referee.game_name().to_string(),
@@ -376,20 +506,30 @@ pub fn run_with_referee(
         seeds: vec![setup.seed],
         seat_names: (0..seats).map(|s| referee.seat_name(s)).collect(),
         engines: setup.engines.iter().map(EngineSpec::info).collect(),
+        shard: shard.map(|s| s.to_string()),
         games: Vec::new(),
     };
     let record_path = (!args.no_record).then(|| {
-        args.record
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("tabula-match-{}.txt", setup.seed)))
+        args.record.clone().unwrap_or_else(|| match shard {
+            Some(s) => PathBuf::from(format!(
+                "tabula-match-{}-shard{}of{}.txt",
+                setup.seed,
+                s.index + 1,
+                s.count
+            )),
+            None => PathBuf::from(format!("tabula-match-{}.txt", setup.seed)),
+        })
     });
     let mut writer = RecordWriter::open(record_path.as_ref(), &rec)?;
 
-    let mut progress =
-        progress::Progress::new(progress::Mode::choose(args.no_progress, args.quiet), total);
+    let mut progress = progress::Progress::new(
+        progress::Mode::choose(args.no_progress, args.quiet),
+        total as u64,
+    );
     let opts: String = rec.options.iter().map(|o| format!(" {o}")).collect();
+    let shard_text = shard.map_or(String::new(), |s| format!(", shard {s}"));
     progress.header(&format!(
-        "Match: {}{opts}, {} games, {} engines, concurrency {concurrency}, seed {}",
+        "Match: {}{opts}, {} games{shard_text}, {} engines, concurrency {concurrency}, seed {}",
         rec.game,
         total,
         setup.engines.len(),
@@ -401,6 +541,16 @@ pub fn run_with_referee(
     let mut running = vec![Wdl::default(); pairs.len()];
     let started = Instant::now();
     let mut interrupted = false;
+    let mut live = args.live.as_ref().map(|path| LiveChart {
+        path: path.clone(),
+        last: None,
+        failed: false,
+    });
+    if let Some(live) = live.as_mut() {
+        // A first picture, so that a browser has something to reload.
+        live.update(&rec, sprt, &mut progress);
+        live.last = None;
+    }
     let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if let Ending::Forfeit {
@@ -429,6 +579,9 @@ pub fn run_with_referee(
         }
         rec.games.push(game);
         progress.game_done(&line, &running_status(&rec, &pairs, &running));
+        if let Some(live) = live.as_mut() {
+            live.update(&rec, sprt, &mut progress);
+        }
         match sprt.map(|s| s.decide(&running[0])) {
             Some(d @ (SprtDecision::AcceptH0 | SprtDecision::AcceptH1))
                 if stopped_by_sprt.is_none() =>
@@ -468,6 +621,10 @@ pub fn run_with_referee(
     if let Some(path) = &record_path {
         text.push_str(&format!("Record: {}\n", path.display()));
     }
+    if let Some(live) = &live {
+        // The last picture, which no longer reloads itself.
+        write_chart(&live.path, &rec, &summary, false)?;
+    }
     writer.finish(&text);
     let report = MatchReport {
         record: rec,
@@ -479,14 +636,123 @@ pub fn run_with_referee(
     publish(report, args.chart.as_ref())
 }
 
+/// `--live`: the chart rewritten while the match runs.
+struct LiveChart {
+    path: PathBuf,
+    last: Option<Instant>,
+    failed: bool,
+}
+
+impl LiveChart {
+    /// How often the chart is rewritten, at most.
+    const EVERY: Duration = Duration::from_secs(1);
+
+    fn update(&mut self, rec: &MatchRecord, sprt: Option<Sprt>, progress: &mut progress::Progress) {
+        if self.failed || self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        // Games in the order of their numbers, as the final report has them.
+        let mut sorted = rec.clone();
+        sorted.games.sort_by_key(|g| g.number);
+        let summary = Summary::compute(&sorted, sprt);
+        if let Err(e) = write_chart(&self.path, &sorted, &summary, true) {
+            progress.message(&format!("warning: --live: {e}"));
+            self.failed = true;
+        }
+    }
+}
+
+/// Starts every engine once before the first game and sends it its set-up
+/// lines and the game, so that a command that cannot start, or a setting
+/// an engine refuses, stops the match at once with a clear message (rather
+/// than forfeiting every game). The engines are checked in parallel.
+fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError> {
+    let mut game = format!("game {}", referee.game_name());
+    for w in referee.option_words() {
+        game.push(' ');
+        game.push_str(&w);
+    }
+    if !referee.perfect_information() {
+        game.push_str(" seat=0");
+    }
+    let check = |spec: &EngineSpec| -> Result<(), process::EngineError> {
+        let label = format!("{} check", spec.name);
+        let mut p = process::EngineProcess::spawn(&spec.launch, &label, setup.log.clone())?;
+        for line in spec.start_lines() {
+            p.send(line, setup.timeout)?;
+        }
+        match spec.proto {
+            Proto::Tabula => {
+                p.send(&game, setup.timeout)?;
+            }
+            Proto::Gtp => {
+                if referee.game_name() == "othello" {
+                    p.send("boardsize 8", setup.timeout)?;
+                }
+                p.send("clear_board", setup.timeout)?;
+            }
+        }
+        p.quit();
+        Ok(())
+    };
+    let results: Vec<Result<(), process::EngineError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = setup
+            .engines
+            .iter()
+            .map(|spec| scope.spawn(move || check(spec)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(process::EngineError::Crashed(
+                        "the check panicked".to_string(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    for (spec, result) in setup.engines.iter().zip(results) {
+        if let Err(error) = result {
+            return Err(ArenaError::EngineCheck {
+                engine: spec.name.clone(),
+                command: spec.launch.command.clone(),
+                error,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// `--merge`: combines record files into one report.
 fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
+    stdio::ensure_open();
+    // The same file twice would count its games twice.
+    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
+    for path in &args.merge {
+        let canonical = std::fs::canonicalize(path).map_err(|source| {
+            ArenaError::Record(RecordError::Io {
+                path: path.clone(),
+                source,
+            })
+        })?;
+        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
+            return Err(ArenaError::Record(RecordError::Incompatible(format!(
+                "{} and {} are the same file: its games would count twice",
+                first.display(),
+                path.display()
+            ))));
+        }
+        seen.push((canonical, path));
+    }
     let records = args
         .merge
         .iter()
         .map(|p| MatchRecord::read(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let rec = MatchRecord::merge(&records)?;
+    let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
+    let rec = MatchRecord::merge_files(&named)?;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
@@ -498,6 +764,9 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    if let Some(missing) = record::missing_shards(named.iter().map(|(_, r)| r)) {
+        text.push_str(&format!("Missing shards: {missing}\n"));
+    }
     let record_path = args.record.clone().filter(|_| !args.no_record);
     if let Some(path) = &record_path {
         rec.write(path)?;
@@ -514,24 +783,39 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
 }
 
 /// The end of a run or a merge: writes the chart if one is asked for (and
-/// says so in the text), then prints the report text.
+/// says so in the text), then prints the report text (a closed or broken
+/// stdout loses the text, not the match).
 fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> Result<MatchReport, ArenaError> {
     if let Some(path) = chart {
-        write_chart(path, &report.record, &report.summary)?;
+        write_chart(path, &report.record, &report.summary, false)?;
         report
             .text
             .push_str(&format!("Chart: {}\n", path.display()));
     }
-    print!("{}", report.text);
-    let _ = std::io::stdout().flush();
+    let mut out = std::io::stdout().lock();
+    let _ = out
+        .write_all(report.text.as_bytes())
+        .and_then(|()| out.flush());
     Ok(report)
 }
 
-fn write_chart(path: &PathBuf, rec: &MatchRecord, summary: &Summary) -> Result<(), ArenaError> {
-    std::fs::write(path, chart::svg(rec, summary)).map_err(|source| ArenaError::Io {
+/// Writes a chart whole: to a temporary file beside it, then renamed over
+/// it, so that a browser (or anyone) never reads half a chart.
+fn write_chart(
+    path: &PathBuf,
+    rec: &MatchRecord,
+    summary: &Summary,
+    live: bool,
+) -> Result<(), ArenaError> {
+    let io = |source| ArenaError::Io {
         path: path.clone(),
         source,
-    })
+    };
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, chart::svg_with(rec, summary, live)).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
 }
 
 /// Engines, limits and the rest, checked against the game.
@@ -543,7 +827,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         .into());
     }
     let global = Limits {
-        movetime: args.movetime,
+        movetime: args.movetime.map(config::check_movetime).transpose()?,
         depth: args.depth,
         iterations: args.iterations,
         clock: args.tc.as_deref().map(Clock::parse).transpose()?,
@@ -552,6 +836,12 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
     for words in &args.engines.0 {
         let mut spec = EngineSpec::parse(&args.each, words)?;
         spec.limits = spec.limits.or(global);
+        let label = if spec.name.is_empty() {
+            spec.default_name()
+        } else {
+            spec.name.clone()
+        };
+        spec.limits.check_for(spec.proto, &label)?;
         if spec.proto == Proto::Gtp && !referee.perfect_information() {
             return Err(ConfigError(format!(
                 "{} is a hidden-information game: plain GTP engines (proto=gtp) cannot be bound to a seat",
@@ -568,21 +858,32 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
             .map_or(0, |d| d.as_nanos() as u64)
             % 1_000_000_000
     });
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(
-            ConfigError("--timeout must be a positive number of seconds".to_string()).into(),
-        );
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= config::MAX_SECONDS) {
+        return Err(ConfigError(format!(
+            "--timeout must be a positive number of seconds, at most {}, not {:?}",
+            config::MAX_SECONDS,
+            args.timeout
+        ))
+        .into());
+    }
+    if args.timemargin as f64 > config::MAX_SECONDS * 1000.0 {
+        return Err(ConfigError(format!(
+            "--timemargin must be at most {} ms",
+            config::MAX_SECONDS * 1000.0
+        ))
+        .into());
     }
     let log: Option<TrafficLog> = args.debug.then(|| {
         let start = Instant::now();
-        Arc::new(move |line: &str| eprintln!("{:>9.3} {line}", start.elapsed().as_secs_f64()))
-            as TrafficLog
+        Arc::new(move |line: &str| {
+            progress::eprint_line(&format!("{:>9.3} {line}", start.elapsed().as_secs_f64()));
+        }) as TrafficLog
     });
     Ok(Setup {
         engines,
         seed,
         margin: Duration::from_millis(args.timemargin),
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout: Duration::from_millis((args.timeout * 1000.0).ceil() as u64),
         max_moves: args.max_moves,
         random_plies: args.random_plies,
         game_seeds: !args.no_game_seeds,

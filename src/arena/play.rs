@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
-use super::config::{EngineSpec, Proto};
+use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
 use super::process::{EngineError, EngineProcess, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
@@ -83,10 +83,8 @@ impl Pool {
         }
         let spec = &setup.engines[engine];
         let mut p = EngineProcess::spawn(&spec.launch, label, setup.log.clone())?;
-        if spec.proto == Proto::Tabula {
-            for line in &spec.init {
-                p.send(line, setup.timeout)?;
-            }
+        for line in spec.start_lines() {
+            p.send(line, setup.timeout)?;
         }
         Ok(p)
     }
@@ -140,8 +138,8 @@ struct Table<'a> {
     job: &'a GameJob,
     referee: Box<dyn Referee>,
     procs: Vec<Option<EngineProcess>>,
-    /// Main time left per seat, when there is a clock.
-    main_left: Vec<Duration>,
+    /// Each seat's clock, when it has one.
+    clocks: Vec<SeatClock>,
     transcript: Vec<String>,
     plies: usize,
 }
@@ -172,12 +170,17 @@ impl Table<'_> {
         for seat in 0..self.job.seats.len() {
             let engine = self.job.seats[seat];
             let label = format!(
-                "[{} {}]",
+                "{} game {} {}",
                 self.setup.engines[engine].name,
+                self.job.number,
                 self.referee.seat_name(seat)
             );
             match pool.take(self.setup, engine, &label) {
-                Ok(p) => self.procs[seat] = Some(p),
+                Ok(mut p) => {
+                    // A reused process plays this game at this seat now.
+                    p.set_label(&label);
+                    self.procs[seat] = Some(p);
+                }
                 Err(e) => {
                     return Err(Forfeit {
                         engine,
@@ -226,23 +229,27 @@ impl Table<'_> {
                 }
             }
             if let Some(c) = clock {
-                // GTP counts whole seconds.
-                let (byo, stones) = if c.byoyomi.is_zero() {
-                    (0, 0)
-                } else {
-                    (whole_secs(c.byoyomi), 1)
-                };
-                let main = whole_secs(c.main);
+                // Announced as enforced: to the millisecond for tabula
+                // engines, and whole seconds (checked at start) for GTP.
+                let stones = u32::from(!c.byoyomi.is_zero());
                 self.send(
                     seat,
-                    &format!("time_settings {main} {byo} {stones}"),
+                    &format!(
+                        "time_settings {} {} {stones}",
+                        fmt_seconds(c.main),
+                        fmt_seconds(c.byoyomi)
+                    ),
                     timeout,
                 )?;
             } else if let (Proto::Gtp, Some(ms)) = (spec.proto, spec.limits.movetime) {
-                // Plain GTP has no per-call budget: a byo-yomi of one move.
+                // Plain GTP has no per-call budget: a byo-yomi of one move
+                // (a whole number of seconds, checked at start).
                 self.send(
                     seat,
-                    &format!("time_settings 0 {} 1", ms.div_ceil(1000).max(1)),
+                    &format!(
+                        "time_settings 0 {} 1",
+                        fmt_seconds(Duration::from_millis(ms))
+                    ),
                     timeout,
                 )?;
             }
@@ -298,25 +305,23 @@ impl Table<'_> {
         let spec = self.spec(seat).clone();
         let name = self.referee.seat_name(seat);
         let margin = self.setup.margin;
-        let mut limit: Option<Duration> = None;
+        // The wait: the time the engine was told it has, plus the grace.
+        let mut wait: Option<Duration> = None;
         if let Some(c) = spec.limits.clock {
-            let left = self.main_left[seat];
-            let (secs, stones) = if left.is_zero() {
-                (whole_secs(c.byoyomi), 1)
+            let clock = self.clocks[seat];
+            let told = clock.told(spec.proto);
+            let announce = if told.is_zero() && !c.byoyomi.is_zero() {
+                format!("time_left {name} {} 1", fmt_seconds(c.byoyomi))
             } else {
-                (left.as_secs(), 0)
+                format!("time_left {name} {} 0", fmt_seconds(told))
             };
-            self.send(
-                seat,
-                &format!("time_left {name} {secs} {stones}"),
-                self.setup.timeout,
-            )?;
-            limit = Some(left + c.byoyomi);
+            self.send(seat, &announce, self.setup.timeout)?;
+            wait = Some(clock.allowed(c, margin));
         }
         let mut cmd = format!("genmove {name}");
         if let Some(ms) = spec.limits.movetime {
-            let per_move = Duration::from_millis(ms);
-            limit = Some(limit.map_or(per_move, |l| l.min(per_move)));
+            let per_move = Duration::from_millis(ms) + margin;
+            wait = Some(wait.map_or(per_move, |w| w.min(per_move)));
             if spec.proto == Proto::Tabula {
                 cmd.push_str(&format!(" movetime={ms}"));
             }
@@ -329,13 +334,29 @@ impl Table<'_> {
                 cmd.push_str(&format!(" iterations={n}"));
             }
         }
-        let wait = limit.map_or(self.setup.timeout, |l| l + margin);
+        let wait = wait.unwrap_or(self.setup.timeout);
         let started = Instant::now();
-        let reply = self.send(seat, &cmd, wait)?;
+        let reply = self.send(seat, &cmd, wait).map_err(|mut f| {
+            if f.fault == Fault::Timeout
+                && let Some(c) = spec.limits.clock
+            {
+                let clock = self.clocks[seat];
+                f.detail.push_str(&format!(
+                    " (on its clock: {}s main time left, {}s byo-yomi, {}s grace)",
+                    fmt_seconds(clock.told(Proto::Tabula)),
+                    fmt_seconds(c.byoyomi),
+                    fmt_seconds(if c.byoyomi.is_zero() {
+                        clock.grace_left
+                    } else {
+                        margin
+                    })
+                ));
+            }
+            f
+        })?;
         let spent = started.elapsed();
-        if spec.limits.clock.is_some() {
-            // Within the margin a late move stands; the main time is gone.
-            self.main_left[seat] = self.main_left[seat].saturating_sub(spent);
+        if let Some(c) = spec.limits.clock {
+            self.clocks[seat].spend(c, spent);
         }
         let text = reply.lines().next().unwrap_or("").trim().to_string();
         if text.eq_ignore_ascii_case("resign") {
@@ -407,11 +428,15 @@ pub fn play_game(
     let referee = prototype.new_game();
     let seats = referee.num_seats();
     let seat_clock = |s: usize| {
-        setup
+        let main = setup
             .engines
             .get(job.seats.get(s).copied().unwrap_or(0))
             .and_then(|e| e.limits.clock)
-            .map_or(Duration::ZERO, |c| c.main)
+            .map_or(Duration::ZERO, |c| c.main);
+        SeatClock {
+            main_left: main,
+            grace_left: setup.margin,
+        }
     };
     let mut head = format!("game {}", referee.game_name());
     for w in referee.option_words() {
@@ -422,7 +447,7 @@ pub fn play_game(
         setup,
         job,
         procs: (0..seats).map(|_| None).collect(),
-        main_left: (0..seats).map(seat_clock).collect(),
+        clocks: (0..seats).map(seat_clock).collect(),
         referee,
         transcript: vec![head],
         plies: 0,
@@ -493,13 +518,53 @@ pub fn play_game(
     }
 }
 
-/// Whole seconds for GTP time commands: rounded, and at least 1 for any
-/// time at all (0 would mean "no limit" to some engines).
-fn whole_secs(d: Duration) -> u64 {
-    if d.is_zero() {
-        0
-    } else {
-        (d.as_secs_f64().round() as u64).max(1)
+/// One seat's game clock during a game.
+///
+/// Main time runs down move by move. With byo-yomi, a move that starts
+/// with main time `m` may take `m + byo-yomi` (plus the grace, the
+/// margin, on every move: each period starts afresh). Without byo-yomi a
+/// move may take the main time left plus what is left of the grace, and
+/// the grace is spent by every overrun: the margin covers I/O over the
+/// whole game, not a fresh allowance per move (which let an engine play on
+/// for ever once its main time was gone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatClock {
+    /// Main time left.
+    pub main_left: Duration,
+    /// Grace left over the main time, when there is no byo-yomi.
+    pub grace_left: Duration,
+}
+
+impl SeatClock {
+    /// The main time left as the engine is told it: to the millisecond
+    /// for tabula engines, whole seconds (rounded down) for GTP ones, so
+    /// it never exceeds what the runner allows.
+    pub fn told(&self, proto: Proto) -> Duration {
+        match proto {
+            Proto::Tabula => {
+                Duration::from_millis(u64::try_from(self.main_left.as_millis()).unwrap_or(u64::MAX))
+            }
+            Proto::Gtp => Duration::from_secs(self.main_left.as_secs()),
+        }
+    }
+
+    /// The longest the next move may take under clock `c`.
+    pub fn allowed(&self, c: Clock, margin: Duration) -> Duration {
+        if c.byoyomi.is_zero() {
+            self.main_left + self.grace_left
+        } else {
+            self.main_left + c.byoyomi + margin
+        }
+    }
+
+    /// Charges a move that took `spent`.
+    pub fn spend(&mut self, c: Clock, spent: Duration) {
+        if c.byoyomi.is_zero() && spent > self.main_left {
+            self.grace_left = self
+                .grace_left
+                .saturating_sub(spent.saturating_sub(self.main_left));
+        }
+        self.main_left = self.main_left.saturating_sub(spent);
     }
 }
 

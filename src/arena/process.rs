@@ -5,7 +5,16 @@
 //! events on a channel, so that waiting for a reply is a
 //! `recv_timeout` and an engine that never answers cannot wedge the runner.
 //! The engine runs in a process group of its own, so killing it also kills
-//! whatever it started (`sh -c` wrappers, helper processes).
+//! whatever it started (`sh -c` wrappers, helper processes); on Linux its
+//! processes also carry a token in their environment, so that a helper
+//! that left the group (`setsid`) is found and ended too.
+//!
+//! Everything read is bounded: a line is at most [`MAX_LINE`] bytes, a
+//! reply at most [`MAX_REPLY_LINES`] lines and [`MAX_REPLY_BYTES`] bytes,
+//! a start-up banner at most [`MAX_BANNER_LINES`] lines, and the channel
+//! between the reader thread and the runner holds a few events only (the
+//! reader waits, so a flooding engine fills a pipe, not the runner's
+//! memory). Every wait ends by its deadline, whatever the engine prints.
 
 use std::fmt;
 use std::fs::File;
@@ -13,12 +22,39 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The longest line accepted from an engine; longer ones are malformed.
-const MAX_LINE: u64 = 1 << 20;
+/// The longest line accepted from an engine (as the engine itself accepts);
+/// longer ones are malformed.
+pub const MAX_LINE: u64 = 64 * 1024;
+
+/// The most lines one reply may have (the first included).
+pub const MAX_REPLY_LINES: usize = 4096;
+
+/// The most bytes one reply may have.
+pub const MAX_REPLY_BYTES: usize = 1 << 20;
+
+/// The most lines ignored before an engine's first reply (a banner).
+pub const MAX_BANNER_LINES: usize = 1000;
+
+/// Events the reader thread may queue before it waits for the runner.
+const QUEUE: usize = 16;
+
+/// How often a wait looks whether the engine process has exited.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How long, after the engine process exited, its reader may still deliver
+/// a reply written before the exit (a helper may hold the pipe open).
+const EXIT_DRAIN: Duration = Duration::from_millis(200);
+
+/// The environment variable that marks every process of one engine.
+pub const TOKEN_VAR: &str = "TABULA_MATCH_ENGINE";
+
+/// Numbers the engine processes of this runner.
+static SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// How long `quit` waits for an engine to exit before killing it.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -107,6 +143,8 @@ enum Event {
     Reply(Reply),
     /// A non-empty line that is neither a comment nor part of a reply.
     Garbage(String),
+    /// A line or a reply over the limits; the reader stops after it.
+    TooLong(String),
     /// End of output (the engine exited) or a read error.
     Closed(String),
 }
@@ -116,15 +154,26 @@ enum Event {
 #[derive(Default)]
 struct Framer {
     open: Option<Reply>,
+    /// Lines of the open reply.
+    lines: usize,
 }
 
 impl Framer {
     /// Feeds one line (without its newline); returns a finished event.
+    /// A reply over [`MAX_REPLY_LINES`] lines or [`MAX_REPLY_BYTES`] bytes
+    /// ends as [`Event::TooLong`], and what comes after is not framed.
     fn line(&mut self, line: &str) -> Option<Event> {
         let line = line.trim_end_matches(['\r', '\n']);
         if let Some(reply) = self.open.as_mut() {
             if line.trim().is_empty() {
                 return self.open.take().map(Event::Reply);
+            }
+            self.lines += 1;
+            if self.lines > MAX_REPLY_LINES || reply.text.len() + line.len() + 1 > MAX_REPLY_BYTES {
+                self.open = None;
+                return Some(Event::TooLong(format!(
+                    "a reply of more than {MAX_REPLY_LINES} lines or {MAX_REPLY_BYTES} bytes"
+                )));
             }
             if !reply.text.is_empty() {
                 reply.text.push('\n');
@@ -146,12 +195,14 @@ impl Framer {
         let id = rest[..digits].parse().ok();
         let text = rest[digits..].trim().to_string();
         self.open = Some(Reply { ok, id, text });
+        self.lines = 1;
         None
     }
 }
 
-/// Reads lines from `out` until it closes, sending framed events.
-fn reader_loop(out: impl Read, tx: mpsc::Sender<Event>) {
+/// Reads lines from `out` until it closes, sending framed events. Stops
+/// at the first line or reply over the limits, or when nobody listens.
+fn reader_loop(out: impl Read, tx: SyncSender<Event>) {
     let mut out = BufReader::new(out);
     let mut framer = Framer::default();
     let mut buf = Vec::new();
@@ -163,17 +214,18 @@ fn reader_loop(out: impl Read, tx: mpsc::Sender<Event>) {
                 return;
             }
             Ok(n) if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') => {
-                let _ = tx.send(Event::Garbage(format!(
+                let _ = tx.send(Event::TooLong(format!(
                     "a line longer than {MAX_LINE} bytes"
                 )));
                 return;
             }
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buf);
-                if let Some(event) = framer.line(&line)
-                    && tx.send(event).is_err()
-                {
-                    return;
+                if let Some(event) = framer.line(&line) {
+                    let last = matches!(event, Event::TooLong(_));
+                    if tx.send(event).is_err() || last {
+                        return;
+                    }
                 }
             }
             Err(e) => {
@@ -201,10 +253,15 @@ pub struct EngineProcess {
     /// Whether the engine has answered anything yet: lines before its
     /// first reply are a start-up banner, not a malformed reply.
     answered: bool,
+    /// Banner lines ignored so far.
+    banner: usize,
+    /// The value of [`TOKEN_VAR`] in this engine's environment.
+    token: String,
 }
 
 impl EngineProcess {
-    /// Starts an engine. `label` names it in the traffic log.
+    /// Starts an engine. `label` names it in the traffic log (where its
+    /// process id follows it).
     pub fn spawn(
         launch: &Launch,
         label: &str,
@@ -243,9 +300,15 @@ impl EngineProcess {
             ),
             None => Stdio::null(),
         };
+        let token = format!(
+            "{}-{}",
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        );
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr);
+            .stderr(stderr)
+            .env(TOKEN_VAR, &token);
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -259,11 +322,14 @@ impl EngineProcess {
             .take()
             .ok_or_else(|| spawn_err(std::io::Error::other("no stdout pipe")))?;
         let stdin = child.stdin.take();
-        let (tx, events) = mpsc::channel();
-        thread::Builder::new()
+        let (tx, events) = mpsc::sync_channel(QUEUE);
+        if let Err(e) = thread::Builder::new()
             .name(format!("read {label}"))
             .spawn(move || reader_loop(stdout, tx))
-            .map_err(spawn_err)?;
+        {
+            kill_tree(&mut child, &token);
+            return Err(spawn_err(e));
+        }
         Ok(EngineProcess {
             label: label.to_string(),
             child,
@@ -273,12 +339,25 @@ impl EngineProcess {
             log,
             dead: false,
             answered: false,
+            banner: 0,
+            token,
         })
     }
 
-    /// The label given at spawn.
+    /// The label in the traffic log.
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    /// Renames the process in the traffic log (a reused process plays
+    /// another game, maybe at another seat).
+    pub fn set_label(&mut self, label: &str) {
+        self.label = label.to_string();
+    }
+
+    /// The operating system's id of the engine process.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process was found dead or killed.
@@ -289,7 +368,11 @@ impl EngineProcess {
     fn log(&self, dir: &str, text: &str) {
         if let Some(log) = &self.log {
             for line in text.lines() {
-                log(&format!("{} {dir} {line}", self.label));
+                log(&format!(
+                    "[{} pid {}] {dir} {line}",
+                    self.label,
+                    self.child.id()
+                ));
             }
         }
     }
@@ -334,78 +417,118 @@ impl EngineProcess {
                 "cannot write '{command}' ({e}); {status}"
             )));
         }
-        // Every event ends the wait (a reply, ours or a stray one that means
-        // the engine is out of step; garbage; the end; the clock), except a
-        // start-up banner.
-        let deadline = Instant::now() + timeout;
-        let mut event = self.events.recv_timeout(timeout);
-        while let Ok(Event::Garbage(text)) = &event
-            && !self.answered
-        {
-            self.log("<", &format!("{text} (ignored: before the first reply)"));
-            event = self
-                .events
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        let result = self.wait_reply(command, id, timeout);
+        if !matches!(
+            result,
+            Ok(_) | Err(EngineError::Refused { .. } | EngineError::Spawn { .. })
+        ) {
+            self.kill();
         }
-        let result = match event {
-            Ok(Event::Reply(reply)) => {
-                self.answered = true;
-                let head = if reply.ok { "=" } else { "?" };
-                let id_text = reply.id.map_or(String::new(), |i| i.to_string());
-                self.log("<", &format!("{head}{id_text} {}", reply.text));
-                match reply.id {
-                    // Lenient: some GTP engines drop the id.
-                    Some(got) if got != id => Err(EngineError::Malformed(format!(
-                        "reply to command {got} when {id} was sent"
-                    ))),
-                    _ if reply.ok => return Ok(reply.text),
-                    _ => {
-                        return Err(EngineError::Refused {
-                            command: command.to_string(),
-                            message: reply.text,
-                        });
-                    }
-                }
-            }
-            Ok(Event::Garbage(text)) => {
-                self.log("<", &text);
-                Err(EngineError::Malformed(format!("'{}'", clip(&text, 80))))
-            }
-            Ok(Event::Closed(why)) => {
-                let status = self.exit_status();
-                Err(EngineError::Crashed(format!(
-                    "{why} while waiting for '{command}' ({status})"
-                )))
-            }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
-                command: command.to_string(),
-                waited: timeout,
-            }),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err(EngineError::Crashed("output reader stopped".to_string()))
-            }
-        };
-        self.kill();
         result
     }
 
-    /// Kills the engine and everything in its process group.
+    /// Waits for the reply to command `id`. Every event ends the wait (a
+    /// reply, ours or a stray one that means the engine is out of step;
+    /// garbage; the end of output; the engine's exit; the deadline),
+    /// except a start-up banner line.
+    fn wait_reply(
+        &mut self,
+        command: &str,
+        id: u64,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
+        let started = Instant::now();
+        let timed_out = || EngineError::Timeout {
+            command: command.to_string(),
+            waited: timeout,
+        };
+        let mut exited: Option<(Instant, String)> = None;
+        loop {
+            let waited = started.elapsed();
+            if waited >= timeout {
+                return Err(timed_out());
+            }
+            let slice = (timeout - waited).min(POLL);
+            let event = match self.events.recv_timeout(slice) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    // The engine may be gone while a process it started
+                    // still holds its output open: no end of output comes.
+                    match &exited {
+                        None => {
+                            if let Ok(Some(status)) = self.child.try_wait() {
+                                exited = Some((Instant::now(), status.to_string()));
+                            }
+                        }
+                        Some((at, status)) if at.elapsed() >= EXIT_DRAIN => {
+                            return Err(EngineError::Crashed(format!(
+                                "the engine exited ({status}) while waiting for '{command}' \
+                                 (a process it started still holds its output)"
+                            )));
+                        }
+                        Some(_) => {}
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Crashed("output reader stopped".to_string()));
+                }
+            };
+            match event {
+                Event::Garbage(text) if !self.answered => {
+                    self.banner += 1;
+                    if self.banner > MAX_BANNER_LINES {
+                        return Err(EngineError::Malformed(format!(
+                            "more than {MAX_BANNER_LINES} lines before its first reply"
+                        )));
+                    }
+                    self.log("<", &format!("{text} (ignored: before the first reply)"));
+                }
+                Event::Reply(reply) => {
+                    self.answered = true;
+                    let head = if reply.ok { "=" } else { "?" };
+                    let id_text = reply.id.map_or(String::new(), |i| i.to_string());
+                    self.log("<", &format!("{head}{id_text} {}", reply.text));
+                    return match reply.id {
+                        // Lenient: some GTP engines drop the id.
+                        Some(got) if got != id => Err(EngineError::Malformed(format!(
+                            "reply to command {got} when {id} was sent"
+                        ))),
+                        _ if reply.ok => Ok(reply.text),
+                        _ => Err(EngineError::Refused {
+                            command: command.to_string(),
+                            message: reply.text,
+                        }),
+                    };
+                }
+                Event::Garbage(text) => {
+                    self.log("<", &text);
+                    return Err(EngineError::Malformed(format!("'{}'", clip(&text, 80))));
+                }
+                Event::TooLong(what) => {
+                    self.log("<", &format!("({what})"));
+                    return Err(EngineError::Malformed(what));
+                }
+                Event::Closed(why) => {
+                    let status = self.exit_status();
+                    return Err(EngineError::Crashed(format!(
+                        "{why} while waiting for '{command}' ({status})"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Kills the engine and every process it started: its process group,
+    /// and (on Linux) any process carrying its token, such as a helper
+    /// that left the group with `setsid`.
     pub fn kill(&mut self) {
         if self.dead {
             return;
         }
         self.dead = true;
         self.stdin = None;
-        #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group
-            // we created at spawn; it has no memory-safety preconditions.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_tree(&mut self.child, &self.token);
     }
 
     /// Asks the engine to quit, and kills it if it does not exit promptly.
@@ -427,6 +550,69 @@ impl EngineProcess {
         }
         // Also reaps it, and ends any helpers it left behind.
         self.kill();
+    }
+}
+
+/// Kills `child`'s process group and every process whose environment
+/// holds `token`, then reaps `child`.
+fn kill_tree(child: &mut Child, token: &str) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group
+        // we created at spawn; it has no memory-safety preconditions.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    #[cfg(target_os = "linux")]
+    kill_marked(token);
+    #[cfg(not(target_os = "linux"))]
+    let _ = token;
+}
+
+/// Kills every process whose environment holds `TOKEN_VAR=token`, until
+/// none is left (a process may fork while we look), a few rounds at most.
+#[cfg(target_os = "linux")]
+fn kill_marked(token: &str) {
+    let needle = format!("{TOKEN_VAR}={token}");
+    let me = std::process::id();
+    for _ in 0..8 {
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        let mut found = false;
+        for entry in dir.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid == me {
+                continue;
+            }
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ
+                .split(|&b| b == 0)
+                .any(|var| var == needle.as_bytes())
+                && let Ok(pid) = i32::try_from(pid)
+            {
+                found = true;
+                // SAFETY: kill(2) has no memory-safety preconditions.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        if !found {
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -456,6 +642,7 @@ mod tests {
             .map(|e| match e {
                 Event::Reply(r) => format!("{} {:?} {}", r.ok, r.id, r.text),
                 Event::Garbage(g) => format!("garbage {g}"),
+                Event::TooLong(t) => format!("too long {t}"),
                 Event::Closed(c) => format!("closed {c}"),
             })
             .collect()
@@ -484,6 +671,29 @@ mod tests {
             ]
         );
         assert_eq!(frame(&["=", ""]), vec!["true None "]);
+    }
+
+    #[test]
+    fn replies_are_bounded() {
+        let mut f = Framer::default();
+        assert!(f.line("=1 d3").is_none());
+        let mut ended = None;
+        for k in 0..MAX_REPLY_LINES + 10 {
+            if let Some(e) = f.line("x") {
+                ended = Some((k, e));
+                break;
+            }
+        }
+        match ended {
+            Some((k, Event::TooLong(_))) => assert_eq!(k + 1, MAX_REPLY_LINES),
+            other => panic!("an endless reply must end: {other:?}"),
+        }
+        // Long lines reach the byte limit long before the line limit.
+        let mut f = Framer::default();
+        let long = "y".repeat(60_000);
+        assert!(f.line("=2").is_none());
+        let n = (0..100).position(|_| f.line(&long).is_some());
+        assert_eq!(n, Some(MAX_REPLY_BYTES / 60_001));
     }
 
     #[test]

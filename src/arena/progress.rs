@@ -1,8 +1,13 @@
-//! Progress on stderr: a one-line bar redrawn in place when stderr is a
-//! terminal, or one line per finished game otherwise (logs, CI).
+//! Progress on stderr: an `indicatif` bar (games done, rate, ETA and the
+//! running score) when stderr is a terminal, or one plain line per
+//! finished game otherwise (logs, CI, a pipe).
+//!
+//! Nothing here fails: a closed or broken stderr only loses the display.
 
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,84 +35,49 @@ impl Mode {
     }
 }
 
+/// Writes one line on stderr, ignoring a closed or broken stderr.
+pub fn eprint_line(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+}
+
 /// The progress display of one match.
 pub struct Progress {
     mode: Mode,
-    total: usize,
-    done: usize,
-    start: Instant,
-    last_draw: Option<Instant>,
-    status: String,
+    bar: Option<ProgressBar>,
 }
 
 impl Progress {
     /// A display for `total` games.
-    pub fn new(mode: Mode, total: usize) -> Progress {
-        Progress {
-            mode,
-            total,
-            done: 0,
-            start: Instant::now(),
-            last_draw: None,
-            status: String::new(),
-        }
-    }
-
-    fn clear(&self) {
-        if self.mode == Mode::Bar && self.last_draw.is_some() {
-            eprint!("\r\x1b[2K");
-        }
-    }
-
-    fn draw(&mut self, force: bool) {
-        if self.mode != Mode::Bar {
-            return;
-        }
-        let now = Instant::now();
-        if !force
-            && self
-                .last_draw
-                .is_some_and(|t| now - t < Duration::from_millis(100))
-        {
-            return;
-        }
-        self.last_draw = Some(now);
-        const WIDTH: usize = 30;
-        let filled = (self.done * WIDTH)
-            .checked_div(self.total)
-            .unwrap_or(WIDTH)
-            .min(WIDTH);
-        let eta = if self.done > 0 && self.done < self.total {
-            let per = self.start.elapsed().as_secs_f64() / self.done as f64;
-            format!(
-                " ETA {}",
-                fmt_duration(per * (self.total - self.done) as f64)
-            )
-        } else {
-            String::new()
-        };
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r\x1b[2K[{}{}] {}/{} {}{}",
-            "#".repeat(filled),
-            "-".repeat(WIDTH - filled),
-            self.done,
-            self.total,
-            self.status,
-            eta
-        );
-        let _ = err.flush();
+    pub fn new(mode: Mode, total: u64) -> Progress {
+        let bar = (mode == Mode::Bar).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let style =
+                ProgressStyle::with_template("[{bar:30}] {pos}/{len} {rate} ETA {eta}  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .with_key(
+                        "rate",
+                        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.2} games/s", state.per_sec());
+                        },
+                    )
+                    .progress_chars("#>-");
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        });
+        Progress { mode, bar }
     }
 
     /// A game finished: `line` describes it, `status` is the running score.
     pub fn game_done(&mut self, line: &str, status: &str) {
-        self.done += 1;
-        self.status = status.to_string();
-        match self.mode {
-            Mode::Bar => self.draw(self.done == self.total),
-            Mode::Lines => eprintln!("{line}"),
-            Mode::Quiet => {}
+        match (&self.bar, self.mode) {
+            (Some(bar), _) => {
+                bar.set_message(status.to_string());
+                bar.inc(1);
+            }
+            (None, Mode::Lines) => eprint_line(line),
+            _ => {}
         }
     }
 
@@ -120,18 +90,16 @@ impl Progress {
 
     /// A message that must be seen (a fault): printed above the bar.
     pub fn message(&mut self, line: &str) {
-        self.clear();
-        eprintln!("{line}");
-        self.draw(true);
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprint_line(line)),
+            None => eprint_line(line),
+        }
     }
 
     /// Ends the display (leaves the bar's last state on its line).
     pub fn finish(&mut self) {
-        if self.mode == Mode::Bar && self.last_draw.is_some() {
-            if self.done != self.total {
-                self.draw(true);
-            }
-            eprintln!();
+        if let Some(bar) = self.bar.take() {
+            bar.abandon();
         }
     }
 }

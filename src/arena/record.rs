@@ -207,6 +207,8 @@ pub struct MatchRecord {
     pub seat_names: Vec<String>,
     /// The engines, indexed by the games' engine numbers.
     pub engines: Vec<EngineInfo>,
+    /// `K/N` when this is shard K of N of a match (`--shard`).
+    pub shard: Option<String>,
     /// The games.
     pub games: Vec<GameRecord>,
 }
@@ -328,11 +330,14 @@ impl MatchRecord {
         let mut out = format!("{MAGIC}\n");
         let seeds: Vec<String> = self.seeds.iter().map(u64::to_string).collect();
         out.push_str(&format!(
-            "# match game={} options={} seed={} seats={}\n",
+            "# match game={} options={} seed={} seats={}{}\n",
             quote(&self.game),
             quote(&self.options.join(" ")),
             quote(&seeds.join(",")),
             quote(&self.seat_names.join(",")),
+            self.shard
+                .as_ref()
+                .map_or(String::new(), |s| format!(" shard={}", quote(s))),
         ));
         for (i, e) in self.engines.iter().enumerate() {
             out.push_str(&format!(
@@ -480,6 +485,7 @@ impl MatchRecord {
                         .map(|s| s.parse().map_err(|_| err(no, format!("bad seed '{s}'"))))
                         .collect::<Result<_, _>>()?;
                     rec.seat_names = split_list(&get("seats"));
+                    rec.shard = pairs.get("shard").cloned();
                 }
                 "engine" => {
                     let name = get("name");
@@ -503,6 +509,9 @@ impl MatchRecord {
                 }
                 _ => {
                     let g = parse_game(&pairs, &rec.engines).map_err(|m| err(no, m))?;
+                    if rec.games.iter().any(|o| o.number == g.number) {
+                        return Err(err(no, format!("game {} appears twice", g.number)));
+                    }
                     rec.games.push(g);
                 }
             }
@@ -523,65 +532,157 @@ impl MatchRecord {
     }
 
     /// Merges several records of the same match (same game and options):
-    /// engines are matched by name, games renumbered in order.
+    /// engines are matched by name. Records of one seed (the shards of a
+    /// match) keep their game numbers, in order, and must not share a
+    /// game: the result is that match. Records of different seeds are
+    /// runs of their own, and their games are numbered on.
     pub fn merge(records: &[MatchRecord]) -> Result<MatchRecord, RecordError> {
-        let Some(first) = records.first() else {
-            return Err(RecordError::Incompatible("no records given".to_string()));
-        };
-        let mut out = MatchRecord {
-            game: first.game.clone(),
-            options: first.options.clone(),
-            seat_names: first.seat_names.clone(),
-            ..MatchRecord::default()
-        };
-        for rec in records {
-            if rec.game != out.game || rec.options != out.options {
-                return Err(RecordError::Incompatible(format!(
-                    "'{} {}' and '{} {}' are different games",
-                    out.game,
-                    out.options.join(" "),
-                    rec.game,
-                    rec.options.join(" ")
-                )));
+        let named: Vec<(String, &MatchRecord)> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("record {}", i + 1), r))
+            .collect();
+        merge_named(&named)
+    }
+
+    /// [`MatchRecord::merge`] of records read from files (named in errors).
+    pub fn merge_files<P: AsRef<Path>>(
+        records: &[(P, MatchRecord)],
+    ) -> Result<MatchRecord, RecordError> {
+        let named: Vec<(String, &MatchRecord)> = records
+            .iter()
+            .map(|(p, r)| (p.as_ref().display().to_string(), r))
+            .collect();
+        merge_named(&named)
+    }
+}
+
+fn merge_named(records: &[(String, &MatchRecord)]) -> Result<MatchRecord, RecordError> {
+    let Some((_, first)) = records.first() else {
+        return Err(RecordError::Incompatible("no records given".to_string()));
+    };
+    let mut out = MatchRecord {
+        game: first.game.clone(),
+        options: first.options.clone(),
+        seat_names: first.seat_names.clone(),
+        ..MatchRecord::default()
+    };
+    // One seed throughout: the shards (or copies) of one match.
+    let one_seed = records
+        .iter()
+        .all(|(_, r)| r.seeds.len() == 1 && r.seeds == first.seeds);
+    // Which record brought each seed, and each game of a one-seed merge.
+    let mut seed_from: Vec<(u64, &str)> = Vec::new();
+    let mut number_from: BTreeMap<usize, &str> = BTreeMap::new();
+    for (name, rec) in records {
+        if rec.game != out.game || rec.options != out.options {
+            return Err(RecordError::Incompatible(format!(
+                "'{} {}' and '{} {}' ({name}) are different games",
+                out.game,
+                out.options.join(" "),
+                rec.game,
+                rec.options.join(" ")
+            )));
+        }
+        if !one_seed {
+            for &seed in &rec.seeds {
+                if let Some((_, other)) = seed_from.iter().find(|(s, _)| *s == seed) {
+                    return Err(RecordError::Incompatible(format!(
+                        "{other} and {name} both hold games of seed {seed}, mixed with other seeds: \
+                         merge the records of one seed first"
+                    )));
+                }
+                seed_from.push((seed, name));
             }
             out.seeds.extend(&rec.seeds);
-            let map: Vec<usize> = rec
-                .engines
-                .iter()
-                .map(
-                    |e| match out.engines.iter().position(|o| o.name == e.name) {
-                        Some(i) => i,
-                        None => {
-                            out.engines.push(e.clone());
-                            out.engines.len() - 1
-                        }
-                    },
-                )
-                .collect();
-            for g in &rec.games {
-                let remap = |e: usize| map.get(e).copied().unwrap_or(e);
-                let mut g = g.clone();
-                g.number = out.games.len() + 1;
-                g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
-                g.seats = g.seats.iter().map(|&e| remap(e)).collect();
-                g.ending = match g.ending {
-                    Ending::Resign(e) => Ending::Resign(remap(e)),
-                    Ending::Forfeit {
-                        engine,
-                        fault,
-                        detail,
-                    } => Ending::Forfeit {
-                        engine: remap(engine),
-                        fault,
-                        detail,
-                    },
-                    other => other,
-                };
-                out.games.push(g);
-            }
         }
-        Ok(out)
+        if one_seed
+            && let Some((e, o)) = rec.engines.iter().find_map(|e| {
+                out.engines
+                    .iter()
+                    .find(|o| o.name == e.name && (o.command != e.command || o.init != e.init))
+                    .map(|o| (e, o))
+            })
+        {
+            return Err(RecordError::Incompatible(format!(
+                "engine {} is '{}' with {:?} in one record and '{}' with {:?} in {name}: \
+                 shards of one match must run the same engines",
+                e.name, o.command, o.init, e.command, e.init
+            )));
+        }
+        let map: Vec<usize> = rec
+            .engines
+            .iter()
+            .map(
+                |e| match out.engines.iter().position(|o| o.name == e.name) {
+                    Some(i) => i,
+                    None => {
+                        out.engines.push(e.clone());
+                        out.engines.len() - 1
+                    }
+                },
+            )
+            .collect();
+        for g in &rec.games {
+            let remap = |e: usize| map.get(e).copied().unwrap_or(e);
+            let mut g = g.clone();
+            if one_seed {
+                if let Some(other) = number_from.insert(g.number, name) {
+                    return Err(RecordError::Incompatible(format!(
+                        "game {} of seed {} is in both {other} and {name}: the same games would \
+                         count twice",
+                        g.number, first.seeds[0]
+                    )));
+                }
+            } else {
+                g.number = out.games.len() + 1;
+            }
+            g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
+            g.seats = g.seats.iter().map(|&e| remap(e)).collect();
+            g.ending = match g.ending {
+                Ending::Resign(e) => Ending::Resign(remap(e)),
+                Ending::Forfeit {
+                    engine,
+                    fault,
+                    detail,
+                } => Ending::Forfeit {
+                    engine: remap(engine),
+                    fault,
+                    detail,
+                },
+                other => other,
+            };
+            out.games.push(g);
+        }
     }
+    if one_seed {
+        out.seeds = first.seeds.clone();
+        out.games.sort_by_key(|g| g.number);
+    }
+    Ok(out)
+}
+
+/// When `records` are shards of one match (`shard=K/N` headers, one seed,
+/// one N), the shards not among them, as `2/4, 3/4`; `None` when none is
+/// missing or they are not shards.
+pub fn missing_shards<'a>(records: impl Iterator<Item = &'a MatchRecord>) -> Option<String> {
+    let mut count = None;
+    let mut have = Vec::new();
+    for rec in records {
+        let (k, n) = rec.shard.as_deref()?.split_once('/')?;
+        let (k, n): (u64, u64) = (k.parse().ok()?, n.parse().ok()?);
+        if count.is_some_and(|c| c != n) {
+            return None;
+        }
+        count = Some(n);
+        have.push(k);
+    }
+    let n = count?;
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !have.contains(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    (!missing.is_empty()).then(|| missing.join(", "))
 }
 
 fn split_list(text: &str) -> Vec<String> {
@@ -592,10 +693,14 @@ fn split_list(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Finite numbers, separated by commas.
 fn parse_nums(text: &str, what: &str) -> Result<Vec<f64>, String> {
     split_list(text)
         .iter()
-        .map(|s| s.parse().map_err(|_| format!("bad number '{s}' in {what}")))
+        .map(|s| match s.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("bad number '{s}' in {what}")),
+        })
         .collect()
 }
 
@@ -627,6 +732,9 @@ fn parse_game(
     if seat_results.len() != seats.len() {
         return Err("results and seats differ in length".to_string());
     }
+    if let Some(r) = seat_results.iter().find(|r| !(0.0..=1.0).contains(*r)) {
+        return Err(format!("result {r} is not a seat result (between 0 and 1)"));
+    }
     let ending = match get("ending") {
         "normal" => Ending::Normal,
         "movelimit" => Ending::MoveLimit,
@@ -640,13 +748,20 @@ fn parse_game(
         "error" => Ending::Error(get("detail").to_string()),
         other => return Err(format!("unknown ending '{other}'")),
     };
-    let winners = split_list(get("winners"))
+    let winners: Vec<usize> = split_list(get("winners"))
         .iter()
-        .map(|s| s.parse().map_err(|_| format!("bad seat '{s}' in winners")))
+        .map(|s| match s.parse() {
+            Ok(w) if w < seats.len() => Ok(w),
+            _ => Err(format!("bad seat '{s}' in winners")),
+        })
         .collect::<Result<_, _>>()?;
+    let (pa, pb) = (engine(a)?, engine(b)?);
+    if pa == pb || !seats.contains(&pa) || !seats.contains(&pb) {
+        return Err("the pairing's engines must be two engines at its seats".to_string());
+    }
     Ok(GameRecord {
         number: int("number")? as usize,
-        pairing: (engine(a)?, engine(b)?),
+        pairing: (pa, pb),
         deal: int("deal")?,
         seats,
         ending,

@@ -11,6 +11,36 @@ use super::stats::{
     EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
 };
 
+/// The Elo curve of a two-engine match (see [`Summary::curve`]).
+fn elo_curve(rec: &MatchRecord, sprt: Option<Sprt>) -> Vec<CurvePoint> {
+    let scores = || {
+        rec.games.iter().filter_map(|g| {
+            let first = g.first_score()?;
+            match g.pairing {
+                (0, 1) => Some(first),
+                (1, 0) => Some(1.0 - first),
+                _ => None,
+            }
+        })
+    };
+    let n = scores().count() as u64;
+    let step = n.div_ceil(CURVE_POINTS).max(1);
+    let mut wdl = Wdl::default();
+    let mut curve = Vec::new();
+    for score in scores() {
+        wdl.add(score);
+        let games = wdl.games();
+        if games % step == 0 || games == n {
+            curve.push(CurvePoint {
+                games,
+                elo: elo_estimate(&wdl),
+                llr: sprt.map(|t| t.llr(&wdl)),
+            });
+        }
+    }
+    curve
+}
+
 /// The results of one pairing, from the first engine's side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairingStats {
@@ -85,6 +115,20 @@ pub struct SprtStatus {
     pub decision: SprtDecision,
 }
 
+/// One point of the Elo curve: the first pairing after some games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// Games of the pairing counted so far.
+    pub games: u64,
+    /// The first engine's Elo advantage after them.
+    pub elo: Option<EloEstimate>,
+    /// The SPRT's log-likelihood ratio after them, when an SPRT is on.
+    pub llr: Option<f64>,
+}
+
+/// The most points the Elo curve keeps (evenly spread, the last included).
+pub const CURVE_POINTS: u64 = 200;
+
 /// The computed report of a match.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -100,6 +144,9 @@ pub struct Summary {
     pub sprt: Option<SprtStatus>,
     /// Games played (including uncounted ones).
     pub games: usize,
+    /// The first pairing's Elo (and SPRT LLR) over its games, in the
+    /// order of the game numbers, when the match has two engines.
+    pub curve: Vec<CurvePoint>,
 }
 
 impl Summary {
@@ -207,6 +254,11 @@ impl Summary {
             let share = total / n.max(1) as f64;
             p.parity = (n > 0 && (share - 0.5).abs() > 1e-9).then_some(share);
         }
+        let curve = if engines.len() == 2 {
+            elo_curve(rec, sprt)
+        } else {
+            Vec::new()
+        };
         let sprt = sprt.filter(|_| engines.len() == 2).map(|test| {
             let wdl = pairs.first().map(|p| p.wdl).unwrap_or_default();
             SprtStatus {
@@ -222,6 +274,51 @@ impl Summary {
             endings,
             sprt,
             games: rec.games.len(),
+            curve,
+        }
+    }
+
+    /// The Elo curve as a table of about ten rows (and the SPRT's LLR
+    /// path beside it, when an SPRT is on).
+    fn curve_table(&self, out: &mut String) {
+        let Some(last) = self.curve.last() else {
+            return;
+        };
+        if self.curve.len() < 2 {
+            return;
+        }
+        let name = |i: usize| self.engines.get(i).map_or("?", |e| e.name.as_str());
+        let _ = writeln!(out);
+        let llr_head = match self.sprt {
+            Some(s) => {
+                let (lo, hi) = s.test.bounds();
+                format!("  LLR (bounds {lo:.2}, {hi:.2})")
+            }
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "Elo of {} over the games:\n  {:>8}  {:>8}  {:>20}{llr_head}",
+            name(0),
+            "games",
+            "Elo",
+            "95% interval"
+        );
+        let rows = 10usize;
+        let step = self.curve.len().div_ceil(rows).max(1);
+        let mut shown: Vec<&CurvePoint> = self.curve.iter().skip(step - 1).step_by(step).collect();
+        if shown.last().map(|p| p.games) != Some(last.games) {
+            shown.push(last);
+        }
+        for p in shown {
+            let (elo, interval) = p.elo.map_or(("-".to_string(), String::new()), |e| {
+                (
+                    fmt_elo(e.elo),
+                    format!("{} .. {}", fmt_elo(e.lower), fmt_elo(e.upper)),
+                )
+            });
+            let llr = p.llr.map_or(String::new(), |l| format!("  {l:>8.2}"));
+            let _ = writeln!(out, "  {:>8}  {elo:>8}  {interval:>20}{llr}", p.games);
         }
     }
 
@@ -295,6 +392,7 @@ impl Summary {
                 s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.llr, lo, hi, s.decision
             );
         }
+        self.curve_table(&mut out);
         self.seat_table(&mut out, rec);
         let e = self.endings;
         let _ = writeln!(out);

@@ -96,31 +96,141 @@ pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
 /// the pairings interleaved so that a match stopped early is still
 /// balanced.
 pub fn build_jobs(engines: usize, games: usize, patterns: &[Vec<usize>]) -> Vec<GameJob> {
-    let pairs = pairings(engines);
-    let mut jobs = Vec::new();
-    let mut played = vec![0usize; pairs.len()];
-    let mut deal = 0u64;
-    while played.iter().any(|&n| n < games) {
-        for (i, &(a, b)) in pairs.iter().enumerate() {
-            for pattern in patterns {
-                if played[i] >= games {
-                    break;
-                }
-                played[i] += 1;
-                jobs.push(GameJob {
-                    number: jobs.len() + 1,
-                    pairing: (a, b),
-                    deal,
-                    seats: pattern
-                        .iter()
-                        .map(|&k| if k == 0 { a } else { b })
-                        .collect(),
-                });
-            }
+    Jobs::new(engines, games, patterns.to_vec()).collect()
+}
+
+/// A shard of a match: `index` (from 0) of `count`. A shard plays the
+/// deals whose number is `index` modulo `count`, each deal with all its
+/// seat rotations and pairings, so that shards hold whole deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, from 0.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Reads `K/N` (K from 1 to N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("bad --shard '{text}': expected K/N with 1 <= K <= N, e.g. 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let k: u64 = k.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        if k == 0 || k > n {
+            return Err(bad());
         }
-        deal += 1;
+        Ok(Shard {
+            index: k - 1,
+            count: n,
+        })
     }
-    jobs
+
+    /// Whether this shard plays `deal`.
+    pub fn holds(&self, deal: u64) -> bool {
+        deal % self.count == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// The games of a match, made one at a time (a match of a hundred million
+/// games needs no list of them): see [`build_jobs`] for the order.
+#[derive(Clone, Debug)]
+pub struct Jobs {
+    pairs: Vec<(usize, usize)>,
+    patterns: Vec<Vec<usize>>,
+    games: u64,
+    deal: u64,
+    pair: usize,
+    pattern: usize,
+    number: usize,
+}
+
+impl Jobs {
+    /// Every game of a match of `engines` engines, `games` per pairing.
+    pub fn new(engines: usize, games: usize, patterns: Vec<Vec<usize>>) -> Jobs {
+        Jobs {
+            pairs: pairings(engines),
+            patterns,
+            games: games as u64,
+            deal: 0,
+            pair: 0,
+            pattern: 0,
+            number: 0,
+        }
+    }
+
+    /// How many games this makes, or `None` past `usize`.
+    pub fn total(&self) -> Option<usize> {
+        usize::try_from(self.games)
+            .ok()?
+            .checked_mul(self.pairs.len())
+    }
+
+    /// How many games deal `deal` has in each pairing.
+    fn games_of_deal(&self, deal: u64) -> u64 {
+        let rot = self.patterns.len().max(1) as u64;
+        self.games.saturating_sub(deal.saturating_mul(rot)).min(rot)
+    }
+
+    /// How many games the deals of `shard` hold, or `None` past `usize`.
+    pub fn shard_total(&self, shard: Shard) -> Option<usize> {
+        let rot = self.patterns.len().max(1) as u64;
+        let deals = self.games.div_ceil(rot);
+        if deals <= shard.index {
+            return Some(0);
+        }
+        // Deals index, index + count, ... below `deals`.
+        let mine = (deals - 1 - shard.index) / shard.count + 1;
+        let last = shard.index + (mine - 1) * shard.count;
+        let per_pair = (mine - 1).checked_mul(rot)? + self.games_of_deal(last);
+        usize::try_from(per_pair)
+            .ok()?
+            .checked_mul(self.pairs.len())
+    }
+}
+
+impl Iterator for Jobs {
+    type Item = GameJob;
+
+    fn next(&mut self) -> Option<GameJob> {
+        loop {
+            if self.pairs.is_empty() || self.patterns.is_empty() {
+                return None;
+            }
+            let in_deal = self.games_of_deal(self.deal) as usize;
+            if in_deal == 0 {
+                return None;
+            }
+            if self.pattern >= in_deal {
+                self.pattern = 0;
+                self.pair += 1;
+            }
+            if self.pair >= self.pairs.len() {
+                self.pair = 0;
+                self.deal += 1;
+                continue;
+            }
+            let (a, b) = self.pairs[self.pair];
+            let seats = self.patterns[self.pattern]
+                .iter()
+                .map(|&k| if k == 0 { a } else { b })
+                .collect();
+            self.pattern += 1;
+            self.number += 1;
+            return Some(GameJob {
+                number: self.number,
+                pairing: (a, b),
+                deal: self.deal,
+                seats,
+            });
+        }
+    }
 }
 
 /// Plays `jobs` on `concurrency` threads. `on_result` gets every finished
@@ -130,11 +240,11 @@ pub fn build_jobs(engines: usize, games: usize, patterns: &[Vec<usize>]) -> Vec<
 pub fn run_jobs(
     setup: &Setup,
     prototype: &dyn Referee,
-    jobs: Vec<GameJob>,
+    jobs: impl Iterator<Item = GameJob> + Send,
     concurrency: usize,
     mut on_result: impl FnMut(GameRecord) -> bool,
 ) {
-    let queue = Mutex::new(jobs.into_iter());
+    let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
     thread::scope(|scope| {
@@ -222,6 +332,43 @@ mod tests {
             assert_eq!(rr.iter().filter(|j| j.pairing == p).count(), 4);
         }
         assert!(rr.iter().enumerate().all(|(i, j)| j.number == i + 1));
+    }
+
+    #[test]
+    fn jobs_are_made_lazily_and_shards_hold_whole_deals() {
+        // A hundred million games cost nothing until they are played.
+        let mut huge = Jobs::new(2, 100_000_000, seat_patterns(2));
+        assert_eq!(huge.total(), Some(100_000_000));
+        assert_eq!(huge.nth(5).map(|j| (j.number, j.deal)), Some((6, 2)));
+
+        for (engines, games, patterns) in [
+            (2, 9, seat_patterns(2)),
+            (3, 7, seat_patterns(2)),
+            (2, 10, table_patterns(&parse_table("ABBB", 4).unwrap())),
+        ] {
+            let whole = build_jobs(engines, games, &patterns);
+            for count in 1..=5 {
+                let mut union = Vec::new();
+                for index in 0..count {
+                    let shard = Shard { index, count };
+                    let mine: Vec<GameJob> = Jobs::new(engines, games, patterns.clone())
+                        .filter(|j| shard.holds(j.deal))
+                        .collect();
+                    assert_eq!(
+                        Jobs::new(engines, games, patterns.clone()).shard_total(shard),
+                        Some(mine.len()),
+                        "{engines} engines, {games} games, shard {shard}"
+                    );
+                    union.extend(mine);
+                }
+                union.sort_by_key(|j| j.number);
+                assert_eq!(union, whole, "the shards of {count} are the whole match");
+            }
+        }
+        assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 1, count: 8 }));
+        for bad in ["0/3", "4/3", "1", "a/b", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
