@@ -62,7 +62,7 @@ pub const fn entry<G: Game>() -> GameEntry {
 /// Every game the engine plays, the default first.
 pub static GAMES: &[GameEntry] = &[
     entry::<othello::Othello>(),
-    entry::<quoridor::Quoridor>(),
+    quoridor::ENTRY,
     entry::<hearts::Hearts>(),
     entry::<wizard::Wizard>(),
     entry::<ninetynine::NinetyNine>(),
