@@ -352,6 +352,21 @@ mod quoridor {
         let h = at(&text);
         assert_eq!(h.position_text(), Some(text));
         assert_eq!(h.hash_key(), g.hash_key());
+        // Every seat's pawn and walls are in the key.
+        let keys: Vec<Option<u64>> = [
+            "e2 a5 e8 i5 5 4 5 4 p1",
+            "e2 a5 e8 i4 5 4 5 4 p1",
+            "e2 a5 e7 i5 5 4 5 4 p1",
+            "e2 a5 e8 i5 5 4 5 3 p1",
+            "e2 a5 e8 i5 5 4 4 4 p1",
+            "e2 a5 e8 i5 5 4 5 4 p3",
+        ]
+        .iter()
+        .map(|p| at(p).hash_key())
+        .collect();
+        for i in 0..keys.len() {
+            assert!(keys[i + 1..].iter().all(|k| *k != keys[i]), "{i}");
+        }
         let mut g = game();
         for bad in [
             "e1 a5 e9 i5 5 5 5 p1",           // a wall count short

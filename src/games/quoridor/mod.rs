@@ -865,17 +865,12 @@ impl<const P: usize> Game for QuoridorGame<P> {
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         }
-        let mut small = u64::from(self.pawns[0])
+        let small = u64::from(self.pawns[0])
             | u64::from(self.pawns[1]) << 8
             | u64::from(self.walls_left[0]) << 16
             | u64::from(self.walls_left[1]) << 24
             | u64::from(self.to_move) << 32
             | u64::from(self.n) << 40;
-        for s in 2..P {
-            let shift = 16 * (s as u32 - 2);
-            small ^= (u64::from(self.pawns[s]) | u64::from(self.walls_left[s]) << 8)
-                .rotate_left(48 + shift);
-        }
         let mut h = 0x5155_4f52_4944_4f52; // "QUORIDOR"
         for x in [
             self.walls.h as u64,
@@ -885,6 +880,12 @@ impl<const P: usize> Game for QuoridorGame<P> {
             small,
         ] {
             h = mix(h ^ x);
+        }
+        // Seats 2 and 3, with four players.
+        for s in 2..P {
+            h = mix(h
+                ^ (u64::from(self.pawns[s]) | u64::from(self.walls_left[s]) << 8)
+                ^ (s as u64) << 56);
         }
         Some(h)
     }
