@@ -22,9 +22,12 @@ use crate::game::Seat;
 
 /// The value of a wall in hand, in steps. At 1 a wall the rival places
 /// must gain more than a step to look good to it; at 0.5, alpha-beta at
-/// depths 2 to 4 kept its pawn off a short corridor for fear of walls the
-/// rival never had to spend (a depth-2 round robin of 0.5, 1, 1.5 and 2.5,
-/// 40 games a pairing: 1 and 1.5 ahead, by no significant margin).
+/// depths 2 and 3 kept its pawn off a short corridor for fear of walls the
+/// rival never had to spend. Alpha-beta round robins (depth 2: 0.5, 1,
+/// 1.5 and 2.5, 40 games a pairing, then 1, 2 and 3, 60; depth 3: 1, 2
+/// and 3, 30) put 1 to 2 level and 0.5, 2.5 and 3 behind. At 3 it would
+/// walk through a corridor against a rival who hoards its walls (issue
+/// 19's walker), but it loses 100-180 Elo in self-play.
 const WALL_STEPS: f64 = 1.0;
 /// The lead (in steps) at which the squashed value reaches about 0.65.
 const SQUASH_STEPS: f64 = 6.0;
