@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use tabula::bench::first_decision_of_a_hand;
 use tabula::game::{Game, Rng, Turn, play_randomly};
 use tabula::games::othello::{Othello, bitboard, endgame};
-use tabula::games::quoridor::Quoridor;
+use tabula::games::quoridor::{Quoridor, Quoridor4};
 use tabula::options::Options;
 use tabula::perft::perft;
 use tabula::search::alphabeta::AlphaBeta;
@@ -226,6 +226,44 @@ fn quoridor(c: &mut Criterion) {
         "quoridor/mcts 1000 simulations from the start",
         &start,
         &mut rng,
+    );
+    quoridor_four(c, &mut rng);
+}
+
+/// Four-player Quoridor on 9x9, 5 walls each.
+fn quoridor_four(c: &mut Criterion, rng: &mut Rng) {
+    let Ok(start) = Options::parse(Quoridor4::OPTIONS, &["players=4"])
+        .map_err(|e| e.to_string())
+        .and_then(|o| Quoridor4::new_game(&o).map_err(|e| e.to_string()))
+    else {
+        return;
+    };
+    let mut buf = Vec::new();
+    let mut crowded = start.clone();
+    for _ in 0..8 {
+        if crowded.is_over() {
+            break;
+        }
+        let mv = crowded.random_move(rng, &mut buf);
+        crowded.apply(mv);
+    }
+    c.bench_function("quoridor4/legal moves, 8 plies in", |b| {
+        b.iter(|| {
+            crowded.legal_moves(&mut buf);
+            buf.len()
+        })
+    });
+    c.bench_function("quoridor4/random playout from the start", |b| {
+        b.iter(|| {
+            let mut s = start.clone();
+            s.random_playout(rng, &mut buf)
+        })
+    });
+    mcts_from(
+        c,
+        "quoridor4/mcts 1000 simulations from the start",
+        &start,
+        rng,
     );
 }
 

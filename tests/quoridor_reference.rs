@@ -1,7 +1,8 @@
 //! Quoridor against a deliberately naive reference: grid arrays of blocked
 //! edges, wall lists, plain queue BFS, and move lists built by trying every
 //! wall. Written apart from the bitboard engine; the two must agree on the
-//! legal move lists of thousands of random positions, and on perft.
+//! legal move lists of thousands of random positions, and on perft, for
+//! two and for four players.
 
 // Inside `mod quoridor` so that `cargo test quoridor` selects these.
 mod quoridor {
@@ -9,7 +10,7 @@ mod quoridor {
 
     use rand::{Rng, SeedableRng};
     use tabula::game::{Game, Rng as GameRng};
-    use tabula::games::quoridor::Quoridor;
+    use tabula::games::quoridor::{Quoridor, Quoridor4, QuoridorGame};
     use tabula::perft::perft;
 
     /// The reference state. Coordinates are (column, row) from a1 = (0, 0).
@@ -17,8 +18,9 @@ mod quoridor {
     struct Ref {
         n: i32,
         jumps: bool,
-        pawns: [(i32, i32); 2],
-        walls_left: [u32; 2],
+        players: usize,
+        pawns: Vec<(i32, i32)>,
+        walls_left: Vec<u32>,
         to_move: usize,
         /// Placed walls: (column, row, horizontal).
         walls: Vec<(i32, i32, bool)>,
@@ -32,12 +34,20 @@ mod quoridor {
     }
 
     impl Ref {
-        fn new(n: i32, walls: u32, jumps: bool, max_plies: u32) -> Ref {
+        fn new(players: usize, n: i32, walls: u32, jumps: bool, max_plies: u32) -> Ref {
+            let m = n / 2;
             Ref {
                 n,
                 jumps,
-                pawns: [(n / 2, 0), (n / 2, n - 1)],
-                walls_left: [walls; 2],
+                players,
+                // Two players: south and north; four, clockwise: south,
+                // west, north, east.
+                pawns: if players == 2 {
+                    vec![(m, 0), (m, n - 1)]
+                } else {
+                    vec![(m, 0), (0, m), (m, n - 1), (n - 1, m)]
+                },
+                walls_left: vec![walls; players],
                 to_move: 0,
                 walls: Vec::new(),
                 blocked_up: vec![vec![false; n as usize]; n as usize],
@@ -67,8 +77,18 @@ mod quoridor {
             }
         }
 
-        fn goal_row(&self, seat: usize) -> i32 {
-            if seat == 0 { self.n - 1 } else { 0 }
+        /// Whether `(c, r)` is on `seat`'s goal side (the opposite side).
+        fn at_goal(&self, seat: usize, (c, r): (i32, i32)) -> bool {
+            match (self.players, seat) {
+                (_, 0) => r == self.n - 1,
+                (2, _) | (_, 2) => r == 0,
+                (_, 1) => c == self.n - 1,
+                _ => c == 0,
+            }
+        }
+
+        fn occupied(&self, q: (i32, i32)) -> bool {
+            (0..self.players).any(|s| s != self.to_move && self.pawns[s] == q)
         }
 
         fn has_path(&self, seat: usize) -> bool {
@@ -79,7 +99,7 @@ mod quoridor {
             seen[start.0 as usize][start.1 as usize] = true;
             queue.push_back(start);
             while let Some(p) = queue.pop_front() {
-                if p.1 == self.goal_row(seat) {
+                if self.at_goal(seat, p) {
                     return true;
                 }
                 for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
@@ -95,29 +115,30 @@ mod quoridor {
 
         fn pawn_moves(&self) -> Vec<(i32, i32)> {
             let me = self.pawns[self.to_move];
-            let other = self.pawns[1 - self.to_move];
             let mut out = Vec::new();
             for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
                 let q = (me.0 + dc, me.1 + dr);
                 if !self.can_cross(me, q) {
                     continue;
                 }
-                if !self.jumps || q != other {
+                if !self.jumps || !self.occupied(q) {
                     out.push(q);
                     continue;
                 }
                 let behind = (q.0 + dc, q.1 + dr);
-                if self.can_cross(q, behind) {
+                if self.can_cross(q, behind) && !self.occupied(behind) {
                     out.push(behind);
                 } else {
                     for (sc, sr) in [(dr, dc), (-dr, -dc)] {
                         let side = (q.0 + sc, q.1 + sr);
-                        if self.can_cross(q, side) {
+                        if self.can_cross(q, side) && !self.occupied(side) {
                             out.push(side);
                         }
                     }
                 }
             }
+            out.sort();
+            out.dedup();
             out
         }
 
@@ -150,7 +171,7 @@ mod quoridor {
                 self.blocked_right[cu][ru] = true;
                 self.blocked_right[cu][ru + 1] = true;
             }
-            if !self.has_path(0) || !self.has_path(1) {
+            if !(0..self.players).all(|s| self.has_path(s)) {
                 (self.blocked_up, self.blocked_right) = saved;
                 return false;
             }
@@ -185,12 +206,21 @@ mod quoridor {
                     }
                 }
             }
+            if out.is_empty() {
+                out.push("pass".to_string());
+            }
             out.sort();
             out
         }
 
         /// Plays a move given as text (assumed legal).
         fn play(&mut self, text: &str) {
+            if text == "pass" {
+                self.to_move = (self.to_move + 1) % self.players;
+                self.ply += 1;
+                self.over |= self.ply >= self.max_plies;
+                return;
+            }
             let b = text.as_bytes();
             let c = i32::from(b[0] - b'a');
             let digits: String = text[1..].chars().take_while(char::is_ascii_digit).collect();
@@ -205,12 +235,12 @@ mod quoridor {
                 }
                 _ => {
                     self.pawns[self.to_move] = (c, r);
-                    if r == self.goal_row(self.to_move) {
+                    if self.at_goal(self.to_move, (c, r)) {
                         self.over = true;
                     }
                 }
             }
-            self.to_move = 1 - self.to_move;
+            self.to_move = (self.to_move + 1) % self.players;
             self.ply += 1;
             if self.ply >= self.max_plies {
                 self.over = true;
@@ -236,7 +266,7 @@ mod quoridor {
         }
     }
 
-    fn engine_legal(g: &Quoridor) -> Vec<String> {
+    fn engine_legal<const P: usize>(g: &QuoridorGame<P>) -> Vec<String> {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let mut out: Vec<String> = moves.iter().map(|&m| g.move_text(m)).collect();
@@ -248,18 +278,54 @@ mod quoridor {
     /// lists at every position; returns the number of positions compared.
     /// Pawn moves are favoured (`pawn_bias`) so that pawns meet and jump.
     fn compare(n: u32, walls: u32, jumps: bool, games: usize, pawn_bias: f64, seed: u64) -> usize {
+        compare_for::<2>(n, walls, jumps, games, pawn_bias, seed).positions
+    }
+
+    /// What a comparison saw: positions, and among them those where the
+    /// mover could jump (straight or diagonally) or had to pass.
+    #[derive(Default)]
+    struct Seen {
+        positions: usize,
+        jumps: usize,
+        diagonals: usize,
+        passes: usize,
+    }
+
+    fn compare_for<const P: usize>(
+        n: u32,
+        walls: u32,
+        jumps: bool,
+        games: usize,
+        pawn_bias: f64,
+        seed: u64,
+    ) -> Seen {
         let mut rng = GameRng::seed_from_u64(seed);
         let mut buf = Vec::new();
-        let mut positions = 0;
+        let mut seen = Seen::default();
         for _ in 0..games {
-            let mut g = Quoridor::new(n, walls, jumps, 120).expect("options");
-            let mut r = Ref::new(n as i32, walls, jumps, 120);
+            let mut g = QuoridorGame::<P>::new(n, walls, jumps, 120).expect("options");
+            let mut r = Ref::new(P, n as i32, walls, jumps, 120);
             loop {
                 let expected = r.legal();
                 assert_eq!(engine_legal(&g), expected, "position:\n{}", g.render());
                 assert_eq!(g.move_count(), expected.len());
                 assert_eq!(g.is_over(), r.over);
-                positions += 1;
+                seen.positions += 1;
+                let (pc, pr) = r.pawns[r.to_move];
+                for m in &expected {
+                    let b = m.as_bytes();
+                    if m == "pass" {
+                        seen.passes += 1;
+                    } else if !m.ends_with('h') && !m.ends_with('v') {
+                        let c = i32::from(b[0] - b'a');
+                        let row = m[1..].parse::<i32>().expect("row") - 1;
+                        match ((c - pc).abs(), (row - pr).abs()) {
+                            (2, 0) | (0, 2) => seen.jumps += 1,
+                            (1, 1) => seen.diagonals += 1,
+                            _ => {}
+                        }
+                    }
+                }
                 if r.over {
                     break;
                 }
@@ -284,7 +350,7 @@ mod quoridor {
                 r.play(&mv);
             }
         }
-        positions
+        seen
     }
 
     #[test]
@@ -326,7 +392,7 @@ mod quoridor {
             (9, 10, true, 2),
         ] {
             let g = Quoridor::new(n, walls, jumps, 400).expect("options");
-            let r = Ref::new(n as i32, walls, jumps, 400);
+            let r = Ref::new(2, n as i32, walls, jumps, 400);
             assert_eq!(
                 perft(&g, depth),
                 r.perft(depth),
@@ -335,6 +401,50 @@ mod quoridor {
         }
         // Known from the rules: 3 pawn moves and 2*8*8 walls at the start.
         let g = Quoridor::new(9, 10, true, 400).expect("options");
+        assert_eq!(perft(&g, 1), 131);
+    }
+
+    #[test]
+    fn agrees_with_four_players() {
+        let mut total = Seen::default();
+        // Small boards and strong pawn bias: pawns meet, jump over one
+        // another, get boxed in and pass.
+        for (n, walls, jumps, games, bias, seed) in [
+            (3, 1, true, 150, 0.8, 11),
+            (5, 2, true, 80, 0.8, 12),
+            (5, 6, true, 40, 0.4, 13),
+            (7, 5, true, 20, 0.7, 14),
+            (9, 5, true, 6, 0.6, 15),
+            (5, 3, false, 30, 0.7, 16),
+        ] {
+            let s = compare_for::<4>(n, walls, jumps, games, bias, seed);
+            total.positions += s.positions;
+            total.jumps += s.jumps;
+            total.diagonals += s.diagonals;
+            total.passes += s.passes;
+        }
+        println!(
+            "four players: {} positions, {} straight jumps, {} diagonal moves, {} passes",
+            total.positions, total.jumps, total.diagonals, total.passes
+        );
+        assert!(total.positions > 3000, "{}", total.positions);
+        assert!(total.jumps > 100 && total.diagonals > 100, "pawns meet");
+        assert!(total.passes > 0, "a boxed-in pawn passes");
+    }
+
+    #[test]
+    fn perft_matches_reference_with_four_players() {
+        for (n, walls, jumps, depth) in [(3, 1, true, 5), (5, 2, true, 3), (9, 5, true, 2)] {
+            let g = Quoridor4::new(n, walls, jumps, 400).expect("options");
+            let r = Ref::new(4, n as i32, walls, jumps, 400);
+            assert_eq!(
+                perft(&g, depth),
+                r.perft(depth),
+                "n={n} jumps={jumps} depth={depth}"
+            );
+        }
+        // 3 pawn moves and 2*8*8 walls at the start, for every seat.
+        let g = Quoridor4::new(9, 5, true, 400).expect("options");
         assert_eq!(perft(&g, 1), 131);
     }
 }

@@ -236,7 +236,7 @@ mod quoridor {
         let mut g = game(9, 10, true);
         for t in [
             "", " ", "e", "3", "e0", "e05", "e10", "j1", "z9", "e3x", "e3hh", "e2 e3", "e-1",
-            "ééé", "pass",
+            "ééé", "pas",
         ] {
             assert!(
                 matches!(g.parse_move(t), Err(MoveError::Syntax(_))),
@@ -248,6 +248,9 @@ mod quoridor {
             );
         }
         assert_eq!(g.ply(), 0, "nothing was played");
+        // `pass` is a move text, legal only for a player with no other move.
+        assert_eq!(g.parse_move("pass"), Ok(QuoridorMove::Pass));
+        assert!(matches!(g.play_checked("pass"), Err(MoveError::Illegal(_))));
         let g5 = game(5, 3, true);
         assert!(matches!(g5.parse_move("f1"), Err(MoveError::Syntax(_))));
         assert!(matches!(g5.parse_move("a6"), Err(MoveError::Syntax(_))));
@@ -262,7 +265,9 @@ mod quoridor {
         assert_eq!(g.turn(), Turn::Player(0));
         play(&mut g, &["a3"]);
         assert_eq!(g.turn(), Turn::Over);
-        assert_eq!((g.reward(0), g.reward(1)), (1.0, 0.0));
+        // The search reward: the share of the result, a ten-thousandth a
+        // ply nearer 1/2 (a quicker win is worth more).
+        assert_eq!((g.reward(0), g.reward(1)), (1.0 - 5e-4, 5e-4));
         let o = g.outcome();
         assert_eq!((o.scores, o.winners), (vec![1.0, 0.0], vec![0]));
         assert_eq!(g.move_count(), 0);

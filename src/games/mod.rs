@@ -66,7 +66,7 @@ pub const fn entry<G: Game>(gtp_names: &'static [&'static str]) -> GameEntry {
 /// Every game the engine plays, the default first.
 pub static GAMES: &[GameEntry] = &[
     entry::<othello::Othello>(&["Othello", "Reversi"]),
-    entry::<quoridor::Quoridor>(&["Quoridor"]),
+    quoridor::ENTRY,
     entry::<hearts::Hearts>(&["Hearts"]),
     entry::<wizard::Wizard>(&["Wizard"]),
     entry::<ninetynine::NinetyNine>(&["Ninety-Nine"]),

@@ -14,6 +14,15 @@
 /// The largest board side.
 pub(crate) const MAX_N: usize = 11;
 
+/// Goal side: the top row (player 1's goal).
+pub(crate) const GOAL_NORTH: usize = 0;
+/// Goal side: the bottom row.
+pub(crate) const GOAL_SOUTH: usize = 1;
+/// Goal side: the east column.
+pub(crate) const GOAL_EAST: usize = 2;
+/// Goal side: the west column.
+pub(crate) const GOAL_WEST: usize = 3;
+
 /// The masks that depend only on the board size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Geo {
@@ -23,9 +32,10 @@ pub(crate) struct Geo {
     pub can_north: u128,
     /// Squares not on the east column.
     pub can_east: u128,
-    /// The goal row of each player: the top row for player 1, the bottom row
-    /// for player 2.
-    pub goal: [u128; 2],
+    /// The goal sides, indexed by [`GOAL_NORTH`], [`GOAL_SOUTH`],
+    /// [`GOAL_EAST`] and [`GOAL_WEST`]: the top row, the bottom row, the
+    /// east column and the west column.
+    pub goal: [u128; 4],
     /// Valid wall anchors.
     pub anchors: u128,
     /// Anchors in column `a`: a horizontal wall there touches the west edge.
@@ -57,7 +67,7 @@ const fn make_geo(n: u32) -> Geo {
         n,
         can_north: 0,
         can_east: 0,
-        goal: [0, 0],
+        goal: [0; 4],
         anchors: 0,
         anchor_west: 0,
         anchor_east: 0,
@@ -81,7 +91,7 @@ const fn make_geo(n: u32) -> Geo {
         n,
         can_north: squares & !top,
         can_east: squares & !east,
-        goal: [top, bottom],
+        goal: [top, bottom, east, col_mask(n, 0)],
         anchors,
         anchor_west: anchors & col_mask(n, 0),
         anchor_east: anchors & col_mask(n, n - 2),
@@ -337,7 +347,13 @@ mod tests {
         let g = &GEOS[9];
         assert_eq!((g.can_north | g.goal[0]).count_ones(), 81);
         assert_eq!(g.anchors.count_ones(), 64);
-        assert_eq!(g.goal[0].trailing_zeros(), 72);
+        assert_eq!(g.goal[GOAL_NORTH].trailing_zeros(), 72);
+        assert_eq!(g.goal[GOAL_SOUTH], 0x1ff);
+        for goal in [GOAL_EAST, GOAL_WEST] {
+            assert_eq!(g.goal[goal].count_ones(), 9);
+        }
+        assert_eq!(g.goal[GOAL_EAST].trailing_zeros(), 8);
+        assert_eq!(g.goal[GOAL_WEST].trailing_zeros(), 0);
         assert_eq!(g.anchor_east.count_ones(), 8);
         assert_eq!(g.anchor_north.count_ones(), 8);
     }

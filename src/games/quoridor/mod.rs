@@ -1,43 +1,64 @@
-//! Quoridor for two players, on odd boards from 3x3 to 11x11.
+//! Quoridor for two or four players, on odd boards from 3x3 to 11x11.
 //!
 //! Rules as in `rules.md`: a turn is a pawn step (with the standard jumps,
 //! or the coursework variant `jumps=false` where pawns share squares and
 //! never jump) or a two-square wall that may not overlap or cross another
-//! wall and must leave both pawns a path to their goal rows.
+//! wall and must leave every pawn a path to its goal side.
 //!
-//! Options: `size` (odd, 3..11, default 9), `walls` per player (default
-//! `auto` = size*size/8 rounded down: 10 on 9x9, 3 on 5x5; `auto` is the
-//! default only, not a value one can type), `jumps` (default true),
-//! `max_plies` (default 400; reaching it is a draw).
+//! Options: `players` (2 or 4), `size` (odd, 3..11, default 9), `walls` per
+//! player (default `auto` = size*size/8 rounded down for two players: 10 on
+//! 9x9, 3 on 5x5; size*size/16 for four: 5 on 9x9; `auto` is the default
+//! only, not a value one can type), `jumps` (default true), `max_plies`
+//! (default 400).
 //!
-//! Seats: `p1` (seat 0, also `1`, `black` or `b`) starts in the middle of
-//! row 1, moves first and aims for the last row; `p2` (seat 1, also `2`,
+//! Two players: `p1` (seat 0, also `1`, `black` or `b`) starts in the middle
+//! of row 1, moves first and aims for the last row; `p2` (seat 1, also `2`,
 //! `white` or `w`) starts in the middle of the last row and aims for row 1.
-//! Players count from one here, so `1` is p1 and `0` is refused.
+//! Reaching the ply cap is a draw.
+//!
+//! Four players, in clockwise turn order: `p1` starts in the middle of row
+//! 1 and aims for the last row, `p2` in the middle of column `a` and aims
+//! for the last column, `p3` in the middle of the last row and aims for row
+//! 1, `p4` in the middle of the last column and aims for column `a`. The
+//! first pawn to arrive wins; the others are ranked by their distance to
+//! their goal sides, and at the ply cap everyone is.
 //!
 //! Move text: a pawn move is its destination square (`e2`); a wall is its
 //! south-west square plus `h` or `v` (`e3h` lies between rows 3 and 4
 //! across columns e and f; `e3v` between columns e and f along rows 3
-//! and 4).
+//! and 4); `pass` only when a player has no other move (a pawn boxed in by
+//! walls and pawns, no walls in hand).
 //!
-//! Position text (`setboard`): `<p1 square> <p2 square> <p1 walls left>
-//! <p2 walls left> <p1|p2 to move> [walls...]`, e.g. `e1 e9 10 10 p1`.
+//! Position text (`setboard`): the pawns' squares, the walls left of each
+//! player, the player to move, then the walls, e.g. `e1 e9 10 10 p1`, or
+//! `e1 a5 e9 i5 5 5 5 5 p1` for four players.
 //!
 //! Wall legality is fast: walls live in bitboards (module `board`), so a path
 //! check is a flood fill of a few shifts per step, and most walls need no
 //! check at all: a wall that touches the other walls and the board edge at
 //! most once cannot close a region, and a wall that cuts no edge of a
 //! player's current shortest path leaves that path intact.
+//!
+//! The two games are one generic type, [`QuoridorGame`], monomorphised per
+//! player count ([`Quoridor`], [`Quoridor4`]): the two-player code keeps its
+//! single-opponent fast paths, and alpha-beta is offered only where it
+//! applies (two players). [`ENTRY`] registers both under `quoridor`, picked
+//! by the `players` option.
 
 mod board;
+mod eval;
 mod text;
 
 use rand::Rng as _;
 
+use crate::arena::Referee;
+use crate::engine::{AnyGame, EngineError};
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::games::{GameEntry, PerftFn, entry};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::perft::PerftResult;
 
-use board::{GEOS, Geo, Walls, bit};
+use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Walls, bit};
 
 /// A Quoridor move. Squares and anchors are numbered `row * size + col`
 /// from `a1` = 0.
@@ -49,29 +70,35 @@ pub enum QuoridorMove {
     HWall(u8),
     /// A vertical wall with this south-west anchor square.
     VWall(u8),
+    /// No move: legal only when the player has no pawn move and no wall.
+    Pass,
 }
 
-/// A Quoridor game state (two players).
+/// A Quoridor game state for `P` players (2 or 4).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Quoridor {
+pub struct QuoridorGame<const P: usize> {
     /// Board side (odd, 3..=11).
     n: u8,
     /// Standard pawn rules (no sharing, jumps) or the coursework variant.
     jumps: bool,
-    /// Plies after which the game is drawn.
+    /// Plies after which the game ends.
     max_plies: u32,
     /// Plies played so far.
     ply: u32,
     /// The seat to move.
     to_move: u8,
     /// Each pawn's square.
-    pawns: [u8; 2],
+    pawns: [u8; P],
     /// Walls each player may still place.
-    walls_left: [u8; 2],
+    walls_left: [u8; P],
     /// Walls each player started with.
     walls_start: u8,
-    /// The seat whose pawn reached its goal row.
+    /// The seat whose pawn reached its goal side.
     winner: Option<u8>,
+    /// Four players, once the game is over: each seat's rank points, twice
+    /// the number of seats it beats plus the number it ties with (by
+    /// distance to the goal side; the winner's is 0). Unused for two.
+    points: [u8; P],
     /// The walls on the board.
     walls: Walls,
     /// The open sides of every square ([`NORTH`] | [`SOUTH`] | ...), kept
@@ -79,6 +106,12 @@ pub struct Quoridor {
     /// entries so that any `u8` square indexes it without a check.
     exits: [u8; 256],
 }
+
+/// Two-player Quoridor.
+pub type Quoridor = QuoridorGame<2>;
+
+/// Four-player Quoridor.
+pub type Quoridor4 = QuoridorGame<4>;
 
 /// Exit bits: the northern side of a square is open, and so on.
 const NORTH: u8 = 1;
@@ -108,8 +141,14 @@ const EXIT_SELECT: [[u8; 4]; 16] = {
     t
 };
 
-/// The options Quoridor accepts.
+/// The options Quoridor accepts (both player counts).
 const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "players",
+        kind: OptionKind::Choice(&["2", "4"]),
+        default: "2",
+        help: "2 or 4 players",
+    },
     OptionSpec {
         name: "size",
         kind: OptionKind::Int { min: 3, max: 11 },
@@ -120,7 +159,7 @@ const OPTIONS: &[OptionSpec] = &[
         name: "walls",
         kind: OptionKind::Int { min: 0, max: 100 },
         default: "auto",
-        help: "walls per player; auto = size*size/8 rounded down (10 on 9x9)",
+        help: "walls per player; auto = size*size/8 rounded down for 2 players (10 on 9x9), size*size/16 for 4 (5 on 9x9)",
     },
     OptionSpec {
         name: "jumps",
@@ -135,11 +174,78 @@ const OPTIONS: &[OptionSpec] = &[
             max: 100_000,
         },
         default: "400",
-        help: "plies after which the game is a draw",
+        help: "plies after which the game ends (2 players: a draw; 4: ranked by distance)",
     },
 ];
 
-impl Quoridor {
+/// The player count the options ask for (2 unless `players=4`).
+fn players_of(options: &Options) -> usize {
+    if options.text("players") == "4" { 4 } else { 2 }
+}
+
+fn open(options: &Options) -> Result<Box<dyn AnyGame>, OptionError> {
+    match players_of(options) {
+        4 => (entry::<Quoridor4>(&[]).open)(options),
+        _ => (entry::<Quoridor>(&[]).open)(options),
+    }
+}
+
+fn perft(
+    words: &[String],
+    position: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> Result<PerftResult, EngineError> {
+    let four = Options::parse(OPTIONS, words).is_ok_and(|o| players_of(&o) == 4);
+    let run: PerftFn = if four {
+        entry::<Quoridor4>(&[]).perft
+    } else {
+        entry::<Quoridor>(&[]).perft
+    };
+    run(words, position, depth, divide)
+}
+
+fn referee(options: &Options) -> Result<Box<dyn Referee>, OptionError> {
+    match players_of(options) {
+        4 => (entry::<Quoridor4>(&[]).referee)(options),
+        _ => (entry::<Quoridor>(&[]).referee)(options),
+    }
+}
+
+/// The registry entry of `quoridor`: two or four players by the `players`
+/// option.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "quoridor",
+    gtp_names: &["Quoridor"],
+    summary: "Quoridor: race your pawn across the board, block the others with walls (2 or 4 players)",
+    options: OPTIONS,
+    open,
+    perft,
+    referee,
+};
+
+/// The goal side (index into [`Geo::goal`]) of each seat.
+const fn goal_side(players: usize, seat: usize) -> usize {
+    if players == 2 {
+        [GOAL_NORTH, GOAL_SOUTH][seat & 1]
+    } else {
+        [GOAL_NORTH, GOAL_EAST, GOAL_SOUTH, GOAL_WEST][seat & 3]
+    }
+}
+
+/// The start square of each seat on a board of side `n`.
+fn start_square(players: usize, n: u32, seat: usize) -> u8 {
+    let mid = n / 2;
+    let s = match (players, seat) {
+        (_, 0) => mid,
+        (2, _) | (_, 2) => (n - 1) * n + mid,
+        (_, 1) => mid * n,
+        _ => mid * n + n - 1,
+    };
+    s as u8
+}
+
+impl<const P: usize> QuoridorGame<P> {
     /// A new game: board side `size` (odd, 3..=11), `walls` per player,
     /// standard jumps or not, and a ply cap.
     pub fn new(
@@ -147,7 +253,12 @@ impl Quoridor {
         walls: u32,
         jumps: bool,
         max_plies: u32,
-    ) -> Result<Quoridor, OptionError> {
+    ) -> Result<QuoridorGame<P>, OptionError> {
+        if P != 2 && P != 4 {
+            return Err(OptionError::Invalid(format!(
+                "Quoridor is played by 2 or 4 players, not {P}"
+            )));
+        }
         if !(3..=11).contains(&size) || size.is_multiple_of(2) {
             return Err(OptionError::Invalid(format!(
                 "size must be odd, from 3 to 11 (3, 5, 7, 9 or 11), not {size}"
@@ -156,7 +267,6 @@ impl Quoridor {
         let walls = u8::try_from(walls)
             .map_err(|_| OptionError::Invalid(format!("too many walls: {walls}")))?;
         let g = &GEOS[size as usize];
-        let mid = size / 2;
         let mut exits = [0u8; 256];
         for s in 0..size * size {
             let (c, r) = (s % size, s / size);
@@ -165,19 +275,25 @@ impl Quoridor {
                 | if c + 1 < size { EAST } else { 0 }
                 | if c > 0 { WEST } else { 0 };
         }
-        Ok(Quoridor {
+        Ok(QuoridorGame {
             n: size as u8,
             jumps,
             max_plies: max_plies.max(1),
             ply: 0,
             to_move: 0,
-            pawns: [mid as u8, ((size - 1) * size + mid) as u8],
-            walls_left: [walls; 2],
+            pawns: std::array::from_fn(|seat| start_square(P, size, seat)),
+            walls_left: [walls; P],
             walls_start: walls,
             winner: None,
+            points: [0; P],
             walls: Walls::new(g),
             exits,
         })
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> usize {
+        P
     }
 
     /// The board side.
@@ -192,12 +308,12 @@ impl Quoridor {
 
     /// The square of `seat`'s pawn (`row * size + col`).
     pub fn pawn(&self, seat: Seat) -> u32 {
-        u32::from(self.pawns[seat & 1])
+        u32::from(self.pawns[seat % P])
     }
 
     /// The walls `seat` may still place.
     pub fn walls_left(&self, seat: Seat) -> u32 {
-        u32::from(self.walls_left[seat & 1])
+        u32::from(self.walls_left[seat % P])
     }
 
     /// Plies played so far.
@@ -205,13 +321,25 @@ impl Quoridor {
         self.ply
     }
 
-    /// The length of `seat`'s shortest path to its goal row, ignoring pawns.
+    /// The goal squares of `seat` (a row or a column), as a bitboard.
+    #[inline]
+    fn goal(&self, seat: Seat) -> u128 {
+        self.geo().goal[goal_side(P, seat)]
+    }
+
+    /// The length of `seat`'s shortest path to its goal side, ignoring
+    /// pawns.
     pub fn distance(&self, seat: Seat) -> u32 {
         let g = self.geo();
         // Every position keeps a path, so the fallback is never used.
         self.walls
-            .distance(g.n, bit(self.pawn(seat)), g.goal[seat & 1])
+            .distance(g.n, bit(self.pawn(seat)), self.goal(seat))
             .unwrap_or(g.n * g.n)
+    }
+
+    /// Every seat's shortest-path length.
+    fn distances(&self) -> [u32; P] {
+        std::array::from_fn(|s| self.distance(s))
     }
 
     #[inline]
@@ -231,29 +359,40 @@ impl Quoridor {
         }
     }
 
+    /// Whether a pawn other than `me`'s stands on `s`.
+    #[inline]
+    fn occupied(&self, s: u8, me: usize) -> bool {
+        if P == 2 {
+            self.pawns[me ^ 1] == s
+        } else {
+            (0..P).any(|i| i != me && self.pawns[i] == s)
+        }
+    }
+
     /// The pawn moves of the seat to move, written into `out`; returns
-    /// their number (at most 5).
+    /// their number (at most 8, each square once).
     #[inline]
     fn pawn_moves(&self, out: &mut [u8; 8]) -> usize {
         let me = self.to_move as usize;
         let p = self.pawns[me];
-        let o = self.pawns[me ^ 1];
         let mut k = 0;
         let mut exits = self.exits[p as usize];
         while exits != 0 {
             let dir = exits & exits.wrapping_neg();
             exits &= exits - 1;
             let q = self.neighbour(p, dir);
-            if q != o || !self.jumps {
+            if !self.jumps || !self.occupied(q, me) {
                 out[k] = q;
                 k += 1;
                 continue;
             }
-            // Facing the other pawn: jump straight over it if nothing is
-            // behind it, else step diagonally to either side of it.
-            let beyond = self.exits[o as usize];
-            if beyond & dir != 0 {
-                out[k] = self.neighbour(o, dir);
+            // Facing a pawn: jump straight over it if neither a wall nor
+            // the edge (nor, with four players, a pawn) is behind it, else
+            // step diagonally to either side of it, where no wall or pawn
+            // is in the way.
+            let beyond = self.exits[q as usize];
+            if beyond & dir != 0 && !(P > 2 && self.occupied(self.neighbour(q, dir), me)) {
+                out[k] = self.neighbour(q, dir);
                 k += 1;
             } else {
                 let mut sides = beyond
@@ -265,8 +404,12 @@ impl Quoridor {
                 while sides != 0 {
                     let side = sides & sides.wrapping_neg();
                     sides &= sides - 1;
-                    out[k] = self.neighbour(o, side);
-                    k += 1;
+                    let d = self.neighbour(q, side);
+                    // Two pawns may offer the same diagonal square.
+                    if P == 2 || !(self.occupied(d, me) || out[..k].contains(&d)) {
+                        out[k] = d;
+                        k += 1;
+                    }
                 }
             }
         }
@@ -294,15 +437,15 @@ impl Quoridor {
         }
     }
 
-    /// Whether both pawns still reach their goal rows with `walls`.
+    /// Whether every pawn still reaches its goal side with `walls`.
     #[inline]
     fn keeps_paths(&self, walls: &Walls) -> bool {
-        let g = self.geo();
-        (0..2).all(|s| walls.reaches(g.n, bit(u32::from(self.pawns[s])), g.goal[s]))
+        let n = self.geo().n;
+        (0..P).all(|s| walls.reaches(n, bit(u32::from(self.pawns[s])), self.goal(s)))
     }
 
     /// Whether a wall is legal, given that its anchor is free: either it
-    /// cannot close a region at all, or both paths survive it.
+    /// cannot close a region at all, or every path survives it.
     #[inline]
     fn free_wall_keeps_paths(&self, horizontal: bool, a: u32) -> bool {
         let g = self.geo();
@@ -338,10 +481,10 @@ impl Quoridor {
         }
         // A risky wall needs a check only for the players whose current
         // shortest path it cuts; any other path stays intact.
-        let mut cut_h = [0u128; 2];
-        let mut cut_v = [0u128; 2];
-        for s in 0..2 {
-            match self.walls.path(n, u32::from(self.pawns[s]), g.goal[s]) {
+        let mut cut_h = [0u128; P];
+        let mut cut_v = [0u128; P];
+        for s in 0..P {
+            match self.walls.path(n, u32::from(self.pawns[s]), self.goal(s)) {
                 Some((ns, ew)) => {
                     cut_h[s] = ns | (ns >> 1);
                     cut_v[s] = ew | (ew >> n);
@@ -353,11 +496,13 @@ impl Quoridor {
                 }
             }
         }
-        let keeps = |w: &Walls, b: u128, cuts: &[u128; 2]| {
-            (0..2)
-                .all(|s| cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), g.goal[s]))
+        let keeps = |w: &Walls, b: u128, cuts: &[u128; P]| {
+            (0..P).all(|s| {
+                cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), self.goal(s))
+            })
         };
-        let mut f = risky_h & (cut_h[0] | cut_h[1]);
+        let any = |cuts: &[u128; P]| cuts.iter().fold(0, |a, &c| a | c);
+        let mut f = risky_h & any(&cut_h);
         while f != 0 {
             let a = f.trailing_zeros();
             f &= f - 1;
@@ -367,7 +512,7 @@ impl Quoridor {
                 legal_h &= !bit(a);
             }
         }
-        let mut f = risky_v & (cut_v[0] | cut_v[1]);
+        let mut f = risky_v & any(&cut_v);
         while f != 0 {
             let a = f.trailing_zeros();
             f &= f - 1;
@@ -393,10 +538,9 @@ impl Quoridor {
         }
     }
 
-    /// Distances from every square to `seat`'s goal row.
+    /// Distances from every square to `seat`'s goal side.
     fn distance_field(&self, seat: Seat) -> [u8; board::MAX_N * board::MAX_N] {
-        let g = self.geo();
-        self.walls.distance_field(g.n, g.goal[seat & 1])
+        self.walls.distance_field(self.geo().n, self.goal(seat))
     }
 
     /// The pawn moves of the seat to move that get closest to its goal.
@@ -416,18 +560,72 @@ impl Quoridor {
             .map(|&s| QuoridorMove::Pawn(s))
             .collect()
     }
+
+    /// Four players: ranks the seats by distance to their goal sides (the
+    /// winner's is 0) into [`QuoridorGame::points`], once the game is over.
+    fn rank_by_distance(&mut self) {
+        let d = self.distances();
+        for s in 0..P {
+            let beaten = (0..P).filter(|&o| d[o] > d[s]).count();
+            let tied = (0..P).filter(|&o| o != s && d[o] == d[s]).count();
+            self.points[s] = (2 * beaten + tied) as u8;
+        }
+    }
+
+    /// Each seat's share of the result in `[0, 1]`: 1 for the winner, 0
+    /// for the loser, 1/2 each for a two-player draw; four players by rank
+    /// (1, 2/3, 1/3, 0; tied ranks share).
+    fn shares(&self) -> [f64; P] {
+        if P == 2 {
+            return match self.winner {
+                Some(w) => std::array::from_fn(|s| if s == usize::from(w) { 1.0 } else { 0.0 }),
+                None => [0.5; P],
+            };
+        }
+        let top = (2 * (P - 1)) as f64;
+        std::array::from_fn(|s| f64::from(self.points[s]) / top)
+    }
+
+    /// Whether the cheap pawn-only step of `random_move` applies: no walls
+    /// in hand and no pawn next to the mover (the difference test may also
+    /// flag a few squares that are not neighbours; they take the general
+    /// path).
+    #[inline]
+    fn lone_walker(&self, me: usize) -> bool {
+        if self.walls_left[me] != 0 {
+            return false;
+        }
+        if !self.jumps {
+            return true;
+        }
+        let (p, n) = (self.pawns[me], self.n);
+        let near = |o: u8| {
+            let diff = o.wrapping_sub(p);
+            diff == n || diff == n.wrapping_neg() || diff == 1 || diff == 255
+        };
+        if P == 2 {
+            !near(self.pawns[me ^ 1])
+        } else {
+            (0..P).all(|i| i == me || !near(self.pawns[i]))
+        }
+    }
 }
 
-impl Game for Quoridor {
+impl<const P: usize> Game for QuoridorGame<P> {
     type Move = QuoridorMove;
 
     const NAME: &'static str = "quoridor";
-    const SUMMARY: &'static str =
-        "Quoridor: race your pawn across the board, block the other with walls (2 players)";
+    const SUMMARY: &'static str = ENTRY.summary;
     const OPTIONS: &'static [OptionSpec] = OPTIONS;
-    const TWO_PLAYER_ZERO_SUM: bool = true;
+    const TWO_PLAYER_ZERO_SUM: bool = P == 2;
 
     fn new_game(options: &Options) -> Result<Self, OptionError> {
+        if players_of(options) != P {
+            return Err(OptionError::Invalid(format!(
+                "this is the {P}-player game, not players={}",
+                options.text("players")
+            )));
+        }
         let size = options.int("size").unwrap_or(9);
         let size = u32::try_from(size)
             .map_err(|_| OptionError::Invalid(format!("bad board size {size}")))?;
@@ -435,18 +633,18 @@ impl Game for Quoridor {
             Some(w) => {
                 u32::try_from(w).map_err(|_| OptionError::Invalid(format!("bad wall count {w}")))?
             }
-            None => size * size / 8,
+            None => size * size / (4 * P as u32),
         };
         let max_plies = options.int("max_plies").unwrap_or(400).clamp(1, 100_000) as u32;
         let jumps = match options.text("jumps") {
             "" => true,
             _ => options.flag("jumps"),
         };
-        Quoridor::new(size, walls, jumps, max_plies)
+        QuoridorGame::new(size, walls, jumps, max_plies)
     }
 
     fn num_seats(&self) -> usize {
-        2
+        P
     }
 
     #[inline]
@@ -467,6 +665,9 @@ impl Game for Quoridor {
         let k = self.pawn_moves(&mut buf);
         out.extend(buf[..k].iter().map(|&s| QuoridorMove::Pawn(s)));
         self.wall_moves(out);
+        if out.is_empty() {
+            out.push(QuoridorMove::Pass);
+        }
     }
 
     #[inline]
@@ -475,10 +676,14 @@ impl Game for Quoridor {
         match mv {
             QuoridorMove::Pawn(s) => {
                 self.pawns[me] = s;
-                // Row n-1 for player 1, row 0 for player 2.
-                let n = u32::from(self.n);
-                let s = u32::from(s);
-                if (me == 0 && s >= n * (n - 1) && s < n * n) || (me == 1 && s < n) {
+                if P == 2 {
+                    // Row n-1 for player 1, row 0 for player 2.
+                    let n = u32::from(self.n);
+                    let s = u32::from(s);
+                    if (me == 0 && s >= n * (n - 1) && s < n * n) || (me == 1 && s < n) {
+                        self.winner = Some(me as u8);
+                    }
+                } else if self.goal(me) & bit(u32::from(s)) != 0 {
                     self.winner = Some(me as u8);
                 }
             }
@@ -490,47 +695,63 @@ impl Game for Quoridor {
                 self.place_wall(false, a);
                 self.walls_left[me] = self.walls_left[me].saturating_sub(1);
             }
+            QuoridorMove::Pass => {}
         }
         self.ply += 1;
-        self.to_move ^= 1;
+        self.to_move = if P == 2 {
+            self.to_move ^ 1
+        } else {
+            (self.to_move + 1) % P as u8
+        };
+        if P > 2 && self.is_over() {
+            self.rank_by_distance();
+        }
     }
 
+    /// The seat's share of the result (see [`QuoridorGame::outcome`]),
+    /// moved towards 1/2 by 0.0001 a ply played (at most 0.05): of two
+    /// wins the quicker is worth more, of two losses the slower, so that a
+    /// search that sees only wins (or only losses) still makes progress.
     fn reward(&self, seat: Seat) -> f64 {
-        match self.winner {
-            Some(w) if usize::from(w) == seat => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        }
+        let r = self.shares()[seat % P];
+        let shrink = (f64::from(self.ply) * 1e-4).min(0.05);
+        r - shrink * (2.0 * r - 1.0)
     }
 
+    /// Two players: 1 for the winner, 0 for the other, 1/2 each at the ply
+    /// cap. Four: the winner (the first to arrive) 1, the others by their
+    /// distance to their goal sides 2/3, 1/3 and 0, tied seats sharing; at
+    /// the ply cap every seat is ranked so and the nearest win.
     fn outcome(&self) -> Outcome {
-        match self.winner {
-            Some(w) => {
-                let w = usize::from(w);
-                let mut scores = vec![0.0; 2];
-                scores[w] = 1.0;
-                Outcome {
-                    scores,
-                    winners: vec![w],
-                }
+        let scores = self.shares().to_vec();
+        let winners = match self.winner {
+            Some(w) => vec![usize::from(w)],
+            None if P == 2 => Vec::new(),
+            None => {
+                let top = scores.iter().copied().fold(0.0, f64::max);
+                (0..P).filter(|&s| scores[s] == top).collect()
             }
-            None => Outcome {
-                scores: vec![0.5, 0.5],
-                winners: Vec::new(),
-            },
-        }
+        };
+        Outcome { scores, winners }
     }
 
     fn seat_name(&self, seat: Seat) -> String {
         format!("p{}", seat + 1)
     }
 
-    /// `p1`/`p2`, also `1`/`2` (players count from one here) and the GTP
-    /// colours `black` (= p1, who moves first) and `white` (= p2).
+    /// `p1`..`p4`, also `1`..`4` (players count from one here); with two
+    /// players the GTP colours `black` (= p1, who moves first) and `white`
+    /// (= p2).
     fn parse_seat(&self, text: &str) -> Option<Seat> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "p1" | "1" | "black" | "b" => Some(0),
-            "p2" | "2" | "white" | "w" => Some(1),
+        let t = text.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "black" | "b" if P == 2 => return Some(0),
+            "white" | "w" if P == 2 => return Some(1),
+            _ => {}
+        }
+        let digits = t.strip_prefix('p').unwrap_or(&t);
+        match digits.parse::<usize>() {
+            Ok(k) if (1..=P).contains(&k) && !digits.starts_with(['+', '0']) => Some(k - 1),
             _ => None,
         }
     }
@@ -547,8 +768,9 @@ impl Game for Quoridor {
         text::render(self)
     }
 
-    /// `<p1 square> <p2 square> <p1 walls left> <p2 walls left> <p1|p2 to
-    /// move> [walls...]`, e.g. `e3 e7 9 8 p1 e3h d5v c6h`.
+    /// The pawns' squares, each player's walls left, the player to move,
+    /// then the walls: `e3 e7 9 8 p1 e3h d5v c6h` (two players), `e1 a5 e9
+    /// i5 5 5 5 5 p1` (four).
     fn position_text(&self) -> Option<String> {
         Some(text::position_text(self))
     }
@@ -556,7 +778,7 @@ impl Game for Quoridor {
     /// Reads a position text (see [`Game::position_text`]); the ply
     /// count restarts at 0. Refused, leaving the state as it was: pawns off
     /// the board or (with jumps) on one square, a pawn already on its goal
-    /// row, walls that overlap, cross or cut a pawn off.
+    /// side, walls that overlap, cross or cut a pawn off.
     fn set_position(&mut self, text: &str) -> Result<(), PositionError> {
         *self = text::parse_position(self, text)?;
         Ok(())
@@ -567,17 +789,13 @@ impl Game for Quoridor {
     /// again when the slot is not a legal wall (rejection keeps it uniform).
     fn random_move(&self, rng: &mut Rng, buf: &mut Vec<QuoridorMove>) -> QuoridorMove {
         let me = self.to_move as usize;
-        let (p, o, n) = (self.pawns[me], self.pawns[me ^ 1], self.n);
+        let (p, n) = (self.pawns[me], self.n);
         // Fast path for the long pawn-only phase of a playout: with no
-        // walls in hand and the other pawn not next to this one (the
-        // difference test may also flag a few squares that are not
-        // neighbours; they take the general path), the moves are exactly
-        // the open exits: pick one by table, without branching per exit.
-        let diff = o.wrapping_sub(p);
-        let near =
-            self.jumps && (diff == n || diff == n.wrapping_neg() || diff == 1 || diff == 255);
+        // walls in hand and no other pawn next to this one, the moves are
+        // exactly the open exits: pick one by table, without branching per
+        // exit.
         let exits = self.exits[p as usize] as usize;
-        if self.walls_left[me] == 0 && !near && exits != 0 {
+        if exits != 0 && self.lone_walker(me) {
             let nth = rng.gen_range(0..EXIT_COUNT[exits]) as usize;
             let delta = [n, n.wrapping_neg(), 1, 255][EXIT_SELECT[exits][nth] as usize];
             return QuoridorMove::Pawn(p.wrapping_add(delta));
@@ -585,13 +803,8 @@ impl Game for Quoridor {
         let mut pawns = [0u8; 8];
         let k = self.pawn_moves(&mut pawns);
         if k == 0 {
-            // Cannot happen in a legal two-player position (a pawn always
-            // has a move), but never panic: fall back to the full list.
-            self.legal_moves(buf);
-            return match buf.len() {
-                0 => QuoridorMove::Pawn(self.pawns[me]),
-                len => buf[rng.gen_range(0..len)],
-            };
+            // A pawn boxed in by walls and pawns: walls or a pass.
+            return crate::game::random_legal_move(self, rng, buf).unwrap_or(QuoridorMove::Pass);
         }
         if self.walls_left[me] == 0 {
             return QuoridorMove::Pawn(pawns[rng.gen_range(0..k)]);
@@ -623,23 +836,15 @@ impl Game for Quoridor {
         }
     }
 
-    /// Shortest-path difference, plus a small tempo and walls-in-hand term,
-    /// divided by the board side; a finished game is worth +-1 (draw 0).
+    /// The race (module `eval`): who arrives first, by how many plies,
+    /// walls in hand; a race the others can no longer stop is scored as
+    /// won (or lost) in its number of plies. A finished game is worth its
+    /// share of the result, from -1 to 1.
     fn evaluate(&self, seat: Seat) -> f64 {
-        let seat = seat & 1;
         if self.is_over() {
-            return 2.0 * self.reward(seat) - 1.0;
+            return 2.0 * self.shares()[seat % P] - 1.0;
         }
-        let mine = f64::from(self.distance(seat));
-        let theirs = f64::from(self.distance(seat ^ 1));
-        let tempo = if self.to_move as usize == seat {
-            0.5
-        } else {
-            -0.5
-        };
-        let walls = f64::from(self.walls_left[seat]) - f64::from(self.walls_left[seat ^ 1]);
-        let x = (theirs - mine + tempo + 0.25 * walls) / f64::from(self.n);
-        x.clamp(-0.99, 0.99)
+        eval::evaluate(self, seat % P)
     }
 
     /// Counts from the wall bitboards, without listing the moves.
@@ -648,7 +853,8 @@ impl Game for Quoridor {
             return 0;
         }
         let (h, v) = self.legal_walls();
-        self.pawn_moves(&mut [0u8; 8]) + (h.count_ones() + v.count_ones()) as usize
+        let count = self.pawn_moves(&mut [0u8; 8]) + (h.count_ones() + v.count_ones()) as usize;
+        count.max(1)
     }
 
     /// Pawns, walls, walls in hand and the side to move, mixed with
@@ -676,21 +882,31 @@ impl Game for Quoridor {
         ] {
             h = mix(h ^ x);
         }
+        // Seats 2 and 3, with four players.
+        for s in 2..P {
+            h = mix(h
+                ^ (u64::from(self.pawns[s]) | u64::from(self.walls_left[s]) << 8)
+                ^ (s as u64) << 56);
+        }
         Some(h)
     }
 
-    /// Baseline: while not behind in the race (counting the move in hand),
+    /// Baseline: while not behind in the race (counting whose turn it is),
     /// step along a shortest path; when behind and walls remain, place the
-    /// wall that lengthens the opponent's path most relative to one's own,
-    /// if any does. Ties are broken at random.
+    /// wall that lengthens the leading rival's path most relative to one's
+    /// own, if any does. Ties are broken at random.
     fn rules_move(&self, rng: &mut Rng) -> Option<QuoridorMove> {
         if self.is_over() {
             return None;
         }
         let me = self.to_move as usize;
-        let mine = self.distance(me);
-        let theirs = self.distance(me ^ 1);
-        if mine > theirs && self.walls_left[me] > 0 {
+        let d = self.distances();
+        let arrival = |s: usize| eval::arrival::<P>(d[s], s, me);
+        let rival = (0..P)
+            .filter(|&s| s != me)
+            .min_by_key(|&s| arrival(s))
+            .unwrap_or((me + 1) % P);
+        if arrival(me) > arrival(rival) && self.walls_left[me] > 0 {
             let g = self.geo();
             let mut walls = Vec::new();
             self.wall_moves(&mut walls);
@@ -701,12 +917,15 @@ impl Game for Quoridor {
                 match mv {
                     QuoridorMove::HWall(a) => w.place_h(g, u32::from(a)),
                     QuoridorMove::VWall(a) => w.place_v(g, u32::from(a)),
-                    QuoridorMove::Pawn(_) => continue,
+                    _ => continue,
                 }
-                let d = |s: usize| {
-                    i64::from(w.distance(g.n, bit(self.pawn(s)), g.goal[s]).unwrap_or(0))
+                let after = |s: usize| {
+                    i64::from(
+                        w.distance(g.n, bit(self.pawn(s)), self.goal(s))
+                            .unwrap_or(0),
+                    )
                 };
-                let gain = (d(me ^ 1) - i64::from(theirs)) - (d(me) - i64::from(mine));
+                let gain = (after(rival) - i64::from(d[rival])) - (after(me) - i64::from(d[me]));
                 if gain > best_gain {
                     best_gain = gain;
                     best.clear();
@@ -721,7 +940,9 @@ impl Game for Quoridor {
         }
         let steps = self.best_steps();
         if steps.is_empty() {
-            return None;
+            let mut moves = Vec::new();
+            self.legal_moves(&mut moves);
+            return moves.first().copied();
         }
         Some(steps[rng.gen_range(0..steps.len())])
     }

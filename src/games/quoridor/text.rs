@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::board::bit;
-use super::{Quoridor, QuoridorMove};
+use super::board::{GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, bit};
+use super::{QuoridorGame, QuoridorMove, goal_side};
 use crate::game::{Game, MoveError, PositionError, Turn};
 
 /// The name of square `s` (`e2`) on a board of side `n`.
@@ -18,13 +18,18 @@ pub(super) fn move_text(n: u32, mv: QuoridorMove) -> String {
         QuoridorMove::Pawn(s) => square_text(n, u32::from(s)),
         QuoridorMove::HWall(a) => format!("{}h", square_text(n, u32::from(a))),
         QuoridorMove::VWall(a) => format!("{}v", square_text(n, u32::from(a))),
+        QuoridorMove::Pass => "pass".to_string(),
     }
 }
 
 /// Reads a move text on a board of side `n`. The square must be on the
-/// board; whether a wall anchor is usable is a matter of legality.
+/// board; whether a wall anchor is usable (or a pass allowed) is a matter
+/// of legality.
 pub(super) fn parse_move(n: u32, text: &str) -> Result<QuoridorMove, MoveError> {
     let t = text.trim().to_ascii_lowercase();
+    if t == "pass" {
+        return Ok(QuoridorMove::Pass);
+    }
     let bad = |why: &str| MoveError::Syntax(format!("'{}': {why}", text.trim()));
     let bytes = t.as_bytes();
     let Some((&c, rest)) = bytes.split_first() else {
@@ -61,11 +66,40 @@ pub(super) fn parse_move(n: u32, text: &str) -> Result<QuoridorMove, MoveError> 
     }
 }
 
-/// The board from player 2's side at the top: pawns `1` and `2`,
-/// horizontal walls as `---` between rows, vertical walls as `|` between
-/// columns (a wall's midpoint shows as `-` or `|` too), then each player's
-/// square and walls in hand, and whose turn it is.
-pub(super) fn render(q: &Quoridor) -> String {
+/// The text of one cell: `.`, the pawn's number, `1&2` for two pawns on
+/// one square (only without jumps), the numbers run together for three
+/// (`124`) and `all` for four.
+fn cell_text<const P: usize>(q: &QuoridorGame<P>, s: u32) -> String {
+    let here: Vec<String> = (0..P)
+        .filter(|&p| q.pawn(p) == s)
+        .map(|p| (p + 1).to_string())
+        .collect();
+    match here.len() {
+        0 => " . ".to_string(),
+        1 => format!(" {} ", here[0]),
+        2 => here.join("&"),
+        3 => here.concat(),
+        _ => "all".to_string(),
+    }
+}
+
+/// Where `seat` must go, for the four-player legend.
+fn goal_text<const P: usize>(q: &QuoridorGame<P>, seat: usize) -> String {
+    let n = q.size();
+    let last = (b'a' + n as u8 - 1) as char;
+    match goal_side(P, seat) {
+        GOAL_NORTH => format!("row {n}"),
+        GOAL_SOUTH => "row 1".to_string(),
+        GOAL_EAST => format!("column {last}"),
+        _ => "column a".to_string(),
+    }
+}
+
+/// The board with row 1 at the bottom: pawns `1`..`4`, horizontal walls as
+/// `---` between rows, vertical walls as `|` between columns (a wall's
+/// midpoint shows as `-` or `|` too), then each player's square and walls
+/// in hand (and, with four players, goal side), and whose turn it is.
+pub(super) fn render<const P: usize>(q: &QuoridorGame<P>) -> String {
     let n = q.size();
     let w = &q.walls;
     let mut out = String::new();
@@ -79,13 +113,7 @@ pub(super) fn render(q: &Quoridor) -> String {
         let _ = write!(out, "{:>3} |", r + 1);
         for c in 0..n {
             let s = r * n + c;
-            let cell = match (q.pawn(0) == s, q.pawn(1) == s) {
-                (true, true) => "1&2",
-                (true, false) => " 1 ",
-                (false, true) => " 2 ",
-                (false, false) => " . ",
-            };
-            out.push_str(cell);
+            out.push_str(&cell_text(q, s));
             let sep = if c + 1 < n && w.east_open(s) {
                 ' '
             } else {
@@ -116,8 +144,8 @@ pub(super) fn render(q: &Quoridor) -> String {
     }
     out.push_str(&border);
     let _ = writeln!(out, "   {letters}");
-    for seat in 0..2 {
-        let _ = writeln!(
+    for seat in 0..P {
+        let _ = write!(
             out,
             "{} (pawn {}) on {}, walls left {}",
             q.seat_name(seat),
@@ -125,6 +153,10 @@ pub(super) fn render(q: &Quoridor) -> String {
             square_text(n, q.pawn(seat)),
             q.walls_left(seat)
         );
+        if P > 2 {
+            let _ = write!(out, ", goal {}", goal_text(q, seat));
+        }
+        out.push('\n');
     }
     let status = match q.turn() {
         Turn::Player(s) => format!("{} to move, ply {}/{}", q.seat_name(s), q.ply, q.max_plies),
@@ -134,7 +166,11 @@ pub(super) fn render(q: &Quoridor) -> String {
                 q.seat_name(s.into()),
                 q.ply
             ),
-            None => format!("game over: draw at the ply cap ({})", q.max_plies),
+            None if P == 2 => format!("game over: draw at the ply cap ({})", q.max_plies),
+            None => format!(
+                "game over at the ply cap ({}): ranked by distance to goal",
+                q.max_plies
+            ),
         },
         Turn::Chance => String::new(),
     };
@@ -144,16 +180,12 @@ pub(super) fn render(q: &Quoridor) -> String {
 }
 
 /// The position text: pawns, walls in hand, side to move, then the walls.
-pub(super) fn position_text(q: &Quoridor) -> String {
+pub(super) fn position_text<const P: usize>(q: &QuoridorGame<P>) -> String {
     let n = q.size();
-    let mut out = format!(
-        "{} {} {} {} {}",
-        square_text(n, q.pawn(0)),
-        square_text(n, q.pawn(1)),
-        q.walls_left(0),
-        q.walls_left(1),
-        q.seat_name(q.to_move.into())
-    );
+    let mut words: Vec<String> = (0..P).map(|s| square_text(n, q.pawn(s))).collect();
+    words.extend((0..P).map(|s| q.walls_left(s).to_string()));
+    words.push(q.seat_name(q.to_move.into()));
+    let mut out = words.join(" ");
     for (mut set, horizontal) in [(q.walls.h, true), (q.walls.v, false)] {
         while set != 0 {
             let a = set.trailing_zeros() as u8;
@@ -170,20 +202,33 @@ pub(super) fn position_text(q: &Quoridor) -> String {
     out
 }
 
+/// The expected shape of a position text, for error messages.
+fn position_usage(players: usize) -> String {
+    if players == 2 {
+        "'<p1 square> <p2 square> <p1 walls> <p2 walls> <p1|p2> [walls...]'".to_string()
+    } else {
+        "'<p1..p4 squares> <p1..p4 walls> <p1|p2|p3|p4> [walls...]'".to_string()
+    }
+}
+
 /// A fresh state of `q`'s game (same options) set to the position `text`.
-pub(super) fn parse_position(q: &Quoridor, text: &str) -> Result<Quoridor, PositionError> {
+pub(super) fn parse_position<const P: usize>(
+    q: &QuoridorGame<P>,
+    text: &str,
+) -> Result<QuoridorGame<P>, PositionError> {
     let bad = |m: String| PositionError::Invalid(m);
     let n = q.size();
     let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() < 5 {
+    if words.len() < 2 * P + 1 {
         return Err(bad(format!(
-            "expected '<p1 square> <p2 square> <p1 walls> <p2 walls> <p1|p2> [walls...]', got '{}'",
+            "expected {}, got '{}'",
+            position_usage(P),
             text.trim()
         )));
     }
-    let mut p = Quoridor::new(n, u32::from(q.walls_start), q.jumps, q.max_plies)
+    let mut p = QuoridorGame::<P>::new(n, u32::from(q.walls_start), q.jumps, q.max_plies)
         .map_err(|e| bad(e.to_string()))?;
-    for seat in 0..2 {
+    for seat in 0..P {
         match parse_move(n, words[seat]) {
             Ok(QuoridorMove::Pawn(s)) => p.pawns[seat] = s,
             _ => {
@@ -193,35 +238,39 @@ pub(super) fn parse_position(q: &Quoridor, text: &str) -> Result<Quoridor, Posit
                 )));
             }
         }
-        let goal = if seat == 0 { n - 1 } else { 0 };
-        if p.pawn(seat) / n == goal {
+        if p.goal(seat) & bit(p.pawn(seat)) != 0 {
             return Err(bad(format!(
-                "{} is already on its goal row",
-                p.seat_name(seat)
+                "{} is already on its goal {}",
+                p.seat_name(seat),
+                if P == 2 { "row" } else { "side" }
             )));
         }
-        p.walls_left[seat] = words[2 + seat]
+        p.walls_left[seat] = words[P + seat]
             .parse::<u8>()
             .ok()
             .filter(|&w| w <= 100)
             .ok_or_else(|| {
                 bad(format!(
                     "'{}' is not a wall count (0..100)",
-                    words[2 + seat]
+                    words[P + seat]
                 ))
             })?;
     }
-    if p.jumps && p.pawns[0] == p.pawns[1] {
+    if p.jumps && (1..P).any(|i| p.pawns[..i].contains(&p.pawns[i])) {
         return Err(bad(
             "the pawns may not share a square (jumps=true)".to_string()
         ));
     }
+    let seats = (1..=P)
+        .map(|s| format!("p{s}"))
+        .collect::<Vec<_>>()
+        .join(" or ");
     p.to_move = p
-        .parse_seat(words[4])
-        .ok_or_else(|| bad(format!("'{}' is not a player (p1 or p2)", words[4])))?
+        .parse_seat(words[2 * P])
+        .ok_or_else(|| bad(format!("'{}' is not a player ({seats})", words[2 * P])))?
         as u8;
     let g = p.geo();
-    for &word in &words[5..] {
+    for &word in &words[2 * P + 1..] {
         let (horizontal, a) = match parse_move(n, word) {
             Ok(QuoridorMove::HWall(a)) => (true, u32::from(a)),
             Ok(QuoridorMove::VWall(a)) => (false, u32::from(a)),
@@ -240,7 +289,10 @@ pub(super) fn parse_position(q: &Quoridor, text: &str) -> Result<Quoridor, Posit
         p.place_wall(horizontal, a as u8);
     }
     if !p.keeps_paths(&p.walls) {
-        return Err(bad("the walls cut a pawn off from its goal row".to_string()));
+        return Err(bad(format!(
+            "the walls cut a pawn off from its goal {}",
+            if P == 2 { "row" } else { "side" }
+        )));
     }
     Ok(p)
 }
@@ -264,10 +316,11 @@ mod tests {
     #[test]
     fn syntax_errors() {
         for t in [
-            "", "3e", "e", "e0", "e03", "e10", "j1", "e3x", "e3hv", "e123", "é3", "pass",
+            "", "3e", "e", "e0", "e03", "e10", "j1", "e3x", "e3hv", "e123", "é3", "pas",
         ] {
             assert!(matches!(parse_move(9, t), Err(MoveError::Syntax(_))), "{t}");
         }
         assert!(parse_move(11, "k11").is_ok());
+        assert_eq!(parse_move(9, " PASS"), Ok(QuoridorMove::Pass));
     }
 }
