@@ -259,6 +259,17 @@ fn execute(
             } else {
                 (None, words.join(" "))
             };
+            // `play purple d3`: a first word that is no seat, and no move
+            // with it either, is most likely a misspelt seat.
+            if seat.is_none() && words.len() == 2 && game.parse_seat(&words[0]).is_none() {
+                return match engine.play(None, &mv) {
+                    Ok(_) => Ok(String::new()),
+                    Err(EngineError::Move(crate::game::MoveError::Syntax(_))) => {
+                        Err(EngineError::UnknownSeat(words[0].clone()).into())
+                    }
+                    Err(e) => Err(e.into()),
+                };
+            }
             engine.play(seat, &mv)?;
             String::new()
         }
