@@ -292,6 +292,26 @@ impl<G: Game> Table<G> {
         Ok(seat)
     }
 
+    /// The position an analysis for `seat` (or the seat to move) searches,
+    /// the seat, and whether a forced pass of the other seat was applied
+    /// to that copy; the table itself is unchanged (but for the chance
+    /// steps the engine deals itself).
+    fn analysis_root(
+        &mut self,
+        seat: Option<Seat>,
+        settings: &Settings,
+        rng: &mut Rng,
+    ) -> Result<(G, Seat, bool), EngineError> {
+        self.resolve_chance(rng);
+        let (seat, pass) = self.turn_for(seat)?;
+        let mut state = self.state.clone();
+        if let Some(pass) = pass {
+            state.apply(pass);
+        }
+        Self::check_search(&state, seat, settings)?;
+        Ok((state, seat, pass.is_some()))
+    }
+
     /// Decides a move for `seat` in `state`: the only move, an exact solve
     /// within reach, or the search (the kept searcher, or a fresh one when
     /// `state` is not the position the kept one follows).
@@ -599,13 +619,7 @@ impl<G: Game> AnyGame for Table<G> {
         settings: &Settings,
         rng: &mut Rng,
     ) -> Result<(), EngineError> {
-        self.resolve_chance(rng);
-        let (seat, pass) = self.turn_for(seat)?;
-        let mut state = self.state.clone();
-        if let Some(pass) = pass {
-            state.apply(pass);
-        }
-        Self::check_search(&state, seat, settings)
+        self.analysis_root(seat, settings, rng).map(|_| ())
     }
 
     fn analyze(
@@ -616,16 +630,10 @@ impl<G: Game> AnyGame for Table<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> Result<Decision, EngineError> {
-        self.resolve_chance(rng);
-        let (seat, pass) = self.turn_for(seat)?;
-        let mut state = self.state.clone();
-        if let Some(pass) = pass {
-            state.apply(pass);
-        }
-        Self::check_search(&state, seat, settings)?;
+        let (state, seat, passed) = self.analysis_root(seat, settings, rng)?;
         // After a forced pass the kept searcher does not follow `state`: a
         // fresh one searches it, and the kept one stays as it was.
-        let choice = self.decide(&state, seat, pass.is_some(), settings, budget, control, rng)?;
+        let choice = self.decide(&state, seat, passed, settings, budget, control, rng)?;
         let text = state.move_text(choice.mv);
         Ok(choice.decision(text))
     }
