@@ -20,7 +20,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use crate::options::{OptionError, OptionSpec, Options};
-use crate::search::Control;
+use crate::control::Control;
 
 /// The random generator used everywhere: seeded, fast, reproducible.
 pub type Rng = rand::rngs::SmallRng;

@@ -2,7 +2,8 @@
 //! Ninety-Nine, driven over stdin/stdout in a GTP-style protocol.
 //!
 //! Layers, from the bottom up:
-//! - [`game`]: the game trait every game implements; [`options`]: game options.
+//! - [`options`]: game options; [`control`]: budgets, stop and progress.
+//! - [`game`]: the game trait every game implements.
 //! - [`games`]: one module per game, and the registry that names them.
 //! - [`search`]: searches generic over the game trait.
 //! - [`engine`]: the facade that owns the game, settings and running search.
@@ -11,6 +12,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod control;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -19,7 +19,7 @@
 
 use super::PASS;
 use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
-use crate::search::Control;
+use crate::control::Control;
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;

@@ -18,7 +18,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::options::{OptionError, OptionSpec, Options};
-use crate::search::Control;
+use crate::control::Control;
 
 use bitboard::{flips, moves};
 
