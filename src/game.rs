@@ -19,8 +19,8 @@
 use std::fmt;
 use std::hash::Hash;
 
-use crate::options::{OptionError, OptionSpec, Options};
 use crate::control::Control;
+use crate::options::{OptionError, OptionSpec, Options};
 
 /// The random generator used everywhere: seeded, fast, reproducible.
 pub type Rng = rand::rngs::SmallRng;

@@ -1,14 +1,20 @@
 //! tabula: a game engine for Othello, Quoridor, Hearts, Wizard and
 //! Ninety-Nine, driven over stdin/stdout in a GTP-style protocol.
 //!
-//! Layers, from the bottom up:
-//! - [`options`]: game options; [`control`]: budgets, stop and progress.
-//! - [`game`]: the game trait every game implements.
-//! - [`games`]: one module per game, and the registry that names them.
-//! - [`search`]: searches generic over the game trait.
-//! - [`engine`]: the facade that owns the game, settings and running search.
-//! - [`protocol`]: the command grammar and the session loop.
-//! - [`arena`]: the match runner (`tabula match`).
+//! Layers, from the bottom up; a module imports only from the layers
+//! below it (a game never knows a search, the registry never knows the
+//! engine):
+//! 1. [`options`]: game options; [`control`]: budgets, stop and progress.
+//! 2. [`game`]: the game trait every game implements; [`played`]: a game in
+//!    play as text (history, checked moves), shared by engine and referee.
+//! 3. [`games`]: one module per game, and the registry that names them
+//!    and visits their types; [`search`]: searches generic over the game
+//!    trait, which never name a game.
+//! 4. [`engine`]: the facade that owns the game, settings and search;
+//!    [`arena`]: the match runner (`tabula match`); [`perft`] and
+//!    [`bench`].
+//! 5. [`protocol`]: the command grammar and the session loop.
+//! 6. `main.rs`: the command line.
 
 pub mod arena;
 pub mod bench;
@@ -18,5 +24,6 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod perft;
+pub mod played;
 pub mod protocol;
 pub mod search;

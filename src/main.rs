@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use tabula::engine::Engine;
 use tabula::games;
+use tabula::perft::PerftRun;
 
 /// A game engine for Othello, Quoridor, Hearts, Wizard and Ninety-Nine,
 /// driven over stdin/stdout in a GTP-style protocol (see protocol.md).
@@ -258,7 +259,15 @@ fn run_perft(
         )
     })?;
     let started = Instant::now();
-    let result = (entry.perft)(options, position, depth, divide).map_err(|e| e.to_string())?;
+    let run = PerftRun {
+        position,
+        depth,
+        divide,
+    };
+    let result = entry
+        .visit(options, run)
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
     let secs = started.elapsed().as_secs_f64();
     for (mv, n) in &result.divided {
         println!("{mv} {n}");

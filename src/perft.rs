@@ -5,7 +5,9 @@
 //! is a ply like any other. The last ply is counted in bulk with
 //! [`Game::move_count`], without playing the moves.
 
-use crate::game::Game;
+use crate::game::{Game, PositionError};
+use crate::games::GameVisitor;
+use crate::options::{OptionError, Options};
 
 /// The number of leaves `depth` plies below `state`.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
@@ -42,34 +44,58 @@ pub struct PerftResult {
     pub divided: Vec<(String, u64)>,
 }
 
-/// Perft of game `G` opened with `options`, from `position` or the start
-/// (the registry's monomorphised entry point for `tabula perft`).
-pub fn perft_game<G: Game>(
-    options: &[String],
-    position: Option<&str>,
-    depth: u32,
-    divide: bool,
-) -> Result<PerftResult, crate::engine::EngineError> {
-    use crate::engine::EngineError;
-    let options =
-        crate::options::Options::parse(G::OPTIONS, options).map_err(EngineError::Option)?;
-    let mut state = G::new_game(&options).map_err(EngineError::Option)?;
-    if let Some(p) = position {
-        state.set_position(p).map_err(EngineError::Position)?;
-    }
-    let mut result = PerftResult::default();
-    if divide && depth > 0 && !state.is_over() {
-        let mut moves = Vec::new();
-        state.legal_moves(&mut moves);
-        for mv in moves {
-            let mut child = state.clone();
-            child.apply(mv);
-            let n = perft(&child, depth - 1);
-            result.divided.push((state.move_text(mv), n));
-            result.leaves += n;
-        }
-    } else {
-        result.leaves = perft(&state, depth);
-    }
-    Ok(result)
+/// Perft of a registered game from its start or a position, as the
+/// registry's visitor (`tabula perft`).
+pub struct PerftRun<'a> {
+    /// The position text, or `None` for the start.
+    pub position: Option<&'a str>,
+    /// Plies.
+    pub depth: u32,
+    /// Whether to count below each first move apart.
+    pub divide: bool,
 }
+
+impl GameVisitor for PerftRun<'_> {
+    type Output = Result<PerftResult, PerftError>;
+    fn visit<G: Game>(self, options: &Options) -> Self::Output {
+        let mut state = G::new_game(options).map_err(PerftError::Option)?;
+        if let Some(p) = self.position {
+            state.set_position(p).map_err(PerftError::Position)?;
+        }
+        let mut result = PerftResult::default();
+        if self.divide && self.depth > 0 && !state.is_over() {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            for mv in moves {
+                let mut child = state.clone();
+                child.apply(mv);
+                let n = perft(&child, self.depth - 1);
+                result.divided.push((state.move_text(mv), n));
+                result.leaves += n;
+            }
+        } else {
+            result.leaves = perft(&state, self.depth);
+        }
+        Ok(result)
+    }
+}
+
+/// Why a perft could not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PerftError {
+    /// The game's options were refused.
+    Option(OptionError),
+    /// The position text was refused.
+    Position(PositionError),
+}
+
+impl std::fmt::Display for PerftError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PerftError::Option(e) => write!(f, "{e}"),
+            PerftError::Position(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}

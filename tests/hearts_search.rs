@@ -103,6 +103,7 @@ impl Search<Hearts> for Rules {
             iterations: 0,
             depth: 0,
             pv: vec![best],
+            exact: None,
         }
     }
 }

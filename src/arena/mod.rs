@@ -416,8 +416,7 @@ impl MatchReport {
 pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
     let entry =
         crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
-    let options = crate::options::Options::parse(entry.options, words)?;
-    Ok((entry.referee)(&options)?)
+    Ok(entry.visit(words, referee::OpenReferee)??)
 }
 
 /// Runs `tabula match`: plays the match (or merges records with
@@ -687,8 +686,8 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
                 p.send(&game, setup.timeout)?;
             }
             Proto::Gtp => {
-                if referee.game_name() == "othello" {
-                    p.send("boardsize 8", setup.timeout)?;
+                if let Some(size) = referee.board_size() {
+                    p.send(&format!("boardsize {size}"), setup.timeout)?;
                 }
                 p.send("clear_board", setup.timeout)?;
             }

@@ -222,8 +222,8 @@ impl Table<'_> {
                     }
                 }
                 Proto::Gtp => {
-                    if self.referee.game_name() == "othello" {
-                        self.send(seat, "boardsize 8", timeout)?;
+                    if let Some(size) = self.referee.board_size() {
+                        self.send(seat, &format!("boardsize {size}"), timeout)?;
                     }
                     self.send(seat, "clear_board", timeout)?;
                 }

@@ -5,10 +5,13 @@
 //! and says, through the game's [`Game::tell`] hook, which protocol lines
 //! each seat's engine must hear. It works on move *text*, so the runner never
 //! needs to know a game's types: one object-safe trait, built for any game
-//! by [`referee_for`].
+//! by [`referee_for`]. Moves are read and checked by [`Played`], as the
+//! engine reads them.
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::games::GameVisitor;
 use crate::options::{OptionError, Options};
+use crate::played::Played;
 
 /// One applied step of a game, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,18 +70,19 @@ pub trait Referee: Send + Sync {
     fn history(&self) -> &[Step];
     /// A human-readable picture of the full state.
     fn render(&self) -> String;
+    /// The fixed board size of a game without a size option (Othello: 8),
+    /// which a GTP engine is told with `boardsize`.
+    fn board_size(&self) -> Option<u32>;
 }
 
 /// The generic referee over a concrete game.
 struct GameReferee<G: Game> {
-    start: G,
-    state: G,
+    game: Played<G>,
     options: Vec<String>,
     history: Vec<Step>,
 }
 
-/// Builds a referee for game `G` from validated options. The registry
-/// stores this function for each game.
+/// Builds a referee for game `G` from validated options.
 ///
 /// The referee's game is created without a `seat` option: it is the full,
 /// all-knowing state. Engines get `seat=N` from the runner instead.
@@ -88,50 +92,50 @@ pub fn referee_for<G: Game>(options: &Options) -> Result<Box<dyn Referee>, Optio
             "the match runner assigns seats itself: remove the seat option".to_string(),
         ));
     }
-    let start = G::new_game(options)?;
     Ok(Box::new(GameReferee {
-        state: start.clone(),
-        start,
+        game: Played::new(G::new_game(options)?),
         options: options.given(),
         history: Vec::new(),
     }))
 }
 
-impl<G: Game> GameReferee<G> {
-    /// Parses a move text, accepting any letter case (GTP engines answer
-    /// `D3` or `PASS`).
-    fn parse(&self, text: &str) -> Result<G::Move, MoveError> {
-        let text = text.trim();
-        match self.state.parse_move(text) {
-            Ok(mv) => Ok(mv),
-            Err(first) => {
-                let lower = text.to_ascii_lowercase();
-                if lower != text
-                    && let Ok(mv) = self.state.parse_move(&lower)
-                {
-                    return Ok(mv);
-                }
-                Err(first)
-            }
-        }
-    }
+/// The registry's visitor that builds a referee.
+pub struct OpenReferee;
 
+impl GameVisitor for OpenReferee {
+    type Output = Result<Box<dyn Referee>, OptionError>;
+    fn visit<G: Game>(self, options: &Options) -> Self::Output {
+        referee_for::<G>(options)
+    }
+}
+
+impl<G: Game> GameReferee<G> {
     fn tell_all(&self, mv: G::Move) -> Vec<Vec<String>> {
-        (0..self.state.num_seats())
-            .map(|s| self.state.tell(mv, s))
-            .collect()
+        let state = self.game.state();
+        (0..state.num_seats()).map(|s| state.tell(mv, s)).collect()
     }
 
     /// Tells, records and applies `mv` (already known to be legal).
     fn apply_told(&mut self, mv: G::Move, seat: Option<Seat>) -> Told {
-        let text = self.state.move_text(mv);
+        let text = self.game.state().move_text(mv);
         let lines = self.tell_all(mv);
-        self.state.apply(mv);
+        self.game.apply(mv);
         self.history.push(Step {
             seat,
             text: text.clone(),
         });
         Told { text, lines }
+    }
+
+    /// Checks a move text of the player to move.
+    fn check_player_move(&self, text: &str) -> Result<(Seat, G::Move), MoveError> {
+        match self.game.state().turn() {
+            Turn::Over => Err(MoveError::GameOver),
+            Turn::Chance => Err(MoveError::Illegal(
+                "a chance step is next, not a player".to_string(),
+            )),
+            Turn::Player(seat) => Ok((seat, self.game.check(text)?)),
+        }
     }
 }
 
@@ -146,23 +150,22 @@ impl<G: Game> Referee for GameReferee<G> {
 
     fn new_game(&self) -> Box<dyn Referee> {
         Box::new(GameReferee {
-            start: self.start.clone(),
-            state: self.start.clone(),
+            game: Played::new(self.game.start().clone()),
             options: self.options.clone(),
             history: Vec::new(),
         })
     }
 
     fn num_seats(&self) -> usize {
-        self.state.num_seats()
+        self.game.state().num_seats()
     }
 
     fn turn(&self) -> Turn {
-        self.state.turn()
+        self.game.state().turn()
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        self.state.seat_name(seat)
+        self.game.state().seat_name(seat)
     }
 
     fn perfect_information(&self) -> bool {
@@ -170,51 +173,21 @@ impl<G: Game> Referee for GameReferee<G> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.state.legal_moves(&mut moves);
-        moves.into_iter().map(|m| self.state.move_text(m)).collect()
+        self.game.legal_texts()
     }
 
     fn check_move(&self, text: &str) -> Result<String, MoveError> {
-        match self.state.turn() {
-            Turn::Over => return Err(MoveError::GameOver),
-            Turn::Chance => {
-                return Err(MoveError::Illegal(
-                    "a chance step is next, not a player".to_string(),
-                ));
-            }
-            Turn::Player(_) => {}
-        }
-        let mv = self.parse(text)?;
-        if !self.state.is_legal(mv) {
-            return Err(MoveError::Illegal(format!(
-                "{} is not legal here",
-                text.trim()
-            )));
-        }
-        Ok(self.state.move_text(mv))
+        let (_, mv) = self.check_player_move(text)?;
+        Ok(self.game.state().move_text(mv))
     }
 
     fn play(&mut self, text: &str) -> Result<Told, MoveError> {
-        let Turn::Player(seat) = self.state.turn() else {
-            return Err(if self.state.is_over() {
-                MoveError::GameOver
-            } else {
-                MoveError::Illegal("a chance step is next, not a player".to_string())
-            });
-        };
-        let mv = self.parse(text)?;
-        if !self.state.is_legal(mv) {
-            return Err(MoveError::Illegal(format!(
-                "{} is not legal here",
-                text.trim()
-            )));
-        }
+        let (seat, mv) = self.check_player_move(text)?;
         Ok(self.apply_told(mv, Some(seat)))
     }
 
     fn sample_and_apply_chance(&mut self, rng: &mut Rng) -> Result<Told, MoveError> {
-        match self.state.turn() {
+        match self.game.state().turn() {
             Turn::Chance => {}
             Turn::Over => return Err(MoveError::GameOver),
             Turn::Player(_) => {
@@ -223,12 +196,12 @@ impl<G: Game> Referee for GameReferee<G> {
                 ));
             }
         }
-        let mv = self.state.sample_chance(rng);
+        let mv = self.game.state().sample_chance(rng);
         Ok(self.apply_told(mv, None))
     }
 
     fn outcome(&self) -> Outcome {
-        self.state.outcome()
+        self.game.state().outcome()
     }
 
     fn history(&self) -> &[Step] {
@@ -236,6 +209,10 @@ impl<G: Game> Referee for GameReferee<G> {
     }
 
     fn render(&self) -> String {
-        self.state.render()
+        self.game.state().render()
+    }
+
+    fn board_size(&self) -> Option<u32> {
+        self.game.state().board_size()
     }
 }

@@ -3,19 +3,23 @@
 //! commands and formats what it returns; it never prints.
 
 pub mod clock;
+mod searchers;
 pub mod settings;
 pub mod table;
 
 use std::fmt;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use crate::game::{MoveError, Outcome, PositionError, Rng, Seat, Turn};
-use crate::games;
-use crate::options::OptionError;
-use crate::search::{Budget, Control};
+use crate::control::{Budget, Control, Progress};
+use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::games::{self, GameEntry, GameVisitor};
+use crate::options::{OptionError, Options};
 pub use clock::Clock;
+use searchers::DEFAULT_MOVETIME_MS;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, Table};
 
@@ -93,9 +97,38 @@ impl BudgetOverride {
     }
 }
 
-/// The default thinking time when no budget of any kind is set (and the
-/// most an exact solve may take under a budget without a time).
-pub(crate) const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// A request for a search: for which seat, under which budget, and how
+/// the protocol steers it. The engine builds the budget and control.
+pub struct Request<'a> {
+    /// The seat to decide for (`None`: the seat to move).
+    pub seat: Option<Seat>,
+    /// Budgets given with the command; empty: the settings' budgets (for
+    /// `analyze`: no budget, it runs until stopped).
+    pub budget: BudgetOverride,
+    /// Raised from outside to stop the search (`stop`, the next command).
+    pub stop: Arc<AtomicBool>,
+    /// When the command was read: budgets run from then.
+    pub since: Instant,
+    /// Where progress goes while the search runs (for `analyze`).
+    pub reporter: Option<&'a (dyn Fn(&Progress) + Sync)>,
+}
+
+/// Opens a game type behind the engine's object-safe handle.
+struct OpenTable;
+
+impl GameVisitor for OpenTable {
+    type Output = Result<Box<dyn AnyGame>, OptionError>;
+    fn visit<G: Game>(self, options: &Options) -> Self::Output {
+        Ok(Box::new(Table::new(G::new_game(options)?, options.clone())))
+    }
+}
+
+fn open(entry: &'static GameEntry, words: &[String]) -> Result<Box<dyn AnyGame>, EngineError> {
+    entry
+        .visit(words, OpenTable)
+        .and_then(|opened| opened)
+        .map_err(EngineError::Option)
+}
 
 /// The engine: one game in play, settings, generator, clock.
 pub struct Engine {
@@ -112,7 +145,7 @@ impl Engine {
         let entry = games::GAMES
             .first()
             .ok_or_else(|| EngineError::UnknownGame(String::new()))?;
-        let game = entry.open_with::<&str>(&[]).map_err(EngineError::Option)?;
+        let game = open(entry, &[])?;
         let mut engine = Engine {
             game,
             settings: Settings::default(),
@@ -154,7 +187,7 @@ impl Engine {
                 _ => rest.push(w.clone()),
             }
         }
-        let game = entry.open_with(&rest).map_err(EngineError::Option)?;
+        let game = open(entry, &rest)?;
         self.game = game;
         if let Some(seed) = seed {
             self.reseed(seed);
@@ -209,11 +242,11 @@ impl Engine {
             .filter(|w| !w.starts_with("size="))
             .collect();
         words.push(format!("size={size}"));
-        let game = entry.open_with(&words).map_err(|e| match e {
-            OptionError::BadValue { expected, .. } => {
+        let game = open(entry, &words).map_err(|e| match e {
+            EngineError::Option(OptionError::BadValue { expected, .. }) => {
                 EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}"))
             }
-            other => EngineError::Option(other),
+            other => other,
         })?;
         self.game = game;
         self.restart();
@@ -251,7 +284,7 @@ impl Engine {
     }
 
     /// The budget of the next search for `seat`.
-    pub fn budget_for(&self, seat: Option<Seat>, over: &BudgetOverride) -> Budget {
+    fn budget_for(&self, seat: Option<Seat>, over: &BudgetOverride) -> Budget {
         let s = &self.settings;
         let nonzero = |v: u64| (v > 0).then_some(v);
         let (iterations, movetime, depth) = if over.is_empty() {
@@ -288,16 +321,26 @@ impl Engine {
         }
     }
 
-    /// Searches and plays a move for a seat (or the seat to move), under
-    /// `control` (whose deadline should come from [`Engine::budget_for`]).
-    pub fn genmove(
-        &mut self,
-        seat: Option<Seat>,
-        budget: &Budget,
-        control: &Control,
-    ) -> Result<Decision, EngineError> {
-        self.game
-            .genmove(seat, &self.settings, budget, control, &mut self.rng)
+    /// Searches and plays a move for the request's seat (or the seat to
+    /// move) under its budget, or the settings' and the clock's.
+    pub fn genmove(&mut self, request: &Request) -> Result<Decision, EngineError> {
+        let budget = self.budget_for(request.seat, &request.budget);
+        let control = self.control(request, &budget);
+        self.game.genmove(
+            request.seat,
+            &self.settings,
+            &budget,
+            &control,
+            &mut self.rng,
+        )
+    }
+
+    fn control<'a>(&self, request: &Request<'a>, budget: &Budget) -> Control<'a> {
+        let control = Control::starting_at(request.stop.clone(), budget, request.since);
+        match request.reporter {
+            Some(r) => control.with_reporter(r),
+            None => control,
+        }
     }
 
     /// Checks that [`Engine::analyze`] may search for a seat (or the seat
@@ -308,17 +351,24 @@ impl Engine {
             .ready_to_analyze(seat, &self.settings, &mut self.rng)
     }
 
-    /// Searches the position for a seat (or the seat to move) without
-    /// playing: the game is left as it was, and what the search learned is
-    /// kept for the next `genmove`.
-    pub fn analyze(
-        &mut self,
-        seat: Option<Seat>,
-        budget: &Budget,
-        control: &Control,
-    ) -> Result<Decision, EngineError> {
-        self.game
-            .analyze(seat, &self.settings, budget, control, &mut self.rng)
+    /// Searches the position for the request's seat (or the seat to move)
+    /// without playing: the game is left as it was, and what the search
+    /// learned is kept for the next `genmove`. Without a budget in the
+    /// request it runs until stopped.
+    pub fn analyze(&mut self, request: &Request) -> Result<Decision, EngineError> {
+        let budget = if request.budget.is_empty() {
+            Budget::default()
+        } else {
+            self.budget_for(request.seat, &request.budget)
+        };
+        let control = self.control(request, &budget);
+        self.game.analyze(
+            request.seat,
+            &self.settings,
+            &budget,
+            &control,
+            &mut self.rng,
+        )
     }
 
     /// Takes back the last move.

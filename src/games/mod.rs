@@ -1,6 +1,13 @@
-//! The games, one module each, and the registry that maps names to them.
+//! The games, one module each, and the registry that names them.
 //!
-//! Adding a game is its module plus one line in [`GAMES`].
+//! The registry is a pure descriptor (name, GTP names, summary, options)
+//! plus a generic visitor: [`visit`] finds a game by name, checks its
+//! options, and calls [`GameVisitor::visit`] with the game's type, so the
+//! engine, the match runner and perft each build what they need from it,
+//! monomorphised, and the registry imports nothing above the game model.
+//!
+//! Adding a game is its module plus one line in the [`registry!`] list at
+//! the bottom of this file.
 
 pub mod cards;
 pub mod hearts;
@@ -9,68 +16,105 @@ pub mod othello;
 pub mod quoridor;
 pub mod wizard;
 
-use crate::arena::{Referee, referee_for};
-use crate::engine::{AnyGame, EngineError, Table};
 use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
-use crate::perft::{PerftResult, perft_game};
 
-/// Perft of a game: options, position text, depth, divide.
-pub type PerftFn = fn(&[String], Option<&str>, u32, bool) -> Result<PerftResult, EngineError>;
+/// What the engine, the match runner or a tool builds from a game type.
+pub trait GameVisitor {
+    /// What it builds.
+    type Output;
+    /// Builds it for game `G`, opened with the validated `options`.
+    fn visit<G: Game>(self, options: &Options) -> Self::Output;
+}
 
-/// One registered game: its name, options, and the monomorphised entry
-/// points the engine and the match runner reach it through.
+/// A registered game as the registry sees it: its descriptor, and how to
+/// reach its type. Most games are one type (every [`Game`] is its own
+/// family); a family such as Quoridor picks its type from the options.
+pub trait GameFamily {
+    /// The name used by `game <name>`.
+    const NAME: &'static str;
+    /// One line for `list_games verbose`.
+    const SUMMARY: &'static str;
+    /// The options it accepts.
+    const OPTIONS: &'static [OptionSpec];
+    /// Calls `visitor` with the game type that `options` select.
+    fn visit<V: GameVisitor>(options: &Options, visitor: V) -> V::Output;
+}
+
+impl<G: Game> GameFamily for G {
+    const NAME: &'static str = G::NAME;
+    const SUMMARY: &'static str = G::SUMMARY;
+    const OPTIONS: &'static [OptionSpec] = G::OPTIONS;
+    fn visit<V: GameVisitor>(options: &Options, visitor: V) -> V::Output {
+        visitor.visit::<G>(options)
+    }
+}
+
+/// One registered game, described.
+#[derive(Debug)]
 pub struct GameEntry {
     /// The name used by `game <name>`.
     pub name: &'static str,
     /// The names GTP tools use (`list_games`, `set_game`), the first as
     /// `list_games` prints it; matched case-insensitively, `-` ignored.
     pub gtp_names: &'static [&'static str],
-    /// One line for `list_games`.
+    /// One line for `list_games verbose`.
     pub summary: &'static str,
     /// The options it accepts.
     pub options: &'static [OptionSpec],
-    /// Opens a fresh game behind the engine's object-safe wrapper.
-    pub open: fn(&Options) -> Result<Box<dyn AnyGame>, OptionError>,
-    /// Perft from the start or a position, with game options.
-    pub perft: PerftFn,
-    /// The match runner's referee for this game.
-    pub referee: fn(&Options) -> Result<Box<dyn Referee>, OptionError>,
 }
 
 impl GameEntry {
-    /// Parses `key=value` words against this game's options and opens it.
-    pub fn open_with<S: AsRef<str>>(&self, words: &[S]) -> Result<Box<dyn AnyGame>, OptionError> {
+    /// Parses `key=value` words against this game's options and calls
+    /// `visitor` with the game type they select.
+    pub fn visit<S: AsRef<str>, V: GameVisitor>(
+        &'static self,
+        words: &[S],
+        visitor: V,
+    ) -> Result<V::Output, OptionError> {
         let options = Options::parse(self.options, words)?;
-        (self.open)(&options)
+        self.visit_with(&options, visitor)
+    }
+
+    /// Calls `visitor` with the game type that validated `options` select.
+    pub fn visit_with<V: GameVisitor>(
+        &'static self,
+        options: &Options,
+        visitor: V,
+    ) -> Result<V::Output, OptionError> {
+        dispatch(self.name, options, visitor)
+            .ok_or_else(|| OptionError::Invalid(format!("{} is not registered", self.name)))
     }
 }
 
-fn open_table<G: Game>(options: &Options) -> Result<Box<dyn AnyGame>, OptionError> {
-    Ok(Box::new(Table::new(G::new_game(options)?, options.clone())))
+/// Declares the registered games once: the descriptor list [`GAMES`] and
+/// the name-to-type dispatch behind [`GameEntry::visit`].
+macro_rules! registry {
+    ($($family:ty => $gtp_names:expr),+ $(,)?) => {
+        /// Every game the engine plays, the default first.
+        pub static GAMES: &[GameEntry] = &[$(GameEntry {
+            name: <$family as GameFamily>::NAME,
+            gtp_names: $gtp_names,
+            summary: <$family as GameFamily>::SUMMARY,
+            options: <$family as GameFamily>::OPTIONS,
+        }),+];
+
+        fn dispatch<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
+            $(if name == <$family as GameFamily>::NAME {
+                return Some(<$family as GameFamily>::visit(options, visitor));
+            })+
+            None
+        }
+    };
 }
 
-/// The registry entry of game `G`, known to GTP tools as `gtp_names`.
-pub const fn entry<G: Game>(gtp_names: &'static [&'static str]) -> GameEntry {
-    GameEntry {
-        name: G::NAME,
-        gtp_names,
-        summary: G::SUMMARY,
-        options: G::OPTIONS,
-        open: open_table::<G>,
-        perft: perft_game::<G>,
-        referee: referee_for::<G>,
-    }
+registry! {
+    othello::Othello => &["Othello", "Reversi"],
+    quoridor::QuoridorFamily => &["Quoridor"],
+    hearts::Hearts => &["Hearts"],
+    wizard::Wizard => &["Wizard"],
+    ninetynine::NinetyNine => &["Ninety-Nine"],
 }
-
-/// Every game the engine plays, the default first.
-pub static GAMES: &[GameEntry] = &[
-    entry::<othello::Othello>(&["Othello", "Reversi"]),
-    quoridor::ENTRY,
-    entry::<hearts::Hearts>(&["Hearts"]),
-    entry::<wizard::Wizard>(&["Wizard"]),
-    entry::<ninetynine::NinetyNine>(&["Ninety-Nine"]),
-];
 
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {

@@ -14,12 +14,12 @@ use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::engine::{BudgetOverride, Engine, EngineError};
+use crate::control::Progress;
+use crate::engine::{BudgetOverride, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
 use crate::protocol::command::{COMMANDS, Command, ParseError, parse_line};
 use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_lines};
-use crate::search::{Control, Progress};
 
 /// What the session tells its caller when it ends.
 #[derive(Debug, PartialEq, Eq)]
@@ -274,13 +274,17 @@ fn execute(
             String::new()
         }
         Command::Genmove { seat, budget } => {
-            let seat = seat_of(engine, &seat)?;
-            let b = engine.budget_for(seat, &budget);
             // The time runs from when the line was read, not from when its
             // turn came: a command queued behind others is still on time.
-            let control = Control::starting_at(cancel, &b, at);
+            let request = Request {
+                seat: seat_of(engine, &seat)?,
+                budget,
+                stop: cancel,
+                since: at,
+                reporter: None,
+            };
             let started = Instant::now();
-            let d = engine.genmove(seat, &b, &control)?;
+            let d = engine.genmove(&request)?;
             log::info!(
                 "genmove {} score {:.3} iterations {} depth {} in {:?}{}",
                 d.mv,
@@ -404,12 +408,6 @@ fn analyze<W: Write + Send>(
         Ok(s) => s,
         Err(e) => return out.write(&failure(id, &e.to_string())),
     };
-    let mut b = engine.budget_for(seat, &budget);
-    if budget.is_empty() {
-        b.time = None;
-        b.iterations = None;
-        b.depth = None;
-    }
     let last = Mutex::new(None::<Instant>);
     let interval = Duration::from_millis(interval_ms);
     let stop = cancel.clone();
@@ -434,8 +432,14 @@ fn analyze<W: Write + Send>(
         }
     };
     out.write(&format!("={}\n", id_text(id)));
-    let control = Control::starting_at(cancel, &b, at).with_reporter(&report);
-    match engine.analyze(seat, &b, &control) {
+    let request = Request {
+        seat,
+        budget,
+        stop: cancel,
+        since: at,
+        reporter: Some(&report),
+    };
+    match engine.analyze(&request) {
         Ok(d) => {
             let exact = d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default();
             out.write(&format!(

@@ -305,6 +305,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             iterations: 0,
             depth: 0,
             pv: vec![first[0]],
+            exact: None,
         };
         let mut previous = None;
         for depth in 1..=max_depth.max(1) {
@@ -318,6 +319,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 iterations: self.nodes,
                 depth,
                 pv: self.pv(root, mv, depth as usize),
+                exact: None,
             };
             if control.has_reporter() {
                 control.report(&Progress {

@@ -206,6 +206,7 @@ impl<G: Game> Search<G> for Ismcts {
                 iterations: 0,
                 depth: 0,
                 pv: vec![m],
+                exact: None,
             };
         }
         let limit = budget.iterations.or(if budget.time.is_some() {
@@ -401,6 +402,7 @@ impl<G: Game> Search<G> for Ismcts {
                 iterations,
                 depth: max_depth,
                 pv: tree.pv(),
+                exact: None,
             },
             None => {
                 let m = root_moves[0];
@@ -410,6 +412,7 @@ impl<G: Game> Search<G> for Ismcts {
                     iterations,
                     depth: 0,
                     pv: vec![m],
+                    exact: None,
                 }
             }
         }

@@ -633,6 +633,7 @@ impl<G: Game> Search<G> for Mcts<G> {
             iterations,
             depth,
             pv,
+            exact: None,
         }
     }
 

@@ -11,6 +11,7 @@ use crate::game::{Game, Rng, Seat};
 pub use crate::control::{Budget, Control, Progress};
 
 pub mod alphabeta;
+pub mod exact;
 pub mod ismcts;
 pub mod mcts;
 pub mod pimc;
@@ -33,6 +34,9 @@ pub struct SearchResult<M> {
     pub depth: u32,
     /// The principal variation, starting with `best`.
     pub pv: Vec<M>,
+    /// The exact value when an exact solver decided, in the game's own
+    /// score unit (Othello: final disc margin).
+    pub exact: Option<i32>,
 }
 
 /// A search algorithm for game `G`.

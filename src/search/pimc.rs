@@ -175,6 +175,7 @@ impl<G: Game> Search<G> for Pimc {
             iterations: 0,
             depth: 0,
             pv: vec![m],
+            exact: None,
         };
         if root_moves.len() == 1 {
             return single(root_moves[0]);
@@ -259,6 +260,7 @@ impl<G: Game> Search<G> for Pimc {
                 iterations,
                 depth: max_plies,
                 pv: vec![m],
+                exact: None,
             },
             None => single(
                 root_moves

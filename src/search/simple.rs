@@ -11,6 +11,7 @@ fn single<M: Copy>(mv: M) -> SearchResult<M> {
         iterations: 1,
         depth: 0,
         pv: vec![mv],
+        exact: None,
     }
 }
 

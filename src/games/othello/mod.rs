@@ -16,9 +16,9 @@ pub mod eval;
 
 use rand::Rng as _;
 
+use crate::control::Control;
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::options::{OptionError, OptionSpec, Options};
-use crate::control::Control;
 
 use bitboard::{flips, moves};
 

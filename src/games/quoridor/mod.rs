@@ -42,7 +42,7 @@
 //! The two games are one generic type, [`QuoridorGame`], monomorphised per
 //! player count ([`Quoridor`], [`Quoridor4`]): the two-player code keeps its
 //! single-opponent fast paths, and alpha-beta is offered only where it
-//! applies (two players). [`ENTRY`] registers both under `quoridor`, picked
+//! applies (two players). [`QuoridorFamily`] registers both under `quoridor`, picked
 //! by the `players` option.
 
 mod board;
@@ -51,12 +51,9 @@ mod text;
 
 use rand::Rng as _;
 
-use crate::arena::Referee;
-use crate::engine::{AnyGame, EngineError};
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
-use crate::games::{GameEntry, PerftFn, entry};
+use crate::games::{GameFamily, GameVisitor};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
-use crate::perft::PerftResult;
 
 use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Walls, bit};
 
@@ -183,46 +180,24 @@ fn players_of(options: &Options) -> usize {
     if options.text("players") == "4" { 4 } else { 2 }
 }
 
-fn open(options: &Options) -> Result<Box<dyn AnyGame>, OptionError> {
-    match players_of(options) {
-        4 => (entry::<Quoridor4>(&[]).open)(options),
-        _ => (entry::<Quoridor>(&[]).open)(options),
+const SUMMARY: &str =
+    "Quoridor: race your pawn across the board, block the others with walls (2 or 4 players)";
+
+/// The registry's `quoridor`: [`Quoridor`] or [`Quoridor4`], picked by
+/// the `players` option.
+pub struct QuoridorFamily;
+
+impl GameFamily for QuoridorFamily {
+    const NAME: &'static str = <Quoridor as Game>::NAME;
+    const SUMMARY: &'static str = SUMMARY;
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    fn visit<V: GameVisitor>(options: &Options, visitor: V) -> V::Output {
+        match players_of(options) {
+            4 => visitor.visit::<Quoridor4>(options),
+            _ => visitor.visit::<Quoridor>(options),
+        }
     }
 }
-
-fn perft(
-    words: &[String],
-    position: Option<&str>,
-    depth: u32,
-    divide: bool,
-) -> Result<PerftResult, EngineError> {
-    let four = Options::parse(OPTIONS, words).is_ok_and(|o| players_of(&o) == 4);
-    let run: PerftFn = if four {
-        entry::<Quoridor4>(&[]).perft
-    } else {
-        entry::<Quoridor>(&[]).perft
-    };
-    run(words, position, depth, divide)
-}
-
-fn referee(options: &Options) -> Result<Box<dyn Referee>, OptionError> {
-    match players_of(options) {
-        4 => (entry::<Quoridor4>(&[]).referee)(options),
-        _ => (entry::<Quoridor>(&[]).referee)(options),
-    }
-}
-
-/// The registry entry of `quoridor`: two or four players by the `players`
-/// option.
-pub const ENTRY: GameEntry = GameEntry {
-    name: "quoridor",
-    gtp_names: &["Quoridor"],
-    summary: "Quoridor: race your pawn across the board, block the others with walls (2 or 4 players)",
-    options: OPTIONS,
-    open,
-    perft,
-    referee,
-};
 
 /// The goal side (index into [`Geo::goal`]) of each seat.
 const fn goal_side(players: usize, seat: usize) -> usize {
@@ -615,7 +590,7 @@ impl<const P: usize> Game for QuoridorGame<P> {
     type Move = QuoridorMove;
 
     const NAME: &'static str = "quoridor";
-    const SUMMARY: &'static str = ENTRY.summary;
+    const SUMMARY: &'static str = SUMMARY;
     const OPTIONS: &'static [OptionSpec] = OPTIONS;
     const TWO_PLAYER_ZERO_SUM: bool = P == 2;
 

@@ -1,0 +1,183 @@
+//! The searcher factory: which search the settings name, built for one
+//! game type, and the searcher kept between moves (rebuilt only when a
+//! setting that shapes it changes, so that MCTS keeps its tree).
+
+use std::time::Duration;
+
+use crate::engine::EngineError;
+use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
+use crate::game::Game;
+use crate::search::Search;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::exact::SolveFirst;
+use crate::search::ismcts::Ismcts;
+use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
+use crate::search::pimc::Pimc;
+use crate::search::playout::Policy;
+use crate::search::simple::{RandomMove, RulesMove};
+
+/// The default thinking time when no budget of any kind is set, and the
+/// most an exact solve may take under a budget without a time.
+pub(crate) const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// A search behind the engine's object-safe handle.
+pub type BoxedSearch<G> = Box<dyn Search<G> + Send>;
+
+/// Whether the search the settings name can play game `G` with `seats`
+/// seats.
+pub fn search_fits<G: Game>(settings: &Settings, seats: usize) -> Result<(), EngineError> {
+    if settings.search == SearchKind::AlphaBeta && !G::TWO_PLAYER_ZERO_SUM {
+        let why = if seats == 2 {
+            format!("{} is not zero-sum", G::NAME)
+        } else {
+            format!("{} has {seats} players here", G::NAME)
+        };
+        return Err(EngineError::Unsupported(format!(
+            "alphabeta needs a two-player zero-sum game: {why}"
+        )));
+    }
+    Ok(())
+}
+
+/// Builds the searcher the settings name, for game `G`: the search itself,
+/// behind the exact solver where one is within reach.
+pub fn make_searcher<G: Game>(
+    settings: &Settings,
+    seats: usize,
+) -> Result<BoxedSearch<G>, EngineError> {
+    search_fits::<G>(settings, seats)?;
+    let heuristic = Policy::Heuristic {
+        greedy: settings.greedy,
+        depth: settings.playout_depth,
+    };
+    let base = MctsConfig {
+        c: settings.c,
+        tree_depth: u32::MAX,
+        root: RootPolicy::Ucb1,
+        policy: match settings.playout {
+            PlayoutPolicy::Random => Policy::Random,
+            PlayoutPolicy::Heuristic => heuristic,
+        },
+        final_choice: match settings.final_choice {
+            FinalChoice::Visits => Final::Visits,
+            FinalChoice::Mean => Final::Mean,
+        },
+        memory: (settings.memory as usize) << 20,
+        threads: settings.threads,
+    };
+    let flat = MctsConfig {
+        tree_depth: 1,
+        root: RootPolicy::RoundRobin,
+        final_choice: Final::Mean,
+        threads: 1,
+        ..base
+    };
+    let memory = (settings.memory as usize) << 20;
+    let search: BoxedSearch<G> = match settings.search {
+        SearchKind::Random => Box::new(RandomMove::default()),
+        SearchKind::Rules | SearchKind::Solve => Box::new(RulesMove::default()),
+        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.hash)),
+        SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
+        SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
+            policy: Policy::Random,
+            ..flat
+        })),
+        SearchKind::Heuristic => Box::new(Mcts::<G>::new(MctsConfig {
+            policy: heuristic,
+            ..flat
+        })),
+        SearchKind::Ucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+            tree_depth: 1,
+            policy: heuristic,
+            threads: 1,
+            ..base
+        })),
+        SearchKind::Rucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+            tree_depth: settings.rucb1_depth,
+            policy: heuristic,
+            threads: 1,
+            ..base
+        })),
+        SearchKind::Pimc => Box::new(Pimc::new(settings.c).with_memory(memory)),
+        SearchKind::Ismcts => Box::new(Ismcts::new(settings.c).with_memory(memory)),
+    };
+    // `solve` solves whatever the game can (and plays the rule move if
+    // stopped first); the others solve within `solve_reach`.
+    let reach = if settings.search == SearchKind::Solve {
+        64
+    } else {
+        settings.solve_reach
+    };
+    Ok(if reach > 0 {
+        Box::new(SolveFirst::new(
+            search,
+            reach,
+            (settings.hash as usize) << 20,
+            Duration::from_millis(DEFAULT_MOVETIME_MS),
+        ))
+    } else {
+        search
+    })
+}
+
+/// Which settings a kept searcher was built from: a change rebuilds it.
+#[derive(Clone, PartialEq)]
+struct SearcherKey(Settings);
+
+impl SearcherKey {
+    fn of(settings: &Settings) -> SearcherKey {
+        // Budgets and the seed do not shape a searcher.
+        let mut s = settings.clone();
+        s.iterations = 0;
+        s.movetime = 0;
+        s.depth = 0;
+        s.seed = 0;
+        s.overhead = 0;
+        SearcherKey(s)
+    }
+}
+
+/// The searcher kept between moves of one game.
+pub struct KeptSearcher<G: Game> {
+    kept: Option<(SearcherKey, BoxedSearch<G>)>,
+}
+
+impl<G: Game> Default for KeptSearcher<G> {
+    fn default() -> Self {
+        KeptSearcher { kept: None }
+    }
+}
+
+impl<G: Game> KeptSearcher<G> {
+    /// The searcher for `settings`: the kept one, or a new one if the
+    /// settings that shape it changed.
+    pub fn get(
+        &mut self,
+        settings: &Settings,
+        seats: usize,
+    ) -> Result<&mut BoxedSearch<G>, EngineError> {
+        let key = SearcherKey::of(settings);
+        if self.kept.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.kept = None;
+            self.kept = Some((key, make_searcher::<G>(settings, seats)?));
+        }
+        match self.kept.as_mut() {
+            Some((_, s)) => Ok(s),
+            None => Err(EngineError::Unsupported("no search".into())),
+        }
+    }
+
+    /// Tells the kept searcher a move was played (a chance step resets it).
+    pub fn follow(&mut self, mv: G::Move, chance: bool) {
+        if let Some((_, s)) = self.kept.as_mut() {
+            if chance { s.reset() } else { s.advance(mv) }
+        }
+    }
+
+    /// Forgets what the kept searcher learned.
+    pub fn reset(&mut self) {
+        if let Some((_, s)) = self.kept.as_mut() {
+            s.reset();
+        }
+    }
+}
