@@ -305,16 +305,35 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves.contains(&mv)
     }
 
-    /// Parses and plays a move text, checking legality; the state is
-    /// unchanged on error.
-    fn play_checked(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+    /// Reads a move text in the current state, in any letter case (GTP
+    /// clients send `D3` and `PASS`), and checks that it is legal now:
+    /// the one parse-then-check path that the engine, the referee and
+    /// [`Game::play_checked`] share.
+    fn check_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
-        let mv = self.parse_move(text)?;
+        let text = text.trim();
+        let mv = match self.parse_move(text) {
+            Ok(mv) => mv,
+            Err(first) => {
+                let lower = text.to_ascii_lowercase();
+                match self.parse_move(&lower) {
+                    Ok(mv) if lower != text => mv,
+                    _ => return Err(first),
+                }
+            }
+        };
         if !self.is_legal(mv) {
             return Err(MoveError::Illegal(format!("{text} is not legal here")));
         }
+        Ok(mv)
+    }
+
+    /// Parses and plays a move text, checking legality; the state is
+    /// unchanged on error.
+    fn play_checked(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.check_move(text)?;
         self.apply(mv);
         Ok(mv)
     }

@@ -59,27 +59,10 @@ impl<G: Game> Played<G> {
         moves.into_iter().map(|m| self.state.move_text(m)).collect()
     }
 
-    /// Reads a move text in the current state, in any letter case (GTP
-    /// clients send `D3` and `PASS`), and checks that it is legal now.
+    /// Reads a move text in the current state and checks that it is legal
+    /// now ([`Game::check_move`]).
     pub fn check(&self, text: &str) -> Result<G::Move, MoveError> {
-        if self.state.is_over() {
-            return Err(MoveError::GameOver);
-        }
-        let text = text.trim();
-        let mv = match self.state.parse_move(text) {
-            Ok(mv) => mv,
-            Err(first) => {
-                let lower = text.to_ascii_lowercase();
-                match self.state.parse_move(&lower) {
-                    Ok(mv) if lower != text => mv,
-                    _ => return Err(first),
-                }
-            }
-        };
-        if !self.state.is_legal(mv) {
-            return Err(MoveError::Illegal(format!("{text} is not legal here")));
-        }
-        Ok(mv)
+        self.state.check_move(text)
     }
 
     /// Checks and plays a move text; the state is unchanged on error.
