@@ -120,20 +120,38 @@ pub fn make_searcher<G: Game>(
     })
 }
 
-/// Which settings a kept searcher was built from: a change rebuilds it.
-#[derive(Clone, PartialEq)]
-struct SearcherKey(Settings);
+/// The settings that shape a searcher (not the budgets, the seed or the
+/// overhead): a change of any of them rebuilds the kept searcher.
+#[derive(Clone, Copy, PartialEq)]
+struct SearcherKey {
+    search: SearchKind,
+    c: f64,
+    final_choice: FinalChoice,
+    playout: PlayoutPolicy,
+    greedy: f64,
+    playout_depth: u32,
+    rucb1_depth: u32,
+    threads: usize,
+    memory: u64,
+    hash: u64,
+    solve_reach: u32,
+}
 
 impl SearcherKey {
-    fn of(settings: &Settings) -> SearcherKey {
-        // Budgets and the seed do not shape a searcher.
-        let mut s = settings.clone();
-        s.iterations = 0;
-        s.movetime = 0;
-        s.depth = 0;
-        s.seed = 0;
-        s.overhead = 0;
-        SearcherKey(s)
+    fn of(s: &Settings) -> SearcherKey {
+        SearcherKey {
+            search: s.search,
+            c: s.c,
+            final_choice: s.final_choice,
+            playout: s.playout,
+            greedy: s.greedy,
+            playout_depth: s.playout_depth,
+            rucb1_depth: s.rucb1_depth,
+            threads: s.threads,
+            memory: s.memory,
+            hash: s.hash,
+            solve_reach: s.solve_reach,
+        }
     }
 }
 
