@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 
 use common::{new_game, referee_move, rng, seat_bound};
 use tabula::game::{Game, Seat, Turn};

@@ -6,7 +6,7 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
 use common::{bound_twin, card, cards, flat_monte_carlo, new_game, referee_move, rng, seat_bound};
 use tabula::game::{Game, Seat, Turn};
