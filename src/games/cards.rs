@@ -5,7 +5,7 @@
 //!
 //! Also what the card games would otherwise each write out alike: the trick
 //! and to-move lines of their pictures ([`trick_text`], [`to_move_text`])
-//! and their horizon hooks (`hand_horizon_hooks!`).
+//! and their evaluation hook ([`reward_as_evaluation`]).
 //!
 //! Text follows the OpenSpiel notation: rank then suit, `2..9 T J Q K A` and
 //! `C D H S` (`QS`, `TH`). Wizard's special cards are `Z1..Z4` (wizards) and
@@ -517,27 +517,11 @@ pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) 
     }
 }
 
-/// Expands, inside a card game's `impl Game`, to the hooks the card games
-/// answer alike: the bound seat is the state's `observer` field; playouts
-/// stop once the hand (or round) is scored, as the named flag field says,
-/// or the game is over; and the evaluation is the reward as it stands,
-/// mapped from `[0, 1]` to `[-1, 1]`.
-macro_rules! hand_horizon_hooks {
-    ($hand_scored:ident) => {
-        fn bound_seat(&self) -> Option<$crate::game::Seat> {
-            self.observer
-        }
-
-        fn at_horizon(&self) -> bool {
-            self.$hand_scored || self.is_over()
-        }
-
-        fn evaluate(&self, seat: $crate::game::Seat) -> f64 {
-            2.0 * self.reward(seat) - 1.0
-        }
-    };
+/// The evaluation hook of the card games: the reward as it stands (the
+/// hand or round scored so far), mapped from `[0, 1]` to `[-1, 1]`.
+pub fn reward_as_evaluation(reward: f64) -> f64 {
+    2.0 * reward - 1.0
 }
-pub(crate) use hand_horizon_hooks;
 
 /// SplitMix64: a tiny generator with a fixed, portable output sequence,
 /// so that a deal told as a 64-bit seed is the same deal on every machine

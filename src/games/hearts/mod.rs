@@ -62,7 +62,7 @@ mod hidden;
 mod view;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, CardSet, Suit, deal_seeded, hand_horizon_hooks};
+use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
@@ -917,7 +917,18 @@ impl Game for Hearts {
         }
     }
 
-    hand_horizon_hooks!(hand_over);
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
+    /// Playouts stop once the hand is scored.
+    fn at_horizon(&self) -> bool {
+        self.hand_over || self.is_over()
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        reward_as_evaluation(self.reward(seat))
+    }
 
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
