@@ -654,3 +654,53 @@ fn play_text(g: &mut NinetyNine, text: &str) {
     g.play_checked(text)
         .unwrap_or_else(|e| panic!("{text}: {e}\n{}", g.render()));
 }
+
+/// Ten players, the most the game allows (two decks): seat-bound engines at
+/// all ten seats follow a whole game through `tell`, and determinizations
+/// for seats 8 and 9 keep every public count (own hand, hand sizes, pile,
+/// stock, two copies of each card) and play on to the end of the hand.
+#[test]
+fn ninetynine_ten_players_deal_determinize_and_play_to_the_end() {
+    let options = ["players=10", "tokens=1"];
+    let (full, bound) = referee_game(&options, 1010, true);
+    assert!(full.is_over());
+    assert_eq!(full.outcome().scores.len(), 10);
+    assert_eq!(full.outcome().winners.len(), 1);
+    for b in &bound {
+        assert_eq!(b.outcome(), full.outcome());
+    }
+
+    let mut g = game(&options);
+    let mut r = rng(10);
+    let mut buf = Vec::new();
+    let (mut samples, mut varied) = (0usize, 0usize);
+    while !g.is_over() {
+        if let Turn::Player(o @ (8 | 9)) = g.turn() {
+            for k in 0..2 {
+                let d = g.determinize(o, &mut rng(samples as u64 + k));
+                samples += 1;
+                assert_eq!(d.hand(o), g.hand(o));
+                assert_eq!(d.pile(), g.pile());
+                assert_eq!(d.stock_len(), g.stock_len());
+                let mut count = d.stock();
+                for s in 0..10 {
+                    assert_eq!(d.hand_size(s), g.hand_size(s), "seat {s}");
+                    for x in d.hand(s) {
+                        count[x.index()] += 1;
+                    }
+                }
+                for i in 0..52 {
+                    assert_eq!(count[i] + d.pile()[i], 2, "copies of card {i}");
+                }
+                varied += usize::from((0..10).any(|s| s != o && d.hand(s) != g.hand(s)));
+                let mut p = d.clone();
+                random_playout(&mut p, &mut r, &mut buf);
+                assert!(p.at_horizon());
+            }
+        }
+        let (mv, _) = referee_move(&g, &mut r, &mut buf, Some(0.5));
+        g.apply(mv);
+    }
+    assert!(samples >= 20, "{samples}");
+    assert!(varied > samples / 2, "{varied}/{samples}");
+}

@@ -38,7 +38,7 @@ impl Hearts {
     }
 
     /// Seat-bound: the unseen pool and constraints.
-    pub(super) fn observer_unseen(&self) -> Unseen {
+    pub(super) fn observer_unseen(&self) -> Unseen<SEATS> {
         let mut u = Unseen {
             pool: self.unknown,
             ..Unseen::default()
@@ -55,7 +55,7 @@ impl Hearts {
     /// What `observer` knows in the play phase: the cards known in each hand
     /// and the unseen pool with its constraints. Computed from the
     /// observer's information only.
-    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen) {
+    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen<SEATS>) {
         if self.observer.is_some() {
             return (self.hands, self.observer_unseen());
         }
@@ -86,7 +86,7 @@ impl Hearts {
     fn determinize_pass(&self, observer: Seat, rng: &mut Rng) -> Hearts {
         let own = self.hands[observer];
         let own_pass = self.passes[observer];
-        let mut u = Unseen {
+        let mut u: Unseen<SEATS> = Unseen {
             pool: CardSet::DECK - own - own_pass,
             ..Unseen::default()
         };

@@ -9,6 +9,10 @@ use super::{DECK, MAX_PLAYERS, Phase, Wizard, WizardMove};
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::games::cards::{Card, CardSet, Unseen, sample_deal_or_drop_inferences};
 
+/// The hands [`Unseen`] fills for a Wizard table: every player's, and after
+/// them a pseudo-hand for the cards left undealt this round.
+const HANDS: usize = MAX_PLAYERS + 1;
+
 impl Wizard {
     /// Seat-bound: whether another seat's play of `card` is consistent with
     /// everything known (some deal of the unseen cards allows it).
@@ -25,7 +29,7 @@ impl Wizard {
     /// What `observer` knows about the hidden hands: the cards known in
     /// each hand and the unseen pool with its constraints, computed from
     /// the observer's information only.
-    pub(super) fn unseen_for(&self, observer: Seat) -> ([CardSet; MAX_PLAYERS], Unseen) {
+    pub(super) fn unseen_for(&self, observer: Seat) -> ([CardSet; MAX_PLAYERS], Unseen<HANDS>) {
         let mut known = [CardSet::EMPTY; MAX_PLAYERS];
         known[observer] = self.hands[observer];
         let pool = if self.observer.is_some() {
@@ -46,8 +50,8 @@ impl Wizard {
                 held += self.counts[s] as usize;
             }
         }
-        // The cards left undealt this round go to a pseudo-seat after the
-        // players (at most 6 < MAX_SEATS), constrained by nothing.
+        // The cards left undealt this round go to the pseudo-hand after
+        // the players, constrained by nothing.
         u.need[self.n()] = pool.len().saturating_sub(held) as u8;
         (known, u)
     }
