@@ -61,7 +61,7 @@ mod baseline;
 mod hidden;
 mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -951,7 +951,7 @@ impl Game for Hearts {
         self.view_for(observer)
     }
 
-    fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<String> {
+    fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<Observation<HeartsMove>> {
         self.tell_seat(mv, seat)
     }
 }

@@ -9,7 +9,7 @@
 use super::{
     FILLER, HAND_SIZE, MAX_PLAYERS, NinetyNine, NnMove, Phase, card_at, choices, play_value,
 };
-use crate::game::{Game, Rng, Seat};
+use crate::game::{Observation, Rng, Seat};
 use crate::games::cards::{Card, shuffle};
 
 /// Unseen cards of one generation, and the slots they fill: `(seat, count)`
@@ -222,8 +222,10 @@ impl NinetyNine {
         d
     }
 
-    /// [`Game::tell`]: what a seat-bound engine at `seat` hears about `mv`.
-    pub(super) fn tell_seat(&self, mv: NnMove, seat: Seat) -> Vec<String> {
+    /// [`Game::tell`]: what a seat-bound player at `seat` is told about
+    /// `mv`: its own 3 cards at a deal (none once it is out), its own
+    /// draws, and every other seat's play (their draws are implied).
+    pub(super) fn tell_seat(&self, mv: NnMove, seat: Seat) -> Vec<Observation<NnMove>> {
         let seat = seat % self.cfg.players;
         match (self.phase, mv) {
             (Phase::Deal, NnMove::Deal(seed)) if self.observer.is_none() => {
@@ -233,17 +235,16 @@ impl NinetyNine {
                 let (hands, _) = self.seeded_deal(seed);
                 let mut cards = [FILLER; HAND_SIZE];
                 cards.copy_from_slice(&hands[seat][..HAND_SIZE]);
-                vec![format!("deal {}", self.move_text(NnMove::Hand(cards)))]
+                vec![Observation::Dealt(NnMove::Hand(cards))]
             }
-            (Phase::Draw, NnMove::Draw(c)) if seat == self.to_move as usize => {
-                vec![format!("deal {c}")]
+            (Phase::Draw, NnMove::Draw(_)) if seat == self.to_move as usize => {
+                vec![Observation::Dealt(mv)]
             }
             (Phase::Play, _) if seat != self.to_move as usize => {
-                vec![format!(
-                    "play {} {}",
-                    Self::seat_label(self.to_move as usize),
-                    self.move_text(mv)
-                )]
+                vec![Observation::Played {
+                    seat: self.to_move as usize,
+                    mv,
+                }]
             }
             _ => Vec::new(),
         }

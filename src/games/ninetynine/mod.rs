@@ -61,7 +61,7 @@ mod baseline;
 mod hidden;
 mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{Card, Rank, SplitMix64, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -968,7 +968,7 @@ impl Game for NinetyNine {
         out
     }
 
-    fn tell(&self, mv: NnMove, seat: Seat) -> Vec<String> {
+    fn tell(&self, mv: NnMove, seat: Seat) -> Vec<Observation<NnMove>> {
         self.tell_seat(mv, seat)
     }
 }

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{DECK, MAX_PLAYERS, Phase, Wizard, WizardMove};
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::game::{Game, Observation, Rng, Seat, Turn};
 use crate::games::cards::{Card, CardSet, Unseen, sample_deal_or_drop_inferences};
 
 /// The hands [`Unseen`] fills for a Wizard table: every player's, and after
@@ -79,26 +79,19 @@ impl Wizard {
         d
     }
 
-    /// [`Game::tell`]: what a seat-bound engine at `seat` hears about `mv`.
-    pub(super) fn tell_seat(&self, mv: WizardMove, seat: Seat) -> Vec<String> {
+    /// [`Game::tell`]: what a seat-bound player at `seat` is told about
+    /// `mv`: its own cards and the turned-up card at a deal, and every
+    /// other seat's move.
+    pub(super) fn tell_seat(&self, mv: WizardMove, seat: Seat) -> Vec<Observation<WizardMove>> {
         let seat = seat % self.n();
         match (self.phase, mv) {
             (Phase::Deal, WizardMove::Deal(seed)) if self.observer.is_none() => {
                 let (hands, turned) = self.seeded_deal(seed);
-                vec![format!(
-                    "deal {}",
-                    self.move_text(WizardMove::Hand(hands[seat], turned))
-                )]
+                vec![Observation::Dealt(WizardMove::Hand(hands[seat], turned))]
             }
             (Phase::Deal, _) => Vec::new(),
             _ => match self.turn() {
-                Turn::Player(p) if p != seat => {
-                    vec![format!(
-                        "play {} {}",
-                        Self::seat_label(p),
-                        self.move_text(mv)
-                    )]
-                }
+                Turn::Player(p) if p != seat => vec![Observation::Played { seat: p, mv }],
                 _ => Vec::new(),
             },
         }

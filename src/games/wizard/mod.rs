@@ -63,7 +63,7 @@ mod baseline;
 mod hidden;
 mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -880,7 +880,7 @@ impl Game for Wizard {
         out
     }
 
-    fn tell(&self, mv: WizardMove, seat: Seat) -> Vec<String> {
+    fn tell(&self, mv: WizardMove, seat: Seat) -> Vec<Observation<WizardMove>> {
         self.tell_seat(mv, seat)
     }
 }
