@@ -134,9 +134,9 @@ fn ten_seats_are_dealt_with_their_constraints() {
     for _ in 0..300 {
         let h = sample_deal(&u, &mut rng).expect("feasible");
         assert_eq!(h.iter().fold(CardSet::EMPTY, |a, &x| a | x), pool);
-        for s in 0..10 {
-            assert_eq!(h[s].len(), 2, "seat {s}");
-            assert!(!h[s].intersects(u.forbidden[s]), "seat {s}: {}", h[s]);
+        for (s, hand) in h.iter().enumerate() {
+            assert_eq!(hand.len(), 2, "seat {s}");
+            assert!(!hand.intersects(u.forbidden[s]), "seat {s}: {hand}");
         }
         spades_at_8 |= h[8];
     }
