@@ -1,4 +1,4 @@
-//! Hearts for four players (rules: `rules.md`, Hearts section).
+//! Hearts for four players (rules: `protocol.md`, Games, Hearts).
 //!
 //! # Two kinds of state
 //!

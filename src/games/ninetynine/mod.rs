@@ -1,4 +1,4 @@
-//! Ninety-Nine, the adding game (rules: `rules.md`, Ninety-Nine section).
+//! Ninety-Nine, the adding game (rules: `protocol.md`, Games, Ninety-Nine).
 //!
 //! # Options
 //!

@@ -1,5 +1,5 @@
-//! Wizard, the trick-taking game with bids (rules: `rules.md`, Wizard
-//! section), for 3 to 6 players.
+//! Wizard, the trick-taking game with bids, for 3 to 6 players (rules:
+//! `protocol.md`, Games, Wizard).
 //!
 //! # Rounds and options
 //!
