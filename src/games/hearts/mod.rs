@@ -17,9 +17,10 @@
 //!   `play west 2C`). Other seats' passes are hidden and are not turns of
 //!   the seat-bound state at all; their plays arrive as `play east 5H`.
 //!
-//! [`Game::tell`] on a self-dealt state produces exactly these commands
-//! for each seat, so a referee holding the full deal can drive seat-bound
-//! engines.
+//! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
+//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! them as the commands above), so a referee holding the full deal can
+//! drive seat-bound engines.
 //!
 //! # Hidden information
 //!

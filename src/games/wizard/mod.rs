@@ -31,9 +31,10 @@
 //!   hands form the *unknown pool*; other seats' moves arrive as
 //!   `play p2 bid:1`, `play p2 QS`, `play p3 trump:H`.
 //!
-//! [`Game::tell`] on a self-dealt state gives each seat exactly these
-//! commands, so a referee holding the full deal can drive seat-bound
-//! engines.
+//! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
+//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! them as the commands above), so a referee holding the full deal can
+//! drive seat-bound engines.
 //!
 //! # Moves
 //!
