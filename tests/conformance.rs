@@ -9,11 +9,18 @@
 //! longer are refused, that nonsense is refused, that the position text
 //! rebuilds the same state, that a determinization keeps what the observer
 //! knows and depends on nothing else, that undoing and replaying a game
-//! gives the same states, and that the game ends with an outcome.
+//! gives the same states, and that the game ends with an outcome. Games
+//! that can be played seat-bound (a `seat` option) also keep one bound
+//! state per seat in step through what the game tells each seat, and
+//! every seat's view must match the full game's; at some decisions a
+//! search must choose the same from the real deal, another deal the seat
+//! cannot tell apart, and its bound state (no peeking).
 
 use std::collections::HashSet;
 
 use rand::{Rng as _, SeedableRng};
+
+use crate::common::{assert_no_peeking, flat_monte_carlo, follow, seat_bound};
 use tabula::game::{Game, Rng, Turn};
 use tabula::games::{GAMES, GameVisitor};
 use tabula::options::Options;
@@ -40,17 +47,18 @@ const MAX_PLIES: usize = 20_000;
 type Verdict = Result<usize, String>;
 
 /// Plays `games` seeded random games of one game type and checks them.
-struct Simulate {
+struct Simulate<'w> {
+    words: &'w [&'w str],
     games: u64,
     seed: u64,
 }
 
-impl GameVisitor for Simulate {
+impl GameVisitor for Simulate<'_> {
     type Output = Verdict;
     fn visit<G: Game>(self, options: &Options) -> Verdict {
         let mut plies = 0;
         for g in 0..self.games {
-            plies += simulate::<G>(options, self.seed.wrapping_add(g))
+            plies += simulate::<G>(options, self.words, self.seed.wrapping_add(g))
                 .map_err(|e| format!("game {} (seed {}): {e}", g, self.seed + g))?;
         }
         Ok(plies)
@@ -79,9 +87,18 @@ fn texts<G: Game>(state: &G) -> Vec<String> {
 }
 
 /// One random game from the start, every state checked; returns its plies.
-fn simulate<G: Game>(options: &Options, seed: u64) -> Result<usize, String> {
+fn simulate<G: Game>(options: &Options, words: &[&str], seed: u64) -> Result<usize, String> {
     let mut rng = Rng::seed_from_u64(seed);
     let start = G::new_game(options).map_err(|e| format!("new_game: {e}"))?;
+    let seat_bound_play = G::OPTIONS.iter().any(|o| o.name == "seat")
+        && !words.iter().any(|w| w.starts_with("seat="));
+    let mut bound: Vec<G> = if seat_bound_play {
+        (0..start.num_seats())
+            .map(|s| seat_bound(words, s))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut played = Played::new(start);
     let mut renders = vec![played.state().render()];
     let mut previous: Vec<G::Move> = Vec::new();
@@ -111,12 +128,24 @@ fn simulate<G: Game>(options: &Options, seed: u64) -> Result<usize, String> {
                     "sampled chance outcome {mv:?} is not among the listed ones"
                 );
                 previous.clear();
+                for (seat, b) in bound.iter_mut().enumerate() {
+                    follow(b, seat, &state, mv);
+                }
                 played.apply(mv);
             }
             Turn::Player(seat) => {
                 ensure!(seat < state.num_seats(), "seat {seat} out of range");
                 let moves = check_moves(&state, &previous)?;
+                if !bound.is_empty() && played.history().len() % 13 == 5 {
+                    let world = state.determinize(seat, &mut rng);
+                    assert_no_peeking(seat, &state, &[&world, &bound[seat]], |g| {
+                        flat_monte_carlo(g, seat, seed)
+                    });
+                }
                 let mv = moves[rng.gen_range(0..moves.len())];
+                for (s, b) in bound.iter_mut().enumerate() {
+                    follow(b, s, &state, mv);
+                }
                 let mut by_hand = state.clone();
                 by_hand.apply(mv);
                 let text = state.move_text(mv);
@@ -132,6 +161,27 @@ fn simulate<G: Game>(options: &Options, seed: u64) -> Result<usize, String> {
             }
         }
         renders.push(played.state().render());
+        // A seat's view must match when it decides and when the game ends;
+        // in between a bound state may wait on a step hidden from it (the
+        // others' passes in Hearts).
+        for (seat, b) in bound.iter().enumerate() {
+            let full = played.state();
+            if full.turn() != Turn::Player(seat) && !full.is_over() {
+                continue;
+            }
+            ensure!(
+                b.turn() == full.turn(),
+                "seat {seat}'s bound state has turn {:?}, the game {:?}",
+                b.turn(),
+                full.turn()
+            );
+            ensure!(
+                b.view_text(seat) == full.view_text(seat),
+                "seat {seat}'s bound state sees otherwise than the game it follows:\n{}\nthe game:\n{}",
+                b.view_text(seat),
+                full.view_text(seat)
+            );
+        }
     }
     let outcome = played
         .outcome()
@@ -331,7 +381,7 @@ fn run(name: &str, words: &[&str], games: u64) {
         .find(|g| g.name == name)
         .unwrap_or_else(|| panic!("{name} is not registered"));
     let seed = 0x7ab1a ^ words.len() as u64;
-    match entry.visit(words, Simulate { games, seed }) {
+    match entry.visit(words, Simulate { words, games, seed }) {
         Ok(Ok(plies)) => assert!(plies > 0, "{name} {words:?}: no move was played"),
         Ok(Err(fault)) => panic!("{name} {words:?}: {fault}"),
         Err(e) => panic!("{name} {words:?}: options refused: {e}"),

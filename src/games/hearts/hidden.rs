@@ -55,7 +55,7 @@ impl Hearts {
     /// What `observer` knows in the play phase: the cards known in each hand
     /// and the unseen pool with its constraints. Computed from the
     /// observer's information only.
-    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen<SEATS>) {
+    pub(super) fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen<SEATS>) {
         if self.observer.is_some() {
             return (self.hands, self.observer_unseen());
         }

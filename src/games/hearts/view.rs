@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Hearts, SEATS};
+use super::{Hearts, Phase, SEATS};
 use crate::game::{Game, Seat};
-use crate::games::cards::{to_move_text, trick_text};
+use crate::games::cards::{CardSet, to_move_text, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -27,16 +27,23 @@ impl Hearts {
                 "not broken"
             }
         );
+        // In play, an observer may know cards in another hand (those it
+        // passed there): the full state shows them as the seat-bound one does.
+        let known = match (self.observer, observer) {
+            (Some(_), _) => self.hands,
+            (None, Some(o)) if self.phase == Phase::Play => self.knowledge(o).0,
+            (None, _) => [CardSet::EMPTY; SEATS],
+        };
         for s in 0..SEATS {
             let visible = observer.is_none_or(|o| o == s)
                 && (self.observer.is_none() || self.observer == Some(s));
             let cards = if visible {
                 self.hands[s].to_string()
-            } else if self.observer.is_some() && !self.hands[s].is_empty() {
+            } else if !known[s].is_empty() {
                 format!(
                     "{} + {} unseen",
-                    self.hands[s],
-                    self.counts[s] as usize - self.hands[s].len()
+                    known[s],
+                    self.counts[s] as usize - known[s].len()
                 )
             } else {
                 format!("{} cards", self.counts[s])
