@@ -1,6 +1,7 @@
 //! What a search may spend and how it is steered from outside: the
 //! [`Budget`], the [`Control`] a search polls (stop flag, deadline,
-//! progress callback) and the [`Progress`] it reports.
+//! progress callback), the [`Pacer`] that polls it at a steady rate from a
+//! search's loop, and the [`Progress`] it reports.
 //!
 //! This sits below both the game model (an exact solver is a game hook
 //! that polls a `Control`) and the searches, so that neither imports the
@@ -113,5 +114,172 @@ impl<'a> Control<'a> {
     /// Whether anyone listens to progress.
     pub fn has_reporter(&self) -> bool {
         self.report.is_some()
+    }
+
+    /// A pacer that reads the stop flag and the clock once per `every`
+    /// units of work (at least one); see [`Pacer`].
+    pub fn pacer(&self, every: u64) -> Pacer<'_, 'a> {
+        let every = every.max(1);
+        Pacer {
+            control: self,
+            every,
+            done: 0,
+            next_poll: every,
+            stopped: false,
+            report_due: false,
+            next_report: self.elapsed() + REPORT_EVERY,
+        }
+    }
+}
+
+/// Time between two progress reports of a search, at most: often enough
+/// for the finest analysis interval a front end may ask for (the front end
+/// thins them out).
+pub const REPORT_EVERY: Duration = Duration::from_millis(10);
+
+/// The poll-and-report loop of every search, written once.
+///
+/// Reading the clock costs more than a cheap unit of work (an MCTS
+/// iteration of a small game, an alpha-beta node), so a search counts its
+/// work with [`Pacer::tick`] and the pacer reads the stop flag and the clock
+/// only once per `every` units. A stop is final: once seen, every later
+/// tick says stop without reading anything, so nested loops (a playout
+/// inside an iteration) all unwind. Progress is sent through
+/// [`Pacer::report`] at most every [`REPORT_EVERY`], and only where the
+/// search can describe its state, which may be fewer places than it ticks.
+pub struct Pacer<'c, 'a> {
+    control: &'c Control<'a>,
+    every: u64,
+    /// Work done so far, in the caller's units.
+    done: u64,
+    next_poll: u64,
+    stopped: bool,
+    /// A poll found a report due; the next [`Pacer::report`] sends it.
+    report_due: bool,
+    next_report: Duration,
+}
+
+impl Pacer<'_, '_> {
+    /// Counts one unit of work; returns whether the search must stop.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.tick_at(self.done + 1)
+    }
+
+    /// Like [`Pacer::tick`], for a search that counts its own work (nodes
+    /// counted in several places): `done` is the work done so far.
+    #[inline]
+    pub fn tick_at(&mut self, done: u64) -> bool {
+        self.done = done;
+        if done >= self.next_poll && !self.stopped {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    /// Whether a poll has seen the stop flag or the deadline.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    #[inline(never)]
+    fn poll(&mut self) {
+        self.next_poll = self.done + self.every;
+        self.stopped = self.control.should_stop();
+        if !self.stopped
+            && !self.report_due
+            && self.control.has_reporter()
+            && self.control.elapsed() >= self.next_report
+        {
+            self.report_due = true;
+        }
+    }
+
+    /// Sends `progress(elapsed)` if a report is due (and it has something
+    /// to say). Cheap when none is due: call it once per unit of work.
+    #[inline]
+    pub fn report(&mut self, progress: impl FnOnce(Duration) -> Option<Progress>) {
+        if self.report_due {
+            self.report_due = false;
+            let now = self.control.elapsed();
+            self.next_report = now + REPORT_EVERY;
+            if let Some(p) = progress(now) {
+                self.control.report(&p);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pacer_reads_the_flag_once_per_period_and_a_stop_is_final() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let control = Control::new(stop.clone(), &Budget::default());
+        let mut pacer = control.pacer(4);
+        assert!(!(0..3).any(|_| pacer.tick()));
+        stop.store(true, Ordering::Relaxed);
+        // Raised between polls: seen at the fourth tick, not before.
+        assert!(pacer.tick());
+        stop.store(false, Ordering::Relaxed);
+        assert!(pacer.stopped() && pacer.tick() && pacer.tick_at(1000));
+        // A caller that counts its own work: polled once it passed a period.
+        let mut pacer = control.pacer(100);
+        assert!(!pacer.tick_at(99));
+        stop.store(true, Ordering::Relaxed);
+        assert!(!pacer.tick_at(99));
+        assert!(pacer.tick_at(250));
+    }
+
+    #[test]
+    fn a_pacer_stops_at_the_deadline() {
+        let budget = Budget {
+            time: Some(Duration::from_millis(20)),
+            ..Budget::default()
+        };
+        let control = Control::new(Arc::new(AtomicBool::new(false)), &budget);
+        let mut pacer = control.pacer(1);
+        let started = Instant::now();
+        while !pacer.tick() {
+            assert!(started.elapsed() < Duration::from_secs(5));
+        }
+        assert!(started.elapsed() >= Duration::from_millis(15));
+    }
+
+    #[test]
+    fn a_pacer_reports_only_when_due_and_at_most_once_per_period() {
+        let sent = std::sync::Mutex::new(Vec::new());
+        let listen = |p: &Progress| sent.lock().unwrap().push(p.iterations);
+        let control = Control::unlimited().with_reporter(&listen);
+        let mut pacer = control.pacer(1);
+        let mut asked = 0;
+        let started = Instant::now();
+        let mut n = 0;
+        while started.elapsed() < REPORT_EVERY * 5 {
+            n += 1;
+            assert!(!pacer.tick());
+            pacer.report(|_| {
+                asked += 1;
+                Some(Progress {
+                    iterations: n,
+                    ..Progress::default()
+                })
+            });
+        }
+        let sent = sent.lock().unwrap().clone();
+        assert_eq!(sent.len(), asked);
+        // Five periods passed: about five reports, never one per tick.
+        assert!((3..=6).contains(&sent.len()), "{sent:?}");
+        // Without a listener nothing is even asked for.
+        let quiet = Control::unlimited();
+        let mut pacer = quiet.pacer(1);
+        let started = Instant::now();
+        while started.elapsed() < REPORT_EVERY * 2 {
+            pacer.tick();
+            pacer.report(|_| panic!("nobody listens"));
+        }
     }
 }

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
 
@@ -112,15 +113,15 @@ impl<G: Game> AlphaBeta<G> {
         ply: u32,
         alpha: i32,
         beta: i32,
-        control: &Control,
+        pacer: &mut Pacer,
     ) -> i32 {
         if child.at_horizon() {
             self.nodes += 1;
             terminal_score(child, me, ply)
         } else if matches!(child.turn(), Turn::Player(p) if p == me) {
-            self.negamax(child, depth, ply, alpha, beta, control)
+            self.negamax(child, depth, ply, alpha, beta, pacer)
         } else {
-            -self.negamax(child, depth, ply, -beta, -alpha, control)
+            -self.negamax(child, depth, ply, -beta, -alpha, pacer)
         }
     }
 
@@ -132,11 +133,12 @@ impl<G: Game> AlphaBeta<G> {
         ply: u32,
         mut alpha: i32,
         beta: i32,
-        control: &Control,
+        pacer: &mut Pacer,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_EVERY)
-            && (control.should_stop() || self.nodes >= self.node_limit)
+        // The node budget is read every POLL_EVERY nodes, like the clock.
+        if pacer.tick_at(self.nodes)
+            || (self.nodes.is_multiple_of(POLL_EVERY) && self.nodes >= self.node_limit)
         {
             self.aborted = true;
         }
@@ -173,7 +175,7 @@ impl<G: Game> AlphaBeta<G> {
         for &mv in moves.iter() {
             let mut child = state.clone();
             child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, control);
+            let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, pacer);
             if self.aborted {
                 break;
             }
@@ -209,7 +211,7 @@ impl<G: Game> AlphaBeta<G> {
         me: Seat,
         depth: u32,
         previous: Option<G::Move>,
-        control: &Control,
+        pacer: &mut Pacer,
     ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
@@ -222,7 +224,7 @@ impl<G: Game> AlphaBeta<G> {
         for &mv in &moves {
             let mut child = root.clone();
             child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, control);
+            let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, pacer);
             if self.aborted {
                 return None;
             }
@@ -308,8 +310,9 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             exact: None,
         };
         let mut previous = None;
+        let mut pacer = control.pacer(POLL_EVERY);
         for depth in 1..=max_depth.max(1) {
-            let Some((mv, score)) = self.root(root, seat, depth, previous, control) else {
+            let Some((mv, score)) = self.root(root, seat, depth, previous, &mut pacer) else {
                 break;
             };
             previous = Some(mv);
@@ -347,12 +350,14 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
 
 /// The move a depth-1 or depth-2 search prefers for the seat to move,
 /// without a table: the heuristic policy of playouts. `buf` and `scratch`
-/// are reusable move buffers.
+/// are reusable move buffers. Ticks `pacer` once per move looked at, and
+/// gives up (`None`) when it says stop.
 pub fn shallow_best<G: Game>(
     state: &G,
     depth: u32,
     buf: &mut Vec<G::Move>,
     scratch: &mut Vec<G::Move>,
+    pacer: &mut Pacer,
 ) -> Option<G::Move> {
     let Turn::Player(me) = state.turn() else {
         return None;
@@ -360,6 +365,9 @@ pub fn shallow_best<G: Game>(
     state.legal_moves(buf);
     let mut best: Option<(G::Move, f64)> = None;
     for &mv in buf.iter() {
+        if pacer.tick() {
+            return None;
+        }
         let mut child = state.clone();
         child.apply(mv);
         let value = if child.at_horizon() {

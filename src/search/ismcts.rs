@@ -22,7 +22,6 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::time::Duration;
 
 use rand::Rng as _;
 
@@ -34,8 +33,6 @@ use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
-/// Time between two progress reports.
-const REPORT_EVERY: Duration = Duration::from_millis(250);
 /// Nodes with more edges than this index them by move.
 const WIDE: usize = 16;
 /// Random draws looking for an untried move at a wide node.
@@ -179,11 +176,269 @@ impl<M: Copy + Eq + Hash> Tree<M> {
     }
 }
 
+/// The UCB1 value of an edge, whose move is legal (available) now.
+fn ucb1<M>(e: &Edge<M>, c: f64) -> f64 {
+    if e.visits == 0 {
+        f64::INFINITY
+    } else {
+        let visits = e.visits as f64;
+        e.total / visits + c * (fast_ln(e.avail as f64) / visits).sqrt()
+    }
+}
+
 fn mean<M>(e: &Edge<M>) -> f64 {
     if e.visits == 0 {
         0.5
     } else {
         e.total / e.visits as f64
+    }
+}
+
+/// One search: the tree, what it owns, and the buffers its iterations
+/// reuse.
+struct Run<G: Game> {
+    c: f64,
+    max_bytes: usize,
+    tree: Tree<G::Move>,
+    /// What the nodes own, kept up to date at every growth; the node
+    /// array itself is counted by its capacity.
+    owned: usize,
+    /// The legal moves at the node being visited.
+    legal: Vec<G::Move>,
+    /// Which of them have an edge (or count as tried).
+    found: Vec<bool>,
+    /// The positions in `legal` of the moves without an edge.
+    untried: Vec<u32>,
+    /// Legal move -> position, rebuilt per visit where hints miss.
+    positions: FxMap<G::Move, u32>,
+    /// Scratch space of the playout.
+    buf: Vec<G::Move>,
+    /// The edges of this iteration's descent: (node, edge).
+    path: Vec<(u32, u32)>,
+    /// Every seat's reward at the end of the playout.
+    rewards: Vec<f64>,
+}
+
+impl<G: Game> Run<G> {
+    fn new(search: &Ismcts, seats: usize) -> Run<G> {
+        Run {
+            c: search.c,
+            max_bytes: search.max_bytes,
+            tree: Tree {
+                nodes: vec![Node::new()],
+            },
+            owned: 0,
+            legal: Vec::new(),
+            found: Vec::new(),
+            untried: Vec::new(),
+            positions: FxMap::default(),
+            buf: Vec::new(),
+            path: Vec::new(),
+            rewards: vec![0.0; seats],
+        }
+    }
+
+    /// One iteration: determinize, descend (select, expand), play out,
+    /// back up. Returns the depth of the tree part.
+    fn iterate(&mut self, root: &G, seat: Seat, rng: &mut Rng) -> u32 {
+        let mut state = root.determinize(seat, rng);
+        self.path.clear();
+        self.descend(&mut state, rng);
+        random_playout(&mut state, rng, &mut self.buf);
+        self.backup(&state);
+        self.path.len() as u32
+    }
+
+    /// Whether the tree has reached its memory cap.
+    fn full(&self) -> bool {
+        let node_size = std::mem::size_of::<Node<G::Move>>();
+        self.owned + self.tree.nodes.capacity() * node_size >= self.max_bytes
+    }
+
+    /// Selection and expansion: follows UCB1 down the tree while every
+    /// legal move has an edge, and adds an edge for an untried one where
+    /// some has none (unless the tree is full).
+    fn descend(&mut self, state: &mut G, rng: &mut Rng) {
+        let mut node = 0u32;
+        while !state.at_horizon() {
+            let Turn::Player(p) = state.turn() else { break };
+            state.legal_moves(&mut self.legal);
+            if self.legal.is_empty() {
+                break;
+            }
+            let full = self.full();
+            let best = self.select(node, rng);
+            self.untried.clear();
+            let found = &self.found;
+            self.untried
+                .extend((0..self.legal.len() as u32).filter(|&i| !found[i as usize]));
+            if !self.untried.is_empty() {
+                if full {
+                    // The tree is full: play out from here.
+                    break;
+                }
+                let i = self.untried[rng.gen_range(0..self.untried.len())];
+                let j = self.expand(node, i, p);
+                state.apply(self.legal[i as usize]);
+                self.path.push((node, j));
+                break;
+            }
+            let Some(best) = best else { break };
+            let fresh = self.tree.nodes.len() as u32;
+            let e = &mut self.tree.nodes[node as usize].edges[best as usize];
+            state.apply(e.mv);
+            self.path.push((node, best));
+            if e.child == NONE {
+                if full {
+                    // The tree is full: play out from here.
+                    break;
+                }
+                e.child = fresh;
+                node = fresh;
+                self.tree.nodes.push(Node::new());
+            } else {
+                node = e.child;
+            }
+        }
+    }
+
+    /// Marks in `found` the legal moves that have an edge at `node`,
+    /// counts those edges as available once more, and returns the one
+    /// with the best UCB1 value.
+    ///
+    /// A wide node (an opponent's pass among hundreds, say) is expanded by
+    /// drawing a few legal moves: if one is untried it alone is marked
+    /// untried, without matching every edge, so the other edges'
+    /// availability counts skip this visit. Exact matching resumes once
+    /// most legal moves have been tried.
+    fn select(&mut self, node: u32, rng: &mut Rng) -> Option<u32> {
+        let legal = &self.legal;
+        self.found.clear();
+        self.found.resize(legal.len(), false);
+        let n = &mut self.tree.nodes[node as usize];
+        if legal.len() > WIDE {
+            for _ in 0..WIDE_DRAWS {
+                let i = rng.gen_range(0..legal.len());
+                let tried = match &n.index {
+                    Some(index) => index.contains_key(&legal[i]),
+                    None => n.edges.iter().any(|e| e.mv == legal[i]),
+                };
+                if !tried {
+                    self.found.fill(true);
+                    self.found[i] = false;
+                    return None;
+                }
+            }
+        }
+        let mut best = None;
+        let mut best_v = f64::NEG_INFINITY;
+        let mut positions_built = false;
+        for (j, e) in n.edges.iter_mut().enumerate() {
+            let i = match legal.get(e.hint as usize) {
+                Some(m) if *m == e.mv => Some(e.hint as usize),
+                _ if legal.len() > WIDE => {
+                    if !positions_built {
+                        self.positions.clear();
+                        self.positions
+                            .extend(legal.iter().enumerate().map(|(i, m)| (*m, i as u32)));
+                        positions_built = true;
+                    }
+                    self.positions.get(&e.mv).map(|&i| i as usize)
+                }
+                _ => legal.iter().position(|m| *m == e.mv),
+            };
+            if let Some(i) = i {
+                e.hint = i as u32;
+                self.found[i] = true;
+                e.avail += 1;
+                let v = ucb1(e, self.c);
+                if v > best_v {
+                    best_v = v;
+                    best = Some(j as u32);
+                }
+            }
+        }
+        best
+    }
+
+    /// Adds an edge at `node` for the legal move at `i`, made by `mover`;
+    /// returns its index.
+    fn expand(&mut self, node: u32, i: u32, mover: Seat) -> u32 {
+        let n = &mut self.tree.nodes[node as usize];
+        let before = owned_bytes(n);
+        let mv = self.legal[i as usize];
+        let j = n.edges.len() as u32;
+        n.edges.push(Edge {
+            mv,
+            child: NONE,
+            hint: i,
+            mover: mover as u32,
+            visits: 0,
+            avail: 1,
+            total: 0.0,
+        });
+        if let Some(index) = &mut n.index {
+            index.insert(mv, j);
+        } else if n.edges.len() > WIDE {
+            n.index = Some(Box::new(
+                n.edges
+                    .iter()
+                    .enumerate()
+                    .map(|(j, e)| (e.mv, j as u32))
+                    .collect(),
+            ));
+        }
+        self.owned = self.owned + owned_bytes(n) - before;
+        j
+    }
+
+    /// Adds the playout's rewards to the edges of the descent, each edge
+    /// the reward of the seat that made its move.
+    fn backup(&mut self, end: &G) {
+        for (s, r) in self.rewards.iter_mut().enumerate() {
+            *r = end.reward(s);
+        }
+        for &(n, j) in &self.path {
+            let e = &mut self.tree.nodes[n as usize].edges[j as usize];
+            e.visits += 1;
+            e.total += self.rewards[e.mover as usize];
+        }
+    }
+
+    /// The search so far, for a progress report.
+    fn progress(
+        &self,
+        root: &G,
+        iterations: u64,
+        depth: u32,
+        elapsed: std::time::Duration,
+    ) -> Option<Progress> {
+        let best = self.tree.most_visited(0)?;
+        Some(Progress {
+            iterations,
+            depth,
+            elapsed,
+            best: root.move_text(best.mv),
+            score: mean(best),
+            pv: self
+                .tree
+                .pv()
+                .into_iter()
+                .map(|m| root.move_text(m))
+                .collect(),
+        })
+    }
+}
+
+/// A search result for a move chosen without searching.
+fn only<M: Copy>(mv: M, iterations: u64) -> SearchResult<M> {
+    SearchResult {
+        best: mv,
+        score: 0.5,
+        iterations,
+        depth: 0,
+        pv: vec![mv],
+        exact: None,
     }
 }
 
@@ -199,222 +454,35 @@ impl<G: Game> Search<G> for Ismcts {
         let mut root_moves = Vec::new();
         root.legal_moves(&mut root_moves);
         if root_moves.len() == 1 {
-            let m = root_moves[0];
-            return SearchResult {
-                best: m,
-                score: 0.5,
-                iterations: 0,
-                depth: 0,
-                pv: vec![m],
-                exact: None,
-            };
+            return only(root_moves[0], 0);
         }
         let limit = budget.iterations.or(if budget.time.is_some() {
             None
         } else {
             Some(DEFAULT_ITERATIONS)
         });
-        let mut tree: Tree<G::Move> = Tree {
-            nodes: vec![Node::new()],
-        };
-        // What the nodes own, kept up to date at every growth; the node
-        // array itself is counted by its capacity.
-        let mut owned = 0usize;
-        let node_size = std::mem::size_of::<Node<G::Move>>();
-        let seats = root.num_seats();
-        let mut rewards = vec![0.0; seats];
-        let mut legal: Vec<G::Move> = Vec::new();
-        let mut found: Vec<bool> = Vec::new();
-        let mut untried: Vec<u32> = Vec::new();
-        // Legal move -> position, rebuilt per visit where hints miss.
-        let mut positions: FxMap<G::Move, u32> = FxMap::default();
-        let mut buf: Vec<G::Move> = Vec::new();
-        let mut path: Vec<(u32, u32)> = Vec::new();
+        let mut run = Run::<G>::new(self, root.num_seats());
         let mut iterations = 0u64;
         let mut max_depth = 0u32;
-        let mut last_report = control.elapsed();
-
+        let mut pacer = control.pacer(POLL_EVERY);
         while limit.is_none_or(|n| iterations < n) {
-            if iterations.is_multiple_of(POLL_EVERY) && iterations > 0 {
-                if control.should_stop() {
-                    break;
-                }
-                if control.has_reporter() && control.elapsed() >= last_report + REPORT_EVERY {
-                    last_report = control.elapsed();
-                    if let Some(best) = tree.most_visited(0) {
-                        control.report(&Progress {
-                            iterations,
-                            depth: max_depth,
-                            elapsed: last_report,
-                            best: root.move_text(best.mv),
-                            score: mean(best),
-                            pv: tree.pv().into_iter().map(|m| root.move_text(m)).collect(),
-                        });
-                    }
-                }
+            if iterations > 0 && pacer.tick() {
+                break;
             }
+            pacer.report(|elapsed| run.progress(root, iterations, max_depth, elapsed));
             iterations += 1;
-            let mut state = root.determinize(seat, rng);
-            path.clear();
-            let mut node = 0u32;
-            // Selection and expansion.
-            while !state.at_horizon() {
-                let Turn::Player(p) = state.turn() else { break };
-                state.legal_moves(&mut legal);
-                if legal.is_empty() {
-                    break;
-                }
-                found.clear();
-                found.resize(legal.len(), false);
-                let full = owned + tree.nodes.capacity() * node_size >= self.max_bytes;
-                let n = &mut tree.nodes[node as usize];
-                let mut best = NONE;
-                let mut best_v = f64::NEG_INFINITY;
-                let mut consider = |e: &mut Edge<G::Move>, j: u32| {
-                    e.avail += 1;
-                    let v = if e.visits == 0 {
-                        f64::INFINITY
-                    } else {
-                        let visits = e.visits as f64;
-                        e.total / visits + self.c * (fast_ln(e.avail as f64) / visits).sqrt()
-                    };
-                    if v > best_v {
-                        best_v = v;
-                        best = j;
-                    }
-                };
-                // A wide node (an opponent's pass among hundreds, say) is
-                // expanded by drawing a few legal moves: if one is untried it
-                // is expanded without matching every edge, so the other
-                // edges' availability counts skip this visit. Exact matching
-                // resumes once most legal moves have been tried.
-                let mut expand_at = None;
-                if legal.len() > WIDE {
-                    for _ in 0..WIDE_DRAWS {
-                        let i = rng.gen_range(0..legal.len());
-                        let tried = match &n.index {
-                            Some(index) => index.contains_key(&legal[i]),
-                            None => n.edges.iter().any(|e| e.mv == legal[i]),
-                        };
-                        if !tried {
-                            expand_at = Some(i);
-                            break;
-                        }
-                    }
-                }
-                if let Some(i) = expand_at {
-                    found.fill(true);
-                    found[i] = false;
-                } else {
-                    let mut positions_built = false;
-                    for (j, e) in n.edges.iter_mut().enumerate() {
-                        let i = match legal.get(e.hint as usize) {
-                            Some(m) if *m == e.mv => Some(e.hint as usize),
-                            _ if legal.len() > WIDE => {
-                                if !positions_built {
-                                    positions.clear();
-                                    positions.extend(
-                                        legal.iter().enumerate().map(|(i, m)| (*m, i as u32)),
-                                    );
-                                    positions_built = true;
-                                }
-                                positions.get(&e.mv).map(|&i| i as usize)
-                            }
-                            _ => legal.iter().position(|m| *m == e.mv),
-                        };
-                        if let Some(i) = i {
-                            e.hint = i as u32;
-                            found[i] = true;
-                            consider(e, j as u32);
-                        }
-                    }
-                }
-                untried.clear();
-                untried.extend((0..legal.len() as u32).filter(|&i| !found[i as usize]));
-                if !untried.is_empty() {
-                    if full {
-                        // The tree is full: play out from here.
-                        break;
-                    }
-                    let before = owned_bytes(n);
-                    let i = untried[rng.gen_range(0..untried.len())];
-                    let mv = legal[i as usize];
-                    let j = n.edges.len() as u32;
-                    n.edges.push(Edge {
-                        mv,
-                        child: NONE,
-                        hint: i,
-                        mover: p as u32,
-                        visits: 0,
-                        avail: 1,
-                        total: 0.0,
-                    });
-                    if let Some(index) = &mut n.index {
-                        index.insert(mv, j);
-                    } else if n.edges.len() > WIDE {
-                        n.index = Some(Box::new(
-                            n.edges
-                                .iter()
-                                .enumerate()
-                                .map(|(j, e)| (e.mv, j as u32))
-                                .collect(),
-                        ));
-                    }
-                    owned = owned + owned_bytes(n) - before;
-                    state.apply(mv);
-                    path.push((node, j));
-                    break;
-                }
-                if best == NONE {
-                    break;
-                }
-                let fresh = tree.nodes.len() as u32;
-                let e = &mut tree.nodes[node as usize].edges[best as usize];
-                state.apply(e.mv);
-                path.push((node, best));
-                if e.child == NONE {
-                    if full {
-                        // The tree is full: play out from here.
-                        break;
-                    }
-                    e.child = fresh;
-                    node = fresh;
-                    tree.nodes.push(Node::new());
-                } else {
-                    node = e.child;
-                }
-            }
-            max_depth = max_depth.max(path.len() as u32);
-            random_playout(&mut state, rng, &mut buf);
-            for (s, r) in rewards.iter_mut().enumerate() {
-                *r = state.reward(s);
-            }
-            for &(n, j) in &path {
-                let e = &mut tree.nodes[n as usize].edges[j as usize];
-                e.visits += 1;
-                e.total += rewards[e.mover as usize];
-            }
+            max_depth = max_depth.max(run.iterate(root, seat, rng));
         }
-        match tree.most_visited(0) {
+        match run.tree.most_visited(0) {
             Some(e) => SearchResult {
                 best: e.mv,
                 score: mean(e),
                 iterations,
                 depth: max_depth,
-                pv: tree.pv(),
+                pv: run.tree.pv(),
                 exact: None,
             },
-            None => {
-                let m = root_moves[0];
-                SearchResult {
-                    best: m,
-                    score: 0.5,
-                    iterations,
-                    depth: 0,
-                    pv: vec![m],
-                    exact: None,
-                }
-            }
+            None => only(root_moves[0], iterations),
         }
     }
 }

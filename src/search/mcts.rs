@@ -32,17 +32,15 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
+use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout};
-use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, Stats, Tree};
+use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
 use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
-/// Most seats any game has (for the reward array of one iteration).
-const MAX_SEATS: usize = 8;
-/// How often (in iterations) the stop flag and clock are read.
+/// How often (in iterations, or heuristic playout steps) the stop flag and
+/// clock are read.
 const POLL_EVERY: u64 = 4;
-/// How often (in iterations) progress is reported.
-const REPORT_EVERY: u64 = 16_384;
 /// The root's visits at which a search stops: room for the visits under
 /// way in other threads below the most a node can count.
 const VISIT_CAP: u32 = MAX_VISITS - (1 << 20);
@@ -132,6 +130,16 @@ struct Tidying<M> {
 /// finish before aborting it.
 const TIDY_PATIENCE_DIVISOR: u32 = 8;
 
+/// A node of an iteration's descent.
+#[derive(Clone, Copy)]
+struct Step {
+    node: NodeRef,
+    /// The seat that moved into the node, whose reward it backs up.
+    mover: Seat,
+    /// Whether the visit was counted (as a virtual loss) on the way down.
+    counted: bool,
+}
+
 /// One search thread: the shared tree and the thread's own buffers.
 struct Worker<'t, G: Game> {
     tree: &'t Tree<G::Move>,
@@ -139,10 +147,11 @@ struct Worker<'t, G: Game> {
     /// Other threads use the tree too: lock the statistics, and count a
     /// visit on the way down as a virtual loss.
     shared: bool,
-    /// The nodes of this iteration's descent, with the seat that moved
-    /// into each (whose reward it backs up), and whether the visit was
-    /// counted (as a virtual loss) on the way down.
-    path: Vec<(u32, u8, bool)>,
+    /// The nodes of this iteration's descent.
+    path: Vec<Step>,
+    /// Every seat's reward at the end of this iteration's playout, sized
+    /// by the game's seat count.
+    rewards: Vec<f64>,
     legal: Vec<G::Move>,
     scratch: Scratch<G::Move>,
     claim: Claim,
@@ -150,12 +159,18 @@ struct Worker<'t, G: Game> {
 }
 
 impl<'t, G: Game> Worker<'t, G> {
-    fn new(tree: &'t Tree<G::Move>, config: MctsConfig, shared: bool) -> Worker<'t, G> {
+    fn new(
+        tree: &'t Tree<G::Move>,
+        config: MctsConfig,
+        shared: bool,
+        seats: usize,
+    ) -> Worker<'t, G> {
         Worker {
             tree,
             config,
             shared,
             path: Vec::new(),
+            rewards: Vec::with_capacity(seats),
             legal: Vec::new(),
             scratch: Scratch::default(),
             claim: if shared {
@@ -170,7 +185,7 @@ impl<'t, G: Game> Worker<'t, G> {
     /// Counts a visit under way as a loss, where that is worth its cost
     /// (several threads, few visits); returns the visits before it, and
     /// whether it was counted.
-    fn visit(&self, node: u32) -> (u32, bool) {
+    fn visit(&self, node: NodeRef) -> (u32, bool) {
         let n = self.tree.node(node);
         let visits = n.visits();
         if self.shared && visits < VIRTUAL_LOSS_BELOW {
@@ -182,44 +197,46 @@ impl<'t, G: Game> Worker<'t, G> {
 
     /// Picks a child of `node` to descend into; `check` asks that the move
     /// be legal in `state` (after a determinization or a chance step).
-    fn select(&mut self, node: u32, state: &G, check: bool, at_root: bool) -> Option<u32> {
+    fn select(&mut self, node: NodeRef, state: &G, check: bool, at_root: bool) -> Option<NodeRef> {
         let tree = self.tree;
         let parent = tree.node(node);
-        let children = parent.children();
         if check {
             state.legal_moves(&mut self.legal);
         }
-        let legal = |i: u32, legal: &[G::Move]| {
-            !check || tree.node(i).mv().is_some_and(|m| legal.contains(&m))
+        let legal = |n: &Node<G::Move>, legal: &[G::Move]| {
+            !check || n.mv().is_some_and(|m| legal.contains(&m))
         };
         if at_root && self.config.root == RootPolicy::RoundRobin {
-            return children
-                .filter(|&i| legal(i, &self.legal))
-                .min_by_key(|&i| tree.node(i).visits());
+            return tree
+                .children(node)
+                .filter(|(_, n)| legal(n, &self.legal))
+                .min_by_key(|(_, n)| n.visits())
+                .map(|(r, _)| r);
         }
         let explore = (self.config.c * fast_ln(f64::from(parent.visits().max(1))).sqrt()) as f32;
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
-        for i in children {
-            if !legal(i, &self.legal) {
+        for (r, n) in tree.children(node) {
+            if !legal(n, &self.legal) {
                 continue;
             }
-            let child = tree.node(i).stats();
+            let child = n.stats();
             if child.visits == 0 {
-                return Some(i);
+                return Some(r);
             }
             let value = child.mean + explore * child.inv_sqrt;
             if value > best_value {
                 best_value = value;
-                best = Some(i);
+                best = Some(r);
             }
         }
         best
     }
 
     /// One iteration: select, expand, play out, back up. Returns the depth
-    /// of the tree part.
-    fn iterate(&mut self, root: &G, seat: Seat, rng: &mut Rng) -> u32 {
+    /// of the tree part, or `None` if the pacer stopped the playout (then
+    /// nothing is backed up).
+    fn iterate(&mut self, root: &G, seat: Seat, rng: &mut Rng, pacer: &mut Pacer) -> Option<u32> {
         let tree = self.tree;
         let mut state = if G::PERFECT_INFORMATION {
             root.clone()
@@ -229,7 +246,11 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut check = !G::PERFECT_INFORMATION;
         let mut node = tree.root();
         self.path.clear();
-        self.path.push((node, 0, false));
+        self.path.push(Step {
+            node,
+            mover: 0,
+            counted: false,
+        });
         let mut depth = 0u32;
         loop {
             while state.turn() == Turn::Chance && !state.at_horizon() {
@@ -261,32 +282,50 @@ impl<'t, G: Game> Worker<'t, G> {
             };
             state.apply(mv);
             let (visits_before, counted) = self.visit(child);
-            self.path.push((child, mover as u8, counted));
+            self.path.push(Step {
+                node: child,
+                mover,
+                counted,
+            });
             node = child;
             depth += 1;
             if visits_before == 0 {
                 break;
             }
         }
-        playout(&mut state, self.config.policy, rng, &mut self.scratch);
-        let mut rewards = [0.0; MAX_SEATS];
-        for (s, r) in rewards
-            .iter_mut()
-            .enumerate()
-            .take(state.num_seats().min(MAX_SEATS))
+        if playout(
+            &mut state,
+            self.config.policy,
+            rng,
+            &mut self.scratch,
+            pacer,
+        )
+        .is_none()
         {
-            *r = state.reward(s);
+            self.cancel();
+            return None;
         }
-        for &(i, mover, counted) in &self.path {
-            let reward = rewards[mover as usize % MAX_SEATS] as f32;
-            let n = tree.node(i);
-            match (self.shared, counted) {
+        self.rewards.clear();
+        self.rewards
+            .extend((0..state.num_seats()).map(|s| state.reward(s)));
+        for step in &self.path {
+            let reward = self.rewards[step.mover] as f32;
+            let n = tree.node(step.node);
+            match (self.shared, step.counted) {
                 (true, true) => n.reward_shared(reward),
-                (true, false) => self.batch.add(tree, i, n.visits(), reward),
+                (true, false) => self.batch.add(tree, step.node, n.visits(), reward),
                 (false, _) => n.add(reward, 1),
             }
         }
-        depth
+        Some(depth)
+    }
+
+    /// Takes back the visits this iteration counted on the way down, for a
+    /// playout cut short.
+    fn cancel(&self) {
+        for step in self.path.iter().filter(|s| s.counted) {
+            self.tree.node(step.node).cancel_shared();
+        }
     }
 
     /// Runs iterations until the budget or the control says stop (or the
@@ -303,21 +342,22 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut done = 0u64;
         let mut max_depth = 0;
         let root_node = self.tree.node(self.tree.root());
+        let mut pacer = control.pacer(POLL_EVERY);
         while done < limit {
-            if done.is_multiple_of(POLL_EVERY)
-                && done > 0
-                && (control.should_stop() || root_node.visits() >= VISIT_CAP)
-            {
+            let Some(depth) = self.iterate(root, seat, rng, &mut pacer) else {
                 break;
-            }
-            max_depth = max_depth.max(self.iterate(root, seat, rng));
+            };
+            max_depth = max_depth.max(depth);
             done += 1;
-            if report && done.is_multiple_of(REPORT_EVERY) && control.has_reporter() {
+            if report {
                 let view = View {
                     tree: self.tree,
                     final_choice: self.config.final_choice,
                 };
-                control.report(&view.progress(root, done, max_depth, control.elapsed()));
+                pacer.report(|elapsed| Some(view.progress(root, done, max_depth, elapsed)));
+            }
+            if pacer.tick() || root_node.visits() >= VISIT_CAP {
+                break;
             }
         }
         self.batch.flush(self.tree);
@@ -336,7 +376,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
     fn root_children(&self) -> Vec<(Option<M>, Stats)> {
         self.tree
             .children(self.tree.root())
-            .map(|n| (n.mv(), n.stats()))
+            .map(|(_, n)| (n.mv(), n.stats()))
             .collect()
     }
 
@@ -363,16 +403,15 @@ impl<M: Copy + PartialEq> View<'_, M> {
         let mut pv = Vec::new();
         let mut node = self.tree.root();
         while pv.len() < 32 {
-            let Some(next) = self
+            let Some((next, n)) = self
                 .tree
-                .node(node)
-                .children()
-                .filter(|&i| self.tree.node(i).visits() > 0)
-                .max_by_key(|&i| self.tree.node(i).visits())
+                .children(node)
+                .filter(|(_, n)| n.visits() > 0)
+                .max_by_key(|(_, n)| n.visits())
             else {
                 break;
             };
-            if let Some(mv) = self.tree.node(next).mv() {
+            if let Some(mv) = n.mv() {
                 pv.push(mv);
             }
             node = next;
@@ -497,7 +536,7 @@ impl<G: Game> Mcts<G> {
     pub fn root_visits(&self) -> Vec<u32> {
         self.tree
             .as_ref()
-            .map(|t| t.children(t.root()).map(Node::visits).collect())
+            .map(|t| t.children(t.root()).map(|(_, n)| n.visits()).collect())
             .unwrap_or_default()
     }
 
@@ -522,7 +561,7 @@ impl<G: Game> Mcts<G> {
         while let Some((i, depth)) = stack.pop() {
             let n = tree.node(i);
             out.push((depth, if i == start { None } else { n.mv() }, n.visits()));
-            for c in n.children().rev() {
+            for (c, _) in tree.children(i).rev() {
                 stack.push((c, depth + 1));
             }
         }
@@ -564,6 +603,7 @@ impl<G: Game> Search<G> for Mcts<G> {
         let tree: &Tree<G::Move> = tree;
         let config = self.config;
         let threads = config.threads.max(1);
+        let seats = root.num_seats();
         let limit = budget.iterations.unwrap_or(u64::MAX);
         let per_thread = limit.div_ceil(threads as u64);
         let shared = threads > 1;
@@ -574,7 +614,7 @@ impl<G: Game> Search<G> for Mcts<G> {
                 .map(|_| {
                     let mut helper_rng = Rng::seed_from_u64(rand::Rng::r#gen(rng));
                     scope.spawn(move || {
-                        Worker::<G>::new(tree, config, shared).run(
+                        Worker::<G>::new(tree, config, shared, seats).run(
                             root,
                             seat,
                             per_thread,
@@ -585,7 +625,7 @@ impl<G: Game> Search<G> for Mcts<G> {
                     })
                 })
                 .collect();
-            let (n, d) = Worker::<G>::new(tree, config, shared).run(
+            let (n, d) = Worker::<G>::new(tree, config, shared, seats).run(
                 root,
                 seat,
                 per_thread.min(limit),

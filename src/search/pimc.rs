@@ -17,8 +17,6 @@
 //! that keep options open are undervalued. It is still a strong, cheap
 //! baseline for trick-taking games.
 
-use std::time::Duration;
-
 use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
@@ -29,8 +27,6 @@ use crate::search::{Budget, Control, Progress, Search, SearchResult};
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
-/// Time between two progress reports.
-const REPORT_EVERY: Duration = Duration::from_millis(250);
 
 /// The PIMC search. `c` is the UCB1 exploration constant of the per-world
 /// bandit (rewards are in `[0, 1]`; 0.7 is a good start); `worlds` is the
@@ -202,26 +198,21 @@ impl<G: Game> Search<G> for Pimc {
         let mut buf = Vec::new();
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
-        let mut last_report = control.elapsed();
+        let mut pacer = control.pacer(POLL_EVERY);
         while limit.is_none_or(|n| iterations < n) {
-            if iterations.is_multiple_of(POLL_EVERY) && iterations > 0 {
-                if control.should_stop() {
-                    break;
-                }
-                if control.has_reporter() && control.elapsed() >= last_report + REPORT_EVERY {
-                    last_report = control.elapsed();
-                    if let Some((m, v)) = best_of(&aggregate(&worlds)) {
-                        control.report(&Progress {
-                            iterations,
-                            depth: max_plies,
-                            elapsed: last_report,
-                            best: root.move_text(m),
-                            score: v,
-                            pv: vec![root.move_text(m)],
-                        });
-                    }
-                }
+            if iterations > 0 && pacer.tick() {
+                break;
             }
+            pacer.report(|elapsed| {
+                best_of(&aggregate(&worlds)).map(|(m, v)| Progress {
+                    iterations,
+                    depth: max_plies,
+                    elapsed,
+                    best: root.move_text(m),
+                    score: v,
+                    pv: vec![root.move_text(m)],
+                })
+            });
             let w = &mut worlds[(iterations % k as u64) as usize];
             iterations += 1;
             if w.moves.is_empty() {

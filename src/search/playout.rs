@@ -1,6 +1,7 @@
 //! Playouts: finish a game from a state with a cheap policy, for Monte
 //! Carlo searches. Chance steps are drawn from the generator on the way.
 
+use crate::control::Pacer;
 use crate::game::{Game, Rng, Turn};
 use crate::search::alphabeta::shallow_best;
 
@@ -36,23 +37,37 @@ impl<M> Default for Scratch<M> {
     }
 }
 
-/// Plays `policy` (and chance outcomes) until the horizon.
+/// Plays `policy` (and chance outcomes) until the horizon. Returns the
+/// plies played, or `None` if `pacer` stopped it first: heuristic steps
+/// can take long (a depth-2 look-ahead on a wide board), so they tick the
+/// pacer, one tick per ply and per move looked at.
 pub fn playout<G: Game>(
     state: &mut G,
     policy: Policy,
     rng: &mut Rng,
     scratch: &mut Scratch<G::Move>,
-) -> u32 {
+    pacer: &mut Pacer,
+) -> Option<u32> {
     match policy {
-        Policy::Random => random_playout(state, rng, &mut scratch.moves),
+        Policy::Random => Some(random_playout(state, rng, &mut scratch.moves)),
         Policy::Heuristic { greedy, depth } => {
             let mut plies = 0;
             while !state.at_horizon() {
+                if pacer.tick() {
+                    return None;
+                }
                 let mv = match state.turn() {
                     Turn::Chance => state.sample_chance(rng),
                     Turn::Player(_) if rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) => {
-                        match shallow_best(state, depth, &mut scratch.moves, &mut scratch.replies) {
+                        match shallow_best(
+                            state,
+                            depth,
+                            &mut scratch.moves,
+                            &mut scratch.replies,
+                            pacer,
+                        ) {
                             Some(mv) => mv,
+                            None if pacer.stopped() => return None,
                             None => break,
                         }
                     }
@@ -62,7 +77,7 @@ pub fn playout<G: Game>(
                 state.apply(mv);
                 plies += 1;
             }
-            plies
+            Some(plies)
         }
     }
 }

@@ -2,7 +2,11 @@
 //! rule-based baseline.
 
 use crate::game::{Game, Rng, Seat};
+use crate::search::alphabeta::shallow_best;
 use crate::search::{Budget, Control, Search, SearchResult};
+
+/// How often (in moves looked at) the one-ply fallback reads the clock.
+const POLL_EVERY: u64 = 16;
 
 fn single<M: Copy>(mv: M) -> SearchResult<M> {
     SearchResult {
@@ -61,14 +65,13 @@ impl<G: Game> Search<G> for RulesMove<G::Move> {
         root: &G,
         _seat: Seat,
         _budget: &Budget,
-        _control: &Control,
+        control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
+        let mut pacer = control.pacer(POLL_EVERY);
         let mv = root
             .rules_move(rng)
-            .or_else(|| {
-                crate::search::alphabeta::shallow_best(root, 1, &mut self.buf, &mut self.scratch)
-            })
+            .or_else(|| shallow_best(root, 1, &mut self.buf, &mut self.scratch, &mut pacer))
             .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
         single(mv)
     }

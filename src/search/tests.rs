@@ -375,7 +375,7 @@ fn compaction_keeps_the_root_subtree_and_an_aborted_one_leaves_a_fresh_tree() {
         let mut claim = Claim::exact();
         // A root with two children, each with 200 children.
         tree.expand(tree.root(), &[1, 2], &mut claim);
-        let kids: Vec<u32> = tree.node(tree.root()).children().collect();
+        let kids: Vec<_> = tree.children(tree.root()).map(|(r, _)| r).collect();
         let moves: Vec<u8> = (0..200).collect();
         for &k in &kids {
             tree.expand(k, &moves, &mut claim);
@@ -389,7 +389,10 @@ fn compaction_keeps_the_root_subtree_and_an_aborted_one_leaves_a_fresh_tree() {
     assert!(tree.compact(&AtomicBool::new(false)));
     assert!(!tree.has_garbage());
     assert_eq!(tree.size(), 1 + 200);
-    let moves: Vec<u8> = tree.children(tree.root()).filter_map(|n| n.mv()).collect();
+    let moves: Vec<u8> = tree
+        .children(tree.root())
+        .filter_map(|(_, n)| n.mv())
+        .collect();
     assert_eq!(moves, (0..200).collect::<Vec<u8>>());
     let mut tree = grown();
     assert!(!tree.compact(&AtomicBool::new(true)));
@@ -509,4 +512,252 @@ fn random_move_is_legal() {
         .best;
         assert!(state.is_legal(m));
     }
+}
+
+/// A ten-seat game of two moves: seat 8 names a seat, then seat 9 either
+/// lets the named seat win or takes the win itself, which it may only
+/// when seat 8 named someone else. Seat 8 wins only by naming itself, and
+/// only a search that scores seats 8 and 9 with their own rewards sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Naming {
+    named: Option<u8>,
+    taken: Option<bool>,
+}
+
+/// Seat 9's moves.
+const LET: u8 = 0;
+const TAKE: u8 = 1;
+
+impl Naming {
+    fn winner(&self) -> Option<Seat> {
+        match (self.named, self.taken) {
+            (Some(_), Some(true)) => Some(9),
+            (Some(n), Some(false)) => Some(n as Seat),
+            _ => None,
+        }
+    }
+}
+
+impl Game for Naming {
+    type Move = u8;
+    const NAME: &'static str = "naming";
+    const SUMMARY: &'static str = "test game";
+    const OPTIONS: &'static [OptionSpec] = &[];
+
+    fn new_game(_: &Options) -> Result<Self, OptionError> {
+        Ok(Naming {
+            named: None,
+            taken: None,
+        })
+    }
+    fn num_seats(&self) -> usize {
+        10
+    }
+    fn turn(&self) -> Turn {
+        match (self.named, self.taken) {
+            (None, _) => Turn::Player(8),
+            (Some(_), None) => Turn::Player(9),
+            _ => Turn::Over,
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        match self.turn() {
+            Turn::Player(8) => out.extend(0..10),
+            Turn::Player(_) if self.named == Some(8) => out.push(LET),
+            Turn::Player(_) => out.extend([LET, TAKE]),
+            _ => {}
+        }
+    }
+    fn apply(&mut self, mv: u8) {
+        if self.named.is_none() {
+            self.named = Some(mv);
+        } else {
+            self.taken = Some(mv == TAKE);
+        }
+    }
+    fn reward(&self, seat: Seat) -> f64 {
+        if self.winner() == Some(seat) {
+            1.0
+        } else {
+            0.0
+        }
+    }
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            scores: (0..10).map(|s| self.reward(s)).collect(),
+            winners: self.winner().into_iter().collect(),
+        }
+    }
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        text.parse().map_err(|_| MoveError::Syntax(text.into()))
+    }
+    fn render(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
+#[test]
+fn seats_past_the_eighth_are_scored_with_their_own_rewards() {
+    let state = Naming::new_game(&Options::default()).unwrap();
+    let flat = MctsConfig {
+        tree_depth: 1,
+        root: RootPolicy::RoundRobin,
+        final_choice: Final::Mean,
+        ..MctsConfig::uct(1.4)
+    };
+    for (name, config) in [("uct", MctsConfig::uct(1.4)), ("flat", flat)] {
+        let r = Mcts::<Naming>::new(config).search(
+            &state,
+            8,
+            &iterations(4000),
+            &Control::unlimited(),
+            &mut rng(),
+        );
+        assert_eq!(r.best, 8, "{name}");
+        assert!(r.score > 0.9, "{name}: {}", r.score);
+    }
+    // Seat 9, asked on its own, takes the win where it may.
+    let mut named = state;
+    named.apply(3);
+    let r = Mcts::<Naming>::new(MctsConfig::uct(1.4)).search(
+        &named,
+        9,
+        &iterations(500),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, TAKE);
+    let r = crate::search::ismcts::Ismcts::new(0.7).search(
+        &state,
+        8,
+        &iterations(4000),
+        &Control::unlimited(),
+        &mut rng(),
+    );
+    assert_eq!(r.best, 8, "ismcts");
+}
+
+/// A race to a far goal whose evaluation is slow: a heuristic playout of
+/// it takes seconds, far longer than the move time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct SlowRace {
+    at: u32,
+    to_move: u8,
+}
+
+const SLOW_GOAL: u32 = 6000;
+
+impl Game for SlowRace {
+    type Move = u8;
+    const NAME: &'static str = "slowrace";
+    const SUMMARY: &'static str = "test game";
+    const OPTIONS: &'static [OptionSpec] = &[];
+
+    fn new_game(_: &Options) -> Result<Self, OptionError> {
+        Ok(SlowRace { at: 0, to_move: 0 })
+    }
+    fn num_seats(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.at >= SLOW_GOAL {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move as Seat)
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.at < SLOW_GOAL {
+            out.extend([1, 2]);
+        }
+    }
+    fn apply(&mut self, mv: u8) {
+        self.at += u32::from(mv);
+        self.to_move ^= 1;
+    }
+    fn reward(&self, seat: Seat) -> f64 {
+        // Whoever reached the goal (moved last) wins.
+        if self.at >= SLOW_GOAL && self.to_move as Seat != seat {
+            1.0
+        } else {
+            0.0
+        }
+    }
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            scores: vec![self.reward(0), self.reward(1)],
+            winners: Vec::new(),
+        }
+    }
+    fn evaluate(&self, _seat: Seat) -> f64 {
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        0.0
+    }
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        text.parse().map_err(|_| MoveError::Syntax(text.into()))
+    }
+    fn render(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
+#[test]
+fn heuristic_playouts_keep_the_move_time() {
+    // One playout evaluates at least 3000 plies of two moves, 200 us
+    // each: over a second. The search must stop inside it.
+    let state = SlowRace::new_game(&Options::default()).unwrap();
+    for (name, depth) in [("ucb1", 1), ("rucb1 depth 2", 2)] {
+        let config = MctsConfig {
+            tree_depth: depth,
+            policy: Policy::Heuristic {
+                greedy: 1.0,
+                depth: 2,
+            },
+            ..MctsConfig::uct(1.4)
+        };
+        let budget = Budget {
+            time: Some(std::time::Duration::from_millis(50)),
+            ..Budget::default()
+        };
+        let started = std::time::Instant::now();
+        let control = Control::new(Default::default(), &budget);
+        let r = Mcts::<SlowRace>::new(config).search(&state, 0, &budget, &control, &mut rng());
+        let took = started.elapsed();
+        assert!(state.is_legal(r.best), "{name}");
+        assert!(
+            took < std::time::Duration::from_millis(600),
+            "{name}: {took:?}"
+        );
+        // The cut playout was not backed up as if it had ended.
+        assert_eq!(r.iterations, 0, "{name}");
+    }
+    // With two threads, the visits counted on the way down (as losses)
+    // are taken back when the playouts are cut.
+    let config = MctsConfig {
+        tree_depth: 1,
+        threads: 2,
+        policy: Policy::Heuristic {
+            greedy: 1.0,
+            depth: 1,
+        },
+        ..MctsConfig::uct(1.4)
+    };
+    let budget = Budget {
+        time: Some(std::time::Duration::from_millis(50)),
+        ..Budget::default()
+    };
+    let control = Control::new(Default::default(), &budget);
+    let mut mcts = Mcts::<SlowRace>::new(config);
+    let r = mcts.search(&state, 0, &budget, &control, &mut rng());
+    assert_eq!(r.iterations, 0);
+    assert_eq!(mcts.root_visits(), vec![0, 0]);
+    assert_eq!(mcts.shape(None)[0].2, 0);
 }

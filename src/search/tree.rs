@@ -11,6 +11,14 @@
 //! root is an index too, so that keeping a subtree across moves can slide
 //! it down in place whatever order its nodes were claimed in.
 //!
+//! Slots past the written ones are uninitialised, so an index is never
+//! handed out bare: a [`NodeRef`] is made by the tree alone, for the root
+//! or a published child, and is stamped with the tree's shape (a number no
+//! other tree and no other shape of this one ever has, renewed whenever
+//! the tree is cleared, rerooted or compacted). [`Tree::node`] checks the
+//! stamp, so safe code can only ever read written slots; a stale or
+//! foreign reference is a panic, never undefined behaviour.
+//!
 //! Statistics are atomics. With one thread they are read and written with
 //! plain loads and stores. With several, each node's visit count doubles as
 //! a spin lock (its top bit), so that the visit count and the mean move
@@ -21,7 +29,7 @@
 
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 /// `first_child` of a node whose children do not exist yet.
 const UNEXPANDED: u32 = u32::MAX;
@@ -119,7 +127,7 @@ impl<M: Copy> Node<M> {
 
     /// The indices of the published children (empty if none).
     #[inline]
-    pub fn children(&self) -> std::ops::Range<u32> {
+    fn children(&self) -> std::ops::Range<u32> {
         let first = self.first_child.load(Ordering::Acquire);
         if first >= EXPANDING {
             return 0..0;
@@ -185,6 +193,20 @@ impl<M: Copy> Node<M> {
         }
     }
 
+    /// Takes back the visit counted by [`Node::visit_shared`], for a
+    /// playout that was cut short: the visits lose one, the reward sum
+    /// (which the loss did not add to) stays.
+    pub fn cancel_shared(&self) {
+        let v = self.lock();
+        let n = v.saturating_sub(1);
+        let mean = if n == 0 {
+            0.0
+        } else {
+            self.mean() * (v as f32 / n as f32)
+        };
+        self.store(n, mean);
+    }
+
     /// Turns the loss counted by [`Node::visit_shared`] into `reward`.
     pub fn reward_shared(&self, reward: f32) {
         let v = self.lock();
@@ -204,7 +226,7 @@ impl<M: Copy> Node<M> {
 #[derive(Clone, Debug)]
 pub struct Batch {
     /// Direct-mapped by node: `(node, playouts, reward sum)`.
-    entries: [(u32, u32, f32); BATCH_ENTRIES],
+    entries: [(NodeRef, u32, f32); BATCH_ENTRIES],
 }
 
 const BATCH_ENTRIES: usize = 64;
@@ -214,7 +236,7 @@ const BATCH_SIZE: u32 = 16;
 impl Default for Batch {
     fn default() -> Batch {
         Batch {
-            entries: [(u32::MAX, 0, 0.0); BATCH_ENTRIES],
+            entries: [(NodeRef::NONE, 0, 0.0); BATCH_ENTRIES],
         }
     }
 }
@@ -228,7 +250,7 @@ impl Batch {
     pub fn add<M: Copy + PartialEq>(
         &mut self,
         tree: &Tree<M>,
-        node: u32,
+        node: NodeRef,
         visits: u32,
         reward: f32,
     ) {
@@ -237,7 +259,7 @@ impl Batch {
             tree.node(node).add_shared(reward, 1);
             return;
         }
-        let k = (node.wrapping_mul(0x9E37_79B9) >> 26) as usize % BATCH_ENTRIES;
+        let k = (node.index.wrapping_mul(0x9E37_79B9) >> 26) as usize % BATCH_ENTRIES;
         let e = &mut self.entries[k];
         if e.0 != node {
             Self::write(tree, e);
@@ -257,7 +279,7 @@ impl Batch {
         }
     }
 
-    fn write<M: Copy + PartialEq>(tree: &Tree<M>, e: &mut (u32, u32, f32)) {
+    fn write<M: Copy + PartialEq>(tree: &Tree<M>, e: &mut (NodeRef, u32, f32)) {
         if e.1 > 0 {
             tree.node(e.0).add_shared(e.2 / e.1 as f32, e.1);
         }
@@ -292,6 +314,8 @@ pub struct Tree<M> {
     /// Slots written or claimed. Only grows while threads share the tree.
     len: AtomicU32,
     root: u32,
+    /// The stamp of this shape of the tree (see [`NodeRef`]).
+    shape: u64,
     /// Nodes outside the root's subtree are in the store (after
     /// [`Tree::reroot`], until [`Tree::compact`]).
     garbage: bool,
@@ -308,6 +332,90 @@ pub struct Claim {
     end: u32,
     /// Slots to claim at a time (0: just what an expansion needs).
     chunk: u32,
+    /// The shape of the tree the slots were claimed in: claimed slots are
+    /// only this claim's while the tree keeps that shape.
+    shape: u64,
+}
+
+/// A node of a [`Tree`], handed out by the tree: its root, or a child of a
+/// node it published. Valid for that tree until it next changes shape
+/// ([`Tree::clear`], [`Tree::reroot`], [`Tree::compact`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeRef {
+    index: u32,
+    shape: u64,
+}
+
+impl NodeRef {
+    /// Refers to nothing (no tree has shape 0).
+    const NONE: NodeRef = NodeRef {
+        index: u32::MAX,
+        shape: 0,
+    };
+}
+
+/// The last shape stamp handed out, by any tree.
+static SHAPES: AtomicU64 = AtomicU64::new(0);
+
+/// A stamp no tree shape had before.
+fn new_shape() -> u64 {
+    SHAPES.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+/// The published children of a node, with their references.
+pub struct Children<'t, M> {
+    slots: &'t [Slot<M>],
+    next: u32,
+    end: u32,
+    shape: u64,
+}
+
+impl<'t, M> Iterator for Children<'t, M> {
+    type Item = (NodeRef, &'t Node<M>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        let index = self.next;
+        self.next += 1;
+        let slot = self.slots.get(index as usize)?;
+        // SAFETY: the range is the children of a node published in this
+        // shape of the tree, read with acquire: they were written first.
+        let node = unsafe { (*slot.0.get()).assume_init_ref() };
+        Some((
+            NodeRef {
+                index,
+                shape: self.shape,
+            },
+            node,
+        ))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.end - self.next) as usize;
+        (n, Some(n))
+    }
+}
+
+impl<M> DoubleEndedIterator for Children<'_, M> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.end -= 1;
+        let slot = self.slots.get(self.end as usize)?;
+        // SAFETY: as in `next`.
+        let node = unsafe { (*slot.0.get()).assume_init_ref() };
+        Some((
+            NodeRef {
+                index: self.end,
+                shape: self.shape,
+            },
+            node,
+        ))
+    }
 }
 
 impl Claim {
@@ -345,6 +453,7 @@ impl<M: Copy + PartialEq> Tree<M> {
             slots: slots.into_boxed_slice(),
             len: AtomicU32::new(0),
             root: 0,
+            shape: 0,
             garbage: false,
         };
         tree.clear();
@@ -361,9 +470,12 @@ impl<M: Copy + PartialEq> Tree<M> {
         self.len.load(Ordering::Acquire) as usize
     }
 
-    /// The index of the root.
-    pub fn root(&self) -> u32 {
-        self.root
+    /// The root.
+    pub fn root(&self) -> NodeRef {
+        NodeRef {
+            index: self.root,
+            shape: self.shape,
+        }
     }
 
     /// Drops every node but a fresh root.
@@ -373,6 +485,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         *self.len.get_mut() = 1;
         self.root = 0;
         self.garbage = false;
+        self.shape = new_shape();
     }
 
     fn write(&self, index: u32, node: Node<M>) {
@@ -381,32 +494,55 @@ impl<M: Copy + PartialEq> Tree<M> {
         unsafe { (*self.slots[index as usize].0.get()).write(node) };
     }
 
-    /// The node at `index`: the root, or an index read from a published
-    /// node.
+    /// The node `r` refers to.
+    ///
+    /// # Panics
+    ///
+    /// If `r` comes from another tree, or from this one before it last
+    /// changed shape.
     #[inline]
-    pub fn node(&self, index: u32) -> &Node<M> {
-        debug_assert!((index as usize) < self.size());
-        // SAFETY: every index below `len` that can be reached (the root,
-        // or children published by a release store that the reader's
-        // acquire load saw) was written before it was published.
-        unsafe { (*self.slots[index as usize].0.get()).assume_init_ref() }
+    pub fn node(&self, r: NodeRef) -> &Node<M> {
+        assert!(r.shape == self.shape, "a node of another tree shape");
+        // SAFETY: a reference of this shape is the root or a child
+        // published in this shape (see `NodeRef`), written before that.
+        unsafe { self.written(r.index) }
+    }
+
+    /// The node at `index`, which must be written: the root, or a child
+    /// (found with acquire) of a node that may be read.
+    ///
+    /// # Safety
+    ///
+    /// `index` is below the capacity and its slot was written before (in
+    /// this thread, or published to it).
+    #[inline]
+    unsafe fn written(&self, index: u32) -> &Node<M> {
+        // SAFETY: the caller's promise.
+        unsafe { (*self.slots.get_unchecked(index as usize).0.get()).assume_init_ref() }
     }
 
     /// The child of `parent` reached by `mv`, if it has one.
-    pub fn child_for(&self, parent: u32, mv: M) -> Option<u32> {
-        self.node(parent)
-            .children()
-            .find(|&i| self.node(i).mv == Some(mv))
+    pub fn child_for(&self, parent: NodeRef, mv: M) -> Option<NodeRef> {
+        self.children(parent)
+            .find(|(_, n)| n.mv == Some(mv))
+            .map(|(r, _)| r)
     }
 
-    /// The published children of `index`.
-    pub fn children(&self, index: u32) -> impl Iterator<Item = &Node<M>> {
-        self.node(index).children().map(|i| self.node(i))
+    /// The published children of `parent`, with their references.
+    #[inline]
+    pub fn children(&self, parent: NodeRef) -> Children<'_, M> {
+        let range = self.node(parent).children();
+        Children {
+            slots: &self.slots,
+            next: range.start,
+            end: range.end,
+            shape: self.shape,
+        }
     }
 
     /// Gives `parent` a child per move, in slots taken from `claim`,
     /// unless another thread is at it or there is no room.
-    pub fn expand(&self, parent: u32, moves: &[M], claim: &mut Claim) -> Expansion {
+    pub fn expand(&self, parent: NodeRef, moves: &[M], claim: &mut Claim) -> Expansion {
         let p = self.node(parent);
         if moves.len() > MAX_CHILDREN || moves.len() > self.capacity() {
             return Expansion::Full;
@@ -431,6 +567,15 @@ impl<M: Copy + PartialEq> Tree<M> {
 
     /// `k` free slots in a row, from the claim or from a new claim.
     fn take(&self, claim: &mut Claim, k: u32) -> Option<u32> {
+        if claim.shape != self.shape {
+            // Claimed in another tree, or before this one changed shape:
+            // those slots may be anyone's now.
+            *claim = Claim {
+                chunk: claim.chunk,
+                shape: self.shape,
+                ..Claim::default()
+            };
+        }
         if claim.end - claim.next >= k {
             claim.next += k;
             return Some(claim.next - k);
@@ -472,15 +617,16 @@ impl<M: Copy + PartialEq> Tree<M> {
     /// [`Tree::compact`]. `false` (and a fresh root) if there is no such
     /// child.
     pub fn reroot(&mut self, mv: M) -> bool {
-        let Some(start) = self.child_for(self.root, mv) else {
+        let Some(start) = self.child_for(self.root(), mv) else {
             self.clear();
             return false;
         };
         let mut n = self.node(start).copy();
         n.mv = None;
-        self.write(start, n);
-        self.root = start;
+        self.write(start.index, n);
+        self.root = start.index;
         self.garbage = true;
+        self.shape = new_shape();
         true
     }
 
@@ -516,7 +662,8 @@ impl<M: Copy + PartialEq> Tree<M> {
                 self.clear();
                 return false;
             }
-            for c in self.node(i).children() {
+            // SAFETY: `i` is the root or a published child of a live node.
+            for c in unsafe { self.written(i) }.children() {
                 live[c as usize / 64] |= 1 << (c % 64);
                 stack.push(c);
             }
@@ -539,7 +686,8 @@ impl<M: Copy + PartialEq> Tree<M> {
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut n = self.node(i as u32).copy();
+                // SAFETY: `i` is live: the root or a published child.
+                let mut n = unsafe { self.written(i as u32) }.copy();
                 let first = *n.first_child.get_mut();
                 if first < EXPANDING {
                     *n.first_child.get_mut() = new_index(first as usize);
@@ -550,6 +698,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         *self.len.get_mut() = kept;
         self.root = new_index(start as usize);
         self.garbage = false;
+        self.shape = new_shape();
         true
     }
 }
@@ -558,10 +707,19 @@ impl<M: Copy + PartialEq> Tree<M> {
 mod tests {
     use super::*;
 
+    /// The written node at `index`, as the tree would hand it out.
+    fn at<M: Copy + PartialEq>(tree: &Tree<M>, index: u32) -> NodeRef {
+        assert!((index as usize) < tree.size());
+        NodeRef {
+            index,
+            shape: tree.shape,
+        }
+    }
+
     #[test]
     fn shared_updates_from_two_threads_lose_nothing() {
         let tree = Tree::<u8>::new(16);
-        let node = tree.node(0);
+        let node = tree.node(at(&tree, 0));
         std::thread::scope(|scope| {
             for reward in [1.0f32, 0.0] {
                 scope.spawn(move || {
@@ -582,9 +740,72 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_visit_leaves_the_node_as_it_was() {
+        let tree = Tree::<u8>::new(16);
+        let node = tree.node(tree.root());
+        node.add(0.5, 4);
+        node.visit_shared();
+        node.cancel_shared();
+        assert_eq!(node.stats().visits, 4);
+        assert!((node.stats().mean - 0.5).abs() < 1e-6);
+        node.visit_shared();
+        node.add_shared(1.0, 1);
+        node.cancel_shared();
+        assert_eq!(node.stats().visits, 5);
+        assert!((node.stats().mean - 0.6).abs() < 1e-6);
+    }
+
+    #[test]
+    fn references_are_handed_out_for_written_nodes_only() {
+        let mut tree = Tree::<u8>::new(64);
+        let mut claim = Claim::exact();
+        tree.expand(tree.root(), &[1, 2], &mut claim);
+        let kids: Vec<NodeRef> = tree.children(tree.root()).map(|(r, _)| r).collect();
+        assert_eq!(kids.len(), 2);
+        // An unexpanded node has no children to refer to.
+        assert_eq!(tree.children(kids[0]).count(), 0);
+        assert_eq!(tree.child_for(tree.root(), 2), Some(kids[1]));
+        assert_eq!(tree.child_for(tree.root(), 3), None);
+        // A claim made before the tree was cleared is dropped, not written
+        // through: its slots are free again, for any thread to claim.
+        let mut stale = Claim {
+            chunk: 8,
+            ..Claim::default()
+        };
+        tree.expand(kids[0], &[5], &mut stale);
+        assert_eq!((tree.size(), stale.next, stale.end), (11, 4, 11));
+        tree.clear();
+        let root = tree.root();
+        assert_eq!(tree.expand(root, &[7], &mut stale), Expansion::Done);
+        let (seven, _) = tree.children(root).next().unwrap();
+        assert_eq!((seven.index, tree.size()), (1, 9));
+    }
+
+    #[test]
+    #[should_panic(expected = "another tree shape")]
+    fn a_reference_from_before_a_clear_is_refused() {
+        let mut tree = Tree::<u8>::new(64);
+        tree.expand(tree.root(), &[1, 2], &mut Claim::exact());
+        let (kid, _) = tree.children(tree.root()).next().unwrap();
+        tree.clear();
+        tree.node(kid);
+    }
+
+    #[test]
+    #[should_panic(expected = "another tree shape")]
+    fn a_reference_into_another_tree_is_refused() {
+        let big = Tree::<u8>::new(64);
+        big.expand(big.root(), &[1, 2, 3], &mut Claim::exact());
+        let (kid, _) = big.children(big.root()).last().unwrap();
+        // The same index in a tree of the same size holds nothing.
+        let other = Tree::<u8>::new(64);
+        other.node(kid);
+    }
+
+    #[test]
     fn a_visit_under_way_counts_as_a_loss() {
         let tree = Tree::<u8>::new(16);
-        let node = tree.node(0);
+        let node = tree.node(at(&tree, 0));
         node.add(1.0, 3);
         assert_eq!(node.visit_shared(), 3);
         assert_eq!(node.stats().visits, 4);
@@ -598,7 +819,7 @@ mod tests {
         let tree = Tree::<u8>::new(8);
         let outcomes: Vec<Expansion> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..2)
-                .map(|_| scope.spawn(|| tree.expand(0, &[1, 2, 3], &mut Claim::exact())))
+                .map(|_| scope.spawn(|| tree.expand(at(&tree, 0), &[1, 2, 3], &mut Claim::exact())))
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
@@ -607,94 +828,99 @@ mod tests {
             1
         );
         assert!(outcomes.contains(&Expansion::Taken));
-        let moves: Vec<Option<u8>> = tree.children(0).map(Node::mv).collect();
+        let moves: Vec<Option<u8>> = tree.children(at(&tree, 0)).map(|(_, n)| n.mv()).collect();
         assert_eq!(moves, vec![Some(1), Some(2), Some(3)]);
         assert_eq!(tree.size(), 4);
         // Four more would pass the cap of eight: refused, and the node can
         // be expanded later.
         let mut claim = Claim::exact();
         assert_eq!(
-            tree.expand(1, &[1, 2, 3, 4, 5], &mut claim),
+            tree.expand(at(&tree, 1), &[1, 2, 3, 4, 5], &mut claim),
             Expansion::Full
         );
-        assert!(!tree.node(1).is_expanded());
-        assert_eq!(tree.expand(1, &[1, 2, 3, 4], &mut claim), Expansion::Done);
+        assert!(!tree.node(at(&tree, 1)).is_expanded());
+        assert_eq!(
+            tree.expand(at(&tree, 1), &[1, 2, 3, 4], &mut claim),
+            Expansion::Done
+        );
         assert_eq!(tree.size(), 8);
     }
 
     #[test]
     fn a_batch_holds_playouts_back_until_full_or_flushed() {
         let tree = Tree::<u8>::new(16);
-        tree.expand(0, &[1, 2], &mut Claim::exact());
+        tree.expand(at(&tree, 0), &[1, 2], &mut Claim::exact());
         let mut batch = Batch::default();
         // Seen as a well-visited node: up to sixteen playouts held back.
         let many = 64 * BATCH_SIZE;
         for _ in 0..BATCH_SIZE - 1 {
-            batch.add(&tree, 1, many, 1.0);
+            batch.add(&tree, at(&tree, 1), many, 1.0);
         }
-        assert_eq!(tree.node(1).visits(), 0);
-        batch.add(&tree, 1, many, 1.0);
-        assert_eq!(tree.node(1).stats().visits, BATCH_SIZE);
-        assert_eq!(tree.node(1).stats().mean, 1.0);
-        batch.add(&tree, 1, many, 0.0);
+        assert_eq!(tree.node(at(&tree, 1)).visits(), 0);
+        batch.add(&tree, at(&tree, 1), many, 1.0);
+        assert_eq!(tree.node(at(&tree, 1)).stats().visits, BATCH_SIZE);
+        assert_eq!(tree.node(at(&tree, 1)).stats().mean, 1.0);
+        batch.add(&tree, at(&tree, 1), many, 0.0);
         // Seen with 200 visits: a batch of three at most.
-        batch.add(&tree, 2, 200, 0.5);
-        batch.add(&tree, 2, 200, 0.5);
-        assert_eq!(tree.node(2).visits(), 0);
-        batch.add(&tree, 2, 200, 0.5);
-        assert_eq!(tree.node(2).stats().visits, 3);
+        batch.add(&tree, at(&tree, 2), 200, 0.5);
+        batch.add(&tree, at(&tree, 2), 200, 0.5);
+        assert_eq!(tree.node(at(&tree, 2)).visits(), 0);
+        batch.add(&tree, at(&tree, 2), 200, 0.5);
+        assert_eq!(tree.node(at(&tree, 2)).stats().visits, 3);
         // Below 128 visits, written at once.
-        batch.add(&tree, 2, 100, 1.0);
-        assert_eq!(tree.node(2).stats().visits, 4);
+        batch.add(&tree, at(&tree, 2), 100, 1.0);
+        assert_eq!(tree.node(at(&tree, 2)).stats().visits, 4);
         batch.flush(&tree);
-        let one = tree.node(1).stats();
+        let one = tree.node(at(&tree, 1)).stats();
         assert_eq!(one.visits, BATCH_SIZE + 1);
         assert!((one.mean - BATCH_SIZE as f32 / (BATCH_SIZE + 1) as f32).abs() < 1e-6);
-        assert!((tree.node(2).stats().mean - 0.625).abs() < 1e-6);
+        assert!((tree.node(at(&tree, 2)).stats().mean - 0.625).abs() < 1e-6);
         // Flushed playouts are written once: a second flush adds nothing.
         batch.flush(&tree);
-        assert_eq!(tree.node(1).visits(), BATCH_SIZE + 1);
+        assert_eq!(tree.node(at(&tree, 1)).visits(), BATCH_SIZE + 1);
     }
 
     #[test]
     fn a_thread_claims_slots_by_chunks() {
         let tree = Tree::<u8>::new(3000);
         let (mut a, mut b) = (Claim::chunked(), Claim::chunked());
-        assert_eq!(tree.expand(0, &[1, 2], &mut a), Expansion::Done);
+        assert_eq!(tree.expand(at(&tree, 0), &[1, 2], &mut a), Expansion::Done);
         assert_eq!(tree.size(), 1 + CHUNK as usize);
-        assert_eq!(tree.expand(1, &[3, 4], &mut b), Expansion::Done);
+        assert_eq!(tree.expand(at(&tree, 1), &[3, 4], &mut b), Expansion::Done);
         assert_eq!(tree.size(), 1 + 2 * CHUNK as usize);
         // The next expansion of the first thread comes from its own chunk.
-        assert_eq!(tree.expand(2, &[5], &mut a), Expansion::Done);
-        assert_eq!(tree.node(2).children(), 3..4);
+        assert_eq!(tree.expand(at(&tree, 2), &[5], &mut a), Expansion::Done);
+        assert_eq!(tree.node(at(&tree, 2)).children(), 3..4);
         assert_eq!(tree.size(), 1 + 2 * CHUNK as usize);
         // The last claim is cut to the room left, and then there is none.
         let mut c = Claim::chunked();
-        assert_eq!(tree.expand(3, &[6], &mut c), Expansion::Done);
+        assert_eq!(tree.expand(at(&tree, 3), &[6], &mut c), Expansion::Done);
         assert_eq!(tree.size(), 3000);
         let mut d = Claim::chunked();
-        assert_eq!(tree.expand(1025, &[7], &mut d), Expansion::Full);
+        assert_eq!(tree.expand(at(&tree, 1025), &[7], &mut d), Expansion::Full);
     }
 
     #[test]
     fn keeping_a_subtree_makes_its_root_the_tree_root() {
         let mut tree = Tree::<u8>::new(64);
         let mut claim = Claim::exact();
-        tree.expand(0, &[1, 2], &mut claim);
-        tree.expand(2, &[3, 4], &mut claim); // below move 2
-        tree.expand(1, &[5, 6, 7], &mut claim); // below move 1
-        tree.node(1).add(1.0, 5);
-        tree.node(5).add(0.5, 2);
+        tree.expand(at(&tree, 0), &[1, 2], &mut claim);
+        tree.expand(at(&tree, 2), &[3, 4], &mut claim); // below move 2
+        tree.expand(at(&tree, 1), &[5, 6, 7], &mut claim); // below move 1
+        tree.node(at(&tree, 1)).add(1.0, 5);
+        tree.node(at(&tree, 5)).add(0.5, 2);
         assert!(tree.keep_subtree(1));
         assert_eq!(tree.size(), 4);
         let root = tree.root();
         assert_eq!(tree.node(root).mv(), None);
         assert_eq!(tree.node(root).visits(), 5);
-        let below: Vec<(Option<u8>, u32)> =
-            tree.children(root).map(|n| (n.mv(), n.visits())).collect();
+        let below: Vec<(Option<u8>, u32)> = tree
+            .children(root)
+            .map(|(_, n)| (n.mv(), n.visits()))
+            .collect();
         assert_eq!(below, vec![(Some(5), 2), (Some(6), 0), (Some(7), 0)]);
         assert!(!tree.keep_subtree(9));
-        assert_eq!((tree.size(), tree.root()), (1, 0));
+        assert_eq!((tree.size(), tree.root()), (1, at(&tree, 0)));
     }
 
     #[test]
@@ -711,17 +937,19 @@ mod tests {
                 ..Claim::default()
             },
         );
-        tree.expand(0, &[1, 2], &mut a); // slots 1, 2 of a's 1..5
-        tree.expand(2, &[3, 4], &mut b); // slots 5, 6 of b's 5..9
-        tree.expand(6, &[5, 6], &mut a); // slots 3, 4: below their parent
-        tree.node(4).add(1.0, 3);
+        tree.expand(at(&tree, 0), &[1, 2], &mut a); // slots 1, 2 of a's 1..5
+        tree.expand(at(&tree, 2), &[3, 4], &mut b); // slots 5, 6 of b's 5..9
+        tree.expand(at(&tree, 6), &[5, 6], &mut a); // slots 3, 4: below their parent
+        tree.node(at(&tree, 4)).add(1.0, 3);
         assert!(tree.keep_subtree(2));
         let root = tree.root();
-        let below: Vec<Option<u8>> = tree.children(root).map(Node::mv).collect();
+        let below: Vec<Option<u8>> = tree.children(root).map(|(_, n)| n.mv()).collect();
         assert_eq!(below, vec![Some(3), Some(4)]);
-        let four = tree.node(root).children().nth(1).unwrap();
-        let deeper: Vec<(Option<u8>, u32)> =
-            tree.children(four).map(|n| (n.mv(), n.visits())).collect();
+        let four = tree.children(root).nth(1).unwrap().0;
+        let deeper: Vec<(Option<u8>, u32)> = tree
+            .children(four)
+            .map(|(_, n)| (n.mv(), n.visits()))
+            .collect();
         assert_eq!(deeper, vec![(Some(5), 0), (Some(6), 3)]);
         assert_eq!(tree.size(), 5);
     }

@@ -19,7 +19,7 @@
 
 use super::PASS;
 use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
-use crate::control::Control;
+use crate::control::{Control, Pacer};
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
@@ -124,9 +124,8 @@ struct Solver<'c, 'a, const FAST: bool> {
     table: Vec<[Entry; 2]>,
     mask: usize,
     nodes: u64,
-    next_poll: u64,
     stopped: bool,
-    control: &'c Control<'a>,
+    pacer: Pacer<'c, 'a>,
 }
 
 #[inline]
@@ -187,9 +186,8 @@ impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
             table: vec![[Entry::default(); 2]; size],
             mask: size - 1,
             nodes: 0,
-            next_poll: POLL_INTERVAL,
             stopped: false,
-            control,
+            pacer: control.pacer(POLL_INTERVAL),
         }
     }
 
@@ -306,12 +304,7 @@ impl Solver<'_, '_, $fast> {
     #[inline]
     $(#[$attr])*
     fn poll(&mut self) {
-        if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL_INTERVAL;
-            if self.control.should_stop() {
-                self.stopped = true;
-            }
-        }
+        self.stopped = self.pacer.tick_at(self.nodes);
     }
 
     /// The exact score of (p, o) with `n` empties, `mob` being the moves of
