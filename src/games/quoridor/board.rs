@@ -256,6 +256,30 @@ impl Walls {
         Some((ns, ew))
     }
 
+    /// Lengths of paths from square `from` to `goal`, shortest first, of
+    /// which no single wall can cut two: found greedily, each a shortest
+    /// path once the edges of the ones before, and every edge one wall
+    /// could close together with one of those, are taken away. Fills `out`
+    /// as far as such paths exist and returns how many it found. A wall
+    /// closes two neighbouring parallel edges (the northern edges of `s`
+    /// and `s + 1`, or the eastern edges of `s` and `s + n`), so `k` walls
+    /// cut at most `k` of these paths: the `k + 1`-th length bounds the
+    /// path left after any `k` walls placed now.
+    pub fn wall_disjoint_lengths(&self, n: u32, from: u32, goal: u128, out: &mut [u32]) -> usize {
+        let mut rest = *self;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let Some((ns, ew)) = rest.path(n, from, goal) else {
+                return k;
+            };
+            *slot = ns.count_ones() + ew.count_ones();
+            // Shifts that wrap round a row only take away more edges: the
+            // later paths may come out longer, never shorter.
+            rest.open_n &= !(ns | (ns << 1) | (ns >> 1));
+            rest.open_e &= !(ew | (ew << n) | (ew >> n));
+        }
+        out.len()
+    }
+
     /// Anchors where a horizontal wall would not overlap or cross a wall.
     #[inline]
     pub fn free_h(&self, g: &Geo) -> u128 {

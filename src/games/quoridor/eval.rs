@@ -52,23 +52,63 @@ pub(super) fn decided(plies: u32) -> f64 {
     0.9 + 0.099 * 100.0 / (100.0 + f64::from(plies))
 }
 
-/// The evaluation of a game in progress for `me`, in `(-1, 1)`.
-pub(super) fn evaluate<const P: usize>(q: &QuoridorGame<P>, me: Seat) -> f64 {
-    let d = q.distances();
-    let to_move = usize::from(q.to_move);
-    let arr: [u32; P] = std::array::from_fn(|s| arrival::<P>(d[s], s, to_move));
-    // The overall leader, and by how many plies it leads the next seat.
-    let leader = (0..P).min_by_key(|&s| arr[s]).unwrap_or(0);
+/// Walls in the others' hands up to which a won race is looked for (a
+/// start square has four exits, so more than four paths no wall pair can
+/// cut are rare).
+const WALLS_BOUNDED: u32 = 3;
+
+/// Whether `leader`, first to arrive by `arr`, has a race nobody can stop:
+/// its pawn still arrives before every other even if they place all their
+/// walls in hand against it now. With `k` walls among the others, the
+/// bound on its path is the `k + 1`-th of its paths that no one wall cuts
+/// two of (`Walls::wall_disjoint_lengths`); the others get no credit for
+/// the turns their walls cost them, which leaves room for walls placed
+/// later on a path the pawn has started along. A jump over the leader
+/// saves a rival at most one step: a round of plies of margin while the
+/// pawns can still meet (two players: until they have passed each other).
+fn unstoppable<const P: usize>(
+    q: &QuoridorGame<P>,
+    d: &[u32; P],
+    arr: &[u32; P],
+    leader: Seat,
+) -> bool {
     let runner_up = (0..P)
         .filter(|&s| s != leader)
         .map(|s| arr[s])
         .min()
         .unwrap_or(u32::MAX);
-    let others_walls = (0..P)
+    let slack = if q.jumps && (P > 2 || q.pawn_row(0) <= q.pawn_row(1)) {
+        P as u32
+    } else {
+        0
+    };
+    let to_move = usize::from(q.to_move);
+    let fits = |steps: u32| arrival::<P>(steps, leader, to_move) + slack < runner_up;
+    if !fits(d[leader]) {
+        return false;
+    }
+    let walls = (0..P)
         .filter(|&s| s != leader)
         .map(|s| u32::from(q.walls_left[s]))
         .sum::<u32>();
-    if others_walls == 0 && runner_up.saturating_sub(arr[leader]) > P as u32 {
+    if walls == 0 {
+        return true;
+    }
+    if walls > WALLS_BOUNDED {
+        return false;
+    }
+    let mut lengths = [0u32; WALLS_BOUNDED as usize + 1];
+    let need = walls as usize + 1;
+    q.wall_disjoint_lengths(leader, &mut lengths[..need]) == need && fits(lengths[need - 1])
+}
+
+/// The evaluation of a game in progress for `me`, in `(-1, 1)`.
+pub(super) fn evaluate<const P: usize>(q: &QuoridorGame<P>, me: Seat) -> f64 {
+    let d = q.distances();
+    let to_move = usize::from(q.to_move);
+    let arr: [u32; P] = std::array::from_fn(|s| arrival::<P>(d[s], s, to_move));
+    let leader = (0..P).min_by_key(|&s| arr[s]).unwrap_or(0);
+    if unstoppable(q, &d, &arr, leader) {
         let v = decided(arr[leader]);
         return if leader == me { v } else { -v };
     }

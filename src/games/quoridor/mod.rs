@@ -312,6 +312,20 @@ impl<const P: usize> QuoridorGame<P> {
             .unwrap_or(g.n * g.n)
     }
 
+    /// The row of `seat`'s pawn (0 is row 1).
+    fn pawn_row(&self, seat: Seat) -> u32 {
+        self.pawn(seat) / self.size()
+    }
+
+    /// Lengths of `seat`'s paths to its goal side that no single wall can
+    /// cut two of, shortest first (see [`Walls::wall_disjoint_lengths`]);
+    /// returns how many of `out` it filled.
+    fn wall_disjoint_lengths(&self, seat: Seat, out: &mut [u32]) -> usize {
+        let g = self.geo();
+        self.walls
+            .wall_disjoint_lengths(g.n, self.pawn(seat), self.goal(seat), out)
+    }
+
     /// Every seat's shortest-path length.
     fn distances(&self) -> [u32; P] {
         std::array::from_fn(|s| self.distance(s))
