@@ -221,7 +221,7 @@ mod tests {
             ..Budget::default()
         };
         let root = Othello::start();
-        let mut run = |s: &mut AlphaBeta<Othello>| {
+        let run = |s: &mut AlphaBeta<Othello>| {
             let r = s.search(
                 &root,
                 0,
