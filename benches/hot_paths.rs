@@ -21,6 +21,7 @@ use tabula::perft::perft;
 use tabula::search::alphabeta::AlphaBeta;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::mcts::{Mcts, MctsConfig};
+use tabula::search::pimc::Pimc;
 use tabula::search::{Budget, Control, Search};
 
 /// Positions met in random games from the start, `plies` in.
@@ -285,6 +286,19 @@ fn hearts(c: &mut Criterion) {
     c.bench_function("hearts/ismcts 1000 iterations, first decision", |b| {
         b.iter(|| {
             Ismcts::new(0.7)
+                .search(
+                    &hand,
+                    seat,
+                    &iterations(1000),
+                    &Control::unlimited(),
+                    &mut rng,
+                )
+                .iterations
+        })
+    });
+    c.bench_function("hearts/pimc 1000 iterations, first decision", |b| {
+        b.iter(|| {
+            Pimc::new(0.7)
                 .search(
                     &hand,
                     seat,

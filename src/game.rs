@@ -83,6 +83,32 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// One thing a seat-bound player is told about a step of the game
+/// ([`Game::tell`]): typed moves, never protocol text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Observation<M> {
+    /// `seat` made the move `mv`.
+    Played {
+        /// The seat that moved.
+        seat: Seat,
+        /// Its move.
+        mv: M,
+    },
+    /// A chance outcome as the seat told sees it: a move of the chance
+    /// player in that seat's seat-bound state (its own cards, its draw).
+    Dealt(M),
+}
+
+impl<M> Observation<M> {
+    /// The same observation with its move mapped (e.g. to its text).
+    pub fn map<T>(self, f: impl FnOnce(M) -> T) -> Observation<T> {
+        match self {
+            Observation::Played { seat, mv } => Observation::Played { seat, mv: f(mv) },
+            Observation::Dealt(mv) => Observation::Dealt(f(mv)),
+        }
+    }
+}
+
 /// The per-seat outcome of a finished game, as reported by `result`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -274,18 +300,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.render()
     }
 
-    /// Hook: the protocol commands (without ids) that tell a seat-bound
-    /// engine sitting at `seat` about `mv`, about to be played in this state.
-    /// The match runner, as referee, sends them to every seat's engine.
-    /// Default: a player's move is public (`play <mover> <move>`) and is
-    /// not repeated to the mover itself, who chose it; a chance outcome is
-    /// told to everyone as `deal <move>`. Card games override this so that
-    /// a seat hears only what it may see.
-    fn tell(&self, mv: Self::Move, seat: Seat) -> Vec<String> {
+    /// Hook: what a seat-bound player sitting at `seat` is told about `mv`,
+    /// about to be played in this state, in order. The match runner, as
+    /// referee, tells every seat's engine (it writes the protocol lines).
+    /// Default: a player's move is public and is not repeated to the mover
+    /// itself, who chose it; a chance outcome is told to everyone as it
+    /// is. Card games override this so that a seat hears only what it may
+    /// see.
+    fn tell(&self, mv: Self::Move, seat: Seat) -> Vec<Observation<Self::Move>> {
         match self.turn() {
             Turn::Player(p) if p == seat => Vec::new(),
-            Turn::Player(p) => vec![format!("play {} {}", self.seat_name(p), self.move_text(mv))],
-            Turn::Chance => vec![format!("deal {}", self.move_text(mv))],
+            Turn::Player(p) => vec![Observation::Played { seat: p, mv }],
+            Turn::Chance => vec![Observation::Dealt(mv)],
             Turn::Over => Vec::new(),
         }
     }

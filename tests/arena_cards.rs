@@ -1,7 +1,7 @@
 //! A seat-bound card game refereed through the runner: every engine
 //! process is bound to one seat and receives only that seat's cards.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

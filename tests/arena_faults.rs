@@ -4,7 +4,7 @@
 //! refused, closed streams survived, traffic labels, merge checks; and the
 //! check of every engine before the first game.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! End-to-end matches of the runner against fake engines playing a toy
 //! game: results, faults (crash, hang, illegal move, garbage), records.
 
-mod common;
+use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
 use tabula::arena::record::{Ending, Fault, MatchRecord};

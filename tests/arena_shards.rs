@@ -3,7 +3,7 @@
 //! report, same chart). Also the live chart, the Elo curve of the report
 //! and the `--help` examples.
 
-mod common;
+use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
 use tabula::arena::chart;

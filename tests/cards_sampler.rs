@@ -8,7 +8,7 @@ use tabula::game::Rng;
 use tabula::games::cards::{CardSet, Suit, Unseen, sample_deal};
 
 /// Every deal of `u.pool` meeting the sizes and constraints, by brute force.
-fn all_deals(u: &Unseen) -> Vec<[u64; 4]> {
+fn all_deals(u: &Unseen<4>) -> Vec<[u64; 4]> {
     let cards = u.pool.to_vec();
     let seats: Vec<usize> = (0..4).filter(|&s| u.need[s] > 0).collect();
     let mut out = Vec::new();
@@ -29,7 +29,7 @@ fn all_deals(u: &Unseen) -> Vec<[u64; 4]> {
     out
 }
 
-fn check_uniform(u: &Unseen, samples: usize, seed: u64) -> usize {
+fn check_uniform(u: &Unseen<4>, samples: usize, seed: u64) -> usize {
     let expected_deals = all_deals(u);
     assert!(!expected_deals.is_empty());
     assert!(u.feasible());
@@ -67,11 +67,11 @@ fn tight_constraints_use_the_exact_sampler_and_stay_uniform() {
     // Three cards of each suit; each seat may hold only two suits. Only 9
     // of 34,650 size-respecting deals qualify, so rejection always fails.
     let pool: CardSet = "2C 3C 4C 2D 3D 4D 2H 3H 4H 2S 3S 4S".parse().unwrap();
-    let mut u = Unseen {
+    let mut u: Unseen<4> = Unseen {
         pool,
         ..Unseen::default()
     };
-    u.need = [0, 4, 4, 4, 0, 0, 0, 0];
+    u.need = [0, 4, 4, 4];
     u.forbidden[1] = suits(&[Suit::Hearts, Suit::Spades]);
     u.forbidden[2] = suits(&[Suit::Clubs, Suit::Spades]);
     u.forbidden[3] = suits(&[Suit::Clubs, Suit::Diamonds]);
@@ -83,11 +83,11 @@ fn loose_constraints_mix_both_samplers_and_stay_uniform() {
     // Nine cards, three seats of three; one void and one seat that cannot
     // hold two particular cards: rejection succeeds often but not always.
     let pool: CardSet = "2C 3C 4C 2D 3D 2H 3H 4H 5S".parse().unwrap();
-    let mut u = Unseen {
+    let mut u: Unseen<4> = Unseen {
         pool,
         ..Unseen::default()
     };
-    u.need = [3, 0, 3, 3, 0, 0, 0, 0];
+    u.need = [3, 0, 3, 3];
     u.forbidden[0] = suits(&[Suit::Hearts]);
     u.forbidden[2] = "2C 5S".parse().unwrap();
     let n = check_uniform(&u, 60_000, 2);
@@ -97,18 +97,54 @@ fn loose_constraints_mix_both_samplers_and_stay_uniform() {
 #[test]
 fn infeasible_constraints_are_refused_not_forced() {
     let pool: CardSet = "2C 3C 4C 2D".parse().unwrap();
-    let mut u = Unseen {
+    let mut u: Unseen<4> = Unseen {
         pool,
         ..Unseen::default()
     };
-    u.need = [0, 2, 2, 0, 0, 0, 0, 0];
+    u.need = [0, 2, 2, 0];
     u.forbidden[1] = suits(&[Suit::Clubs]);
     u.forbidden[2] = suits(&[Suit::Clubs]);
     assert!(!u.feasible());
     assert!(sample_deal(&u, &mut Rng::seed_from_u64(0)).is_none());
     // Sizes that do not add up to the pool are refused too.
-    u.forbidden = [CardSet::EMPTY; 8];
+    u.forbidden = [CardSet::EMPTY; 4];
     u.need[1] = 3;
+    assert!(!u.feasible());
+    assert!(sample_deal(&u, &mut Rng::seed_from_u64(0)).is_none());
+}
+
+#[test]
+fn ten_seats_are_dealt_with_their_constraints() {
+    // Ten hands of two from twenty cards: seats 8 and 9 (beyond any fixed
+    // limit of eight) carry voids that only a sampler sized by the game
+    // can honour.
+    let pool: CardSet = "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2H 3H 4H 5H 6H 2S 3S 4S 5S 6S"
+        .parse()
+        .unwrap();
+    let mut u: Unseen<10> = Unseen {
+        pool,
+        need: [2; 10],
+        ..Unseen::default()
+    };
+    u.forbidden[8] = suits(&[Suit::Clubs, Suit::Diamonds, Suit::Hearts]);
+    u.forbidden[9] = suits(&[Suit::Spades, Suit::Hearts]);
+    assert!(u.feasible());
+    let mut rng = Rng::seed_from_u64(10);
+    let mut spades_at_8 = CardSet::EMPTY;
+    for _ in 0..300 {
+        let h = sample_deal(&u, &mut rng).expect("feasible");
+        assert_eq!(h.iter().fold(CardSet::EMPTY, |a, &x| a | x), pool);
+        for (s, hand) in h.iter().enumerate() {
+            assert_eq!(hand.len(), 2, "seat {s}");
+            assert!(!hand.intersects(u.forbidden[s]), "seat {s}: {hand}");
+        }
+        spades_at_8 |= h[8];
+    }
+    // Seat 8 is not stuck with the same two spades.
+    assert!(spades_at_8.len() > 2, "{spades_at_8}");
+    // Three seats (7, 8, 9) that may hold only spades need six of five.
+    u.forbidden[9] = suits(&[Suit::Clubs, Suit::Diamonds, Suit::Hearts]);
+    u.forbidden[7] = suits(&[Suit::Clubs, Suit::Diamonds, Suit::Hearts]);
     assert!(!u.feasible());
     assert!(sample_deal(&u, &mut Rng::seed_from_u64(0)).is_none());
 }

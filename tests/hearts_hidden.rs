@@ -7,44 +7,15 @@
 
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 
-use common::{new_game, referee_move, rng, seat_bound};
-use tabula::game::{Game, Seat, Turn};
+use common::{assert_no_peeking, bound_twin, follow, new_game, referee_move, rng, seat_bound};
+use tabula::game::{Game, Observation, Seat, Turn};
 use tabula::games::cards::{Card, CardSet};
 use tabula::games::hearts::{Hearts, HeartsMove, Phase};
 
 fn game(words: &[&str]) -> Hearts {
     new_game(words)
-}
-
-/// Applies one told command to a seat-bound state, as the engine would.
-fn hear(bound: &mut Hearts, command: &str) {
-    if let Some(text) = command.strip_prefix("deal ") {
-        assert_eq!(
-            bound.turn(),
-            Turn::Chance,
-            "deal told out of turn: {command}"
-        );
-        assert!(bound.chance_from_referee());
-        bound
-            .play_checked(text)
-            .unwrap_or_else(|e| panic!("{command}: {e}\n{}", bound.render()));
-    } else if let Some(rest) = command.strip_prefix("play ") {
-        let (seat, mv) = rest.split_once(' ').unwrap();
-        let seat = bound.parse_seat(seat).unwrap();
-        assert_eq!(
-            bound.turn(),
-            Turn::Player(seat),
-            "play told out of turn: {command}\n{}",
-            bound.render()
-        );
-        bound
-            .play_checked(mv)
-            .unwrap_or_else(|e| panic!("{command}: {e}\n{}", bound.render()));
-    } else {
-        panic!("unexpected command {command}");
-    }
 }
 
 /// Runs a whole game from a self-dealt state, keeping four seat-bound
@@ -62,16 +33,13 @@ fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (Hearts, [Heart
             if mover == Some(s) {
                 // The engine at the mover's seat plays its own move first.
                 assert_eq!(b.turn(), Turn::Player(s), "{}", b.render());
-                let text = full.move_text(mv);
                 assert!(
                     b.legal_moves_vec().contains(&mv),
-                    "own move {text} not legal in bound state"
+                    "own move {} not legal in bound state",
+                    full.move_text(mv)
                 );
-                b.play_checked(&text).unwrap();
             }
-            for cmd in full.tell(mv, s) {
-                hear(b, &cmd);
-            }
+            follow(b, s, &full, mv);
         }
         full.apply(mv);
         if full.at_horizon() {
@@ -132,10 +100,13 @@ fn tell_reveals_only_what_a_seat_may_see() {
     let mut full = game(&["hands=single"]);
     let mut r = rng(5);
     let deal = full.sample_chance(&mut r);
-    let hands: Vec<Vec<String>> = (0..4).map(|s| full.tell(deal, s)).collect();
+    let hands: Vec<_> = (0..4).map(|s| full.tell(deal, s)).collect();
     full.apply(deal);
     for s in 0..4 {
-        assert_eq!(hands[s], vec![format!("deal {}", full.hand(s))]);
+        assert_eq!(
+            hands[s],
+            vec![Observation::Dealt(HeartsMove::Hand(full.hand(s)))]
+        );
     }
     // Passes are secret until the last one; then each seat hears its own.
     let mut passes = [CardSet::EMPTY; 4];
@@ -143,7 +114,7 @@ fn tell_reveals_only_what_a_seat_may_see() {
         assert_eq!(full.turn(), Turn::Player(p));
         let pass = full.hand(p).iter().take(3).collect::<CardSet>();
         passes[p] = pass;
-        let told: Vec<Vec<String>> = (0..4)
+        let told: Vec<_> = (0..4)
             .map(|s| full.tell(HeartsMove::Pass(pass), s))
             .collect();
         if p < 3 {
@@ -151,7 +122,10 @@ fn tell_reveals_only_what_a_seat_may_see() {
         } else {
             for s in 0..4 {
                 // Hand 0 passes left: seat s receives from seat s - 1.
-                assert_eq!(told[s], vec![format!("deal {}", passes[(s + 3) % 4])]);
+                assert_eq!(
+                    told[s],
+                    vec![Observation::Dealt(HeartsMove::Receive(passes[(s + 3) % 4]))]
+                );
             }
         }
         full.apply(HeartsMove::Pass(pass));
@@ -164,15 +138,20 @@ fn tell_reveals_only_what_a_seat_may_see() {
     let mv = HeartsMove::Play(Card::TWO_CLUBS);
     for s in 0..4 {
         let told = full.tell(mv, s);
-        let play = format!("play {} 2C", full.seat_name(opener));
+        let play = Observation::Played {
+            seat: opener,
+            mv: HeartsMove::Play(Card::TWO_CLUBS),
+        };
         if s == opener {
             assert!(told.is_empty());
         } else if passes[s].contains(Card::TWO_CLUBS) {
             assert_eq!(told, vec![play]);
         } else {
+            let holder = HeartsMove::Opener(opener as u8);
+            assert_eq!(told, vec![Observation::Dealt(holder), play]);
             assert_eq!(
-                told,
-                vec![format!("deal {} 2C", full.seat_name(opener)), play]
+                full.move_text(holder),
+                format!("{} 2C", full.seat_name(opener))
             );
         }
     }
@@ -388,26 +367,24 @@ fn decisions_do_not_depend_on_unseen_cards() {
         assert_eq!(a.view_text(o), b.view_text(o), "the observations differ");
         let hidden_differs = (0..4).any(|s| s != o && a.hand(s) != b.hand(s));
         assert!(hidden_differs, "B should deal the unseen cards differently");
-        // Same determinizations...
-        for k in 0..5 {
-            let da = a.determinize(o, &mut rng(k));
-            let db = b.determinize(o, &mut rng(k));
-            assert_eq!(da.render(), db.render());
+        // The seat-bound state that heard A's game knows what o knows too.
+        let mut history = Vec::new();
+        let mut replay = start.clone();
+        for &mv in &moves {
+            history.push((mv, replay.clone()));
+            replay.apply(mv);
         }
-        // ... hence the same decisions.
+        let bound: Hearts = bound_twin(options, o, &history);
         let budget = Budget {
             iterations: Some(600),
             ..Budget::default()
         };
         let control = Control::unlimited();
-        let pa = Pimc::new(0.7).search(&a, o, &budget, &control, &mut rng(seed));
-        let pb = Pimc::new(0.7).search(&b, o, &budget, &control, &mut rng(seed));
-        assert_eq!(pa.best, pb.best);
-        assert_eq!(pa.score, pb.score);
-        let ia = Ismcts::new(0.7).search(&a, o, &budget, &control, &mut rng(seed));
-        let ib = Ismcts::new(0.7).search(&b, o, &budget, &control, &mut rng(seed));
-        assert_eq!(ia.best, ib.best);
-        assert_eq!(ia.score, ib.score);
+        assert_no_peeking(o, &a, &[&b, &bound], |g| {
+            let p = Pimc::new(0.7).search(g, o, &budget, &control, &mut rng(seed));
+            let i = Ismcts::new(0.7).search(g, o, &budget, &control, &mut rng(seed));
+            (p.best, p.score, i.best, i.score)
+        });
         compared += 1;
     }
     assert!(compared >= 8);
@@ -444,13 +421,7 @@ fn seat_bound_determinization_matches_the_full_one() {
                 Turn::Chance => full.sample_chance(&mut r),
                 _ => full.random_move(&mut r, &mut buf),
             };
-            let own = full.turn() == Turn::Player(o);
-            if own {
-                bound.play_checked(&full.move_text(mv)).unwrap();
-            }
-            for c in full.tell(mv, o) {
-                hear(&mut bound, &c);
-            }
+            follow(&mut bound, o, &full, mv);
             full.apply(mv);
             if full.turn() == Turn::Player(o)
                 && bound.turn() == Turn::Player(o)

@@ -1,4 +1,4 @@
-//! Hearts rules (rules.md): leads, following, the first trick, breaking
+//! Hearts rules (protocol.md, Hearts): leads, following, the first trick, breaking
 //! hearts, the seed variant, scoring and moon shots, passing, game end.
 
 #![allow(clippy::needless_range_loop)]

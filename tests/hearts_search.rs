@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use rand::SeedableRng;
 use tabula::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
@@ -264,57 +263,4 @@ fn searches_work_on_perfect_information_games() {
     assert!(r.score > 0.8, "{r:?}");
     let r = Pimc::new(0.7).search(&nim, 0, &budget(3000), &control, &mut Rng::seed_from_u64(5));
     assert_eq!(r.best, (2, 1), "{r:?}");
-}
-
-#[test]
-#[ignore = "speed measurement, run with --ignored --nocapture"]
-fn ismcts_speed_at_the_first_decision() {
-    let control = Control::unlimited();
-    for (label, options, skip) in [
-        (
-            "first lead after the 2C trick (no pass)",
-            vec!["pass=none"],
-            4usize,
-        ),
-        ("first follow of the hand (no pass)", vec!["pass=none"], 1),
-        ("pass decision (286 moves)", vec![], 0),
-    ] {
-        let mut g = game(&options);
-        let mut rng = Rng::seed_from_u64(7);
-        g.apply(g.sample_chance(&mut rng));
-        let mut buf = Vec::new();
-        for _ in 0..skip {
-            g.apply(g.random_move(&mut rng, &mut buf));
-        }
-        let Turn::Player(p) = g.turn() else { panic!() };
-        for (name, is_ismcts) in [("ismcts", true), ("pimc", false)] {
-            let n = 200_000;
-            let start = Instant::now();
-            let cpu0 = cpu_seconds();
-            let r = if is_ismcts {
-                Ismcts::new(0.7).search(&g, p, &budget(n), &control, &mut rng)
-            } else {
-                Pimc::new(0.7).search(&g, p, &budget(n), &control, &mut rng)
-            };
-            let secs = start.elapsed().as_secs_f64();
-            let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-            eprintln!(
-                "{name:6} {label}: {} iterations in {secs:.2}s wall = {:.0}/s; {}; best {}",
-                r.iterations,
-                r.iterations as f64 / secs,
-                cpu.map_or("cpu time unknown".to_string(), |c| format!(
-                    "{c:.2}s on cpu = {:.0}/s",
-                    r.iterations as f64 / c
-                )),
-                g.move_text(r.best)
-            );
-        }
-    }
-}
-
-/// This thread's time on a CPU (Linux), to measure speed on a busy machine.
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
 }

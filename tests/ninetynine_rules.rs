@@ -6,10 +6,10 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
-use common::{bound_twin, card, cards, flat_monte_carlo, new_game, referee_move, rng, seat_bound};
-use tabula::game::{Game, Seat, Turn};
+use common::{card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound};
+use tabula::game::{Game, Observation, Seat, Turn};
 use tabula::games::cards::Card;
 use tabula::games::ninetynine::{Choice, NinetyNine, NnMove, Phase, play_value};
 use tabula::options::Options;
@@ -356,24 +356,13 @@ fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (NinetyNine, Ve
             let told = full.tell(mv, s);
             if mover == Some(s) {
                 assert!(told.is_empty());
-                bound[s].play_checked(&full.move_text(mv)).unwrap();
-                continue;
             }
-            for cmd in &told {
-                if let Some(text) = cmd.strip_prefix("deal ") {
-                    assert!(bound[s].chance_from_referee(), "{cmd}");
-                    bound[s].play_checked(text).unwrap();
-                } else {
-                    let rest = cmd.strip_prefix("play ").unwrap();
-                    let (who, text) = rest.split_once(' ').unwrap();
-                    let who = bound[s].parse_seat(who).unwrap();
-                    assert_eq!(Some(who), mover);
-                    assert_eq!(bound[s].turn(), Turn::Player(who));
-                    bound[s]
-                        .play_checked(text)
-                        .unwrap_or_else(|e| panic!("{cmd}: {e}\n{}", bound[s].render()));
+            for o in &told {
+                if let Observation::Played { seat, .. } = o {
+                    assert_eq!(Some(*seat), mover);
                 }
             }
+            follow(&mut bound[s], s, &full, mv);
             // A draw is told to the drawer only.
             if full.phase() == Phase::Draw {
                 assert_eq!(told.len(), usize::from(last_player == Some(s)));
@@ -573,34 +562,11 @@ fn ninetynine_no_peeking_decisions_do_not_depend_on_unseen_cards() {
     let mut checked = 0;
     let mut differ = 0;
     for seed in 0..16u64 {
-        let mut full = game(&options);
-        let mut r = rng(seed);
-        let mut buf = Vec::new();
-        let mut history = Vec::new();
         let plies = 4 + (seed as usize * 7) % 60;
-        for _ in 0..plies {
-            if full.is_over() {
-                break;
-            }
-            let mv = full.random_move(&mut r, &mut buf);
-            history.push((mv, full.clone()));
-            full.apply(mv);
+        if let Some(d) = no_peeking_after::<NinetyNine>(&options, seed, plies) {
+            checked += 1;
+            differ += usize::from(d);
         }
-        let Turn::Player(seat) = full.turn() else {
-            continue;
-        };
-        let other = full.determinize(seat, &mut rng(seed + 1000));
-        differ += usize::from((0..full.num_seats()).any(|s| other.hand(s) != full.hand(s)));
-        let bound = bound_twin(&options, seat, &history);
-        for k in 0..3 {
-            let a = full.determinize(seat, &mut rng(k));
-            assert_eq!(a, other.determinize(seat, &mut rng(k)));
-            assert_eq!(a, bound.determinize(seat, &mut rng(k)));
-        }
-        let choice = flat_monte_carlo(&full, seat, seed);
-        assert_eq!(choice, flat_monte_carlo(&other, seat, seed));
-        assert_eq!(choice, flat_monte_carlo(&bound, seat, seed));
-        checked += 1;
     }
     assert!(checked >= 8);
     assert!(
@@ -653,4 +619,55 @@ fn ninetynine_seat_bound_accepts_only_plausible_plays() {
 fn play_text(g: &mut NinetyNine, text: &str) {
     g.play_checked(text)
         .unwrap_or_else(|e| panic!("{text}: {e}\n{}", g.render()));
+}
+
+/// Ten players, the most the game allows (two decks): seat-bound engines at
+/// all ten seats follow a whole game through `tell`, and determinizations
+/// for seats 8 and 9 keep every public count (own hand, hand sizes, pile,
+/// stock, two copies of each card) and play on to the end of the hand.
+#[test]
+fn ninetynine_ten_players_deal_determinize_and_play_to_the_end() {
+    let options = ["players=10", "tokens=1"];
+    let (full, bound) = referee_game(&options, 1010, true);
+    assert!(full.is_over());
+    assert_eq!(full.outcome().scores.len(), 10);
+    assert_eq!(full.outcome().winners.len(), 1);
+    for b in &bound {
+        assert_eq!(b.outcome(), full.outcome());
+    }
+
+    // A longer game (three tokens each) for many decisions at seats 8, 9.
+    let mut g = game(&["players=10"]);
+    let mut r = rng(10);
+    let mut buf = Vec::new();
+    let (mut samples, mut varied) = (0usize, 0usize);
+    while !g.is_over() {
+        if let Turn::Player(o @ (8 | 9)) = g.turn() {
+            for k in 0..2 {
+                let d = g.determinize(o, &mut rng(samples as u64 + k));
+                samples += 1;
+                assert_eq!(d.hand(o), g.hand(o));
+                assert_eq!(d.pile(), g.pile());
+                assert_eq!(d.stock_len(), g.stock_len());
+                let mut count = d.stock();
+                for s in 0..10 {
+                    assert_eq!(d.hand_size(s), g.hand_size(s), "seat {s}");
+                    for x in d.hand(s) {
+                        count[x.index()] += 1;
+                    }
+                }
+                for i in 0..52 {
+                    assert_eq!(count[i] + d.pile()[i], 2, "copies of card {i}");
+                }
+                varied += usize::from((0..10).any(|s| s != o && d.hand(s) != g.hand(s)));
+                let mut p = d.clone();
+                random_playout(&mut p, &mut r, &mut buf);
+                assert!(p.at_horizon());
+            }
+        }
+        let (mv, _) = referee_move(&g, &mut r, &mut buf, Some(0.5));
+        g.apply(mv);
+    }
+    assert!(samples >= 20, "{samples}");
+    assert!(varied > samples / 2, "{varied}/{samples}");
 }

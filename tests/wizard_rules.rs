@@ -5,10 +5,10 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
-use common::{bound_twin, card, cards, flat_monte_carlo, new_game, referee_move, rng, seat_bound};
-use tabula::game::{Game, Turn};
+use common::{card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound};
+use tabula::game::{Game, Observation, Turn};
 use tabula::games::cards::{CardSet, Suit};
 use tabula::games::wizard::{DECK, Phase, Wizard, WizardMove, led_suit, round_score, trick_winner};
 use tabula::options::Options;
@@ -406,36 +406,23 @@ fn referee_game(options: &[&str], seed: u64, use_rules: bool) -> (Wizard, Vec<Wi
         for s in 0..n {
             let told = full.tell(mv, s);
             if mover == Some(s) {
-                assert!(told.is_empty());
                 // The seat chose this move itself.
-                let text = full.move_text(mv);
-                bound[s].play_checked(&text).unwrap();
-                continue;
-            }
-            assert_eq!(told.len(), 1, "{mv:?}");
-            let cmd = &told[0];
-            if let Some(text) = cmd.strip_prefix("deal ") {
-                assert!(bound[s].chance_from_referee());
-                // Only the seat's own cards and the turned-up card.
-                let own = full.clone();
-                let mut own = own;
-                own.apply(mv);
-                let expect = match own.turned() {
-                    Some(t) => format!("{} up {t}", own.hand(s)),
-                    None => own.hand(s).to_string(),
-                };
-                assert_eq!(text, expect);
-                bound[s].play_checked(text).unwrap();
+                assert!(told.is_empty());
             } else {
-                let rest = cmd.strip_prefix("play ").unwrap();
-                let (who, text) = rest.split_once(' ').unwrap();
-                let who = bound[s].parse_seat(who).unwrap();
-                assert_eq!(Some(who), mover);
-                assert_eq!(bound[s].turn(), Turn::Player(who));
-                bound[s]
-                    .play_checked(text)
-                    .unwrap_or_else(|e| panic!("{cmd}: {e}\n{}", bound[s].render()));
+                assert_eq!(told.len(), 1, "{mv:?}");
+                match told[0] {
+                    Observation::Dealt(hand) => {
+                        // Only the seat's own cards and the turned-up card.
+                        let mut own = full.clone();
+                        own.apply(mv);
+                        assert_eq!(hand, WizardMove::Hand(own.hand(s), own.turned()));
+                    }
+                    Observation::Played { seat, mv: heard } => {
+                        assert_eq!((Some(seat), heard), (mover, mv));
+                    }
+                }
             }
+            follow(&mut bound[s], s, &full, mv);
         }
         full.apply(mv);
         for s in 0..n {
@@ -632,34 +619,9 @@ fn wizard_no_peeking_decisions_do_not_depend_on_unseen_cards() {
     let options = ["players=4", "hand=10", "rounds=1"];
     let mut differ = 0;
     for seed in 0..12u64 {
-        let mut full = game(&options);
-        let mut r = rng(seed);
-        let mut buf = Vec::new();
-        let mut history = Vec::new();
-        let plies = 3 + (seed as usize * 5) % 30;
-        let first = full.sample_chance(&mut r);
-        history.push((first, full.clone()));
-        full.apply(first);
-        for _ in 0..plies {
-            let mv = full.random_move(&mut r, &mut buf);
-            history.push((mv, full.clone()));
-            full.apply(mv);
-        }
-        let Turn::Player(seat) = full.turn() else {
-            continue;
-        };
-        // Another world the seat cannot tell apart from the real one.
-        let other = full.determinize(seat, &mut rng(seed + 1000));
-        differ += usize::from((0..full.num_seats()).any(|s| other.hand(s) != full.hand(s)));
-        let bound = bound_twin(&options, seat, &history);
-        for k in 0..3 {
-            let a = full.determinize(seat, &mut rng(k));
-            assert_eq!(a, other.determinize(seat, &mut rng(k)));
-            assert_eq!(a, bound.determinize(seat, &mut rng(k)));
-        }
-        let choice = flat_monte_carlo(&full, seat, seed);
-        assert_eq!(choice, flat_monte_carlo(&other, seat, seed));
-        assert_eq!(choice, flat_monte_carlo(&bound, seat, seed));
+        // The deal, then 3 to 32 plays and bids.
+        let plies = 4 + (seed as usize * 5) % 30;
+        differ += usize::from(no_peeking_after::<Wizard>(&options, seed, plies) == Some(true));
     }
     assert!(differ >= 6, "the other worlds must differ: {differ}");
 }

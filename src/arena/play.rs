@@ -3,8 +3,8 @@
 //! Each seat has its own engine process (card games bind every process to
 //! one seat, so an engine occupying two seats runs twice). The referee
 //! draws the chance steps, asks the seat to move for a move, checks it,
-//! and tells every seat's engine exactly the lines the game's `tell` hook
-//! gives for that seat. Any fault ends the game with a loss for the
+//! and tells every seat's engine what the game's `tell` hook gives for that
+//! seat, written as protocol lines here ([`observation_line`]). Any fault ends the game with a loss for the
 //! culprit; the runner itself never stops on engine output.
 
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
 use super::process::{EngineError, EngineProcess, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
-use crate::game::{MoveError, Rng, Seat, Turn};
+use crate::game::{MoveError, Observation, Rng, Seat, Turn};
 
 /// What every game of a match shares.
 pub struct Setup {
@@ -260,12 +260,25 @@ impl Table<'_> {
     /// Sends every seat its lines for an applied step.
     fn tell(&mut self, told: &Told) -> Result<(), Forfeit> {
         let timeout = self.setup.timeout;
-        for (seat, lines) in told.lines.iter().enumerate() {
-            for line in lines {
-                self.send(seat, line, timeout)?;
+        for (seat, observations) in told.observations.iter().enumerate() {
+            for observation in observations {
+                let line = observation_line(self.referee.as_ref(), observation);
+                self.send(seat, &line, timeout)?;
             }
         }
         Ok(())
+    }
+
+    /// The line of a player's move, as engines are told it and as the
+    /// transcript records it.
+    fn played_line(&self, seat: Seat, text: &str) -> String {
+        observation_line(
+            self.referee.as_ref(),
+            &Observation::Played {
+                seat,
+                mv: text.to_string(),
+            },
+        )
     }
 
     fn runner_error(e: MoveError) -> String {
@@ -291,7 +304,7 @@ impl Table<'_> {
                 Ok(t) => t,
                 Err(e) => return Ok(Err(Self::runner_error(e))),
             };
-            let line = format!("play {} {}", self.referee.seat_name(seat), told.text);
+            let line = self.played_line(seat, &told.text);
             self.transcript.push(line.clone());
             self.tell(&told)?;
             self.send(seat, &line, self.setup.timeout)?;
@@ -392,7 +405,11 @@ impl Table<'_> {
                         Ok(t) => t,
                         Err(e) => return Ok(Err(Self::runner_error(e))),
                     };
-                    self.transcript.push(format!("deal {}", told.text));
+                    let line = observation_line(
+                        self.referee.as_ref(),
+                        &Observation::Dealt(told.text.clone()),
+                    );
+                    self.transcript.push(line);
                     self.tell(&told)?;
                 }
                 Turn::Player(seat) => {
@@ -404,15 +421,21 @@ impl Table<'_> {
                         Err(stop) => return Ok(Ok(stop)),
                     };
                     self.plies += 1;
-                    self.transcript.push(format!(
-                        "play {} {}",
-                        self.referee.seat_name(seat),
-                        told.text
-                    ));
+                    let line = self.played_line(seat, &told.text);
+                    self.transcript.push(line);
                     self.tell(&told)?;
                 }
             }
         }
+    }
+}
+
+/// The protocol command (without id) that tells an engine one observation:
+/// `play <seat> <move>` or `deal <outcome>`.
+pub fn observation_line(referee: &dyn Referee, observation: &Observation<String>) -> String {
+    match observation {
+        Observation::Played { seat, mv } => format!("play {} {mv}", referee.seat_name(*seat)),
+        Observation::Dealt(outcome) => format!("deal {outcome}"),
     }
 }
 

@@ -2,13 +2,14 @@
 //!
 //! The runner holds one [`Referee`] per game in play. It knows everything
 //! (all hands), checks every move an engine sends, draws the chance steps
-//! and says, through the game's [`Game::tell`] hook, which protocol lines
-//! each seat's engine must hear. It works on move *text*, so the runner never
+//! and says, through the game's [`Game::tell`] hook, what each seat's
+//! engine must be told, with the moves as texts (the runner writes the
+//! protocol lines). It works on move *text*, so the runner never
 //! needs to know a game's types: one object-safe trait, built for any game
 //! by [`referee_for`]. Moves are read and checked by [`Played`], as the
 //! engine reads them.
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games::GameVisitor;
 use crate::options::{OptionError, Options};
 use crate::played::Played;
@@ -22,15 +23,15 @@ pub struct Step {
     pub text: String,
 }
 
-/// The effect of one applied step: its canonical text and the lines every
-/// seat must be told.
+/// The effect of one applied step: its canonical text and what every seat
+/// must be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Told {
     /// The canonical text of the move (as `move_text` prints it).
     pub text: String,
-    /// For each seat, the protocol commands (without ids) its engine must
-    /// receive, in order. The mover's own list is usually empty.
-    pub lines: Vec<Vec<String>>,
+    /// For each seat, what its engine must be told, in order, with the
+    /// moves as texts. The mover's own list is usually empty.
+    pub observations: Vec<Vec<Observation<String>>>,
 }
 
 /// A game seen by the runner as text: rules checked, state complete.
@@ -110,21 +111,31 @@ impl GameVisitor for OpenReferee {
 }
 
 impl<G: Game> GameReferee<G> {
-    fn tell_all(&self, mv: G::Move) -> Vec<Vec<String>> {
+    /// What each seat is told about `mv`, the moves written as the state
+    /// before it writes them.
+    fn tell_all(&self, mv: G::Move) -> Vec<Vec<Observation<String>>> {
         let state = self.game.state();
-        (0..state.num_seats()).map(|s| state.tell(mv, s)).collect()
+        (0..state.num_seats())
+            .map(|s| {
+                state
+                    .tell(mv, s)
+                    .into_iter()
+                    .map(|o| o.map(|m| state.move_text(m)))
+                    .collect()
+            })
+            .collect()
     }
 
     /// Tells, records and applies `mv` (already known to be legal).
     fn apply_told(&mut self, mv: G::Move, seat: Option<Seat>) -> Told {
         let text = self.game.state().move_text(mv);
-        let lines = self.tell_all(mv);
+        let observations = self.tell_all(mv);
         self.game.apply(mv);
         self.history.push(Step {
             seat,
             text: text.clone(),
         });
-        Told { text, lines }
+        Told { text, observations }
     }
 
     /// Checks a move text of the player to move.

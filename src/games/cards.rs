@@ -5,7 +5,7 @@
 //!
 //! Also what the card games would otherwise each write out alike: the trick
 //! and to-move lines of their pictures ([`trick_text`], [`to_move_text`])
-//! and their horizon hooks (`hand_horizon_hooks!`).
+//! and their evaluation hook ([`reward_as_evaluation`]).
 //!
 //! Text follows the OpenSpiel notation: rank then suit, `2..9 T J Q K A` and
 //! `C D H S` (`QS`, `TH`). Wizard's special cards are `Z1..Z4` (wizards) and
@@ -517,27 +517,11 @@ pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) 
     }
 }
 
-/// Expands, inside a card game's `impl Game`, to the hooks the card games
-/// answer alike: the bound seat is the state's `observer` field; playouts
-/// stop once the hand (or round) is scored, as the named flag field says,
-/// or the game is over; and the evaluation is the reward as it stands,
-/// mapped from `[0, 1]` to `[-1, 1]`.
-macro_rules! hand_horizon_hooks {
-    ($hand_scored:ident) => {
-        fn bound_seat(&self) -> Option<$crate::game::Seat> {
-            self.observer
-        }
-
-        fn at_horizon(&self) -> bool {
-            self.$hand_scored || self.is_over()
-        }
-
-        fn evaluate(&self, seat: $crate::game::Seat) -> f64 {
-            2.0 * self.reward(seat) - 1.0
-        }
-    };
+/// The evaluation hook of the card games: the reward as it stands (the
+/// hand or round scored so far), mapped from `[0, 1]` to `[-1, 1]`.
+pub fn reward_as_evaluation(reward: f64) -> f64 {
+    2.0 * reward - 1.0
 }
-pub(crate) use hand_horizon_hooks;
 
 /// SplitMix64: a tiny generator with a fixed, portable output sequence,
 /// so that a deal told as a 64-bit seed is the same deal on every machine
@@ -595,26 +579,40 @@ pub fn shuffle<T, R: rand::Rng + ?Sized>(items: &mut [T], rng: &mut R) {
     }
 }
 
-/// The most seats [`sample_deal`] handles.
-pub const MAX_SEATS: usize = 8;
-
 /// What an observer does not see, for [`sample_deal`]: the pool of unseen
-/// cards, how many of them each seat holds, and the cards each seat is
-/// known not to hold (shown voids and similar inferences).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Unseen {
+/// cards, how many of them each of `N` seats holds, and the cards each seat
+/// is known not to hold (shown voids and similar inferences).
+///
+/// `N` is the game's own count of hands to fill: its seats, plus any
+/// pseudo-seat for cards left undealt (at most 32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unseen<const N: usize> {
     /// The unseen cards; they are exactly the cards to deal.
     pub pool: CardSet,
     /// How many unseen cards each seat holds (0 for the observer).
-    pub need: [u8; MAX_SEATS],
+    pub need: [u8; N],
     /// Cards each seat cannot hold.
-    pub forbidden: [CardSet; MAX_SEATS],
+    pub forbidden: [CardSet; N],
 }
 
-impl Unseen {
-    fn allowed_mask(&self, card: Card) -> u8 {
-        let mut m = 0u8;
-        for s in 0..MAX_SEATS {
+impl<const N: usize> Default for Unseen<N> {
+    fn default() -> Self {
+        Unseen {
+            pool: CardSet::EMPTY,
+            need: [0; N],
+            forbidden: [CardSet::EMPTY; N],
+        }
+    }
+}
+
+impl<const N: usize> Unseen<N> {
+    /// The seats allowed to hold a card are a bitmask of `u32`.
+    const SEATS_FIT_A_MASK: () = assert!(N <= 32, "Unseen handles at most 32 hands");
+
+    fn allowed_mask(&self, card: Card) -> u32 {
+        let () = Self::SEATS_FIT_A_MASK;
+        let mut m = 0u32;
+        for s in 0..N {
             if self.need[s] > 0 && !self.forbidden[s].contains(card) {
                 m |= 1 << s;
             }
@@ -630,7 +628,7 @@ impl Unseen {
         if total != self.pool.len() {
             return false;
         }
-        let seats: Vec<usize> = (0..MAX_SEATS).filter(|&s| self.need[s] > 0).collect();
+        let seats: Vec<usize> = (0..N).filter(|&s| self.need[s] > 0).collect();
         let mut only = vec![0usize; 1 << seats.len()];
         for c in self.pool {
             let m = self.allowed_mask(c);
@@ -660,13 +658,16 @@ impl Unseen {
         })
     }
 
-    fn satisfied_by(&self, hands: &[CardSet; MAX_SEATS]) -> bool {
-        (0..MAX_SEATS).all(|s| !hands[s].intersects(self.forbidden[s]))
+    fn satisfied_by(&self, hands: &[CardSet; N]) -> bool {
+        (0..N).all(|s| !hands[s].intersects(self.forbidden[s]))
     }
 }
 
 /// A callback receiving capacities left, shares and weight.
-type SplitFn<'a> = dyn FnMut(&mut [u8; MAX_SEATS], &[u8; MAX_SEATS], f64) + 'a;
+type SplitFn<'a, const N: usize> = dyn FnMut(&mut [u8; N], &[u8; N], f64) + 'a;
+
+/// `k!` for every share size up to a whole 60-card pool.
+const FACTORIALS: usize = 61;
 
 /// How many plain shuffles [`sample_deal`] tries before its exact sampler.
 const REJECTION_TRIES: usize = 24;
@@ -686,16 +687,16 @@ const REJECTION_TRIES: usize = 24;
 /// The generator is used only as a function of `unseen`, so callers whose
 /// `unseen` depends only on what an observer knows get draws that do not
 /// depend on the actual hidden cards.
-pub fn sample_deal<R: rand::Rng + ?Sized>(
-    unseen: &Unseen,
+pub fn sample_deal<const N: usize, R: rand::Rng + ?Sized>(
+    unseen: &Unseen<N>,
     rng: &mut R,
-) -> Option<[CardSet; MAX_SEATS]> {
+) -> Option<[CardSet; N]> {
     let total: usize = unseen.need.iter().map(|&n| n as usize).sum();
     if total != unseen.pool.len() {
         return None;
     }
     let constrained =
-        (0..MAX_SEATS).any(|s| unseen.need[s] > 0 && unseen.forbidden[s].intersects(unseen.pool));
+        (0..N).any(|s| unseen.need[s] > 0 && unseen.forbidden[s].intersects(unseen.pool));
     let mut cards = [Card(0); 64];
     let n = unseen.pool.len();
     for (slot, c) in cards.iter_mut().zip(unseen.pool) {
@@ -704,7 +705,7 @@ pub fn sample_deal<R: rand::Rng + ?Sized>(
     let tries = if constrained { REJECTION_TRIES } else { 1 };
     for _ in 0..tries {
         shuffle(&mut cards[..n], rng);
-        let mut hands = [CardSet::EMPTY; MAX_SEATS];
+        let mut hands = [CardSet::EMPTY; N];
         let mut at = 0;
         for (hand, &k) in hands.iter_mut().zip(&unseen.need) {
             let k = k as usize;
@@ -718,7 +719,7 @@ pub fn sample_deal<R: rand::Rng + ?Sized>(
     if !unseen.feasible() {
         return None;
     }
-    let seats = (0..MAX_SEATS).filter(|&s| unseen.need[s] > 0).count();
+    let seats = (0..N).filter(|&s| unseen.need[s] > 0).count();
     if seats <= 3 {
         exact_sample(unseen, rng)
     } else {
@@ -730,13 +731,13 @@ pub fn sample_deal<R: rand::Rng + ?Sized>(
 /// deal meets the constraints, which only inconsistent input can cause, it
 /// deals again keeping the hand sizes but dropping the inferences
 /// (`forbidden`). `None` only when even the sizes do not add up.
-pub fn sample_deal_or_drop_inferences<R: rand::Rng + ?Sized>(
-    unseen: &Unseen,
+pub fn sample_deal_or_drop_inferences<const N: usize, R: rand::Rng + ?Sized>(
+    unseen: &Unseen<N>,
     rng: &mut R,
-) -> Option<[CardSet; MAX_SEATS]> {
+) -> Option<[CardSet; N]> {
     sample_deal(unseen, rng).or_else(|| {
         let sizes_only = Unseen {
-            forbidden: [CardSet::EMPTY; MAX_SEATS],
+            forbidden: [CardSet::EMPTY; N],
             ..*unseen
         };
         sample_deal(&sizes_only, rng)
@@ -746,11 +747,11 @@ pub fn sample_deal_or_drop_inferences<R: rand::Rng + ?Sized>(
 /// Exact uniform sampling: cards are grouped by the set of seats allowed to
 /// hold them; the number of deals with `k[c][s]` cards of class `c` going to
 /// seat `s` is proportional to the product of `1 / k[c][s]!`.
-fn exact_sample<R: rand::Rng + ?Sized>(
-    unseen: &Unseen,
+fn exact_sample<const N: usize, R: rand::Rng + ?Sized>(
+    unseen: &Unseen<N>,
     rng: &mut R,
-) -> Option<[CardSet; MAX_SEATS]> {
-    let mut classes: Vec<(u8, CardSet)> = Vec::new();
+) -> Option<[CardSet; N]> {
+    let mut classes: Vec<(u32, CardSet)> = Vec::new();
     for c in unseen.pool {
         let m = unseen.allowed_mask(c);
         match classes.iter_mut().find(|(mask, _)| *mask == m) {
@@ -758,13 +759,13 @@ fn exact_sample<R: rand::Rng + ?Sized>(
             None => classes.push((m, CardSet::single(c))),
         }
     }
-    let mut fact = [1.0f64; 53];
-    for i in 1..53 {
+    let mut fact = [1.0f64; FACTORIALS];
+    for i in 1..FACTORIALS {
         fact[i] = fact[i - 1] * i as f64;
     }
     // Every complete split: its weight and, per class, the count per seat.
-    let mut splits: Vec<(f64, Vec<[u8; MAX_SEATS]>)> = Vec::new();
-    let mut current: Vec<[u8; MAX_SEATS]> = Vec::new();
+    let mut splits: Vec<(f64, Vec<[u8; N]>)> = Vec::new();
+    let mut current: Vec<[u8; N]> = Vec::new();
     let mut cap = unseen.need;
     enumerate_splits(&classes, 0, &mut cap, 1.0, &fact, &mut current, &mut splits);
     let total: f64 = splits.iter().map(|(w, _)| w).sum();
@@ -780,10 +781,10 @@ fn exact_sample<R: rand::Rng + ?Sized>(
         }
         x -= w;
     }
-    let mut hands = [CardSet::EMPTY; MAX_SEATS];
+    let mut hands = [CardSet::EMPTY; N];
     for ((_, set), counts) in classes.iter().zip(chosen) {
         let mut rest = *set;
-        for s in 0..MAX_SEATS {
+        for s in 0..N {
             let part = rest.choose_subset(counts[s] as usize, rng);
             hands[s] |= part;
             rest -= part;
@@ -793,14 +794,14 @@ fn exact_sample<R: rand::Rng + ?Sized>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn enumerate_splits(
-    classes: &[(u8, CardSet)],
+fn enumerate_splits<const N: usize>(
+    classes: &[(u32, CardSet)],
     at: usize,
-    cap: &mut [u8; MAX_SEATS],
+    cap: &mut [u8; N],
     weight: f64,
-    fact: &[f64; 53],
-    current: &mut Vec<[u8; MAX_SEATS]>,
-    out: &mut Vec<(f64, Vec<[u8; MAX_SEATS]>)>,
+    fact: &[f64; FACTORIALS],
+    current: &mut Vec<[u8; N]>,
+    out: &mut Vec<(f64, Vec<[u8; N]>)>,
 ) {
     let Some(&(mask, set)) = classes.get(at) else {
         if cap.iter().all(|&c| c == 0) {
@@ -808,8 +809,8 @@ fn enumerate_splits(
         }
         return;
     };
-    let seats: Vec<usize> = (0..MAX_SEATS).filter(|&s| mask >> s & 1 != 0).collect();
-    let mut counts = [0u8; MAX_SEATS];
+    let seats: Vec<usize> = (0..N).filter(|&s| mask >> s & 1 != 0).collect();
+    let mut counts = [0u8; N];
     distribute(
         set.len(),
         &seats,
@@ -829,15 +830,15 @@ fn enumerate_splits(
 /// Calls `f` for every way of giving `left` cards to `seats[i..]` within
 /// their capacities, with the weight multiplied by `1 / k!` per share.
 #[allow(clippy::too_many_arguments)]
-fn distribute(
+fn distribute<const N: usize>(
     left: usize,
     seats: &[usize],
     i: usize,
-    cap: &mut [u8; MAX_SEATS],
-    counts: &mut [u8; MAX_SEATS],
+    cap: &mut [u8; N],
+    counts: &mut [u8; N],
     weight: f64,
-    f: &mut SplitFn,
-    fact: &[f64; 53],
+    f: &mut SplitFn<N>,
+    fact: &[f64; FACTORIALS],
 ) {
     let Some(&s) = seats.get(i) else {
         if left == 0 {
@@ -874,11 +875,11 @@ fn distribute(
 
 /// Card-by-card dealing that keeps the rest feasible: consistent, roughly
 /// uniform. Used when more than three seats are unseen.
-fn sequential_sample<R: rand::Rng + ?Sized>(
-    unseen: &Unseen,
+fn sequential_sample<const N: usize, R: rand::Rng + ?Sized>(
+    unseen: &Unseen<N>,
     rng: &mut R,
-) -> Option<[CardSet; MAX_SEATS]> {
-    let mut hands = [CardSet::EMPTY; MAX_SEATS];
+) -> Option<[CardSet; N]> {
+    let mut hands = [CardSet::EMPTY; N];
     let mut rest = *unseen;
     let mut cards = unseen.pool.to_vec();
     shuffle(&mut cards, rng);
@@ -886,7 +887,7 @@ fn sequential_sample<R: rand::Rng + ?Sized>(
     cards.sort_by_key(|&c| unseen.allowed_mask(c).count_ones());
     for c in cards {
         let mut options: Vec<usize> = Vec::new();
-        for s in 0..MAX_SEATS {
+        for s in 0..N {
             if rest.need[s] > 0 && !rest.forbidden[s].contains(c) {
                 options.push(s);
             }
@@ -985,7 +986,7 @@ mod tests {
     #[test]
     fn sampler_respects_constraints() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-        let mut u = Unseen {
+        let mut u: Unseen<4> = Unseen {
             pool: "2C 3C 4C 5D 6D 7H 8H 9S".parse().unwrap(),
             ..Unseen::default()
         };
@@ -1013,7 +1014,7 @@ mod tests {
     #[test]
     fn inconsistent_inferences_are_dropped_not_the_sizes() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-        let mut u = Unseen {
+        let mut u: Unseen<3> = Unseen {
             pool: "2C 3C 4C 5D".parse().unwrap(),
             ..Unseen::default()
         };
@@ -1034,7 +1035,7 @@ mod tests {
     #[test]
     fn sequential_fallback_is_consistent() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
-        let mut u = Unseen {
+        let mut u: Unseen<4> = Unseen {
             pool: CardSet(0xFFFF),
             ..Unseen::default()
         };

@@ -1,8 +1,9 @@
 //! Toy games for the match runner's tests (the real games live elsewhere),
 //! helpers to run matches against the fake engines in `tests/fixtures/`,
 //! and helpers the card games' rule tests share (new and seat-bound
-//! states, card texts, a referee's moves, a seat-bound twin replayed
-//! through `tell`, a decision that sees only determinized worlds).
+//! states, card texts, a referee's moves, a seat-bound state following a
+//! game through `tell`, a decision that sees only determinized worlds, and
+//! the no-peeking property).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use rand::{Rng as _, SeedableRng};
 use tabula::arena::{self, MatchArgs, MatchReport, Referee, referee_for};
-use tabula::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use tabula::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use tabula::games::cards::Card;
 use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
 use tabula::search::playout::random_playout;
@@ -101,11 +102,16 @@ pub struct Duel {
     played: u32,
 }
 
-/// A Duel move: the whole deal (north's two cards, south's two), or a card.
+/// A Duel move: the whole deal (north's two cards, south's two), what one
+/// seat is told of it, or a card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DuelMove {
     /// North's cards then south's.
     Deal([u8; 4]),
+    /// One seat's own two cards, as the referee tells them (text `a,b`).
+    /// This toy has no seat-bound state, so it is told, never played: it
+    /// is not legal here and applying it changes nothing.
+    Hand([u8; 2]),
     /// A card played.
     Card(u8),
 }
@@ -169,6 +175,7 @@ impl Game for Duel {
                 self.hands = [cards[..2].to_vec(), cards[2..].to_vec()];
                 self.dealt = true;
             }
+            DuelMove::Hand(_) => {}
             DuelMove::Card(c) => {
                 let seat = self.table.len();
                 self.hands[seat].retain(|&x| x != c);
@@ -206,6 +213,7 @@ impl Game for Duel {
     fn move_text(&self, mv: DuelMove) -> String {
         match mv {
             DuelMove::Deal(c) => format!("{},{}/{},{}", c[0], c[1], c[2], c[3]),
+            DuelMove::Hand(c) => format!("{},{}", c[0], c[1]),
             DuelMove::Card(c) => c.to_string(),
         }
     }
@@ -220,19 +228,25 @@ impl Game for Duel {
             let cards: [u8; 4] = cards.try_into().map_err(|_| bad())?;
             return Ok(DuelMove::Deal(cards));
         }
+        if let Some((a, b)) = text.split_once(',') {
+            let card = |c: &str| c.parse::<u8>().map_err(|_| bad());
+            return Ok(DuelMove::Hand([card(a)?, card(b)?]));
+        }
         text.parse().map(DuelMove::Card).map_err(|_| bad())
     }
     fn render(&self) -> String {
         format!("{:?}", self)
     }
-    fn tell(&self, mv: DuelMove, seat: Seat) -> Vec<String> {
+    fn tell(&self, mv: DuelMove, seat: Seat) -> Vec<Observation<DuelMove>> {
         match mv {
             // Each seat hears only its own two cards.
-            DuelMove::Deal(c) => vec![format!("deal {},{}", c[2 * seat], c[2 * seat + 1])],
+            DuelMove::Deal(c) => vec![Observation::Dealt(DuelMove::Hand([
+                c[2 * seat],
+                c[2 * seat + 1],
+            ]))],
+            DuelMove::Hand(_) => Vec::new(),
             DuelMove::Card(_) => match self.turn() {
-                Turn::Player(p) if p != seat => {
-                    vec![format!("play {} {}", self.seat_name(p), self.move_text(mv))]
-                }
+                Turn::Player(p) if p != seat => vec![Observation::Played { seat: p, mv }],
                 _ => Vec::new(),
             },
         }
@@ -342,25 +356,84 @@ pub fn referee_move<G: Game>(
     }
 }
 
+/// Applies what a seat-bound state is told, as its engine reads it: the
+/// move text the referee writes (in `before`, the full state the move is
+/// played from), checked in the bound state, which must be at that step:
+/// a chance step the referee tells, or the turn of the seat that moved.
+pub fn hear<G: Game>(bound: &mut G, before: &G, observation: Observation<G::Move>) {
+    let (expected, mv) = match observation {
+        Observation::Dealt(mv) => {
+            assert!(
+                bound.chance_from_referee(),
+                "a deal told out of turn\n{}",
+                bound.render()
+            );
+            (Turn::Chance, mv)
+        }
+        Observation::Played { seat, mv } => (Turn::Player(seat), mv),
+    };
+    let text = before.move_text(mv);
+    assert_eq!(
+        bound.turn(),
+        expected,
+        "{text} told out of turn\n{}",
+        bound.render()
+    );
+    bound
+        .play_checked(&text)
+        .unwrap_or_else(|e| panic!("told {text}: {e}\n{}", bound.render()));
+}
+
+/// Brings a seat-bound state at `seat` through one move of the full state
+/// `before`: the seat's own move as it plays it, then what it is told.
+pub fn follow<G: Game>(bound: &mut G, seat: Seat, before: &G, mv: G::Move) {
+    if before.turn() == Turn::Player(seat) {
+        bound
+            .play_checked(&before.move_text(mv))
+            .unwrap_or_else(|e| panic!("own move: {e}\n{}", bound.render()));
+    }
+    for observation in before.tell(mv, seat) {
+        hear(bound, before, observation);
+    }
+}
+
 /// A seat-bound state for `seat` that has heard everything in `history`
 /// (each move with the state before it): its own moves as it played them,
 /// the rest as the referee tells them.
 pub fn bound_twin<G: Game>(options: &[&str], seat: Seat, history: &[(G::Move, G)]) -> G {
     let mut b: G = seat_bound(options, seat);
     for (mv, before) in history {
-        if before.turn() == Turn::Player(seat) {
-            b.play_checked(&before.move_text(*mv)).unwrap();
-        }
-        for cmd in before.tell(*mv, seat) {
-            // `deal <outcome>` or `play <seat> <move>`.
-            let text = match cmd.strip_prefix("deal ") {
-                Some(t) => t.to_string(),
-                None => cmd.splitn(3, ' ').nth(2).unwrap().to_string(),
-            };
-            b.play_checked(&text).unwrap();
-        }
+        follow(&mut b, seat, before, *mv);
     }
     b
+}
+
+/// The no-peeking property at a decision of `seat`: `real` and every state
+/// of `twins` hold the same knowledge for `seat` (full states that differ
+/// only in cards it cannot see, or its seat-bound state), so they draw the
+/// same worlds for it, generator for generator, and `decide` (a search for
+/// `seat`) makes the same choice from each. Generic over any game; for
+/// perfect-information games it holds trivially.
+pub fn assert_no_peeking<G: Game, D: PartialEq + std::fmt::Debug>(
+    seat: Seat,
+    real: &G,
+    twins: &[&G],
+    decide: impl Fn(&G) -> D,
+) {
+    for k in 0..3 {
+        let world = real.determinize(seat, &mut rng(k)).render();
+        for twin in twins {
+            assert_eq!(
+                world,
+                twin.determinize(seat, &mut rng(k)).render(),
+                "seat {seat} draws other worlds from a twin"
+            );
+        }
+    }
+    let choice = decide(real);
+    for twin in twins {
+        assert_eq!(choice, decide(twin), "seat {seat} decides otherwise");
+    }
 }
 
 /// A flat Monte Carlo decision that sees only determinized worlds.
@@ -383,4 +456,34 @@ pub fn flat_monte_carlo<G: Game>(g: &G, seat: Seat, seed: u64) -> G::Move {
         }
     }
     best.unwrap().0
+}
+
+/// [`assert_no_peeking`] at a random position of a self-dealt game with
+/// `options`: after `plies` random moves (fewer if it ends), when a player
+/// is to move, against another world it cannot tell apart (a
+/// determinization of the real one) and its seat-bound state, deciding by
+/// [`flat_monte_carlo`]. `None` when no player is to move; else whether
+/// the other world's hidden cards differ from the real ones.
+pub fn no_peeking_after<G: Game>(options: &[&str], seed: u64, plies: usize) -> Option<bool> {
+    let mut real: G = new_game(options);
+    let mut r = rng(seed);
+    let mut buf = Vec::new();
+    let mut history = Vec::new();
+    for _ in 0..plies {
+        if real.is_over() {
+            break;
+        }
+        let mv = real.random_move(&mut r, &mut buf);
+        history.push((mv, real.clone()));
+        real.apply(mv);
+    }
+    let Turn::Player(seat) = real.turn() else {
+        return None;
+    };
+    let other = real.determinize(seat, &mut rng(seed + 1000));
+    let bound = bound_twin(options, seat, &history);
+    assert_no_peeking(seat, &real, &[&other, &bound], |g| {
+        flat_monte_carlo(g, seat, seed)
+    });
+    Some(other.render() != real.render())
 }

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{HAND_SIZE, Hearts, HeartsMove, Phase, SEATS};
-use crate::game::{Rng, Seat};
+use crate::game::{Observation, Rng, Seat};
 use crate::games::cards::{
     Card, CardSet, Unseen, deal_seeded, sample_deal, sample_deal_or_drop_inferences,
 };
@@ -38,7 +38,7 @@ impl Hearts {
     }
 
     /// Seat-bound: the unseen pool and constraints.
-    pub(super) fn observer_unseen(&self) -> Unseen {
+    pub(super) fn observer_unseen(&self) -> Unseen<SEATS> {
         let mut u = Unseen {
             pool: self.unknown,
             ..Unseen::default()
@@ -55,7 +55,7 @@ impl Hearts {
     /// What `observer` knows in the play phase: the cards known in each hand
     /// and the unseen pool with its constraints. Computed from the
     /// observer's information only.
-    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen) {
+    fn knowledge(&self, observer: Seat) -> ([CardSet; 4], Unseen<SEATS>) {
         if self.observer.is_some() {
             return (self.hands, self.observer_unseen());
         }
@@ -86,7 +86,7 @@ impl Hearts {
     fn determinize_pass(&self, observer: Seat, rng: &mut Rng) -> Hearts {
         let own = self.hands[observer];
         let own_pass = self.passes[observer];
-        let mut u = Unseen {
+        let mut u: Unseen<SEATS> = Unseen {
             pool: CardSet::DECK - own - own_pass,
             ..Unseen::default()
         };
@@ -168,25 +168,29 @@ impl Hearts {
         }
     }
 
-    /// [`Game::tell`]: what a seat-bound engine at `seat` hears about `mv`.
-    pub(super) fn tell_seat(&self, mv: HeartsMove, seat: Seat) -> Vec<String> {
+    /// [`Game::tell`]: what a seat-bound player at `seat` is told about
+    /// `mv`: its own 13 cards at a deal, the 3 cards it receives once every
+    /// seat has passed (passes are secret until then), and another seat's
+    /// play, preceded on the first lead by who holds `2C` unless the seat
+    /// knows it (it passed `2C` there).
+    pub(super) fn tell_seat(&self, mv: HeartsMove, seat: Seat) -> Vec<Observation<HeartsMove>> {
         let seat = seat % SEATS;
         match (self.phase, mv) {
             (Phase::Deal, HeartsMove::Deal(seed)) if self.observer.is_none() => {
                 let h = deal_seeded(seed, CardSet::DECK, &[HAND_SIZE; 4]);
-                vec![format!("deal {}", h[seat])]
+                vec![Observation::Dealt(HeartsMove::Hand(h[seat]))]
             }
             (Phase::Pass, HeartsMove::Pass(set)) if self.observer.is_none() => {
                 let p = self.to_move as usize;
                 if self.passed | (1 << p) != 0xF {
-                    return Vec::new(); // passes are secret until the exchange
+                    return Vec::new();
                 }
                 let off = self.pass_offset().unwrap_or(0);
                 let from = (seat + SEATS - off) % SEATS;
                 let got = if from == p { set } else { self.passes[from] };
-                vec![format!("deal {got}")]
+                vec![Observation::Dealt(HeartsMove::Receive(got))]
             }
-            (Phase::Play, HeartsMove::Play(card)) => {
+            (Phase::Play, HeartsMove::Play(_)) => {
                 let p = self.to_move as usize;
                 if p == seat {
                     return Vec::new();
@@ -199,9 +203,9 @@ impl Hearts {
                     && self.trick_len == 0
                     && !knows_opener
                 {
-                    out.push(format!("deal {} 2C", Self::name(p)));
+                    out.push(Observation::Dealt(HeartsMove::Opener(p as u8)));
                 }
-                out.push(format!("play {} {}", Self::name(p), card));
+                out.push(Observation::Played { seat: p, mv });
                 out
             }
             _ => Vec::new(),

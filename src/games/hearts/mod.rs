@@ -1,4 +1,4 @@
-//! Hearts for four players (rules: `rules.md`, Hearts section).
+//! Hearts for four players (rules: `protocol.md`, Games, Hearts).
 //!
 //! # Two kinds of state
 //!
@@ -17,9 +17,10 @@
 //!   `play west 2C`). Other seats' passes are hidden and are not turns of
 //!   the seat-bound state at all; their plays arrive as `play east 5H`.
 //!
-//! [`Game::tell`] on a self-dealt state produces exactly these commands
-//! for each seat, so a referee holding the full deal can drive seat-bound
-//! engines.
+//! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
+//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! them as the commands above), so a referee holding the full deal can
+//! drive seat-bound engines.
 //!
 //! # Hidden information
 //!
@@ -61,8 +62,8 @@ mod baseline;
 mod hidden;
 mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, CardSet, Suit, deal_seeded, hand_horizon_hooks};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
@@ -917,7 +918,18 @@ impl Game for Hearts {
         }
     }
 
-    hand_horizon_hooks!(hand_over);
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
+    /// Playouts stop once the hand is scored.
+    fn at_horizon(&self) -> bool {
+        self.hand_over || self.is_over()
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        reward_as_evaluation(self.reward(seat))
+    }
 
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
@@ -940,7 +952,7 @@ impl Game for Hearts {
         self.view_for(observer)
     }
 
-    fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<String> {
+    fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<Observation<HeartsMove>> {
         self.tell_seat(mv, seat)
     }
 }

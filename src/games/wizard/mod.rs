@@ -1,5 +1,5 @@
-//! Wizard, the trick-taking game with bids (rules: `rules.md`, Wizard
-//! section), for 3 to 6 players.
+//! Wizard, the trick-taking game with bids, for 3 to 6 players (rules:
+//! `protocol.md`, Games, Wizard).
 //!
 //! # Rounds and options
 //!
@@ -31,9 +31,10 @@
 //!   hands form the *unknown pool*; other seats' moves arrive as
 //!   `play p2 bid:1`, `play p2 QS`, `play p3 trump:H`.
 //!
-//! [`Game::tell`] on a self-dealt state gives each seat exactly these
-//! commands, so a referee holding the full deal can drive seat-bound
-//! engines.
+//! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
+//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! them as the commands above), so a referee holding the full deal can
+//! drive seat-bound engines.
 //!
 //! # Moves
 //!
@@ -59,13 +60,12 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-use std::fmt::Write as _;
+mod baseline;
+mod hidden;
+mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{
-    Card, CardSet, Rank, Suit, Unseen, deal_seeded, hand_horizon_hooks,
-    sample_deal_or_drop_inferences, to_move_text, trick_text,
-};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -508,48 +508,6 @@ impl Wizard {
         self.observer.is_none_or(|o| o == self.to_move as usize)
     }
 
-    /// Seat-bound: whether another seat's play of `card` is consistent with
-    /// everything known (some deal of the unseen cards allows it).
-    fn plausible_play(&self, card: Card) -> bool {
-        let p = self.to_move as usize;
-        if !self.unknown.contains(card) || self.forbidden[p].contains(card) || self.counts[p] == 0 {
-            return false;
-        }
-        let mut next = self.clone();
-        next.play_card(card);
-        next.unseen_for(self.observer.unwrap_or(0)).1.feasible()
-    }
-
-    /// What `observer` knows about the hidden hands: the cards known in
-    /// each hand and the unseen pool with its constraints, computed from
-    /// the observer's information only.
-    fn unseen_for(&self, observer: Seat) -> ([CardSet; MAX_PLAYERS], Unseen) {
-        let mut known = [CardSet::EMPTY; MAX_PLAYERS];
-        known[observer] = self.hands[observer];
-        let pool = if self.observer.is_some() {
-            self.unknown
-        } else {
-            let turned = self.turned.map_or(CardSet::EMPTY, CardSet::single);
-            DECK - self.hands[observer] - self.played - turned
-        };
-        let mut u = Unseen {
-            pool,
-            ..Unseen::default()
-        };
-        let mut held = 0;
-        for s in 0..self.n() {
-            if s != observer {
-                u.need[s] = self.counts[s];
-                u.forbidden[s] = self.forbidden[s];
-                held += self.counts[s] as usize;
-            }
-        }
-        // The cards left undealt this round go to a pseudo-seat after the
-        // players (at most 6 < MAX_SEATS), constrained by nothing.
-        u.need[self.n()] = pool.len().saturating_sub(held) as u8;
-        (known, u)
-    }
-
     /// Plays a card for the seat to move (no legality check).
     fn play_card(&mut self, card: Card) {
         let p = self.to_move as usize;
@@ -624,165 +582,6 @@ impl Wizard {
 
     fn seat_label(seat: Seat) -> String {
         format!("p{seat}")
-    }
-
-    /// A card's strength for the rule-based player: Wizards, then trumps,
-    /// then other cards by rank, Jesters lowest.
-    fn power(&self, card: Card) -> i32 {
-        if card.is_wizard() {
-            return 200;
-        }
-        match (card.suit(), card.rank()) {
-            (Some(s), Some(r)) if Some(s) == self.trump => 100 + r.index() as i32,
-            (_, Some(r)) => 1 + r.index() as i32,
-            _ => 0,
-        }
-    }
-
-    /// The rule-based bid: Wizards, high trumps (Q K A), half the low
-    /// trumps, and side aces; the nearest allowed bid to that count.
-    fn rules_bid(&self) -> u8 {
-        let hand = self.hands[self.to_move as usize];
-        // Counted in half tricks: a low trump is worth half a trick.
-        let mut halves = 2 * (hand & CardSet::WIZARDS).len();
-        for c in hand.iter() {
-            let (Some(suit), Some(rank)) = (c.suit(), c.rank()) else {
-                continue;
-            };
-            if Some(suit) == self.trump {
-                halves += if rank >= Rank::QUEEN { 2 } else { 1 };
-            } else if rank == Rank::ACE {
-                halves += 2;
-            }
-        }
-        let est = (halves / 2).min(self.round_cards()) as i32;
-        (0..=self.round_cards() as u8)
-            .filter(|&b| self.bid_allowed(b))
-            .min_by_key(|&b| ((b as i32 - est).abs(), b))
-            .unwrap_or(0)
-    }
-
-    /// The rule-based card: while short of the bid, win as cheaply as
-    /// possible (lead the strongest card); with enough tricks, duck with
-    /// the strongest card that loses (lead the weakest).
-    fn rules_card(&self) -> Option<Card> {
-        let p = self.to_move as usize;
-        let legal = self.legal_from(self.hands[p]);
-        let want = self.won[p] < self.bids[p];
-        let len = self.trick_len as usize;
-        if len == 0 {
-            return if want {
-                legal.iter().max_by_key(|&c| self.power(c))
-            } else {
-                legal.iter().min_by_key(|&c| self.power(c))
-            };
-        }
-        let mut trick = self.trick;
-        let mut wins = |c: Card| {
-            trick[len] = c;
-            trick_winner(&trick[..=len], self.trump) == len
-        };
-        let winners: CardSet = legal.iter().filter(|&c| wins(c)).collect();
-        let losers = legal - winners;
-        if want {
-            winners
-                .iter()
-                .min_by_key(|&c| self.power(c))
-                .or_else(|| losers.iter().min_by_key(|&c| self.power(c)))
-        } else {
-            losers
-                .iter()
-                .max_by_key(|&c| self.power(c))
-                .or_else(|| winners.iter().min_by_key(|&c| self.power(c)))
-        }
-    }
-
-    /// The rule-based trump choice: the suit held most (then by ranks).
-    fn rules_trump(&self) -> Suit {
-        let hand = self.hands[self.to_move as usize];
-        Suit::ALL
-            .into_iter()
-            .max_by_key(|&s| {
-                let cards = hand.of_suit(s);
-                let ranks: usize = cards
-                    .iter()
-                    .filter_map(|c| c.rank())
-                    .map(|r| r.index())
-                    .sum();
-                (cards.len(), ranks)
-            })
-            .unwrap_or(Suit::Clubs)
-    }
-
-    fn describe(&self, out: &mut String, viewer: Option<Seat>) {
-        // Once the game is over, the round counter and the dealer have
-        // moved on past the last round: show the last round.
-        let (round, dealer) = if self.phase == Phase::Over && self.round > 0 {
-            (
-                self.round as usize - 1,
-                (self.dealer as usize + self.n() - 1) % self.n(),
-            )
-        } else {
-            (self.round as usize, self.dealer as usize)
-        };
-        let _ = writeln!(
-            out,
-            "round {}/{} ({} cards), dealer {}, turned up {}, trump {}",
-            round + 1,
-            self.cfg.rounds,
-            self.cfg.cards_in_round(round),
-            Self::seat_label(dealer),
-            self.turned.map_or("-".to_string(), |c| c.to_string()),
-            match (self.trump, self.phase) {
-                (Some(s), _) => s.to_string(),
-                (None, Phase::Trump) => "(dealer chooses)".to_string(),
-                (None, _) => "none".to_string(),
-            }
-        );
-        for s in 0..self.n() {
-            let visible = viewer.is_none_or(|v| v == s)
-                && (self.observer.is_none() || self.observer == Some(s));
-            let cards = if visible {
-                self.hands[s].to_string()
-            } else {
-                format!("{} cards", self.counts[s])
-            };
-            let bid = if self.has_bid(s) {
-                self.bids[s].to_string()
-            } else {
-                "-".to_string()
-            };
-            let _ = writeln!(
-                out,
-                "{:>3}: {:<40} bid {:>2}  won {:>2}  total {:>4}",
-                Self::seat_label(s),
-                cards,
-                bid,
-                self.won[s],
-                self.totals[s]
-            );
-        }
-        let _ = writeln!(
-            out,
-            "trick: {}",
-            trick_text(&self.trick(), Self::seat_label)
-        );
-        let _ = write!(
-            out,
-            "to move: {}",
-            to_move_text(self.turn(), Self::seat_label)
-        );
-    }
-
-    /// Whether `seat` has bid this round.
-    fn has_bid(&self, seat: Seat) -> bool {
-        let first = (self.dealer as usize + 1) % self.n();
-        let pos = (seat + self.n() - first) % self.n();
-        match self.phase {
-            Phase::Bid => pos < self.bids_made as usize,
-            Phase::Play => true,
-            _ => false,
-        }
     }
 
     fn parse_cards(text: &str) -> Result<CardSet, MoveError> {
@@ -1049,7 +848,18 @@ impl Game for Wizard {
         }
     }
 
-    hand_horizon_hooks!(round_over);
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
+    /// Playouts stop once the round is scored.
+    fn at_horizon(&self) -> bool {
+        self.round_over || self.is_over()
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        reward_as_evaluation(self.reward(seat))
+    }
 
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
@@ -1062,25 +872,7 @@ impl Game for Wizard {
     }
 
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Wizard {
-        let observer = observer % self.n();
-        if matches!(self.phase, Phase::Deal | Phase::Over) {
-            // Nothing hidden is in play: the next deal is chance.
-            let mut d = self.clone();
-            d.observer = None;
-            d.unknown = CardSet::EMPTY;
-            return d;
-        }
-        let (known, unseen) = self.unseen_for(observer);
-        let Some(dealt) = sample_deal_or_drop_inferences(&unseen, rng) else {
-            return self.clone();
-        };
-        let mut d = self.clone();
-        d.observer = None;
-        d.unknown = CardSet::EMPTY;
-        for s in 0..self.n() {
-            d.hands[s] = known[s] | dealt[s];
-        }
-        d
+        self.determinize_for(observer, rng)
     }
 
     fn view_text(&self, observer: Seat) -> String {
@@ -1089,27 +881,7 @@ impl Game for Wizard {
         out
     }
 
-    fn tell(&self, mv: WizardMove, seat: Seat) -> Vec<String> {
-        let seat = seat % self.n();
-        match (self.phase, mv) {
-            (Phase::Deal, WizardMove::Deal(seed)) if self.observer.is_none() => {
-                let (hands, turned) = self.seeded_deal(seed);
-                vec![format!(
-                    "deal {}",
-                    self.move_text(WizardMove::Hand(hands[seat], turned))
-                )]
-            }
-            (Phase::Deal, _) => Vec::new(),
-            _ => match self.turn() {
-                Turn::Player(p) if p != seat => {
-                    vec![format!(
-                        "play {} {}",
-                        Self::seat_label(p),
-                        self.move_text(mv)
-                    )]
-                }
-                _ => Vec::new(),
-            },
-        }
+    fn tell(&self, mv: WizardMove, seat: Seat) -> Vec<Observation<WizardMove>> {
+        self.tell_seat(mv, seat)
     }
 }

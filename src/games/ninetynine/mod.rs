@@ -1,4 +1,4 @@
-//! Ninety-Nine, the adding game (rules: `rules.md`, Ninety-Nine section).
+//! Ninety-Nine, the adding game (rules: `protocol.md`, Games, Ninety-Nine).
 //!
 //! # Options
 //!
@@ -57,10 +57,12 @@
 // Seat-indexed parallel arrays read best with seat indices.
 #![allow(clippy::needless_range_loop)]
 
-use std::fmt::Write as _;
+mod baseline;
+mod hidden;
+mod view;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, Rank, SplitMix64, hand_horizon_hooks, shuffle, to_move_text};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::games::cards::{Card, Rank, SplitMix64, reward_as_evaluation};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -165,19 +167,6 @@ pub fn play_value(total: u8, card: Card, choice: Choice) -> Option<u8> {
     (next <= LIMIT as i32).then_some(next as u8)
 }
 
-/// The seed baseline's order: low plain cards first, specials last.
-fn strategic_value(card: Card) -> u32 {
-    match card.rank().map_or(0, |r| r.number()) {
-        n @ (2 | 3 | 5 | 6 | 7 | 8) => n,
-        11 | 12 => 10,
-        14 => 20,
-        9 => 21,
-        4 => 22,
-        10 => 23,
-        _ => 24,
-    }
-}
-
 /// A Ninety-Nine state: self-dealt (full) or seat-bound (one seat's
 /// knowledge).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,10 +224,6 @@ const OPTIONS: &[OptionSpec] = &[
 ];
 
 const FILLER: Card = Card::TWO_CLUBS;
-
-/// Unseen cards of one generation, and the slots they fill: `(seat, count)`
-/// with `None` for the stock.
-type Pool = (Vec<Card>, Vec<(Option<Seat>, usize)>);
 
 fn card_at(i: usize) -> Card {
     Card::from_index(i).unwrap_or(FILLER)
@@ -550,49 +535,6 @@ impl NinetyNine {
         }
     }
 
-    /// Removes a slot of generation `g` (or the oldest) from a seat.
-    fn remove_slot(&mut self, seat: Seat, g: u16) {
-        let k = self.counts[seat] as usize;
-        if k == 0 {
-            return;
-        }
-        let i = self.slots[seat][..k]
-            .iter()
-            .position(|&x| x == g)
-            .unwrap_or(0);
-        self.slots[seat].copy_within(i + 1..k, i);
-        self.slots[seat][k - 1] = 0;
-    }
-
-    /// Public bookkeeping of a play of `card` by `seat`: which live copy
-    /// (generation) it was. Exact with one deck; with two, the oldest
-    /// generation the seat holds a slot of.
-    fn take_live(&mut self, seat: Seat, card: Card) -> u16 {
-        let c = card.index();
-        let n = (self.live[c] as usize).min(2);
-        let gens = &self.live_gens[c][..n];
-        let held = &self.slots[seat][..self.counts[seat] as usize];
-        let pick = (0..n)
-            .filter(|&i| held.contains(&gens[i]))
-            .min_by_key(|&i| gens[i])
-            .unwrap_or(0);
-        let g = gens.get(pick).copied().unwrap_or(0);
-        if n > 0 {
-            self.live_gens[c].copy_within(pick + 1..2, pick);
-            self.live_gens[c][1] = 0;
-            self.live[c] -= 1;
-        }
-        g
-    }
-
-    /// Copies of `card` the observer of a seat-bound state has not seen.
-    fn unseen_copies(&self, card: Card) -> u8 {
-        let own = self.observer.map_or(0, |o| {
-            self.hand_slice(o).iter().filter(|&&c| c == card).count() as u8
-        });
-        self.live[card.index()].saturating_sub(own)
-    }
-
     fn mover_known(&self) -> bool {
         self.observer.is_none_or(|o| o == self.to_move as usize)
     }
@@ -613,41 +555,6 @@ impl NinetyNine {
         }
         if out.is_empty() {
             out.push(NnMove::Lose);
-        }
-    }
-
-    /// Seat-bound: whether another seat could have made this play.
-    fn plausible(&self, mv: NnMove) -> bool {
-        let p = self.to_move as usize;
-        match mv {
-            NnMove::Play(c, ch) => {
-                let held = &self.slots[p][..self.counts[p] as usize];
-                let n = (self.live[c.index()] as usize).min(2);
-                // With two decks the generation bookkeeping is a best guess:
-                // never refuse a play on its account.
-                c.is_normal()
-                    && self.counts[p] > 0
-                    && self.unseen_copies(c) > 0
-                    && (self.cfg.decks > 1
-                        || self.live_gens[c.index()][..n]
-                            .iter()
-                            .any(|g| held.contains(g)))
-                    && play_value(self.total, c, ch).is_some()
-            }
-            NnMove::Lose => {
-                // Some hand of unseen cards might have nothing to play.
-                let stuck: usize = (0..52)
-                    .map(card_at)
-                    .filter(|&c| {
-                        choices(c)
-                            .iter()
-                            .all(|&ch| play_value(self.total, c, ch).is_none())
-                    })
-                    .map(|c| self.unseen_copies(c) as usize)
-                    .sum();
-                stuck >= self.counts[p] as usize
-            }
-            _ => false,
         }
     }
 
@@ -791,164 +698,6 @@ impl NinetyNine {
                 "'{word}' is not a card (e.g. QS, TH, 2C)"
             ))),
         }
-    }
-
-    /// The generation split of what `observer` does not see, as pools of
-    /// cards with, per pool, the slots to fill: `(seat or None for the
-    /// stock, count)`. One pool per generation when the bookkeeping is
-    /// consistent, else a single pool.
-    fn unseen_pools(&self, observer: Seat) -> Vec<Pool> {
-        let n = self.cfg.players;
-        // The live copies as (generation, card), less the observer's own,
-        // matched to its slots.
-        let mut live: Vec<(u16, Card)> = Vec::new();
-        for c in 0..52 {
-            for &g in &self.live_gens[c][..(self.live[c] as usize).min(2)] {
-                live.push((g, card_at(c)));
-            }
-        }
-        let mut own_slots: Vec<u16> =
-            self.slots[observer][..self.counts[observer] as usize].to_vec();
-        let mut consistent = true;
-        for &c in self.hand_slice(observer) {
-            let pos = live
-                .iter()
-                .position(|&(g, x)| x == c && own_slots.contains(&g))
-                .or_else(|| {
-                    consistent = false;
-                    live.iter().position(|&(_, x)| x == c)
-                });
-            match pos {
-                Some(i) => {
-                    let (g, _) = live.remove(i);
-                    if let Some(j) = own_slots.iter().position(|&x| x == g) {
-                        own_slots.remove(j);
-                    }
-                }
-                None => consistent = false,
-            }
-        }
-        live.sort();
-        let mut gens: Vec<u16> = live.iter().map(|&(g, _)| g).collect();
-        gens.dedup();
-        let mut pools = Vec::new();
-        for &g in &gens {
-            let cards: Vec<Card> = live
-                .iter()
-                .filter(|&&(x, _)| x == g)
-                .map(|&(_, c)| c)
-                .collect();
-            let mut slots = Vec::new();
-            for s in 0..n {
-                if s != observer {
-                    let k = self.slots[s][..self.counts[s] as usize]
-                        .iter()
-                        .filter(|&&x| x == g)
-                        .count();
-                    if k > 0 {
-                        slots.push((Some(s), k));
-                    }
-                }
-            }
-            if g == self.generation && self.stock_len > 0 {
-                slots.push((None, self.stock_len as usize));
-            }
-            consistent &= slots.iter().map(|&(_, k)| k).sum::<usize>() == cards.len();
-            pools.push((cards, slots));
-        }
-        // Every other seat's slots must be covered by some pool.
-        let covered: usize = pools
-            .iter()
-            .flat_map(|(_, s)| s.iter().map(|&(_, k)| k))
-            .sum();
-        let wanted: usize = (0..n)
-            .filter(|&s| s != observer)
-            .map(|s| self.counts[s] as usize)
-            .sum::<usize>()
-            + self.stock_len as usize;
-        if consistent && covered == wanted {
-            return pools;
-        }
-        let cards: Vec<Card> = live.iter().map(|&(_, c)| c).collect();
-        let mut slots: Vec<(Option<Seat>, usize)> = (0..n)
-            .filter(|&s| s != observer && self.counts[s] > 0)
-            .map(|s| (Some(s), self.counts[s] as usize))
-            .collect();
-        if self.stock_len > 0 {
-            slots.push((None, self.stock_len as usize));
-        }
-        vec![(cards, slots)]
-    }
-
-    /// The seed baseline: the first card, in strategic order, that keeps
-    /// the total at 99 or below (ace as 1, ten as -10).
-    fn rules_play(&self) -> NnMove {
-        let mut hand = self.hand_slice(self.to_move as usize).to_vec();
-        hand.sort_by_key(|&c| (strategic_value(c), c));
-        for c in hand {
-            let choice = match c.rank().map(|r| r.number()) {
-                Some(10) => Choice::Minus,
-                Some(14) => Choice::One,
-                _ => Choice::Plain,
-            };
-            if play_value(self.total, c, choice).is_some() {
-                return NnMove::Play(c, choice);
-            }
-        }
-        NnMove::Lose
-    }
-
-    fn describe(&self, out: &mut String, viewer: Option<Seat>) {
-        let _ = writeln!(
-            out,
-            "hand {}, dealer {}, total {}, direction {}, top {}, stock {}",
-            // `hand_no` counts finished hands: once the game is over, the
-            // last one is the hand shown, not one after it.
-            if self.phase == Phase::Over {
-                self.hand_no.max(1)
-            } else {
-                self.hand_no + 1
-            },
-            Self::seat_label(self.dealer as usize),
-            self.total,
-            if self.reversed {
-                "counter-clockwise"
-            } else {
-                "clockwise"
-            },
-            self.top.map_or("-".to_string(), |c| c.to_string()),
-            self.stock_len
-        );
-        for s in 0..self.cfg.players {
-            let visible = viewer.is_none_or(|v| v == s)
-                && (self.observer.is_none() || self.observer == Some(s));
-            let cards = if self.tokens[s] == 0 {
-                "out".to_string()
-            } else if visible {
-                self.hand_slice(s)
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                format!("{} cards", self.counts[s])
-            };
-            let _ = writeln!(
-                out,
-                "{:>3}: {:<12} tokens {}",
-                Self::seat_label(s),
-                cards,
-                self.tokens[s]
-            );
-        }
-        let to_move = match self.turn() {
-            Turn::Chance if self.phase == Phase::Draw => format!(
-                "chance (draw for {})",
-                Self::seat_label(self.to_move as usize)
-            ),
-            turn => to_move_text(turn, Self::seat_label),
-        };
-        let _ = write!(out, "to move: {to_move}");
     }
 }
 
@@ -1188,7 +937,18 @@ impl Game for NinetyNine {
         }
     }
 
-    hand_horizon_hooks!(hand_over);
+    fn bound_seat(&self) -> Option<Seat> {
+        self.observer
+    }
+
+    /// Playouts stop once the hand is scored.
+    fn at_horizon(&self) -> bool {
+        self.hand_over || self.is_over()
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        reward_as_evaluation(self.reward(seat))
+    }
 
     fn rules_move(&self, rng: &mut Rng) -> Option<NnMove> {
         match self.phase {
@@ -1199,42 +959,7 @@ impl Game for NinetyNine {
     }
 
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> NinetyNine {
-        let observer = observer % self.cfg.players;
-        let mut d = self.clone();
-        d.observer = None;
-        if matches!(self.phase, Phase::Deal | Phase::Over) {
-            // Nothing hidden is in play: the next deal is chance.
-            return d;
-        }
-        let own = self.hands[observer];
-        d.hands = [[FILLER; HAND_SIZE]; MAX_PLAYERS];
-        d.hands[observer] = own;
-        d.stock = [0; 52];
-        let mut fill = [0usize; MAX_PLAYERS];
-        for (mut cards, slots) in self.unseen_pools(observer) {
-            shuffle(&mut cards, rng);
-            let mut at = 0;
-            for (who, k) in slots {
-                for &c in cards.iter().skip(at).take(k) {
-                    match who {
-                        Some(s) => {
-                            if fill[s] < HAND_SIZE {
-                                d.hands[s][fill[s]] = c;
-                                fill[s] += 1;
-                            }
-                        }
-                        None => d.stock[c.index()] += 1,
-                    }
-                }
-                at += k;
-            }
-        }
-        for s in 0..self.cfg.players {
-            if s != observer {
-                d.hands[s][..fill[s]].sort();
-            }
-        }
-        d
+        self.determinize_for(observer, rng)
     }
 
     fn view_text(&self, observer: Seat) -> String {
@@ -1243,29 +968,7 @@ impl Game for NinetyNine {
         out
     }
 
-    fn tell(&self, mv: NnMove, seat: Seat) -> Vec<String> {
-        let seat = seat % self.cfg.players;
-        match (self.phase, mv) {
-            (Phase::Deal, NnMove::Deal(seed)) if self.observer.is_none() => {
-                if self.tokens[seat] == 0 {
-                    return Vec::new();
-                }
-                let (hands, _) = self.seeded_deal(seed);
-                let mut cards = [FILLER; HAND_SIZE];
-                cards.copy_from_slice(&hands[seat][..HAND_SIZE]);
-                vec![format!("deal {}", self.move_text(NnMove::Hand(cards)))]
-            }
-            (Phase::Draw, NnMove::Draw(c)) if seat == self.to_move as usize => {
-                vec![format!("deal {c}")]
-            }
-            (Phase::Play, _) if seat != self.to_move as usize => {
-                vec![format!(
-                    "play {} {}",
-                    Self::seat_label(self.to_move as usize),
-                    self.move_text(mv)
-                )]
-            }
-            _ => Vec::new(),
-        }
+    fn tell(&self, mv: NnMove, seat: Seat) -> Vec<Observation<NnMove>> {
+        self.tell_seat(mv, seat)
     }
 }

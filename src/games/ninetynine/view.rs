@@ -1,0 +1,63 @@
+//! Text pictures of the state: the whole table (`render`) and one seat's
+//! view (`view_text`).
+
+use std::fmt::Write as _;
+
+use super::{NinetyNine, Phase};
+use crate::game::{Game, Seat, Turn};
+use crate::games::cards::to_move_text;
+
+impl NinetyNine {
+    pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
+        let _ = writeln!(
+            out,
+            "hand {}, dealer {}, total {}, direction {}, top {}, stock {}",
+            // `hand_no` counts finished hands: once the game is over, the
+            // last one is the hand shown, not one after it.
+            if self.phase == Phase::Over {
+                self.hand_no.max(1)
+            } else {
+                self.hand_no + 1
+            },
+            Self::seat_label(self.dealer as usize),
+            self.total,
+            if self.reversed {
+                "counter-clockwise"
+            } else {
+                "clockwise"
+            },
+            self.top.map_or("-".to_string(), |c| c.to_string()),
+            self.stock_len
+        );
+        for s in 0..self.cfg.players {
+            let visible = viewer.is_none_or(|v| v == s)
+                && (self.observer.is_none() || self.observer == Some(s));
+            let cards = if self.tokens[s] == 0 {
+                "out".to_string()
+            } else if visible {
+                self.hand_slice(s)
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                format!("{} cards", self.counts[s])
+            };
+            let _ = writeln!(
+                out,
+                "{:>3}: {:<12} tokens {}",
+                Self::seat_label(s),
+                cards,
+                self.tokens[s]
+            );
+        }
+        let to_move = match self.turn() {
+            Turn::Chance if self.phase == Phase::Draw => format!(
+                "chance (draw for {})",
+                Self::seat_label(self.to_move as usize)
+            ),
+            turn => to_move_text(turn, Self::seat_label),
+        };
+        let _ = write!(out, "to move: {to_move}");
+    }
+}
