@@ -27,3 +27,4 @@ pub mod perft;
 pub mod played;
 pub mod protocol;
 pub mod search;
+pub mod zeroed;

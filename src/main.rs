@@ -27,6 +27,8 @@ enum Tool {
     /// Run the engine on stdin/stdout (the default).
     Engine,
     /// Count the leaves of the game tree to a depth (move generator test).
+    /// Chance steps are not plies: a card game's deals and draws are drawn
+    /// from `-o seed=N`, as `game NAME seed=N` deals them.
     Perft {
         /// The game, e.g. othello.
         game: String,
@@ -35,7 +37,7 @@ enum Tool {
         /// Start from this position text instead of the start.
         #[arg(long)]
         position: Option<String>,
-        /// Game options, key=value.
+        /// Game options, key=value, and seed=N for the chance steps.
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
         /// Print the count below each first move.
@@ -258,14 +260,16 @@ fn run_perft(
             games::names().join(", ")
         )
     })?;
+    let (seed, options) = tabula::engine::split_seed(options).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let run = PerftRun {
         position,
         depth,
         divide,
+        seed,
     };
     let result = entry
-        .visit(options, run)
+        .visit(&options, run)
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
     let secs = started.elapsed().as_secs_f64();

@@ -7,6 +7,14 @@
 //! On a mismatch the test prints the first differing line with context.
 //! `TABULA_BLESS=1 cargo test --test transcripts` rewrites the expected
 //! output from what the engine says: review the diff before committing.
+//!
+//! The sessions in protocol.md are checked the same way: every ```` ```text ````
+//! block with `> ` lines, run on engines of two different seeds (so a
+//! reply that hangs on the seed needs the `set seed` that fixes it in the
+//! block). A block whose replies hang on time is fenced ```` ```text nocheck ````;
+//! a reply line ending in ` ...` there stands for any line that begins
+//! with what comes before it; the last reply of a block may leave out its
+//! closing empty line.
 
 use std::fs;
 use std::io::Cursor;
@@ -43,10 +51,15 @@ fn parse(text: &str) -> Transcript {
 /// each command's output is what the engine wrote up to its reply's
 /// closing empty line.
 fn run(commands: &[String]) -> Vec<Vec<String>> {
+    run_seeded(commands, 0)
+}
+
+/// [`run`] on an engine whose session generator starts from `seed`.
+fn run_seeded(commands: &[String], seed: u64) -> Vec<Vec<String>> {
     let mut input = commands.join("\n");
     input.push('\n');
     let mut output = Vec::new();
-    let engine = Engine::new(0).expect("engine starts");
+    let engine = Engine::new(seed).expect("engine starts");
     tabula::protocol::run(Cursor::new(input.into_bytes()), &mut output, engine);
     let text = String::from_utf8(output).expect("output is UTF-8");
     let mut replies = Vec::new();
@@ -62,6 +75,35 @@ fn run(commands: &[String]) -> Vec<Vec<String>> {
         replies.push(current);
     }
     replies
+}
+
+/// Where the replies `got` differ from those `t` expects; `loose` lets a
+/// line ending in ` ...` stand for any line that begins the same.
+fn compare(t: &Transcript, got: &[Vec<String>], loose: bool) -> Result<(), String> {
+    if got.len() != t.commands.len() {
+        return Err(format!(
+            "{} commands but {} replies; replies:\n{}",
+            t.commands.len(),
+            got.len(),
+            got.iter().flatten().cloned().collect::<Vec<_>>().join("\n")
+        ));
+    }
+    let same = |want: &String, line: &String| match want.strip_suffix(" ...") {
+        Some(start) if loose => line.starts_with(start),
+        _ => want == line,
+    };
+    for (i, cmd) in t.commands.iter().enumerate() {
+        let want = &t.expected[i];
+        if want.len() != got[i].len() || !want.iter().zip(&got[i]).all(|(w, g)| same(w, g)) {
+            return Err(format!(
+                "after `{cmd}` (command {}):\n--- expected\n{}\n--- got\n{}",
+                i + 1,
+                want.join("\n"),
+                got[i].join("\n")
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check(path: &Path) -> Result<(), String> {
@@ -85,25 +127,7 @@ fn check(path: &Path) -> Result<(), String> {
         fs::write(path, out).map_err(|e| e.to_string())?;
         return Ok(());
     }
-    if got.len() != t.commands.len() {
-        return Err(format!(
-            "{} commands but {} replies; replies:\n{}",
-            t.commands.len(),
-            got.len(),
-            got.iter().flatten().cloned().collect::<Vec<_>>().join("\n")
-        ));
-    }
-    for (i, cmd) in t.commands.iter().enumerate() {
-        if got[i] != t.expected[i] {
-            return Err(format!(
-                "after `{cmd}` (command {}):\n--- expected\n{}\n--- got\n{}",
-                i + 1,
-                t.expected[i].join("\n"),
-                got[i].join("\n")
-            ));
-        }
-    }
-    Ok(())
+    compare(&t, &got, false)
 }
 
 #[test]
@@ -128,6 +152,60 @@ fn golden_transcripts() {
         "{} of {} transcripts failed:\n\n{}",
         failures.len(),
         files.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// The ```` ```text ```` blocks of a markdown text that are sessions (have
+/// `> ` lines), with the line each starts on; `nocheck` blocks left out.
+fn doc_sessions(markdown: &str) -> Vec<(usize, Transcript)> {
+    let mut sessions = Vec::new();
+    let mut block: Option<(usize, bool, Vec<&str>)> = None;
+    for (n, line) in markdown.lines().enumerate() {
+        match (&mut block, line.strip_prefix("```")) {
+            (None, Some(info)) if info.starts_with("text") => {
+                let checked = !info.split_whitespace().any(|w| w == "nocheck");
+                block = Some((n + 1, checked, Vec::new()));
+            }
+            (Some(_), Some(_)) => {
+                if let Some((start, true, lines)) = block.take() {
+                    let mut t = parse(&lines.join("\n"));
+                    if let Some(last) = t.expected.last_mut()
+                        && last.last().is_some_and(|l| !l.is_empty())
+                    {
+                        last.push(String::new());
+                    }
+                    if !t.commands.is_empty() {
+                        sessions.push((start, t));
+                    }
+                }
+            }
+            (Some((_, _, lines)), None) => lines.push(line),
+            _ => {}
+        }
+    }
+    sessions
+}
+
+#[test]
+fn protocol_doc_sessions_reproduce_when_pasted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let text = fs::read_to_string(&path).expect("protocol.md");
+    let sessions = doc_sessions(&text);
+    assert!(sessions.len() >= 10, "{} sessions found", sessions.len());
+    let mut failures = Vec::new();
+    for (line, t) in &sessions {
+        for seed in [0, 0x5eed] {
+            if let Err(e) = compare(t, &run_seeded(&t.commands, seed), true) {
+                failures.push(format!("protocol.md line {line}, engine seed {seed}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} checks failed:\n\n{}",
+        failures.len(),
+        2 * sessions.len(),
         failures.join("\n\n")
     );
 }

@@ -171,22 +171,7 @@ impl Engine {
     /// reseeds the session generator first. Unchanged on error.
     pub fn load_game(&mut self, name: &str, words: &[String]) -> Result<(), EngineError> {
         let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
-        let mut seed = None;
-        let mut rest = Vec::new();
-        for w in words {
-            match w.split_once('=') {
-                Some((k, v)) if k.eq_ignore_ascii_case("seed") => {
-                    seed = Some(v.parse::<u64>().map_err(|_| {
-                        EngineError::Option(OptionError::BadValue {
-                            key: "seed".into(),
-                            value: v.into(),
-                            expected: "a whole number".into(),
-                        })
-                    })?);
-                }
-                _ => rest.push(w.clone()),
-            }
-        }
+        let (seed, rest) = split_seed(words).map_err(EngineError::Option)?;
         let game = open(entry, &rest)?;
         self.game = game;
         if let Some(seed) = seed {
@@ -390,6 +375,26 @@ impl Engine {
     pub fn clock_mut(&mut self) -> &mut Clock {
         &mut self.clock
     }
+}
+
+/// Takes the engine-level option `seed=N`, which every game accepts, out
+/// of a game's option words: the seed, and the game's own options.
+pub fn split_seed(words: &[String]) -> Result<(Option<u64>, Vec<String>), OptionError> {
+    let mut seed = None;
+    let mut rest = Vec::new();
+    for w in words {
+        match w.split_once('=') {
+            Some((k, v)) if k.eq_ignore_ascii_case("seed") => {
+                seed = Some(v.parse::<u64>().map_err(|_| OptionError::BadValue {
+                    key: "seed".into(),
+                    value: v.into(),
+                    expected: "a whole number".into(),
+                })?);
+            }
+            _ => rest.push(w.clone()),
+        }
+    }
+    Ok((seed, rest))
 }
 
 #[cfg(test)]

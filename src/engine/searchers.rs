@@ -199,3 +199,45 @@ impl<G: Game> KeptSearcher<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::{Budget, Control};
+    use crate::game::Rng;
+    use crate::games::othello::Othello;
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_reset_alpha_beta_table_searches_as_a_new_one_node_for_node() {
+        // A table cleared by a new salt, not by writing it: what the first
+        // search stored must be gone after `reset`, and a large table must
+        // be ready at once.
+        let started = std::time::Instant::now();
+        let mut search = AlphaBeta::<Othello>::new(1024);
+        assert!(started.elapsed() < Duration::from_millis(100));
+        let budget = Budget {
+            depth: Some(6),
+            ..Budget::default()
+        };
+        let root = Othello::start();
+        let run = |s: &mut AlphaBeta<Othello>| {
+            let r = s.search(
+                &root,
+                0,
+                &budget,
+                &Control::unlimited(),
+                &mut Rng::seed_from_u64(1),
+            );
+            (r.best, r.iterations)
+        };
+        let first = run(&mut search);
+        let warm = run(&mut search);
+        assert!(
+            warm.1 < first.1,
+            "a warm table saves nodes: {warm:?} {first:?}"
+        );
+        search.reset();
+        assert_eq!(run(&mut search), first);
+    }
+}

@@ -165,6 +165,10 @@ pub enum SettingError {
         value: String,
         expected: &'static str,
     },
+    /// More search threads than the cores this process may use: they would
+    /// only take turns on the cores, and a `stop` would wait for each of
+    /// them to be scheduled (up to most of a second at 256 threads on 2).
+    TooManyThreads { asked: usize, cores: usize },
 }
 
 impl fmt::Display for SettingError {
@@ -186,6 +190,11 @@ impl fmt::Display for SettingError {
             } => {
                 write!(f, "bad value '{value}' for {name}: expected {expected}")
             }
+            SettingError::TooManyThreads { asked, cores } => write!(
+                f,
+                "threads {asked} is more than the {cores} cores this process may use: \
+                 at most {cores}"
+            ),
         }
     }
 }
@@ -202,6 +211,13 @@ pub struct SettingSpec {
     pub help: &'static str,
     set: fn(&mut Settings, &str) -> bool,
     get: fn(&Settings) -> String,
+}
+
+/// The cores this process may use (its CPU affinity and quota; 1 where the
+/// system does not tell), read once.
+pub fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn num<T: std::str::FromStr>(v: &str) -> Option<T> {
@@ -331,7 +347,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     },
     SettingSpec {
         name: "threads",
-        expected: "a number of threads from 1 to 256",
+        expected: "a number of threads from 1 to 256 (and at most the cores available)",
         help: "search threads",
         set: |s, v| {
             num(v)
@@ -399,16 +415,28 @@ impl Settings {
             .find(|s| s.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         let mut next = self.clone();
-        if (spec.set)(&mut next, &value.to_ascii_lowercase()) {
-            *self = next;
-            Ok(())
-        } else {
-            Err(SettingError::BadValue {
+        if !(spec.set)(&mut next, &value.to_ascii_lowercase()) {
+            return Err(SettingError::BadValue {
                 name: spec.name,
                 value: value.to_string(),
                 expected: spec.expected,
-            })
+            });
         }
+        next.fits_this_machine()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// What a value in range may still ask too much of this machine.
+    fn fits_this_machine(&self) -> Result<(), SettingError> {
+        let cores = available_cores();
+        if self.threads > cores {
+            return Err(SettingError::TooManyThreads {
+                asked: self.threads,
+                cores,
+            });
+        }
+        Ok(())
     }
 
     /// The current value of one setting.
@@ -451,6 +479,16 @@ mod tests {
         let before = s.clone();
         assert!(s.set("c", "-1").is_err());
         assert!(s.set("threads", "0").is_err());
+        let cores = available_cores();
+        assert_eq!(
+            s.set("threads", &(cores + 1).to_string()),
+            Err(SettingError::TooManyThreads {
+                asked: cores + 1,
+                cores
+            })
+        );
+        assert!(s.set("threads", &cores.min(256).to_string()).is_ok());
+        s.threads = before.threads;
         assert!(
             s.set("search", "magic")
                 .unwrap_err()

@@ -6,11 +6,14 @@
 //! win more than a farther one). A seat that moves twice in a row (a game
 //! whose turn does not alternate) keeps its window instead of negating it.
 
+use std::alloc::Layout;
+use std::mem::MaybeUninit;
 use std::time::Instant;
 
 use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
+use crate::zeroed::{Zeroable, ZeroedTable};
 
 /// The score of a won game at the root; wins further away score less.
 const WIN: i32 = 1_000_000;
@@ -19,40 +22,58 @@ const EVAL_SCALE: f64 = 10_000.0;
 /// How often (in nodes) the stop flag and clock are read.
 const POLL_EVERY: u64 = 1024;
 
+/// What a stored score says of the true value. `Exact` is zero, so a zeroed
+/// entry is a valid [`Entry`].
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Bound {
-    Exact,
+    Exact = 0,
     Lower,
     Upper,
 }
 
+/// One slot of the transposition table. All-zero bytes are an empty slot:
+/// the key stored is the position's key XOR the table's salt, and a zero
+/// matches only the one key equal to the salt (as likely as any collision
+/// of two 64-bit keys, which the table already lives with); a zero entry
+/// has depth 0, which cuts nothing off, and no best move.
 #[derive(Clone, Copy)]
-struct Entry<M> {
-    key: u64,
+struct Entry<M: Copy> {
+    salted_key: u64,
+    score: i32,
     depth: u8,
     bound: Bound,
-    score: i32,
-    best: Option<M>,
+    has_best: bool,
+    /// A move when `has_best` is set (zero bytes need not be a move).
+    best: MaybeUninit<M>,
+}
+
+// SAFETY: integers, a `bool`, a `repr(u8)` enum with a zero discriminant and
+// a `MaybeUninit`: all-zero bytes are a valid entry.
+unsafe impl<M: Copy> Zeroable for Entry<M> {}
+
+impl<M: Copy> Entry<M> {
+    fn best(&self) -> Option<M> {
+        // SAFETY: `has_best` is set only together with `best` (in `store`).
+        self.has_best.then(|| unsafe { self.best.assume_init() })
+    }
 }
 
 /// The smallest transposition table, in entries.
 const MIN_SLOTS: usize = 1024;
 
-/// A table of `slots` empty entries, halved until the allocation succeeds
-/// (at least [`MIN_SLOTS`], which is a few KiB).
-fn table_of<T: Clone>(slots: usize) -> Vec<Option<T>> {
-    let mut slots = slots.max(MIN_SLOTS);
-    let mut table = Vec::new();
-    while table.try_reserve_exact(slots).is_err() && slots > MIN_SLOTS {
-        slots /= 2;
-    }
-    table.resize(slots, None);
-    table
+/// The salt of the `n`th clearing of a table: a clearing draws a new salt
+/// instead of writing every slot, so old entries no longer match.
+fn salt(n: u64) -> u64 {
+    let z = (n + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z ^ (z >> 31)
 }
 
 /// Iterative-deepening alpha-beta with a transposition table.
 pub struct AlphaBeta<G: Game> {
-    table: Vec<Option<Entry<G::Move>>>,
+    table: ZeroedTable<Entry<G::Move>>,
+    clearings: u64,
+    salt: u64,
     nodes: u64,
     node_limit: u64,
     aborted: bool,
@@ -62,14 +83,19 @@ pub struct AlphaBeta<G: Game> {
 impl<G: Game> AlphaBeta<G> {
     /// A search whose transposition table takes about `memory_mib` MiB,
     /// or the largest power of two of entries below that which the system
-    /// grants (a table too large to allocate is halved, not a crash).
+    /// grants (a table too large to allocate is halved, not a crash). The
+    /// table is mapped zeroed, so even a large one is ready at once.
     pub fn new(memory_mib: u64) -> AlphaBeta<G> {
-        let entry = std::mem::size_of::<Option<Entry<G::Move>>>().max(1) as u64;
+        let entry = std::mem::size_of::<Entry<G::Move>>().max(1) as u64;
         let wanted = (memory_mib.max(1) * 1024 * 1024 / entry).max(MIN_SLOTS as u64);
         // A power of two, so the slot is a mask of the key.
         let slots = 1usize << (63 - wanted.leading_zeros()).min(30);
+        let table = ZeroedTable::halving(slots, MIN_SLOTS)
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(Layout::new::<[u64; MIN_SLOTS]>()));
         AlphaBeta {
-            table: table_of(slots),
+            table,
+            clearings: 0,
+            salt: salt(0),
             nodes: 0,
             node_limit: u64::MAX,
             aborted: false,
@@ -83,21 +109,24 @@ impl<G: Game> AlphaBeta<G> {
 
     fn probe(&self, state: &G) -> Option<Entry<G::Move>> {
         let key = state.hash_key()?;
-        self.table[self.slot(key)].filter(|e| e.key == key)
+        let e = self.table[self.slot(key)];
+        (e.salted_key == key ^ self.salt).then_some(e)
     }
 
     fn store(&mut self, state: &G, depth: u32, bound: Bound, score: i32, best: Option<G::Move>) {
         if let Some(key) = state.hash_key() {
             let slot = self.slot(key);
-            let replace = self.table[slot].is_none_or(|e| e.key != key || e.depth as u32 <= depth);
-            if replace {
-                self.table[slot] = Some(Entry {
-                    key,
+            let salted_key = key ^ self.salt;
+            let e = &mut self.table[slot];
+            if e.salted_key != salted_key || e.depth as u32 <= depth {
+                *e = Entry {
+                    salted_key,
+                    score,
                     depth: depth.min(255) as u8,
                     bound,
-                    score,
-                    best,
-                });
+                    has_best: best.is_some(),
+                    best: best.map_or(MaybeUninit::uninit(), MaybeUninit::new),
+                };
             }
         }
     }
@@ -157,7 +186,7 @@ impl<G: Game> AlphaBeta<G> {
         let original_alpha = alpha;
         let mut hint = None;
         if let Some(e) = self.probe(state) {
-            hint = e.best;
+            hint = e.best();
             if e.depth as u32 >= depth {
                 match e.bound {
                     Bound::Exact => return e.score,
@@ -217,7 +246,7 @@ impl<G: Game> AlphaBeta<G> {
         root.legal_moves(&mut moves);
         order_moves(
             &mut moves,
-            previous.or_else(|| self.probe(root).and_then(|e| e.best)),
+            previous.or_else(|| self.probe(root).and_then(|e| e.best())),
         );
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = None;
@@ -244,7 +273,7 @@ impl<G: Game> AlphaBeta<G> {
         let mut state = root.clone();
         state.apply(first);
         while pv.len() < max && !state.at_horizon() {
-            match self.probe(&state).and_then(|e| e.best) {
+            match self.probe(&state).and_then(|e| e.best()) {
                 Some(mv) if state.is_legal(mv) => {
                     pv.push(mv);
                     state.apply(mv);
@@ -344,7 +373,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
     }
 
     fn reset(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = None);
+        self.clearings += 1;
+        self.salt = salt(self.clearings);
     }
 }
 

@@ -20,6 +20,8 @@
 use super::PASS;
 use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
 use crate::control::{Control, Pacer};
+use crate::zeroed::{Zeroable, ZeroedTable};
+use std::sync::Mutex;
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
@@ -97,8 +99,10 @@ fn parity_of(empties: u64) -> u8 {
 }
 
 /// One transposition table slot. The full position is stored, so a hit is
-/// never a collision.
-#[derive(Clone, Copy, Default)]
+/// never a collision. An entry belongs to the solve whose `generation` it
+/// carries: the table is kept from one solve to the next and cleared by
+/// counting up the generation, not by writing it.
+#[derive(Clone, Copy)]
 struct Entry {
     p: u64,
     o: u64,
@@ -106,6 +110,82 @@ struct Entry {
     upper: i8,
     best: u8,
     empties: u8,
+    generation: u32,
+}
+
+// SAFETY: integers only; a zeroed entry is of generation 0, which no solve
+// uses, so it is empty.
+unsafe impl Zeroable for Entry {}
+
+impl Entry {
+    /// Whether this is the entry of position (p, o) in this `generation`.
+    #[inline(always)]
+    fn holds(&self, p: u64, o: u64, generation: u32) -> bool {
+        self.p == p && self.o == o && self.generation == generation
+    }
+
+    /// The empties of its position, as a replacement priority: 0 for an
+    /// entry of an earlier solve, which is as good as empty.
+    #[inline(always)]
+    fn priority(&self, generation: u32) -> u8 {
+        if self.generation == generation {
+            self.empties
+        } else {
+            0
+        }
+    }
+}
+
+/// The table of the last solve, kept for the next one (a solve that runs
+/// while another holds it gets a table of its own, and the larger of the
+/// two is kept). Its memory stays within the `hash` setting.
+static KEPT_TABLE: Mutex<Option<Table>> = Mutex::new(None);
+
+/// The solver's transposition table and the generation of its live entries.
+struct Table {
+    buckets: ZeroedTable<[Entry; 2]>,
+    generation: u32,
+}
+
+impl Table {
+    /// A table of at least `2^bits` buckets and at most `max_bytes`, its
+    /// entries all of older generations: the kept one if it fits, else a
+    /// new zeroed one (which costs no time to create).
+    fn take(bits: u32, max_bytes: usize) -> Table {
+        let wanted = 1usize << bits;
+        let kept = KEPT_TABLE.lock().ok().and_then(|mut k| k.take());
+        if let Some(mut t) = kept
+            && t.buckets.len() >= wanted
+            && std::mem::size_of_val(&*t.buckets)
+                <= max_bytes.max(wanted * std::mem::size_of::<[Entry; 2]>())
+        {
+            t.generation = t.generation.wrapping_add(1);
+            if t.generation == 0 {
+                // Every generation was used: start over from zero.
+                t.buckets.renew();
+                t.generation = 1;
+            }
+            return t;
+        }
+        let buckets = ZeroedTable::halving(wanted, 1).unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Entry; 2]>())
+        });
+        Table {
+            buckets,
+            generation: 1,
+        }
+    }
+
+    /// Keeps this table for the next solve, unless a larger one is kept.
+    fn give_back(self) {
+        if let Ok(mut kept) = KEPT_TABLE.lock()
+            && kept
+                .as_ref()
+                .is_none_or(|k| k.buckets.len() <= self.buckets.len())
+        {
+            *kept = Some(self);
+        }
+    }
 }
 
 /// A child position in the deep search's move list.
@@ -121,7 +201,7 @@ struct Child {
 /// The solver's working state: the table, counters and the control polled.
 /// `FAST` selects the copy of the search compiled for AVX2 CPUs.
 struct Solver<'c, 'a, const FAST: bool> {
-    table: Vec<[Entry; 2]>,
+    table: Table,
     mask: usize,
     nodes: u64,
     stopped: bool,
@@ -168,22 +248,26 @@ fn solve_with(
     let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
     #[cfg(target_arch = "x86_64")]
     if simd && super::avx2::available() {
-        let mut solver = Solver::<true>::new(control, bits);
+        let mut solver = Solver::<true>::new(control, bits, table_bytes);
         // SAFETY: the CPU has the features this copy is compiled for.
         let r = unsafe { solver.root(p, o) };
         return solver.finish(r);
     }
-    let mut solver = Solver::<false>::new(control, bits);
+    let mut solver = Solver::<false>::new(control, bits, table_bytes);
     let r = solver.root(p, o);
     solver.finish(r)
 }
 
 impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
-    /// A solver with `2^bits` table buckets polling `control`.
-    fn new(control: &'c Control<'a>, bits: u32) -> Self {
-        let size = 1usize << bits;
+    /// A solver with `2^bits` table buckets (in a table of at most
+    /// `max_bytes`) polling `control`.
+    fn new(control: &'c Control<'a>, bits: u32, max_bytes: usize) -> Self {
+        let table = Table::take(bits, max_bytes);
+        // Only the first 2^bits buckets, even of a larger kept table: the
+        // solve is the same whatever table it was given.
+        let size = (1usize << bits).min(table.buckets.len());
         Solver {
-            table: vec![[Entry::default(); 2]; size],
+            table,
             mask: size - 1,
             nodes: 0,
             stopped: false,
@@ -192,7 +276,9 @@ impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
     }
 
     /// The public answer: nothing if stopped, else with the node count.
-    fn finish(&self, r: Option<(u8, i32)>) -> Option<(u8, i32, u64)> {
+    /// The table is kept for the next solve.
+    fn finish(self, r: Option<(u8, i32)>) -> Option<(u8, i32, u64)> {
+        self.table.give_back();
         if self.stopped {
             None
         } else {
@@ -337,8 +423,8 @@ impl Solver<'_, '_, $fast> {
         let (mut alpha, mut beta) = (alpha, beta);
         let h = hash(p, o) as usize & self.mask;
         let mut tt_move = PASS;
-        for e in &self.table[h] {
-            if e.p == p && e.o == o {
+        for e in &self.table.buckets[h] {
+            if e.holds(p, o, self.table.generation) {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta || lo == hi {
                     return lo;
@@ -360,8 +446,8 @@ impl Solver<'_, '_, $fast> {
         if n >= ETC_DEPTH {
             for c in &list[..count] {
                 let ch = hash(c.p, c.o) as usize & self.mask;
-                for e in &self.table[ch] {
-                    if e.p == c.p && e.o == c.o && -(e.upper as i32) >= beta {
+                for e in &self.table.buckets[ch] {
+                    if e.holds(c.p, c.o, self.table.generation) && -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
                 }
@@ -418,20 +504,21 @@ impl Solver<'_, '_, $fast> {
         } else {
             (score, score)
         };
-        let bucket = &mut self.table[h];
+        let generation = self.table.generation;
+        let bucket = &mut self.table.buckets[h];
         // Slot 0 keeps the deepest entry, slot 1 the most recent one.
-        let slot = if bucket[0].p == p && bucket[0].o == o {
+        let slot = if bucket[0].holds(p, o, generation) {
             0
-        } else if bucket[1].p == p && bucket[1].o == o {
+        } else if bucket[1].holds(p, o, generation) {
             1
-        } else if n as u8 >= bucket[0].empties {
+        } else if n as u8 >= bucket[0].priority(generation) {
             bucket[1] = bucket[0];
             0
         } else {
             1
         };
         let e = &mut bucket[slot];
-        if e.p == p && e.o == o {
+        if e.holds(p, o, generation) {
             // Tighten what is known.
             let lo = (e.lower as i32).max(lower);
             let hi = (e.upper as i32).min(upper);
@@ -449,6 +536,7 @@ impl Solver<'_, '_, $fast> {
             upper: upper as i8,
             best,
             empties: n as u8,
+            generation,
         };
     }
 
@@ -720,5 +808,24 @@ mod tests {
             compared += 1;
         }
         assert!(compared >= 10);
+    }
+
+    #[test]
+    fn a_kept_table_solves_as_a_fresh_one_node_for_node() {
+        // The second solve of a position gets the first one's table back:
+        // entries it left would answer at the root at once, so equal node
+        // counts show that counting up the generation emptied it.
+        let mut rng = Rng::seed_from_u64(3);
+        let mut buf = Vec::new();
+        let mut s = Othello::start();
+        while s.empties().count_ones() > 16 {
+            let mv = s.random_move(&mut rng, &mut buf);
+            s.apply(mv);
+        }
+        let control = Control::unlimited();
+        let first = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
+        let again = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
+        assert!(first.is_some_and(|(_, _, nodes)| nodes > 1000));
+        assert_eq!(first, again);
     }
 }
