@@ -4,7 +4,8 @@
 //! Layers, from the bottom up; a module imports only from the layers
 //! below it (a game never knows a search, the registry never knows the
 //! engine):
-//! 1. [`options`]: game options; [`control`]: budgets, stop and progress.
+//! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
+//!    [`zeroed`] and [`dispose`]: large tables made and freed off the clock.
 //! 2. [`game`]: the game trait every game implements; [`played`]: a game in
 //!    play as text (history, checked moves), shared by engine and referee.
 //! 3. [`games`]: one module per game, and the registry that names them
@@ -19,6 +20,7 @@
 pub mod arena;
 pub mod bench;
 pub mod control;
+pub mod dispose;
 pub mod engine;
 pub mod game;
 pub mod games;

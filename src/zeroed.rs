@@ -123,14 +123,6 @@ struct Allocation {
 // gone; any thread may give it back.
 unsafe impl Send for Allocation {}
 
-impl Allocation {
-    fn free(self) {
-        // SAFETY: `ptr` came from `alloc_zeroed` with this `layout`, and
-        // nothing else refers to it any more.
-        unsafe { dealloc(self.ptr.as_ptr(), self.layout) }
-    }
-}
-
 impl<T: Zeroable> Drop for ZeroedTable<T> {
     fn drop(&mut self) {
         let Ok(layout) = Layout::array::<T>(self.len) else {
@@ -144,26 +136,20 @@ impl<T: Zeroable> Drop for ZeroedTable<T> {
             layout,
         };
         if layout.size() < FREE_ON_HELPER_BYTES {
-            allocation.free();
+            drop(allocation);
             return;
         }
         // Unmapping a large table takes milliseconds per hundred MiB
         // touched: not in the time of the move or reply that dropped it.
-        // If no thread can be had, it is freed here.
-        let spare = std::sync::Arc::new(std::sync::Mutex::new(Some(allocation)));
-        let theirs = spare.clone();
-        let spawned = std::thread::Builder::new()
-            .name("tabula-free".into())
-            .spawn(move || {
-                if let Some(a) = theirs.lock().ok().and_then(|mut a| a.take()) {
-                    a.free();
-                }
-            });
-        if spawned.is_err()
-            && let Some(a) = spare.lock().ok().and_then(|mut a| a.take())
-        {
-            a.free();
-        }
+        crate::dispose::dispose(allocation);
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from `alloc_zeroed` with this `layout`, and
+        // nothing else refers to it any more (dropped once).
+        unsafe { dealloc(self.ptr.as_ptr(), self.layout) }
     }
 }
 

@@ -25,6 +25,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use rand::Rng as _;
 
+use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::random_playout;
 use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
@@ -33,6 +34,8 @@ use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
+/// Trees of at least this many nodes are freed off the clock.
+const DISPOSE_NODES: usize = 4096;
 /// Nodes with more edges than this index them by move.
 const WIDE: usize = 16;
 /// Random draws looking for an untried move at a wide node.
@@ -473,7 +476,7 @@ impl<G: Game> Search<G> for Ismcts {
             iterations += 1;
             max_depth = max_depth.max(run.iterate(root, seat, rng));
         }
-        match run.tree.most_visited(0) {
+        let result = match run.tree.most_visited(0) {
             Some(e) => SearchResult {
                 best: e.mv,
                 score: mean(e),
@@ -483,6 +486,12 @@ impl<G: Game> Search<G> for Ismcts {
                 exact: None,
             },
             None => only(root_moves[0], iterations),
+        };
+        // A large tree takes tens of milliseconds to free: not before the
+        // reply.
+        if run.tree.nodes.len() >= DISPOSE_NODES {
+            dispose(run.tree);
         }
+        result
     }
 }
