@@ -5,7 +5,7 @@
 //! below it (a game never knows a search, the registry never knows the
 //! engine):
 //! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
-//!    [`zeroed`] and [`dispose`]: large tables made and freed off the clock.
+//!    `zeroed` and `dispose`: large tables made and freed off the clock.
 //! 2. [`game`]: the game trait every game implements; [`played`]: a game in
 //!    play as text (history, checked moves), shared by engine and referee.
 //! 3. [`games`]: one module per game, and the registry that names them
@@ -20,7 +20,7 @@
 pub mod arena;
 pub mod bench;
 pub mod control;
-pub mod dispose;
+pub(crate) mod dispose;
 pub mod engine;
 pub mod game;
 pub mod games;
@@ -29,4 +29,4 @@ pub mod perft;
 pub mod played;
 pub mod protocol;
 pub mod search;
-pub mod zeroed;
+pub(crate) mod zeroed;

@@ -21,17 +21,17 @@
 //! seeded match, whose records `--merge` back into the whole.
 
 pub mod chart;
-pub mod config;
-pub mod interrupt;
-pub mod play;
+pub(crate) mod config;
+pub(crate) mod interrupt;
+pub(crate) mod play;
 pub mod process;
-pub mod progress;
+pub(crate) mod progress;
 pub mod record;
-pub mod referee;
+pub(crate) mod referee;
 pub mod report;
 pub mod schedule;
 pub mod stats;
-pub mod stdio;
+pub(crate) mod stdio;
 
 use std::fmt;
 use std::fs::File;

@@ -2,10 +2,10 @@
 //! random generator and the clock. The protocol layer calls it with parsed
 //! commands and formats what it returns; it never prints.
 
-pub mod clock;
+pub(crate) mod clock;
 mod searchers;
 pub mod settings;
-pub mod table;
+pub(crate) mod table;
 
 use std::fmt;
 use std::sync::Arc;

@@ -4,6 +4,6 @@
 
 pub mod command;
 pub mod input;
-pub mod session;
+pub(crate) mod session;
 
 pub use session::{Ending, run};

@@ -11,12 +11,12 @@ use crate::game::{Game, Rng, Seat};
 pub use crate::control::{Budget, Control, Progress};
 
 pub mod alphabeta;
-pub mod exact;
+pub(crate) mod exact;
 pub mod ismcts;
 pub mod mcts;
 pub mod pimc;
 pub mod playout;
-pub mod simple;
+pub(crate) mod simple;
 #[cfg(test)]
 mod tests;
 pub mod tree;

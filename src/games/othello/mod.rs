@@ -12,7 +12,7 @@
 pub mod avx2;
 pub mod bitboard;
 pub mod endgame;
-pub mod eval;
+pub(crate) mod eval;
 
 use rand::Rng as _;
 
