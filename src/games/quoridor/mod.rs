@@ -1,6 +1,6 @@
 //! Quoridor for two or four players, on odd boards from 3x3 to 11x11.
 //!
-//! Rules as in `rules.md`: a turn is a pawn step (with the standard jumps,
+//! Rules as in protocol.md (Games, Quoridor): a turn is a pawn step (with the standard jumps,
 //! or the coursework variant `jumps=false` where pawns share squares and
 //! never jump) or a two-square wall that may not overlap or cross another
 //! wall and must leave every pawn a path to its goal side.
