@@ -303,7 +303,9 @@ fn the_memory_setting_caps_what_an_ismcts_tree_owns() {
             e.send(&line);
             assert_eq!(e.reply(LONG), vec!["= "], "{line}");
         }
-        e.send("genmove movetime=2000");
+        // An iteration budget, not a time: the tree a loaded machine
+        // grows in two seconds is too small to tell the caps apart.
+        e.send("genmove iterations=300000");
         assert!(e.reply(LONG)[0].starts_with("= "));
         peak_mib(&e.child)
     };
