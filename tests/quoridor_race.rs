@@ -21,13 +21,15 @@ mod quoridor {
 
     /// Extra own moves allowed over the shortest path.
     const SLACK: u32 = 1;
+    /// Walls a Monte Carlo search may spend on top of [`SLACK`].
+    const SPARE: u32 = 2;
 
     /// A search under test: its name, its settings, and whether it may
-    /// spend its walls in hand before walking home. The Monte Carlo
-    /// searches see every move of a won race win; a wall placed first
-    /// costs a ten-thousandth of a point a ply in their rewards, lost in
-    /// the spread of their visits at these budgets: they may place some of
-    /// their walls first (they never walk back and forth, and they win).
+    /// spend a wall or two before walking home. The Monte Carlo searches
+    /// see every move of a won race win; the game's reward decay makes a
+    /// wall placed first cost them some 0.003 of reward, still within the
+    /// spread of their playouts at these budgets: they may place up to
+    /// [`SPARE`] walls first (they never walk back and forth, and they win).
     type Search = (&'static str, &'static [(&'static str, &'static str)], bool);
 
     /// The searches and their small budgets.
@@ -173,7 +175,11 @@ mod quoridor {
                 panic!("{position}: over")
             };
             for (name, search, spends) in SEARCHES.iter().filter(|(n, ..)| searches.contains(n)) {
-                let spare = if *spends { g.walls_left(me) } else { 0 };
+                let spare = if *spends {
+                    g.walls_left(me).min(SPARE)
+                } else {
+                    0
+                };
                 let bound = g.distance(me) + SLACK + spare;
                 let (end, moves) = race::<P>(options, position, search, bound + 2);
                 let mine = (end.ply() - 1) / P as u32 + 1;
@@ -273,6 +279,28 @@ mod quoridor {
                     "depth {depth}: {}",
                     moves[0]
                 );
+            }
+        }
+    }
+
+    /// Issue 19's game: from its position, alpha-beta at depth 1 walks
+    /// home against the walker (who holds 8 walls and never places one)
+    /// in its shortest path. Deeper searches see a wall inside their
+    /// horizon cost a pawn in the corridor more than waiting outside costs
+    /// it, and wait until the walker wins (a known limit, see the README;
+    /// the moves of every depth are printed for the record).
+    #[test]
+    fn issue_19_alpha_beta_against_the_walker() {
+        let position = "f5 f6 8 4 p2 f1h d3h c5h e5h d2v f2v d4v f4v";
+        let start: QuoridorGame<2> = state(&["players=2"], position);
+        let bound = start.distance(1) + SLACK;
+        for depth in ["1", "2", "3", "4", "5"] {
+            let search = [("search", "alphabeta"), ("depth", depth)];
+            let (end, moves) = race::<2>(&["players=2"], position, &search, bound + 2);
+            eprintln!("depth {depth}: {} plies: {}", end.ply(), moves.join(" "));
+            if depth == "1" {
+                assert_eq!(end.outcome().winners, [1], "{}", moves.join(" "));
+                assert!(end.ply().div_ceil(2) <= bound, "{}", moves.join(" "));
             }
         }
     }

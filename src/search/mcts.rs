@@ -293,21 +293,26 @@ impl<'t, G: Game> Worker<'t, G> {
                 break;
             }
         }
-        if playout(
+        let Some(plies) = playout(
             &mut state,
             self.config.policy,
             rng,
             &mut self.scratch,
             pacer,
-        )
-        .is_none()
-        {
+        ) else {
             self.cancel();
             return None;
-        }
+        };
+        // Plies from the root to the end, for games that discount them:
+        // linearly, and never below half, so that a far win still beats
+        // a far loss by as much as it beats a draw.
+        let keep = match root.reward_decay() {
+            decay if decay > 0.0 => (1.0 - decay * f64::from(depth + plies)).max(0.5),
+            _ => 1.0,
+        };
         self.rewards.clear();
         self.rewards
-            .extend((0..state.num_seats()).map(|s| state.reward(s)));
+            .extend((0..state.num_seats()).map(|s| 0.5 + (state.reward(s) - 0.5) * keep));
         for step in &self.path {
             let reward = self.rewards[step.mover] as f32;
             let n = tree.node(step.node);
