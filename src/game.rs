@@ -232,10 +232,10 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Hook: the share by which Monte Carlo searches move a result towards
     /// 1/2 for each ply between the search's root and the end of the
-    /// playout (at most half the way), so that of two wins the quicker is worth clearly more (and
-    /// of two losses the slower). 0 (the default) leaves results as
-    /// [`Game::reward`] gives them; a race game whose wins all look alike
-    /// to a search sets it.
+    /// playout (at most half the way), so that of two wins the quicker is
+    /// worth clearly more (and of two losses the slower). 0 (the default)
+    /// leaves results as [`Game::reward`] gives them; a race game whose
+    /// wins all look alike to a search sets it.
     fn reward_decay(&self) -> f64 {
         0.0
     }

@@ -312,7 +312,10 @@ impl<'t, G: Game> Worker<'t, G> {
         };
         self.rewards.clear();
         self.rewards
-            .extend((0..state.num_seats()).map(|s| 0.5 + (state.reward(s) - 0.5) * keep));
+            .extend((0..state.num_seats()).map(|s| match state.reward(s) {
+                r if keep < 1.0 => 0.5 + (r - 0.5) * keep,
+                r => r,
+            }));
         for step in &self.path {
             let reward = self.rewards[step.mover] as f32;
             let n = tree.node(step.node);
