@@ -109,12 +109,15 @@ pub fn make_searcher<G: Game>(
         settings.solve_reach
     };
     Ok(if reach > 0 {
-        Box::new(SolveFirst::new(
-            search,
-            reach,
-            (settings.hash as usize) << 20,
-            Duration::from_millis(DEFAULT_MOVETIME_MS),
-        ))
+        Box::new(
+            SolveFirst::new(
+                search,
+                reach,
+                (settings.hash as usize) << 20,
+                Duration::from_millis(DEFAULT_MOVETIME_MS),
+            )
+            .with_threads(settings.threads),
+        )
     } else {
         search
     })
