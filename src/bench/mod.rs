@@ -190,15 +190,35 @@ pub fn run(config: &BenchConfig) -> String {
         );
     }
 
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if let Some(dir) = &config.ffo {
         let path = dir.join("fforum-40-59.obf");
         match std::fs::read_to_string(&path) {
             Ok(text) => {
+                let mut totals = [Vec::new(), Vec::new()];
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
+                    let solved = solve_line(40 + i, line, config.hash_mib << 20, runs, threads);
+                    let _ = writeln!(out, "{}", solved.text);
+                    for (total, times) in totals.iter_mut().zip(&solved.times) {
+                        total.push(times.clone());
+                    }
+                }
+                if threads > 1 && config.ffo_count > 0 {
+                    // Run k of the whole set: the sum of every position's run k.
+                    let solved = totals[0].len();
+                    let sums = totals.map(|per_position| {
+                        (0..runs)
+                            .map(|k| per_position.iter().map(|t: &Vec<f64>| t[k]).sum::<f64>())
+                            .collect::<Vec<f64>>()
+                    });
+                    let ratios: Vec<f64> = sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
+                    let (one, _) = median_and_range(&sums[0], 2);
+                    let (many, _) = median_and_range(&sums[1], 2);
+                    let (speedup, range) = median_and_range(&ratios, 2);
                     let _ = writeln!(
                         out,
-                        "{}",
-                        solve_line(40 + i, line, config.hash_mib << 20, runs)
+                        "ffo #40-#{}: {one:.2} s on 1 thread, {many:.2} s on {threads}: {speedup:.2}x{range}",
+                        39 + solved
                     );
                 }
             }
@@ -210,50 +230,101 @@ pub fn run(config: &BenchConfig) -> String {
     out
 }
 
-/// Solves one `.obf` line `runs` times and reports the median time, the
-/// nodes, and the score against the one the file gives.
-fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> String {
+/// One FFO position's report line, and its solve times: run by run, on one
+/// thread and on several.
+struct Solved {
+    text: String,
+    times: [Vec<f64>; 2],
+}
+
+/// Solves one `.obf` line `runs` times on one thread and, alternating with
+/// those, on `threads` (if more than one), and reports the median times,
+/// the speed-up (the median of each run pair's ratio), the nodes, and the
+/// score against the one the file gives.
+fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize, threads: usize) -> Solved {
+    let failed = |text: String| Solved {
+        text,
+        times: [vec![0.0; runs], vec![0.0; runs]],
+    };
     let Some(position) = line.get(..66) else {
-        return format!("ffo #{number}: line too short");
+        return failed(format!("ffo #{number}: line too short"));
     };
     let mut game = Othello::start();
     if let Err(e) = game.set_position(position) {
-        return format!("ffo #{number}: {e}");
+        return failed(format!("ffo #{number}: {e}"));
     }
     let expected: Option<i32> = line
         .get(66..)
         .and_then(|rest| rest.split(';').nth(1))
         .and_then(|m| m.split(':').nth(1))
         .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
-    let mut result = None;
-    let mut times = Vec::new();
+    let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+    let mut results = [None, None];
+    let mut times = [Vec::new(), Vec::new()];
+    let mut cpu = [Vec::new(), Vec::new()];
     for _ in 0..runs.max(1) {
-        let t = Instant::now();
-        result = solve_exact(
-            game.player(),
-            game.opponent(),
-            &Control::unlimited(),
-            table_bytes,
-        );
-        times.push(t.elapsed().as_secs_f64());
+        for (k, &n) in counts.iter().enumerate() {
+            let control = Control::unlimited().with_threads(n);
+            let (t, c) = (Instant::now(), process_cpu());
+            results[k] = solve_exact(game.player(), game.opponent(), &control, table_bytes);
+            times[k].push(t.elapsed().as_secs_f64());
+            cpu[k].push(process_cpu().zip(c).map_or(0.0, |(b, a)| b - a));
+        }
     }
-    let (secs, range) = median_and_range(&times, 2);
-    match result {
-        Some((mv, score, nodes)) => {
-            let check = match expected {
+    let check = |r: &Option<(u8, i32, u64)>| match *r {
+        Some((mv, score, _)) => {
+            let verdict = match expected {
                 Some(e) if e == score => "exact".to_string(),
                 Some(e) => format!("WRONG, expected {e:+}"),
                 None => "no reference".to_string(),
             };
-            format!(
-                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s{range}, {nodes} nodes, {:.1} M nodes/s",
-                game.empties().count_ones(),
-                crate::games::othello::square_name(mv),
-                nodes as f64 / secs / 1e6
-            )
+            format!("{} {score:+} ({verdict})", crate::games::othello::square_name(mv))
         }
-        None => format!("ffo #{number}: not solved"),
+        None => "not solved".to_string(),
+    };
+    let (secs, range) = median_and_range(&times[0], 2);
+    let nodes = results[0].map_or(0, |r| r.2);
+    let mut text = format!(
+        "ffo #{number}: {} empties, best {} in {secs:.2} s{range}, {nodes} nodes, {:.1} M nodes/s",
+        game.empties().count_ones(),
+        check(&results[0]),
+        nodes as f64 / secs / 1e6
+    );
+    if threads > 1 {
+        let ratios: Vec<f64> = times[0].iter().zip(&times[1]).map(|(a, b)| a / b).collect();
+        let (secs, _) = median_and_range(&times[1], 2);
+        let (speedup, range) = median_and_range(&ratios, 2);
+        let (busy, _) = median_and_range(
+            &cpu[1].iter().zip(&times[1]).map(|(c, t)| c / t).collect::<Vec<f64>>(),
+            2,
+        );
+        let _ = write!(
+            text,
+            "; {threads} threads: {} in {secs:.2} s, {speedup:.2}x{range}, {busy:.2} cores busy",
+            check(&results[1])
+        );
     }
+    Solved { text, times }
+}
+
+/// CPU time of this process so far, in seconds (all its threads).
+#[cfg(not(unix))]
+fn process_cpu() -> Option<f64> {
+    None
+}
+
+/// CPU time of this process so far, in seconds (all its threads).
+#[cfg(unix)]
+fn process_cpu() -> Option<f64> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `usage` is a valid place for one `rusage`, which the call fills.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    ok.then(|| {
+        // SAFETY: filled by the successful call above.
+        let u = unsafe { usage.assume_init() };
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        secs(u.ru_utime) + secs(u.ru_stime)
+    })
 }
 
 /// The default folder of the FFO files: `../shared/data/ffo` beside the
