@@ -300,8 +300,9 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize, thread
         );
         let _ = write!(
             text,
-            "; {threads} threads: {} in {secs:.2} s, {speedup:.2}x{range}, {busy:.2} cores busy",
-            check(&results[1])
+            "; {threads} threads: {} in {secs:.2} s, {speedup:.2}x{range}, {} nodes, {busy:.2} cores busy",
+            check(&results[1]),
+            results[1].map_or(0, |r| r.2)
         );
     }
     Solved { text, times }
