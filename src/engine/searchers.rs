@@ -76,7 +76,9 @@ pub fn make_searcher<G: Game>(
     let search: BoxedSearch<G> = match settings.search {
         SearchKind::Random => Box::new(RandomMove::default()),
         SearchKind::Rules | SearchKind::Solve => Box::new(RulesMove::default()),
-        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.hash)),
+        SearchKind::AlphaBeta => {
+            Box::new(AlphaBeta::<G>::new(settings.hash).with_threads(settings.threads))
+        }
         SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
         SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
             policy: Policy::Random,
