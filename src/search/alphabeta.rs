@@ -628,3 +628,74 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 
     }
     worst
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slot_written_by_two_threads_at_once_never_reads_as_a_mixed_entry() {
+        // Two writers fill one slot with entries of two keys, each with its
+        // own data; a reader that accepts an entry for a key must see that
+        // key's data, never the other's half.
+        let mut slots = ZeroedTable::<Slot>::try_new(MIN_SLOTS).expect("a small table");
+        let table = SharedTable::new(&mut slots, salt(0));
+        let keys = [5u64, 5 + MIN_SLOTS as u64];
+        assert_eq!(table.slot(keys[0]), table.slot(keys[1]));
+        let entry = |k: usize, n: i32| Entry {
+            salted_key: keys[k] ^ table.salt,
+            score: if k == 0 { n } else { -n - 1 },
+            depth: k as u8 + 1,
+            bound: if k == 0 { Bound::Lower } else { Bound::Upper },
+            best: k as u16,
+        };
+        let stop = AtomicBool::new(false);
+        let (mut hits, mut wrong) = (0u64, 0u64);
+        std::thread::scope(|scope| {
+            for k in 0..2 {
+                let (table, stop) = (&table, &stop);
+                scope.spawn(move || {
+                    let mut n = 0;
+                    while !stop.load(Ordering::Relaxed) {
+                        table.write(keys[k], &entry(k, n));
+                        n = (n + 1) % 1000;
+                    }
+                });
+            }
+            for i in 0..2_000_000 {
+                let k = i % 2;
+                let e = table.read(keys[k]);
+                if e.salted_key == keys[k] ^ table.salt {
+                    hits += 1;
+                    let own = if k == 0 { e.score >= 0 } else { e.score < 0 };
+                    if !own || e.depth != k as u8 + 1 || e.best != k as u16 {
+                        wrong += 1;
+                    }
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert!(hits > 0);
+        assert_eq!(wrong, 0, "{wrong} mixed entries in {hits} hits");
+    }
+
+    #[test]
+    fn a_reordered_move_maps_back_to_its_generated_place() {
+        for helper in 0..4 {
+            for hint in [None, Some(0), Some(3), Some(6)] {
+                let generated: Vec<usize> = (0..7).collect();
+                let mut moves = generated.clone();
+                let order = Order::of(&mut moves, hint, helper, 5);
+                if let Some(h) = hint {
+                    assert_eq!(moves[0], h);
+                }
+                let mut sorted = moves.clone();
+                sorted.sort();
+                assert_eq!(sorted, generated);
+                for (k, &m) in moves.iter().enumerate() {
+                    assert_eq!(order.generated(k), m, "helper {helper} hint {hint:?}");
+                }
+            }
+        }
+    }
+}
