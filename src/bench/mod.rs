@@ -1,8 +1,10 @@
 //! `tabula bench`: the speed figures of this build, measured on the spot.
 //!
 //! Perft, Monte Carlo simulations per second (Othello on one and two
-//! threads, Quoridor 9x9, Hearts information-set search), and exact
-//! endgame solves of the FFO test positions when their file is at hand.
+//! threads, Quoridor 9x9, Hearts information-set search), alpha-beta nodes
+//! a second on one thread and on every core, and exact endgame solves of
+//! the FFO test positions when their file is at hand, on one thread and on
+//! every core.
 //! Times are wall-clock on whatever else the machine is doing: compare
 //! figures taken in one run, not across runs.
 
@@ -21,6 +23,7 @@ use crate::games::othello::endgame::solve_exact;
 use crate::games::quoridor::Quoridor;
 use crate::options::Options;
 use crate::perft::perft;
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::{Budget, Control, Search};
@@ -43,7 +46,18 @@ pub struct BenchConfig {
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.
-fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f64) {
+fn rate<G: Game, S: Search<G>>(search: S, root: &G, seconds: f64) -> (u64, f64) {
+    let (r, rate) = timed(search, root, seconds);
+    (r.iterations, rate)
+}
+
+/// The result of `search` on `root` for `seconds`, and its iterations a
+/// second.
+fn timed<G: Game, S: Search<G>>(
+    mut search: S,
+    root: &G,
+    seconds: f64,
+) -> (crate::search::SearchResult<G::Move>, f64) {
     let budget = Budget {
         time: Some(Duration::from_secs_f64(seconds)),
         ..Budget::default()
@@ -59,10 +73,8 @@ fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f
     };
     let started = Instant::now();
     let r = search.search(root, seat, &budget, &control, &mut rng);
-    (
-        r.iterations,
-        r.iterations as f64 / started.elapsed().as_secs_f64(),
-    )
+    let rate = r.iterations as f64 / started.elapsed().as_secs_f64();
+    (r, rate)
 }
 
 /// A Hearts hand (no passing) dealt from a fixed seed, with the 2C trick
@@ -191,6 +203,27 @@ pub fn run(config: &BenchConfig) -> String {
     }
 
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Alpha-beta from the start position for the same time on one thread
+    // and on every core, alternating: nodes a second of all threads, and
+    // the depth the main thread completed.
+    let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+    for &n in counts {
+        let mut rates = Vec::new();
+        let mut depths = Vec::new();
+        for _ in 0..runs {
+            let search = AlphaBeta::<Othello>::new(config.hash_mib as u64).with_threads(n);
+            let (result, rate) = timed(search, &start, s);
+            rates.push(rate);
+            depths.push(result.depth as f64);
+        }
+        let (depth, _) = median_and_range(&depths, 0);
+        let _ = writeln!(
+            out,
+            "othello alphabeta, {n} thread{}: {} nodes/s, depth {depth:.0} in {s} s",
+            if n == 1 { "" } else { "s" },
+            rate_text(&rates)
+        );
+    }
     if let Some(dir) = &config.ffo {
         let path = dir.join("fforum-40-59.obf");
         match std::fs::read_to_string(&path) {
