@@ -244,7 +244,8 @@ pub fn run(config: &BenchConfig) -> String {
                             .map(|k| per_position.iter().map(|t: &Vec<f64>| t[k]).sum::<f64>())
                             .collect::<Vec<f64>>()
                     });
-                    let ratios: Vec<f64> = sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
+                    let ratios: Vec<f64> =
+                        sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
                     let (one, _) = median_and_range(&sums[0], 2);
                     let (many, _) = median_and_range(&sums[1], 2);
                     let (speedup, range) = median_and_range(&ratios, 2);
@@ -274,7 +275,13 @@ struct Solved {
 /// those, on `threads` (if more than one), and reports the median times,
 /// the speed-up (the median of each run pair's ratio), the nodes, and the
 /// score against the one the file gives.
-fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize, threads: usize) -> Solved {
+fn solve_line(
+    number: usize,
+    line: &str,
+    table_bytes: usize,
+    runs: usize,
+    threads: usize,
+) -> Solved {
     let failed = |text: String| Solved {
         text,
         times: [vec![0.0; runs], vec![0.0; runs]],
@@ -311,7 +318,10 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize, thread
                 Some(e) => format!("WRONG, expected {e:+}"),
                 None => "no reference".to_string(),
             };
-            format!("{} {score:+} ({verdict})", crate::games::othello::square_name(mv))
+            format!(
+                "{} {score:+} ({verdict})",
+                crate::games::othello::square_name(mv)
+            )
         }
         None => "not solved".to_string(),
     };
@@ -328,7 +338,11 @@ fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize, thread
         let (secs, _) = median_and_range(&times[1], 2);
         let (speedup, range) = median_and_range(&ratios, 2);
         let (busy, _) = median_and_range(
-            &cpu[1].iter().zip(&times[1]).map(|(c, t)| c / t).collect::<Vec<f64>>(),
+            &cpu[1]
+                .iter()
+                .zip(&times[1])
+                .map(|(c, t)| c / t)
+                .collect::<Vec<f64>>(),
             2,
         );
         let _ = write!(

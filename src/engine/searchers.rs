@@ -282,15 +282,21 @@ mod tests {
             };
             assert_eq!(r.score, outcome, "seed {seed}");
             assert!(s.is_legal(r.best));
-            let mut child = s.clone();
+            let mut child = s;
             child.apply(r.best);
             let after = match child.turn() {
-                crate::game::Turn::Player(p) if p == seat => child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| v),
+                crate::game::Turn::Player(p) if p == seat => {
+                    child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| v)
+                }
                 crate::game::Turn::Over => Some(exact),
                 _ => child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| -v),
             };
             if let Some(v) = after {
-                assert_eq!(v.signum(), exact.signum(), "seed {seed}: the move keeps the outcome");
+                assert_eq!(
+                    v.signum(),
+                    exact.signum(),
+                    "seed {seed}: the move keeps the outcome"
+                );
             }
             checked += 1;
         }

@@ -78,7 +78,9 @@ impl Entry {
     /// The best move among `moves`, the position's legal moves as
     /// generated.
     fn best<M: Copy>(&self, moves: &[M]) -> Option<M> {
-        (self.best as usize).checked_sub(1).and_then(|i| moves.get(i).copied())
+        (self.best as usize)
+            .checked_sub(1)
+            .and_then(|i| moves.get(i).copied())
     }
 }
 
@@ -652,12 +654,12 @@ mod tests {
         let stop = AtomicBool::new(false);
         let (mut hits, mut wrong) = (0u64, 0u64);
         std::thread::scope(|scope| {
-            for k in 0..2 {
+            for (k, &key) in keys.iter().enumerate() {
                 let (table, stop) = (&table, &stop);
                 scope.spawn(move || {
                     let mut n = 0;
                     while !stop.load(Ordering::Relaxed) {
-                        table.write(keys[k], &entry(k, n));
+                        table.write(key, &entry(k, n));
                         n = (n + 1) % 1000;
                     }
                 });

@@ -21,7 +21,9 @@ use super::PASS;
 use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
 use crate::control::{Control, Pacer};
 use crate::zeroed::ZeroedTable;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsize, Ordering, fence};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsize, Ordering, fence,
+};
 use std::sync::{Arc, Mutex};
 
 /// Deepest level searched without the transposition table.
@@ -242,9 +244,8 @@ impl<'t> SharedTable<'t> {
         // mutably for 't, so nothing else reads or writes them meanwhile;
         // AtomicU64 has the size and alignment of u64 (asserted above),
         // and from here on they are only accessed atomically.
-        let words = unsafe {
-            std::slice::from_raw_parts(buckets.as_mut_ptr().cast::<AtomicU64>(), len)
-        };
+        let words =
+            unsafe { std::slice::from_raw_parts(buckets.as_mut_ptr().cast::<AtomicU64>(), len) };
         SharedTable {
             words,
             mask: size - 1,
@@ -403,13 +404,14 @@ fn hash(p: u64, o: u64) -> u64 {
 
 /// Fewest empties at which a node's younger children are shared out among
 /// idle threads: below it, a subtree is too small for a thread's start.
-const SPLIT_EMPTIES: u32 = 12;
+const SPLIT_EMPTIES: u32 = 14;
 /// Children searched alone before the rest are shared out: a node whose
 /// first few children did not refute it is almost surely one where every
-/// child must be searched, so that no thread's work is wasted (sharing
-/// after the first child alone searched half as many nodes again on FFO
-/// #41, sharing after three about a tenth).
-const YOUNG_BROTHERS: usize = 3;
+/// child must be searched, so that little of the threads' work is wasted.
+/// Measured on two threads: sharing after the first child searched half as
+/// many nodes again as one thread on FFO #41, after three children 8% more
+/// on #41 but 41% more on #44, after four 8% and 2%.
+const YOUNG_BROTHERS: usize = 4;
 
 /// Solves the position where the owner of `p` is to move against `o`, on
 /// `control.threads()` threads.
@@ -451,7 +453,6 @@ fn solve_with(
         idle: AtomicIsize::new(control.threads() as isize - 1),
     };
     let r = solve_shared(p, o, &shared, simd);
-    drop(shared);
     table.give_back();
     r
 }
@@ -1174,7 +1175,7 @@ mod tests {
                 assert!(nodes > 0);
                 // The move reaches the score: its child, solved on one
                 // thread, is worth exactly minus it.
-                let mut child = s.clone();
+                let mut child = s;
                 child.apply(mv);
                 let reply = solve_with(
                     child.player(),
