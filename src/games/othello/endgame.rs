@@ -22,7 +22,7 @@ use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_di
 use crate::control::{Control, Pacer};
 use crate::zeroed::ZeroedTable;
 use std::sync::atomic::{
-    AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsize, Ordering, fence,
+    AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence,
 };
 use std::sync::{Arc, Mutex};
 
@@ -321,45 +321,46 @@ impl<'t> SharedTable<'t> {
     }
 }
 
-/// What the threads of one solve share: the table, the control, and the
-/// count of threads free to help at a split.
+/// What the threads of one solve share: the table, the control, the
+/// split on offer to a waiting thread and the count of those waiting.
 struct Shared<'s, 'a> {
     table: SharedTable<'s>,
     control: &'s Control<'a>,
-    /// Threads that may be started to help now (below zero for a moment
-    /// when a waiting thread resumes while its place was taken).
-    idle: AtomicIsize,
+    /// Threads waiting for work: helpers between splits, and threads
+    /// whose split waits for a helper's last child.
+    waiting: AtomicUsize,
+    /// A split a waiting thread may join (null: none). It points into the
+    /// stack of the thread that offered it, which takes it back, or waits
+    /// until the thread that took it is done with it, before it returns.
+    offer: AtomicPtr<Job>,
+    /// The root search is over: helpers leave.
+    finished: AtomicBool,
 }
 
 impl Shared<'_, '_> {
-    /// Takes up to `wanted` idle threads; returns how many it took.
-    fn claim(&self, wanted: usize) -> usize {
-        let mut idle = self.idle.load(Ordering::Relaxed);
-        loop {
-            if idle <= 0 || wanted == 0 {
-                return 0;
-            }
-            let take = (idle as usize).min(wanted);
-            match self.idle.compare_exchange_weak(
-                idle,
-                idle - take as isize,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return take,
-                Err(now) => idle = now,
-            }
+    /// The split on offer, taken (null if none).
+    #[inline]
+    fn take(&self) -> *const Job {
+        if self.offer.load(Ordering::Relaxed).is_null() {
+            return std::ptr::null();
         }
+        self.offer.swap(std::ptr::null_mut(), Ordering::Acquire)
     }
 
-    fn release(&self, threads: usize) {
-        self.idle.fetch_add(threads as isize, Ordering::Relaxed);
+    /// A short pause of a thread that waits.
+    fn pause(spins: &mut u32) {
+        *spins += 1;
+        if spins.is_multiple_of(64) {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
     }
 }
 
 /// A node whose younger children are searched by several threads
-/// (young brothers wait: the first child is searched alone, and its score
-/// bounds the others' windows).
+/// (young brothers wait: the first few children are searched alone, and
+/// their score bounds the others' windows).
 struct Split {
     /// The next child to hand out.
     next: AtomicUsize,
@@ -369,6 +370,24 @@ struct Split {
     best: Mutex<(i32, u8)>,
     /// Raised by a child that refutes the node: the others stop.
     cutoff: Arc<AtomicBool>,
+}
+
+/// A split as offered to one helper: the children, the window, and what
+/// the helper hands back.
+struct Job {
+    split: Split,
+    rest: *const Child,
+    len: usize,
+    alpha: i32,
+    beta: i32,
+    n: u32,
+    /// The cutoff flags the helper works under: the offering thread's and
+    /// the split's.
+    cutoffs: Vec<Arc<AtomicBool>>,
+    nodes: AtomicU64,
+    stopped: AtomicBool,
+    /// Set by the helper when it no longer touches the job.
+    done: AtomicBool,
 }
 
 /// A child position in the deep search's move list.
@@ -402,8 +421,9 @@ fn hash(p: u64, o: u64) -> u64 {
     h ^ (h >> 31)
 }
 
-/// Fewest empties at which a node's younger children are shared out among
-/// idle threads: below it, a subtree is too small for a thread's start.
+/// Fewest empties at which a node's younger children are shared out with a
+/// waiting thread: below it, a subtree is too small to be worth the
+/// hand-over.
 const SPLIT_EMPTIES: u32 = 14;
 /// Children searched alone before the rest are shared out: a node whose
 /// first few children did not refute it is almost surely one where every
@@ -450,23 +470,47 @@ fn solve_with(
     let shared = Shared {
         table: SharedTable::new(&mut table, bits),
         control,
-        idle: AtomicIsize::new(control.threads() as isize - 1),
+        waiting: AtomicUsize::new(0),
+        offer: AtomicPtr::new(std::ptr::null_mut()),
+        finished: AtomicBool::new(false),
     };
     let r = solve_shared(p, o, &shared, simd);
     table.give_back();
     r
 }
 
-/// Solves on the table and threads of `shared`.
+/// Solves on the table of `shared`, with `control.threads() - 1` helpers
+/// that wait for splits.
 fn solve_shared(p: u64, o: u64, shared: &Shared, simd: bool) -> Option<(u8, i32, u64)> {
+    std::thread::scope(|scope| {
+        let fast = cfg!(target_arch = "x86_64") && simd && super::avx2::available();
+        for _ in 1..shared.control.threads() {
+            // A helper that cannot be started is one fewer.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                #[cfg(target_arch = "x86_64")]
+                if fast {
+                    // SAFETY: the CPU has the features this copy is compiled for.
+                    return unsafe { Solver::<true>::helper(shared) };
+                }
+                Solver::<false>::helper(shared)
+            });
+        }
+        let r = solve_root(p, o, shared, fast);
+        shared.finished.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The main thread's search of the root.
+fn solve_root(p: u64, o: u64, shared: &Shared, fast: bool) -> Option<(u8, i32, u64)> {
     #[cfg(target_arch = "x86_64")]
-    if simd && super::avx2::available() {
+    if fast {
         let mut solver = Solver::<true>::new(shared, Vec::new());
         // SAFETY: the CPU has the features this copy is compiled for.
         let r = unsafe { solver.root(p, o) };
         return solver.finish(r);
     }
-    let _ = simd;
+    let _ = fast;
     let mut solver = Solver::<false>::new(shared, Vec::new());
     let r = solver.root(p, o);
     solver.finish(r)
@@ -554,11 +598,13 @@ impl Solver<'_, '_, $fast> {
         }
         let (mut best, mut best_move) = (best, first.sq);
         for (i, c) in list.iter().enumerate().skip(1) {
-            if i >= YOUNG_BROTHERS && n >= SPLIT_EMPTIES && list.len() - i >= 2 {
-                let helpers = self.shared.claim(list.len() - i - 1);
-                if helpers > 0 {
-                    return self.split(&list[i..], helpers, alpha, beta, n, (best, best_move));
-                }
+            if i >= YOUNG_BROTHERS
+                && n >= SPLIT_EMPTIES
+                && list.len() - i >= 2
+                && self.shared.waiting.load(Ordering::Relaxed) > 0
+                && let Some(r) = self.split(&list[i..], alpha, beta, n, (best, best_move))
+            {
+                return r;
             }
             let a = alpha.max(best);
             let v = self.younger(c, a, beta, n);
@@ -587,65 +633,114 @@ impl Solver<'_, '_, $fast> {
         }
     }
 
-    /// Searches the children `rest` of a node with `helpers` more threads,
-    /// started for it; `first` is the score and move of the first child.
-    #[allow(clippy::too_many_arguments, unused_unsafe)]
+    /// Offers the children `rest` of a node to a waiting thread and
+    /// searches them with it; `first` is the best score and move of the
+    /// children searched so far. `None` if another split is on offer.
     $(#[$attr])*
     fn split(
         &mut self,
         rest: &[Child],
-        helpers: usize,
         alpha: i32,
         beta: i32,
         n: u32,
         first: (i32, u8),
-    ) -> (i32, u8) {
-        let split = Split {
-            next: AtomicUsize::new(0),
-            score: AtomicI32::new(first.0),
-            best: Mutex::new(first),
-            cutoff: Arc::new(AtomicBool::new(false)),
-        };
+    ) -> Option<(i32, u8)> {
         let shared = self.shared;
+        let cutoff = Arc::new(AtomicBool::new(false));
         let mut cutoffs = self.cutoffs.clone();
-        cutoffs.push(split.cutoff.clone());
-        let (nodes, stopped) = std::thread::scope(|scope| {
-            let split = &split;
-            let mut workers = Vec::with_capacity(helpers);
-            for _ in 0..helpers {
-                let cutoffs = cutoffs.clone();
-                let started = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let mut helper = Solver::<$fast>::new(shared, cutoffs);
-                    // SAFETY: this copy of the search runs only on CPUs with
-                    // its features (checked before the first call).
-                    unsafe { helper.work(split, rest, alpha, beta, n) };
-                    shared.release(1);
-                    (helper.nodes, helper.stopped)
-                });
-                match started {
-                    Ok(w) => workers.push(w),
-                    // No thread to be had: this one does its share.
-                    Err(_) => shared.release(1),
+        cutoffs.push(cutoff.clone());
+        let job = Job {
+            split: Split {
+                next: AtomicUsize::new(0),
+                score: AtomicI32::new(first.0),
+                best: Mutex::new(first),
+                cutoff,
+            },
+            rest: rest.as_ptr(),
+            len: rest.len(),
+            alpha,
+            beta,
+            n,
+            cutoffs,
+            nodes: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        };
+        let offered = &job as *const Job as *mut Job;
+        shared
+            .offer
+            .compare_exchange(std::ptr::null_mut(), offered, Ordering::Release, Ordering::Relaxed)
+            .ok()?;
+        self.cutoffs.push(job.split.cutoff.clone());
+        self.work(&job.split, rest, alpha, beta, n);
+        self.cutoffs.pop();
+        let taken = shared
+            .offer
+            .compare_exchange(offered, std::ptr::null_mut(), Ordering::Relaxed, Ordering::Relaxed)
+            .is_err();
+        if taken {
+            // A helper has it: help with other splits until it is done.
+            shared.waiting.fetch_add(1, Ordering::Relaxed);
+            let mut spins = 0;
+            while !job.done.load(Ordering::Acquire) {
+                let other = shared.take();
+                if other.is_null() {
+                    Shared::pause(&mut spins);
+                } else {
+                    shared.waiting.fetch_sub(1, Ordering::Relaxed);
+                    // SAFETY: a taken job stays alive until its `done` is
+                    // set, which only its taker does; the CPU has this
+                    // copy's features (this thread runs it already).
+                    unsafe { Self::join(shared, other) };
+                    shared.waiting.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            self.cutoffs.push(split.cutoff.clone());
-            self.work(split, rest, alpha, beta, n);
-            self.cutoffs.pop();
-            // While it waits for the helpers, its core is free for one.
-            shared.release(1);
-            let mut total = (0, false);
-            for w in workers {
-                let (nodes, stopped) = w.join().unwrap_or((0, true));
-                total = (total.0 + nodes, total.1 || stopped);
-            }
-            shared.idle.fetch_sub(1, Ordering::Relaxed);
-            total
-        });
-        self.nodes += nodes;
-        self.stopped |= stopped;
+            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            self.nodes += job.nodes.load(Ordering::Relaxed);
+            self.stopped |= job.stopped.load(Ordering::Relaxed);
+        }
         self.aborted = false;
         self.check_cutoffs();
-        split.best.into_inner().unwrap_or((0, PASS))
+        job.split.best.into_inner().ok()
+    }
+
+    /// A helper thread: joins the splits on offer until the solve is over.
+    $(#[$attr])*
+    fn helper(shared: &Shared) {
+        shared.waiting.fetch_add(1, Ordering::Relaxed);
+        let mut spins = 0;
+        while !shared.finished.load(Ordering::Relaxed) {
+            let job = shared.take();
+            if job.is_null() {
+                Shared::pause(&mut spins);
+                continue;
+            }
+            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            // SAFETY: as in `split`.
+            unsafe { Self::join(shared, job) };
+            shared.waiting.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Works on the taken `job` as a helper, hands back its counts and
+    /// lets the job go.
+    ///
+    /// # Safety
+    ///
+    /// `job` was taken from the offer (by this thread alone) and not yet
+    /// let go: its owner keeps it alive until `done` is set.
+    $(#[$attr])*
+    unsafe fn join(shared: &Shared, job: *const Job) {
+        // SAFETY: alive until `done` is set below (the caller's promise).
+        let job = unsafe { &*job };
+        // SAFETY: `rest` and `len` describe the owner's child list, alive
+        // as long as the job.
+        let rest = unsafe { std::slice::from_raw_parts(job.rest, job.len) };
+        let mut helper = Solver::<$fast>::new(shared, job.cutoffs.clone());
+        helper.work(&job.split, rest, job.alpha, job.beta, job.n);
+        job.nodes.store(helper.nodes, Ordering::Relaxed);
+        job.stopped.store(helper.stopped, Ordering::Relaxed);
+        job.done.store(true, Ordering::Release);
     }
 
     /// One thread's share of a split: children taken one at a time until
