@@ -347,10 +347,15 @@ impl Shared<'_, '_> {
         self.offer.swap(std::ptr::null_mut(), Ordering::Acquire)
     }
 
-    /// A short pause of a thread that waits.
+    /// A short pause of a thread that waits, `spins` pauses since it last
+    /// had work: it spins at first (a split is taken within microseconds),
+    /// then sleeps, so that a long wait leaves the core to the threads
+    /// that work (on a busy machine, they may share one).
     fn pause(spins: &mut u32) {
-        *spins += 1;
-        if spins.is_multiple_of(64) {
+        *spins = spins.saturating_add(1);
+        if *spins > 4096 {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        } else if spins.is_multiple_of(64) {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();
@@ -693,6 +698,7 @@ impl Solver<'_, '_, $fast> {
                     // copy's features (this thread runs it already).
                     unsafe { Self::join(shared, other) };
                     shared.waiting.fetch_add(1, Ordering::Relaxed);
+                    spins = 0;
                 }
             }
             shared.waiting.fetch_sub(1, Ordering::Relaxed);
@@ -719,6 +725,7 @@ impl Solver<'_, '_, $fast> {
             // SAFETY: as in `split`.
             unsafe { Self::join(shared, job) };
             shared.waiting.fetch_add(1, Ordering::Relaxed);
+            spins = 0;
         }
     }
 
