@@ -41,13 +41,16 @@ pub struct Progress {
     pub pv: Vec<String>,
 }
 
-/// The control a search polls: the stop flag and deadline, and where to
-/// send progress.
+/// The control a search polls: the stop flag and deadline, where to send
+/// progress, and how many threads a search reached through a game hook
+/// (the exact solver) may run.
+#[derive(Clone)]
 pub struct Control<'a> {
     stop: Arc<AtomicBool>,
     start: Instant,
     deadline: Option<Instant>,
     report: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    threads: usize,
 }
 
 impl<'a> Control<'a> {
@@ -64,6 +67,7 @@ impl<'a> Control<'a> {
             start,
             deadline: budget.time.map(|t| start + t),
             report: None,
+            threads: 1,
         }
     }
 
@@ -76,6 +80,17 @@ impl<'a> Control<'a> {
     pub fn with_reporter(mut self, report: &'a (dyn Fn(&Progress) + Sync)) -> Control<'a> {
         self.report = Some(report);
         self
+    }
+
+    /// Lets a search run on `threads` threads (at least one).
+    pub fn with_threads(mut self, threads: usize) -> Control<'a> {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The threads a search may run (1 unless set).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Whether the search must stop now (stop flag or deadline). Cheap

@@ -131,17 +131,23 @@ mod othello {
     }
 
     fn check(vec: &Vector, via_hook: bool) {
+        check_on(vec, via_hook, 1);
+    }
+
+    /// Solves `vec` on `threads` threads (the hook too, if `via_hook`).
+    fn check_on(vec: &Vector, via_hook: bool, threads: usize) {
+        let control = || Control::unlimited().with_threads(threads);
         let mut g = Othello::start();
         g.set_position(vec.obf).unwrap();
         let t = Instant::now();
         let cpu = thread_cpu();
         let (mv, score, nodes) =
-            endgame::solve_exact(g.player(), g.opponent(), &Control::unlimited(), 16 << 20)
-                .unwrap();
+            endgame::solve_exact(g.player(), g.opponent(), &control(), 16 << 20).unwrap();
         let wall = t.elapsed().as_secs_f64();
         let cpu = thread_cpu().zip(cpu).map_or(wall, |(b, a)| b - a);
         eprintln!(
-            "{}: {} {:+} in {cpu:.3} s CPU ({wall:.3} s wall), {nodes} nodes ({:.1} Mn/s CPU)",
+            "{} on {threads} thread(s): {} {:+} in {cpu:.3} s CPU of this thread ({wall:.3} s wall), \
+             {nodes} nodes ({:.1} Mn/s CPU)",
             vec.name,
             g.move_text(mv),
             score,
@@ -155,12 +161,13 @@ mod othello {
             g.move_text(mv)
         );
         if via_hook {
-            let (hmv, hscore) = g.solve(&Control::unlimited(), 16 << 20).unwrap();
-            assert_eq!(
-                (hmv, hscore),
-                (mv, score),
-                "{}: the Game hook disagrees",
-                vec.name
+            let (hmv, hscore) = g.solve(&control(), 16 << 20).unwrap();
+            assert_eq!(hscore, score, "{}: the Game hook disagrees", vec.name);
+            assert!(
+                vec.best.contains(&g.move_text(hmv).as_str()),
+                "{}: the Game hook's {} is not a best move",
+                vec.name,
+                g.move_text(hmv)
             );
         }
     }
@@ -178,12 +185,26 @@ mod othello {
         check(&FFO40, false);
     }
 
+    /// Two and three threads split the search and share one table: the
+    /// scores and best moves must not change.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore)]
+    fn several_threads_solve_as_one() {
+        for threads in [2, 3] {
+            for vec in FAST {
+                check_on(vec, true, threads);
+            }
+            check_on(&FFO40, true, threads);
+        }
+    }
+
     /// Run with `cargo test --release --test othello_solver -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn ffo_41_to_44() {
         for vec in DEEP {
             check(vec, false);
+            check_on(vec, false, 2);
         }
     }
 }

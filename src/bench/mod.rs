@@ -1,8 +1,10 @@
 //! `tabula bench`: the speed figures of this build, measured on the spot.
 //!
 //! Perft, Monte Carlo simulations per second (Othello on one and two
-//! threads, Quoridor 9x9, Hearts information-set search), and exact
-//! endgame solves of the FFO test positions when their file is at hand.
+//! threads, Quoridor 9x9, Hearts information-set search), alpha-beta nodes
+//! a second on one thread and on every core, and exact endgame solves of
+//! the FFO test positions when their file is at hand, on one thread and on
+//! every core.
 //! Times are wall-clock on whatever else the machine is doing: compare
 //! figures taken in one run, not across runs.
 
@@ -21,6 +23,7 @@ use crate::games::othello::endgame::solve_exact;
 use crate::games::quoridor::Quoridor;
 use crate::options::Options;
 use crate::perft::perft;
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::{Budget, Control, Search};
@@ -43,7 +46,18 @@ pub struct BenchConfig {
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.
-fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f64) {
+fn rate<G: Game, S: Search<G>>(search: S, root: &G, seconds: f64) -> (u64, f64) {
+    let (r, rate) = timed(search, root, seconds);
+    (r.iterations, rate)
+}
+
+/// The result of `search` on `root` for `seconds`, and its iterations a
+/// second.
+fn timed<G: Game, S: Search<G>>(
+    mut search: S,
+    root: &G,
+    seconds: f64,
+) -> (crate::search::SearchResult<G::Move>, f64) {
     let budget = Budget {
         time: Some(Duration::from_secs_f64(seconds)),
         ..Budget::default()
@@ -59,10 +73,8 @@ fn rate<G: Game, S: Search<G>>(mut search: S, root: &G, seconds: f64) -> (u64, f
     };
     let started = Instant::now();
     let r = search.search(root, seat, &budget, &control, &mut rng);
-    (
-        r.iterations,
-        r.iterations as f64 / started.elapsed().as_secs_f64(),
-    )
+    let rate = r.iterations as f64 / started.elapsed().as_secs_f64();
+    (r, rate)
 }
 
 /// A Hearts hand (no passing) dealt from a fixed seed, with the 2C trick
@@ -190,15 +202,57 @@ pub fn run(config: &BenchConfig) -> String {
         );
     }
 
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Alpha-beta from the start position for the same time on one thread
+    // and on every core, alternating: nodes a second of all threads, and
+    // the depth the main thread completed.
+    let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+    for &n in counts {
+        let mut rates = Vec::new();
+        let mut depths = Vec::new();
+        for _ in 0..runs {
+            let search = AlphaBeta::<Othello>::new(config.hash_mib as u64).with_threads(n);
+            let (result, rate) = timed(search, &start, s);
+            rates.push(rate);
+            depths.push(result.depth as f64);
+        }
+        let (depth, _) = median_and_range(&depths, 0);
+        let _ = writeln!(
+            out,
+            "othello alphabeta, {n} thread{}: {} nodes/s, depth {depth:.0} in {s} s",
+            if n == 1 { "" } else { "s" },
+            rate_text(&rates)
+        );
+    }
     if let Some(dir) = &config.ffo {
         let path = dir.join("fforum-40-59.obf");
         match std::fs::read_to_string(&path) {
             Ok(text) => {
+                let mut totals = [Vec::new(), Vec::new()];
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
+                    let solved = solve_line(40 + i, line, config.hash_mib << 20, runs, threads);
+                    let _ = writeln!(out, "{}", solved.text);
+                    for (total, times) in totals.iter_mut().zip(&solved.times) {
+                        total.push(times.clone());
+                    }
+                }
+                if threads > 1 && config.ffo_count > 0 {
+                    // Run k of the whole set: the sum of every position's run k.
+                    let solved = totals[0].len();
+                    let sums = totals.map(|per_position| {
+                        (0..runs)
+                            .map(|k| per_position.iter().map(|t: &Vec<f64>| t[k]).sum::<f64>())
+                            .collect::<Vec<f64>>()
+                    });
+                    let ratios: Vec<f64> =
+                        sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
+                    let (one, _) = median_and_range(&sums[0], 2);
+                    let (many, _) = median_and_range(&sums[1], 2);
+                    let (speedup, range) = median_and_range(&ratios, 2);
                     let _ = writeln!(
                         out,
-                        "{}",
-                        solve_line(40 + i, line, config.hash_mib << 20, runs)
+                        "ffo #40-#{}: {one:.2} s on 1 thread, {many:.2} s on {threads}: {speedup:.2}x{range}",
+                        39 + solved
                     );
                 }
             }
@@ -210,50 +264,115 @@ pub fn run(config: &BenchConfig) -> String {
     out
 }
 
-/// Solves one `.obf` line `runs` times and reports the median time, the
-/// nodes, and the score against the one the file gives.
-fn solve_line(number: usize, line: &str, table_bytes: usize, runs: usize) -> String {
+/// One FFO position's report line, and its solve times: run by run, on one
+/// thread and on several.
+struct Solved {
+    text: String,
+    times: [Vec<f64>; 2],
+}
+
+/// Solves one `.obf` line `runs` times on one thread and, alternating with
+/// those, on `threads` (if more than one), and reports the median times,
+/// the speed-up (the median of each run pair's ratio), the nodes, and the
+/// score against the one the file gives.
+fn solve_line(
+    number: usize,
+    line: &str,
+    table_bytes: usize,
+    runs: usize,
+    threads: usize,
+) -> Solved {
+    let failed = |text: String| Solved {
+        text,
+        times: [vec![0.0; runs], vec![0.0; runs]],
+    };
     let Some(position) = line.get(..66) else {
-        return format!("ffo #{number}: line too short");
+        return failed(format!("ffo #{number}: line too short"));
     };
     let mut game = Othello::start();
     if let Err(e) = game.set_position(position) {
-        return format!("ffo #{number}: {e}");
+        return failed(format!("ffo #{number}: {e}"));
     }
     let expected: Option<i32> = line
         .get(66..)
         .and_then(|rest| rest.split(';').nth(1))
         .and_then(|m| m.split(':').nth(1))
         .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
-    let mut result = None;
-    let mut times = Vec::new();
+    let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+    let mut results = [None, None];
+    let mut times = [Vec::new(), Vec::new()];
+    let mut cpu = [Vec::new(), Vec::new()];
     for _ in 0..runs.max(1) {
-        let t = Instant::now();
-        result = solve_exact(
-            game.player(),
-            game.opponent(),
-            &Control::unlimited(),
-            table_bytes,
-        );
-        times.push(t.elapsed().as_secs_f64());
+        for (k, &n) in counts.iter().enumerate() {
+            let control = Control::unlimited().with_threads(n);
+            let (t, c) = (Instant::now(), process_cpu());
+            results[k] = solve_exact(game.player(), game.opponent(), &control, table_bytes);
+            times[k].push(t.elapsed().as_secs_f64());
+            cpu[k].push(process_cpu().zip(c).map_or(0.0, |(b, a)| b - a));
+        }
     }
-    let (secs, range) = median_and_range(&times, 2);
-    match result {
-        Some((mv, score, nodes)) => {
-            let check = match expected {
+    let check = |r: &Option<(u8, i32, u64)>| match *r {
+        Some((mv, score, _)) => {
+            let verdict = match expected {
                 Some(e) if e == score => "exact".to_string(),
                 Some(e) => format!("WRONG, expected {e:+}"),
                 None => "no reference".to_string(),
             };
             format!(
-                "ffo #{number}: {} empties, best {} {score:+} ({check}) in {secs:.2} s{range}, {nodes} nodes, {:.1} M nodes/s",
-                game.empties().count_ones(),
-                crate::games::othello::square_name(mv),
-                nodes as f64 / secs / 1e6
+                "{} {score:+} ({verdict})",
+                crate::games::othello::square_name(mv)
             )
         }
-        None => format!("ffo #{number}: not solved"),
+        None => "not solved".to_string(),
+    };
+    let (secs, range) = median_and_range(&times[0], 2);
+    let nodes = results[0].map_or(0, |r| r.2);
+    let mut text = format!(
+        "ffo #{number}: {} empties, best {} in {secs:.2} s{range}, {nodes} nodes, {:.1} M nodes/s",
+        game.empties().count_ones(),
+        check(&results[0]),
+        nodes as f64 / secs / 1e6
+    );
+    if threads > 1 {
+        let ratios: Vec<f64> = times[0].iter().zip(&times[1]).map(|(a, b)| a / b).collect();
+        let (secs, _) = median_and_range(&times[1], 2);
+        let (speedup, range) = median_and_range(&ratios, 2);
+        let (busy, _) = median_and_range(
+            &cpu[1]
+                .iter()
+                .zip(&times[1])
+                .map(|(c, t)| c / t)
+                .collect::<Vec<f64>>(),
+            2,
+        );
+        let _ = write!(
+            text,
+            "; {threads} threads: {} in {secs:.2} s, {speedup:.2}x{range}, {} nodes, {busy:.2} cores busy",
+            check(&results[1]),
+            results[1].map_or(0, |r| r.2)
+        );
     }
+    Solved { text, times }
+}
+
+/// CPU time of this process so far, in seconds (all its threads).
+#[cfg(not(unix))]
+fn process_cpu() -> Option<f64> {
+    None
+}
+
+/// CPU time of this process so far, in seconds (all its threads).
+#[cfg(unix)]
+fn process_cpu() -> Option<f64> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `usage` is a valid place for one `rusage`, which the call fills.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    ok.then(|| {
+        // SAFETY: filled by the successful call above.
+        let u = unsafe { usage.assume_init() };
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        secs(u.ru_utime) + secs(u.ru_stime)
+    })
 }
 
 /// The default folder of the FFO files: `../shared/data/ffo` beside the

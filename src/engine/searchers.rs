@@ -76,7 +76,9 @@ pub fn make_searcher<G: Game>(
     let search: BoxedSearch<G> = match settings.search {
         SearchKind::Random => Box::new(RandomMove::default()),
         SearchKind::Rules | SearchKind::Solve => Box::new(RulesMove::default()),
-        SearchKind::AlphaBeta => Box::new(AlphaBeta::<G>::new(settings.hash)),
+        SearchKind::AlphaBeta => {
+            Box::new(AlphaBeta::<G>::new(settings.hash).with_threads(settings.threads))
+        }
         SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
         SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
             policy: Policy::Random,
@@ -109,12 +111,15 @@ pub fn make_searcher<G: Game>(
         settings.solve_reach
     };
     Ok(if reach > 0 {
-        Box::new(SolveFirst::new(
-            search,
-            reach,
-            (settings.hash as usize) << 20,
-            Duration::from_millis(DEFAULT_MOVETIME_MS),
-        ))
+        Box::new(
+            SolveFirst::new(
+                search,
+                reach,
+                (settings.hash as usize) << 20,
+                Duration::from_millis(DEFAULT_MOVETIME_MS),
+            )
+            .with_threads(settings.threads),
+        )
     } else {
         search
     })
@@ -239,5 +244,62 @@ mod tests {
         );
         search.reset();
         assert_eq!(run(&mut search), first);
+    }
+
+    #[test]
+    fn alpha_beta_on_two_threads_proves_what_the_exact_solver_finds() {
+        // Endgames searched to the end: the main thread's proven outcome,
+        // with helpers writing the same table, is the exact one.
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        for seed in 0..10 {
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut s = Othello::start();
+            while !s.is_over() && s.empties().count_ones() > 9 {
+                let mv = s.random_move(&mut rng, &mut buf);
+                s.apply(mv);
+            }
+            if s.is_over() {
+                continue;
+            }
+            let Some((_, exact)) = s.solve(&Control::unlimited(), 1 << 20) else {
+                continue;
+            };
+            let seat = match s.turn() {
+                crate::game::Turn::Player(p) => p,
+                _ => continue,
+            };
+            let budget = Budget {
+                depth: Some(24),
+                ..Budget::default()
+            };
+            let mut search = AlphaBeta::<Othello>::new(4).with_threads(2);
+            let r = search.search(&s, seat, &budget, &Control::unlimited(), &mut rng);
+            let outcome = match exact.signum() {
+                1 => 1.0,
+                -1 => 0.0,
+                _ => 0.5,
+            };
+            assert_eq!(r.score, outcome, "seed {seed}");
+            assert!(s.is_legal(r.best));
+            let mut child = s;
+            child.apply(r.best);
+            let after = match child.turn() {
+                crate::game::Turn::Player(p) if p == seat => {
+                    child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| v)
+                }
+                crate::game::Turn::Over => Some(exact),
+                _ => child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| -v),
+            };
+            if let Some(v) = after {
+                assert_eq!(
+                    v.signum(),
+                    exact.signum(),
+                    "seed {seed}: the move keeps the outcome"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 6);
     }
 }

@@ -7,13 +7,14 @@
 //! whose turn does not alternate) keeps its window instead of negating it.
 
 use std::alloc::Layout;
-use std::mem::MaybeUninit;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
-use crate::zeroed::{Zeroable, ZeroedTable};
+use crate::zeroed::ZeroedTable;
 
 /// The score of a won game at the root; wins further away score less.
 const WIN: i32 = 1_000_000;
@@ -23,7 +24,7 @@ const EVAL_SCALE: f64 = 10_000.0;
 const POLL_EVERY: u64 = 1024;
 
 /// What a stored score says of the true value. `Exact` is zero, so a zeroed
-/// entry is a valid [`Entry`].
+/// slot reads as a valid [`Entry`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 enum Bound {
@@ -32,32 +33,68 @@ enum Bound {
     Upper,
 }
 
-/// One slot of the transposition table. All-zero bytes are an empty slot:
-/// the key stored is the position's key XOR the table's salt, and a zero
-/// matches only the one key equal to the salt (as likely as any collision
-/// of two 64-bit keys, which the table already lives with); a zero entry
-/// has depth 0, which cuts nothing off, and no best move.
+/// One slot of the transposition table, as read or written. All-zero words
+/// are an empty slot: the key stored is the position's key XOR the table's
+/// salt, and a zero matches only the one key equal to the salt (as likely
+/// as any collision of two 64-bit keys, which the table already lives
+/// with); a zero entry has depth 0, which cuts nothing off, and no best
+/// move. The best move is kept as its place in the position's list of
+/// legal moves (as generated), so that an entry is two plain words for any
+/// game's moves.
 #[derive(Clone, Copy)]
-struct Entry<M: Copy> {
+struct Entry {
     salted_key: u64,
     score: i32,
     depth: u8,
     bound: Bound,
-    has_best: bool,
-    /// A move when `has_best` is set (zero bytes need not be a move).
-    best: MaybeUninit<M>,
+    /// The best move's index in the generated move list, plus one; 0 for
+    /// none.
+    best: u16,
 }
 
-// SAFETY: integers, a `bool`, a `repr(u8)` enum with a zero discriminant and
-// a `MaybeUninit`: all-zero bytes are a valid entry.
-unsafe impl<M: Copy> Zeroable for Entry<M> {}
+impl Entry {
+    /// Everything but the key, in one word.
+    fn data(&self) -> u64 {
+        (self.score as u32 as u64)
+            | (self.depth as u64) << 32
+            | (self.bound as u64) << 40
+            | (self.best as u64) << 48
+    }
 
-impl<M: Copy> Entry<M> {
-    fn best(&self) -> Option<M> {
-        // SAFETY: `has_best` is set only together with `best` (in `store`).
-        self.has_best.then(|| unsafe { self.best.assume_init() })
+    fn from_data(salted_key: u64, data: u64) -> Entry {
+        Entry {
+            salted_key,
+            score: data as u32 as i32,
+            depth: (data >> 32) as u8,
+            bound: match (data >> 40) as u8 {
+                1 => Bound::Lower,
+                2 => Bound::Upper,
+                _ => Bound::Exact,
+            },
+            best: (data >> 48) as u16,
+        }
+    }
+
+    /// The best move among `moves`, the position's legal moves as
+    /// generated.
+    fn best<M: Copy>(&self, moves: &[M]) -> Option<M> {
+        (self.best as usize)
+            .checked_sub(1)
+            .and_then(|i| moves.get(i).copied())
     }
 }
+
+/// A slot's words: the key XOR the data, and the data. The threads of a
+/// search write them one at a time without a lock; a read that catches
+/// half of one write and half of another does not give back its key (the
+/// XOR of its words), so it counts as a miss.
+type Slot = [u64; 2];
+
+// The slots are shared between threads as atomics of the same layout.
+const _: () = assert!(
+    std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>()
+        && std::mem::size_of::<u64>() == std::mem::size_of::<AtomicU64>()
+);
 
 /// The smallest transposition table, in entries.
 const MIN_SLOTS: usize = 1024;
@@ -69,14 +106,69 @@ fn salt(n: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Iterative-deepening alpha-beta with a transposition table.
+/// Iterative-deepening alpha-beta with a transposition table; on several
+/// threads, lazy SMP: helper threads run the same iterative deepening on
+/// the shared table, starting at other depths and trying other moves
+/// first, and what they store speeds the main thread up; the main thread's
+/// result is the answer.
 pub struct AlphaBeta<G: Game> {
-    table: ZeroedTable<Entry<G::Move>>,
+    table: ZeroedTable<Slot>,
     clearings: u64,
     salt: u64,
+    threads: usize,
+    buffers: Vec<Vec<G::Move>>,
+    _game: PhantomData<fn() -> G>,
+}
+
+/// The table as the threads of one search share it.
+struct SharedTable<'t> {
+    words: &'t [AtomicU64],
+    salt: u64,
+}
+
+impl<'t> SharedTable<'t> {
+    fn new(slots: &'t mut [Slot], salt: u64) -> SharedTable<'t> {
+        let len = slots.len() * 2;
+        // SAFETY: the slots are `len` initialised u64s, borrowed mutably
+        // for 't, so nothing else reads or writes them meanwhile;
+        // AtomicU64 has the size and alignment of u64 (asserted above),
+        // and from here on they are only accessed atomically.
+        let words =
+            unsafe { std::slice::from_raw_parts(slots.as_mut_ptr().cast::<AtomicU64>(), len) };
+        SharedTable { words, salt }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.words.len() / 2 - 1)
+    }
+
+    /// The entry in the slot of `key`, whatever position it holds (a
+    /// torn one comes back with a key that matches nothing).
+    fn read(&self, key: u64) -> Entry {
+        let i = 2 * self.slot(key);
+        let mixed = self.words[i].load(Ordering::Relaxed);
+        let data = self.words[i + 1].load(Ordering::Relaxed);
+        Entry::from_data(mixed ^ data, data)
+    }
+
+    fn write(&self, key: u64, e: &Entry) {
+        let i = 2 * self.slot(key);
+        let data = e.data();
+        self.words[i].store(e.salted_key ^ data, Ordering::Relaxed);
+        self.words[i + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// One thread's search on the shared table.
+struct Worker<'t, G: Game> {
+    table: &'t SharedTable<'t>,
     nodes: u64,
     node_limit: u64,
     aborted: bool,
+    /// For a helper: raised when the main thread is done.
+    done: Option<&'t AtomicBool>,
+    /// For a helper: its number (1, 2...), which varies its move order.
+    helper: usize,
     buffers: Vec<Vec<G::Move>>,
 }
 
@@ -86,7 +178,7 @@ impl<G: Game> AlphaBeta<G> {
     /// grants (a table too large to allocate is halved, not a crash). The
     /// table is mapped zeroed, so even a large one is ready at once.
     pub fn new(memory_mib: u64) -> AlphaBeta<G> {
-        let entry = std::mem::size_of::<Entry<G::Move>>().max(1) as u64;
+        let entry = std::mem::size_of::<Slot>() as u64;
         let wanted = (memory_mib.max(1) * 1024 * 1024 / entry).max(MIN_SLOTS as u64);
         // A power of two, so the slot is a mask of the key.
         let slots = 1usize << (63 - wanted.leading_zeros()).min(30);
@@ -96,37 +188,55 @@ impl<G: Game> AlphaBeta<G> {
             table,
             clearings: 0,
             salt: salt(0),
-            nodes: 0,
-            node_limit: u64::MAX,
-            aborted: false,
+            threads: 1,
             buffers: Vec::new(),
+            _game: PhantomData,
         }
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.table.len() - 1)
+    /// Searches on `threads` threads (at least one).
+    pub fn with_threads(mut self, threads: usize) -> AlphaBeta<G> {
+        self.threads = threads.max(1);
+        self
+    }
+}
+
+impl<'t, G: Game> Worker<'t, G> {
+    fn new(table: &'t SharedTable<'t>, node_limit: u64, buffers: Vec<Vec<G::Move>>) -> Self {
+        Worker {
+            table,
+            nodes: 0,
+            node_limit,
+            aborted: false,
+            done: None,
+            helper: 0,
+            buffers,
+        }
     }
 
-    fn probe(&self, state: &G) -> Option<Entry<G::Move>> {
+    fn probe(&self, state: &G) -> Option<Entry> {
         let key = state.hash_key()?;
-        let e = self.table[self.slot(key)];
-        (e.salted_key == key ^ self.salt).then_some(e)
+        let e = self.table.read(key);
+        (e.salted_key == key ^ self.table.salt).then_some(e)
     }
 
-    fn store(&mut self, state: &G, depth: u32, bound: Bound, score: i32, best: Option<G::Move>) {
+    /// Stores what a search of `state` found; `best` is the best move's
+    /// index in the generated move list.
+    fn store(&mut self, state: &G, depth: u32, bound: Bound, score: i32, best: Option<usize>) {
         if let Some(key) = state.hash_key() {
-            let slot = self.slot(key);
-            let salted_key = key ^ self.salt;
-            let e = &mut self.table[slot];
+            let salted_key = key ^ self.table.salt;
+            let e = self.table.read(key);
             if e.salted_key != salted_key || e.depth as u32 <= depth {
-                *e = Entry {
-                    salted_key,
-                    score,
-                    depth: depth.min(255) as u8,
-                    bound,
-                    has_best: best.is_some(),
-                    best: best.map_or(MaybeUninit::uninit(), MaybeUninit::new),
-                };
+                self.table.write(
+                    key,
+                    &Entry {
+                        salted_key,
+                        score,
+                        depth: depth.min(255) as u8,
+                        bound,
+                        best: best.map_or(0, |i| u16::try_from(i + 1).unwrap_or(0)),
+                    },
+                );
             }
         }
     }
@@ -168,6 +278,7 @@ impl<G: Game> AlphaBeta<G> {
         // The node budget is read every POLL_EVERY nodes, like the clock.
         if pacer.tick_at(self.nodes)
             || (self.nodes.is_multiple_of(POLL_EVERY) && self.nodes >= self.node_limit)
+            || self.done.is_some_and(|d| d.load(Ordering::Relaxed))
         {
             self.aborted = true;
         }
@@ -184,24 +295,24 @@ impl<G: Game> AlphaBeta<G> {
             return (state.evaluate(me) * EVAL_SCALE) as i32;
         }
         let original_alpha = alpha;
-        let mut hint = None;
-        if let Some(e) = self.probe(state) {
-            hint = e.best();
-            if e.depth as u32 >= depth {
-                match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower if e.score >= beta => return e.score,
-                    Bound::Upper if e.score <= alpha => return e.score,
-                    _ => {}
-                }
+        let entry = self.probe(state);
+        if let Some(e) = entry
+            && e.depth as u32 >= depth
+        {
+            match e.bound {
+                Bound::Exact => return e.score,
+                Bound::Lower if e.score >= beta => return e.score,
+                Bound::Upper if e.score <= alpha => return e.score,
+                _ => {}
             }
         }
         let mut moves = self.buffers.pop().unwrap_or_default();
         state.legal_moves(&mut moves);
-        order_moves(&mut moves, hint);
+        let hint = entry.and_then(|e| e.best(&moves));
+        let order = Order::of(&mut moves, hint, self.helper, ply);
         let mut best_score = -WIN - 1;
         let mut best_move = None;
-        for &mv in moves.iter() {
+        for (k, &mv) in moves.iter().enumerate() {
             let mut child = state.clone();
             child.apply(mv);
             let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, pacer);
@@ -210,7 +321,7 @@ impl<G: Game> AlphaBeta<G> {
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(mv);
+                best_move = Some(order.generated(k));
             }
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -244,13 +355,11 @@ impl<G: Game> AlphaBeta<G> {
     ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        order_moves(
-            &mut moves,
-            previous.or_else(|| self.probe(root).and_then(|e| e.best())),
-        );
+        let hint = previous.or_else(|| self.probe(root).and_then(|e| e.best(&moves)));
+        let order = Order::of(&mut moves, hint, self.helper, 0);
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = None;
-        for &mv in &moves {
+        for (k, &mv) in moves.iter().enumerate() {
             let mut child = root.clone();
             child.apply(mv);
             let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, pacer);
@@ -259,22 +368,23 @@ impl<G: Game> AlphaBeta<G> {
             }
             if best.is_none() || score > alpha {
                 alpha = score;
-                best = Some((mv, score));
+                best = Some((mv, score, k));
             }
         }
-        if let Some((mv, score)) = best {
-            self.store(root, depth, Bound::Exact, score, Some(mv));
-        }
-        best
+        let (mv, score, k) = best?;
+        self.store(root, depth, Bound::Exact, score, Some(order.generated(k)));
+        Some((mv, score))
     }
 
     fn pv(&self, root: &G, first: G::Move, max: usize) -> Vec<G::Move> {
         let mut pv = vec![first];
         let mut state = root.clone();
         state.apply(first);
+        let mut moves = Vec::new();
         while pv.len() < max && !state.at_horizon() {
-            match self.probe(&state).and_then(|e| e.best()) {
-                Some(mv) if state.is_legal(mv) => {
+            state.legal_moves(&mut moves);
+            match self.probe(&state).and_then(|e| e.best(&moves)) {
+                Some(mv) => {
                     pv.push(mv);
                     state.apply(mv);
                 }
@@ -282,6 +392,84 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         pv
+    }
+
+    /// Iterative deepening from `first_depth` to `max_depth` (every
+    /// `step`th depth); `report` sees each completed depth. Returns the
+    /// deepest completed result.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        depths: impl Iterator<Item = u32>,
+        control: &Control,
+        mut report: impl FnMut(&Self, G::Move, i32, u32),
+    ) {
+        let mut previous = None;
+        let mut pacer = control.pacer(POLL_EVERY);
+        for depth in depths {
+            let Some((mv, score)) = self.root(root, seat, depth, previous, &mut pacer) else {
+                break;
+            };
+            previous = Some(mv);
+            report(self, mv, score, depth);
+            // A proven result does not change with depth.
+            if score.abs() > WIN / 2 {
+                break;
+            }
+        }
+    }
+}
+
+/// How a move list was reordered, so that a move's place in the ordered
+/// list maps back to its place in the generated one (what the table keeps).
+struct Order {
+    /// The hinted move's generated index, now first.
+    hinted: Option<usize>,
+    /// The rest were rotated left by this much (helpers only).
+    rotation: usize,
+    len: usize,
+}
+
+impl Order {
+    /// Puts the hinted move first, keeping the others in generation order;
+    /// a helper thread (`helper > 0`) also rotates the others, differently
+    /// by helper and ply, so that the threads' searches part ways.
+    fn of<M: PartialEq>(moves: &mut [M], hint: Option<M>, helper: usize, ply: u32) -> Order {
+        let hinted = hint.and_then(|h| moves.iter().position(|m| *m == h));
+        if let Some(i) = hinted {
+            moves[..=i].rotate_right(1);
+        }
+        let start = hinted.is_some() as usize;
+        let rest = moves.len() - start;
+        let rotation = if helper > 0 && rest > 1 {
+            (helper + ply as usize) % rest
+        } else {
+            0
+        };
+        moves[start..].rotate_left(rotation);
+        Order {
+            hinted,
+            rotation,
+            len: moves.len(),
+        }
+    }
+
+    /// The generated index of the move now at `k`.
+    fn generated(&self, k: usize) -> usize {
+        let start = self.hinted.is_some() as usize;
+        if k < start {
+            return self.hinted.unwrap_or(0);
+        }
+        let rest = self.len - start;
+        // Its place among the others before the rotation.
+        let j = (k - start + self.rotation) % rest.max(1);
+        match self.hinted {
+            // The others in generation order, the hinted one left out.
+            Some(i) if j >= i => j + 1,
+            _ => j,
+        }
     }
 }
 
@@ -293,15 +481,6 @@ fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
         -WIN + ply as i32
     } else {
         0
-    }
-}
-
-/// Puts the hinted move first, keeping the others in generation order.
-fn order_moves<M: PartialEq>(moves: &mut [M], hint: Option<M>) {
-    if let Some(h) = hint
-        && let Some(i) = moves.iter().position(|m| *m == h)
-    {
-        moves[..=i].rotate_right(1);
     }
 }
 
@@ -324,10 +503,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         _rng: &mut Rng,
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
-        self.nodes = 0;
-        self.aborted = false;
-        self.node_limit = budget.iterations.unwrap_or(u64::MAX);
-        let max_depth = budget.depth.unwrap_or(64);
+        let node_limit = budget.iterations.unwrap_or(u64::MAX);
+        let max_depth = budget.depth.unwrap_or(64).max(1);
         let mut first = Vec::new();
         root.legal_moves(&mut first);
         let mut result = SearchResult {
@@ -338,37 +515,55 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             pv: vec![first[0]],
             exact: None,
         };
-        let mut previous = None;
-        let mut pacer = control.pacer(POLL_EVERY);
-        for depth in 1..=max_depth.max(1) {
-            let Some((mv, score)) = self.root(root, seat, depth, previous, &mut pacer) else {
-                break;
-            };
-            previous = Some(mv);
-            result = SearchResult {
-                best: mv,
-                score: score_to_value(score),
-                iterations: self.nodes,
-                depth,
-                pv: self.pv(root, mv, depth as usize),
-                exact: None,
-            };
-            if control.has_reporter() {
-                control.report(&Progress {
-                    iterations: self.nodes,
+        let table = SharedTable::new(&mut self.table, self.salt);
+        let buffers = std::mem::take(&mut self.buffers);
+        let done = AtomicBool::new(false);
+        let (main, helper_nodes) = std::thread::scope(|scope| {
+            let (table, done) = (&table, &done);
+            // Helpers: odd ones start one ply deeper, so that the threads
+            // are not all on the same depth at once.
+            let helpers: Vec<_> = (1..self.threads)
+                .filter_map(|helper| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || {
+                            let mut w = Worker::<G>::new(table, u64::MAX, Vec::new());
+                            w.done = Some(done);
+                            w.helper = helper;
+                            let first = 1 + (helper % 2) as u32;
+                            w.deepen(root, seat, first..=max_depth, control, |_, _, _, _| {});
+                            w.nodes
+                        })
+                        .ok()
+                })
+                .collect();
+            let mut main = Worker::<G>::new(table, node_limit, buffers);
+            main.deepen(root, seat, 1..=max_depth, control, |w, mv, score, depth| {
+                result = SearchResult {
+                    best: mv,
+                    score: score_to_value(score),
+                    iterations: w.nodes,
                     depth,
-                    elapsed: started.elapsed(),
-                    best: root.move_text(mv),
-                    score: result.score,
-                    pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
-                });
-            }
-            // A proven result does not change with depth.
-            if score.abs() > WIN / 2 {
-                break;
-            }
-        }
-        result.iterations = self.nodes;
+                    pv: w.pv(root, mv, depth as usize),
+                    exact: None,
+                };
+                if control.has_reporter() {
+                    control.report(&Progress {
+                        iterations: w.nodes,
+                        depth,
+                        elapsed: started.elapsed(),
+                        best: root.move_text(mv),
+                        score: result.score,
+                        pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
+                    });
+                }
+            });
+            done.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
+            (main, helper_nodes)
+        });
+        self.buffers = main.buffers;
+        // Every thread's nodes: the work the search did.
+        result.iterations = main.nodes + helper_nodes;
         result
     }
 
@@ -434,4 +629,75 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 
         worst = worst.min(v);
     }
     worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slot_written_by_two_threads_at_once_never_reads_as_a_mixed_entry() {
+        // Two writers fill one slot with entries of two keys, each with its
+        // own data; a reader that accepts an entry for a key must see that
+        // key's data, never the other's half.
+        let mut slots = ZeroedTable::<Slot>::try_new(MIN_SLOTS).expect("a small table");
+        let table = SharedTable::new(&mut slots, salt(0));
+        let keys = [5u64, 5 + MIN_SLOTS as u64];
+        assert_eq!(table.slot(keys[0]), table.slot(keys[1]));
+        let entry = |k: usize, n: i32| Entry {
+            salted_key: keys[k] ^ table.salt,
+            score: if k == 0 { n } else { -n - 1 },
+            depth: k as u8 + 1,
+            bound: if k == 0 { Bound::Lower } else { Bound::Upper },
+            best: k as u16,
+        };
+        let stop = AtomicBool::new(false);
+        let (mut hits, mut wrong) = (0u64, 0u64);
+        std::thread::scope(|scope| {
+            for (k, &key) in keys.iter().enumerate() {
+                let (table, stop) = (&table, &stop);
+                scope.spawn(move || {
+                    let mut n = 0;
+                    while !stop.load(Ordering::Relaxed) {
+                        table.write(key, &entry(k, n));
+                        n = (n + 1) % 1000;
+                    }
+                });
+            }
+            for i in 0..2_000_000 {
+                let k = i % 2;
+                let e = table.read(keys[k]);
+                if e.salted_key == keys[k] ^ table.salt {
+                    hits += 1;
+                    let own = if k == 0 { e.score >= 0 } else { e.score < 0 };
+                    if !own || e.depth != k as u8 + 1 || e.best != k as u16 {
+                        wrong += 1;
+                    }
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert!(hits > 0);
+        assert_eq!(wrong, 0, "{wrong} mixed entries in {hits} hits");
+    }
+
+    #[test]
+    fn a_reordered_move_maps_back_to_its_generated_place() {
+        for helper in 0..4 {
+            for hint in [None, Some(0), Some(3), Some(6)] {
+                let generated: Vec<usize> = (0..7).collect();
+                let mut moves = generated.clone();
+                let order = Order::of(&mut moves, hint, helper, 5);
+                if let Some(h) = hint {
+                    assert_eq!(moves[0], h);
+                }
+                let mut sorted = moves.clone();
+                sorted.sort();
+                assert_eq!(sorted, generated);
+                for (k, &m) in moves.iter().enumerate() {
+                    assert_eq!(order.generated(k), m, "helper {helper} hint {hint:?}");
+                }
+            }
+        }
+    }
 }

@@ -14,6 +14,7 @@ pub struct SolveFirst<G: Game> {
     reach: u32,
     table_bytes: usize,
     untimed_cap: Duration,
+    threads: usize,
 }
 
 impl<G: Game> SolveFirst<G> {
@@ -32,7 +33,14 @@ impl<G: Game> SolveFirst<G> {
             reach,
             table_bytes,
             untimed_cap,
+            threads: 1,
         }
+    }
+
+    /// Lets the solver run on `threads` threads.
+    pub fn with_threads(mut self, threads: usize) -> SolveFirst<G> {
+        self.threads = threads.max(1);
+        self
     }
 }
 
@@ -48,21 +56,21 @@ impl<G: Game> Search<G> for SolveFirst<G> {
         if self.reach > 0 && root.solvable(self.reach) {
             // An analysis without any budget runs until it is stopped,
             // solver included.
-            let capped;
             let solver_control = if control.deadline().is_none()
                 && (budget.iterations.is_some() || budget.depth.is_some())
             {
-                capped = Control::new(
+                Control::new(
                     control.stop_flag().clone(),
                     &Budget {
                         time: Some(self.untimed_cap),
                         ..Budget::default()
                     },
-                );
-                &capped
+                )
             } else {
-                control
-            };
+                control.clone()
+            }
+            .with_threads(self.threads);
+            let solver_control = &solver_control;
             if let Some((mv, exact)) = root.solve(solver_control, self.table_bytes) {
                 let score = match exact.signum() {
                     1 => 1.0,

@@ -20,8 +20,11 @@
 use super::PASS;
 use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
 use crate::control::{Control, Pacer};
-use crate::zeroed::{Zeroable, ZeroedTable};
-use std::sync::Mutex;
+use crate::zeroed::ZeroedTable;
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence,
+};
+use std::sync::{Arc, Mutex};
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
@@ -98,11 +101,12 @@ fn parity_of(empties: u64) -> u8 {
     parity
 }
 
-/// One transposition table slot. The full position is stored, so a hit is
-/// never a collision. An entry belongs to the solve whose `generation` it
-/// carries: the table is kept from one solve to the next and cleared by
-/// counting up the generation, not by writing it.
-#[derive(Clone, Copy)]
+/// One transposition table entry, as read from or written to a bucket.
+/// The full position is stored, so a hit is never a collision. An entry
+/// belongs to the solve whose `generation` it carries: the table is kept
+/// from one solve to the next and cleared by counting up the generation,
+/// not by writing it.
+#[derive(Clone, Copy, Default)]
 struct Entry {
     p: u64,
     o: u64,
@@ -112,10 +116,6 @@ struct Entry {
     empties: u8,
     generation: u32,
 }
-
-// SAFETY: integers only; a zeroed entry is of generation 0, which no solve
-// uses, so it is empty.
-unsafe impl Zeroable for Entry {}
 
 impl Entry {
     /// Whether this is the entry of position (p, o) in this `generation`.
@@ -134,7 +134,43 @@ impl Entry {
             0
         }
     }
+
+    /// Everything but the position, in one word.
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.best as u64) << 16
+            | (self.empties as u64) << 24
+            | (self.generation as u64) << 32
+    }
+
+    #[inline(always)]
+    fn from_words(p: u64, o: u64, data: u64) -> Entry {
+        Entry {
+            p,
+            o,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+            generation: (data >> 32) as u32,
+        }
+    }
 }
+
+/// Words in a bucket: a sequence lock, two entries of three words (the
+/// two bitboards and the data), and one unused word that rounds the bucket
+/// to a cache line. All zero is an unlocked bucket of generation-0
+/// entries, which no solve uses: empty.
+const BUCKET_WORDS: usize = 8;
+type Bucket = [u64; BUCKET_WORDS];
+
+// The buckets are shared between threads as atomics of the same layout.
+const _: () = assert!(
+    std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>()
+        && std::mem::size_of::<u64>() == std::mem::size_of::<AtomicU64>()
+);
 
 /// The table of the last solve, kept for the next one (a solve that runs
 /// while another holds it gets a table of its own, and the larger of the
@@ -143,7 +179,7 @@ static KEPT_TABLE: Mutex<Option<Table>> = Mutex::new(None);
 
 /// The solver's transposition table and the generation of its live entries.
 struct Table {
-    buckets: ZeroedTable<[Entry; 2]>,
+    buckets: ZeroedTable<Bucket>,
     generation: u32,
 }
 
@@ -157,7 +193,7 @@ impl Table {
         if let Some(mut t) = kept
             && t.buckets.len() >= wanted
             && std::mem::size_of_val(&*t.buckets)
-                <= max_bytes.max(wanted * std::mem::size_of::<[Entry; 2]>())
+                <= max_bytes.max(wanted * std::mem::size_of::<Bucket>())
         {
             t.generation = t.generation.wrapping_add(1);
             if t.generation == 0 {
@@ -167,9 +203,8 @@ impl Table {
             }
             return t;
         }
-        let buckets = ZeroedTable::halving(wanted, 1).unwrap_or_else(|| {
-            std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Entry; 2]>())
-        });
+        let buckets = ZeroedTable::halving(wanted, 1)
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()));
         Table {
             buckets,
             generation: 1,
@@ -188,6 +223,178 @@ impl Table {
     }
 }
 
+/// The table as the threads of one solve share it: every bucket guarded by
+/// a sequence lock, so that a read that overlaps a write is seen to and
+/// counts as a miss (a torn entry never gives a score), and two writers
+/// never mix their words (the second one skips its store).
+struct SharedTable<'t> {
+    words: &'t [AtomicU64],
+    mask: usize,
+    generation: u32,
+}
+
+impl<'t> SharedTable<'t> {
+    /// The first `2^bits` buckets of `table` (of all of them if fewer),
+    /// shared for as long as the borrow lasts.
+    fn new(table: &'t mut Table, bits: u32) -> SharedTable<'t> {
+        let size = (1usize << bits).min(table.buckets.len());
+        let buckets: &'t mut [Bucket] = &mut table.buckets[..size];
+        let len = buckets.len() * BUCKET_WORDS;
+        // SAFETY: the buckets are `len` initialised u64s, borrowed
+        // mutably for 't, so nothing else reads or writes them meanwhile;
+        // AtomicU64 has the size and alignment of u64 (asserted above),
+        // and from here on they are only accessed atomically.
+        let words =
+            unsafe { std::slice::from_raw_parts(buckets.as_mut_ptr().cast::<AtomicU64>(), len) };
+        SharedTable {
+            words,
+            mask: size - 1,
+            generation: table.generation,
+        }
+    }
+
+    /// The bucket of a position's hash.
+    #[inline(always)]
+    fn index(&self, hash: u64) -> usize {
+        hash as usize & self.mask
+    }
+
+    /// The two entries of bucket `h`, or empty ones if a writer holds it.
+    #[inline(always)]
+    fn read(&self, h: usize) -> [Entry; 2] {
+        let w = &self.words[h * BUCKET_WORDS..(h + 1) * BUCKET_WORDS];
+        let seq = w[0].load(Ordering::Acquire);
+        let e = [
+            Entry::from_words(
+                w[1].load(Ordering::Relaxed),
+                w[2].load(Ordering::Relaxed),
+                w[3].load(Ordering::Relaxed),
+            ),
+            Entry::from_words(
+                w[4].load(Ordering::Relaxed),
+                w[5].load(Ordering::Relaxed),
+                w[6].load(Ordering::Relaxed),
+            ),
+        ];
+        fence(Ordering::Acquire);
+        if seq & 1 == 0 && w[0].load(Ordering::Relaxed) == seq {
+            e
+        } else {
+            [Entry::default(); 2]
+        }
+    }
+
+    /// Rewrites bucket `h` with `update` (given its entries, it changes
+    /// them) unless another thread is writing it (then nothing is stored:
+    /// the table may lose entries, never mix them).
+    #[inline(always)]
+    fn write(&self, h: usize, update: impl FnOnce(&mut [Entry; 2])) {
+        let w = &self.words[h * BUCKET_WORDS..(h + 1) * BUCKET_WORDS];
+        let seq = w[0].load(Ordering::Relaxed);
+        if seq & 1 != 0
+            || w[0]
+                .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        let mut e = [
+            Entry::from_words(
+                w[1].load(Ordering::Relaxed),
+                w[2].load(Ordering::Relaxed),
+                w[3].load(Ordering::Relaxed),
+            ),
+            Entry::from_words(
+                w[4].load(Ordering::Relaxed),
+                w[5].load(Ordering::Relaxed),
+                w[6].load(Ordering::Relaxed),
+            ),
+        ];
+        update(&mut e);
+        for (k, e) in e.iter().enumerate() {
+            w[1 + 3 * k].store(e.p, Ordering::Relaxed);
+            w[2 + 3 * k].store(e.o, Ordering::Relaxed);
+            w[3 + 3 * k].store(e.data(), Ordering::Relaxed);
+        }
+        w[0].store(seq + 2, Ordering::Release);
+    }
+}
+
+/// What the threads of one solve share: the table, the control, the
+/// split on offer to a waiting thread and the count of those waiting.
+struct Shared<'s, 'a> {
+    table: SharedTable<'s>,
+    control: &'s Control<'a>,
+    /// Threads waiting for work: helpers between splits, and threads
+    /// whose split waits for a helper's last child.
+    waiting: AtomicUsize,
+    /// A split a waiting thread may join (null: none). It points into the
+    /// stack of the thread that offered it, which takes it back, or waits
+    /// until the thread that took it is done with it, before it returns.
+    offer: AtomicPtr<Job>,
+    /// The root search is over: helpers leave.
+    finished: AtomicBool,
+}
+
+impl Shared<'_, '_> {
+    /// The split on offer, taken (null if none).
+    #[inline]
+    fn take(&self) -> *const Job {
+        if self.offer.load(Ordering::Relaxed).is_null() {
+            return std::ptr::null();
+        }
+        self.offer.swap(std::ptr::null_mut(), Ordering::Acquire)
+    }
+
+    /// A short pause of a thread that waits, `spins` pauses since it last
+    /// had work: it spins at first (a split is taken within microseconds),
+    /// then sleeps, so that a long wait leaves the core to the threads
+    /// that work (on a busy machine, they may share one).
+    fn pause(spins: &mut u32) {
+        *spins = spins.saturating_add(1);
+        if *spins > 4096 {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        } else if spins.is_multiple_of(64) {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// A node whose younger children are searched by several threads
+/// (young brothers wait: the first few children are searched alone, and
+/// their score bounds the others' windows).
+struct Split {
+    /// The next child to hand out.
+    next: AtomicUsize,
+    /// The best score so far, for the windows (read without the lock).
+    score: AtomicI32,
+    /// The best score and move so far.
+    best: Mutex<(i32, u8)>,
+    /// Raised by a child that refutes the node: the others stop.
+    cutoff: Arc<AtomicBool>,
+}
+
+/// A split as offered to one helper: the children, the window, and what
+/// the helper hands back.
+struct Job {
+    split: Split,
+    rest: *const Child,
+    len: usize,
+    alpha: i32,
+    beta: i32,
+    n: u32,
+    /// The cutoff flags the helper works under: the offering thread's and
+    /// the split's.
+    cutoffs: Vec<Arc<AtomicBool>>,
+    nodes: AtomicU64,
+    stopped: AtomicBool,
+    /// Set by the helper when it no longer touches the job.
+    done: AtomicBool,
+}
+
 /// A child position in the deep search's move list.
 #[derive(Clone, Copy, Default)]
 struct Child {
@@ -198,14 +405,18 @@ struct Child {
     sq: u8,
 }
 
-/// The solver's working state: the table, counters and the control polled.
+/// One thread's working state: the shared table, its counters, the control
+/// polled, and the cutoff flags of the splits it works under (when one is
+/// raised, it unwinds without storing anything).
 /// `FAST` selects the copy of the search compiled for AVX2 CPUs.
-struct Solver<'c, 'a, const FAST: bool> {
-    table: Table,
-    mask: usize,
+struct Solver<'s, 'a, const FAST: bool> {
+    shared: &'s Shared<'s, 'a>,
     nodes: u64,
     stopped: bool,
-    pacer: Pacer<'c, 'a>,
+    /// A split it works under was cut off.
+    aborted: bool,
+    cutoffs: Vec<Arc<AtomicBool>>,
+    pacer: Pacer<'s, 'a>,
 }
 
 #[inline]
@@ -215,13 +426,27 @@ fn hash(p: u64, o: u64) -> u64 {
     h ^ (h >> 31)
 }
 
-/// Solves the position where the owner of `p` is to move against `o`.
+/// Fewest empties at which a node's younger children are shared out with a
+/// waiting thread: below it, a subtree is too small to be worth the
+/// hand-over.
+const SPLIT_EMPTIES: u32 = 14;
+/// Children searched alone before the rest are shared out: a node whose
+/// first few children did not refute it is almost surely one where every
+/// child must be searched, so that little of the threads' work is wasted.
+/// Measured on two threads: sharing after the first child searched half as
+/// many nodes again as one thread on FFO #41, after three children 8% more
+/// on #41 but 41% more on #44, after four 8% and 2%.
+const YOUNG_BROTHERS: usize = 4;
+
+/// Solves the position where the owner of `p` is to move against `o`, on
+/// `control.threads()` threads.
 ///
 /// Returns the best move ([`PASS`] if the side to move must pass or the game
 /// is over), the exact final margin for the side to move (empties to the
-/// winner) and the number of nodes searched; `None` if `control` stopped it.
-/// The transposition table takes at most `table_bytes` (and at least 48
-/// KiB).
+/// winner) and the number of nodes searched (by all threads; with several
+/// threads it varies from run to run, the score and its being a best move
+/// do not); `None` if `control` stopped it. The transposition table takes
+/// at most `table_bytes` (and at least 64 KiB).
 pub fn solve_exact(
     p: u64,
     o: u64,
@@ -241,48 +466,96 @@ fn solve_with(
     simd: bool,
 ) -> Option<(u8, i32, u64)> {
     let empties = (!(p | o)).count_ones();
-    // 2^bits buckets, grown with the work ahead up to 2^20 (48 MiB), within
+    // 2^bits buckets, grown with the work ahead up to 2^20 (64 MiB), within
     // the byte budget.
-    let bucket = std::mem::size_of::<[Entry; 2]>();
+    let bucket = std::mem::size_of::<Bucket>();
     let budget_bits = (table_bytes / bucket).max(1).ilog2();
     let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
+    let mut table = Table::take(bits, table_bytes);
+    let shared = Shared {
+        table: SharedTable::new(&mut table, bits),
+        control,
+        waiting: AtomicUsize::new(0),
+        offer: AtomicPtr::new(std::ptr::null_mut()),
+        finished: AtomicBool::new(false),
+    };
+    let r = solve_shared(p, o, &shared, simd);
+    table.give_back();
+    r
+}
+
+/// Solves on the table of `shared`, with `control.threads() - 1` helpers
+/// that wait for splits.
+fn solve_shared(p: u64, o: u64, shared: &Shared, simd: bool) -> Option<(u8, i32, u64)> {
+    std::thread::scope(|scope| {
+        let fast = cfg!(target_arch = "x86_64") && simd && super::avx2::available();
+        for _ in 1..shared.control.threads() {
+            // A helper that cannot be started is one fewer.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                #[cfg(target_arch = "x86_64")]
+                if fast {
+                    // SAFETY: the CPU has the features this copy is compiled for.
+                    return unsafe { Solver::<true>::helper(shared) };
+                }
+                Solver::<false>::helper(shared)
+            });
+        }
+        let r = solve_root(p, o, shared, fast);
+        shared.finished.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The main thread's search of the root.
+fn solve_root(p: u64, o: u64, shared: &Shared, fast: bool) -> Option<(u8, i32, u64)> {
     #[cfg(target_arch = "x86_64")]
-    if simd && super::avx2::available() {
-        let mut solver = Solver::<true>::new(control, bits, table_bytes);
+    if fast {
+        let mut solver = Solver::<true>::new(shared, Vec::new());
         // SAFETY: the CPU has the features this copy is compiled for.
         let r = unsafe { solver.root(p, o) };
         return solver.finish(r);
     }
-    let mut solver = Solver::<false>::new(control, bits, table_bytes);
+    let _ = fast;
+    let mut solver = Solver::<false>::new(shared, Vec::new());
     let r = solver.root(p, o);
     solver.finish(r)
 }
 
-impl<'c, 'a, const FAST: bool> Solver<'c, 'a, FAST> {
-    /// A solver with `2^bits` table buckets (in a table of at most
-    /// `max_bytes`) polling `control`.
-    fn new(control: &'c Control<'a>, bits: u32, max_bytes: usize) -> Self {
-        let table = Table::take(bits, max_bytes);
-        // Only the first 2^bits buckets, even of a larger kept table: the
-        // solve is the same whatever table it was given.
-        let size = (1usize << bits).min(table.buckets.len());
+impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
+    /// A thread's solver on `shared`, working under the splits of `cutoffs`.
+    fn new(shared: &'s Shared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
         Solver {
-            table,
-            mask: size - 1,
+            shared,
             nodes: 0,
             stopped: false,
-            pacer: control.pacer(POLL_INTERVAL),
+            aborted: false,
+            cutoffs,
+            pacer: shared.control.pacer(POLL_INTERVAL),
         }
     }
 
     /// The public answer: nothing if stopped, else with the node count.
-    /// The table is kept for the next solve.
     fn finish(self, r: Option<(u8, i32)>) -> Option<(u8, i32, u64)> {
-        self.table.give_back();
         if self.stopped {
             None
         } else {
             r.map(|(m, s)| (m, s, self.nodes))
+        }
+    }
+
+    /// Whether what it is searching no longer counts: stopped, or a split
+    /// it works under was cut off.
+    #[inline(always)]
+    fn halted(&self) -> bool {
+        self.stopped || self.aborted
+    }
+
+    /// Reads the cutoff flags of the splits it works under (none with one
+    /// thread: then this costs a length test).
+    #[inline(always)]
+    fn check_cutoffs(&mut self) {
+        if !self.cutoffs.is_empty() && self.cutoffs.iter().any(|c| c.load(Ordering::Relaxed)) {
+            self.aborted = true;
         }
     }
 }
@@ -308,28 +581,198 @@ impl Solver<'_, '_, $fast> {
         }
         let mut list = [Child::default(); 36];
         let count = self.order(p, o, mob, n, PASS, &mut list);
-        let (mut alpha, beta) = (-65, 65);
-        let mut best = (list[0].sq, NEG_INF);
-        for (i, c) in list[..count].iter().enumerate() {
-            let v = if i == 0 {
-                -self.search(c.p, c.o, c.mobility, -beta, -alpha, n - 1)
-            } else {
-                let v = -self.search(c.p, c.o, c.mobility, -alpha - 1, -alpha, n - 1);
-                if v > alpha && v < beta {
-                    -self.search(c.p, c.o, c.mobility, -beta, -v + 1, n - 1)
-                } else {
-                    v
-                }
-            };
-            if self.stopped {
-                return None;
+        let (score, best) = self.children(&list[..count], -65, 65, n);
+        if self.halted() {
+            return None;
+        }
+        Some((best, score))
+    }
+
+    /// The fail-soft score of a node with `n` empties and children `list`
+    /// (best first) in the window (alpha, beta), and the move that reaches
+    /// it: the first child with the full window, the others with null
+    /// windows, searched again where they turn out better. Past the first
+    /// child, the others are shared out among idle threads if there are
+    /// any (and the node is deep enough for it to pay).
+    $(#[$attr])*
+    fn children(&mut self, list: &[Child], alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        let first = list[0];
+        let best = -self.search(first.p, first.o, first.mobility, -beta, -alpha, n - 1);
+        if best >= beta || self.halted() {
+            return (best, first.sq);
+        }
+        let (mut best, mut best_move) = (best, first.sq);
+        for (i, c) in list.iter().enumerate().skip(1) {
+            if i >= YOUNG_BROTHERS
+                && n >= SPLIT_EMPTIES
+                && list.len() - i >= 2
+                && self.shared.waiting.load(Ordering::Relaxed) > 0
+                && let Some(r) = self.split(&list[i..], alpha, beta, n, (best, best_move))
+            {
+                return r;
             }
-            if v > best.1 {
-                best = (c.sq, v);
-                alpha = alpha.max(v);
+            let a = alpha.max(best);
+            let v = self.younger(c, a, beta, n);
+            if v > best {
+                best = v;
+                best_move = c.sq;
+                if v >= beta {
+                    break;
+                }
             }
         }
-        Some(best)
+        (best, best_move)
+    }
+
+    /// A younger child's score for its parent whose best so far is `a`:
+    /// a null window first, the full one (from the score found) if it
+    /// proves better.
+    #[inline]
+    $(#[$attr])*
+    fn younger(&mut self, c: &Child, a: i32, beta: i32, n: u32) -> i32 {
+        let v = -self.search(c.p, c.o, c.mobility, -a - 1, -a, n - 1);
+        if v > a && v < beta && !self.halted() {
+            -self.search(c.p, c.o, c.mobility, -beta, -v, n - 1)
+        } else {
+            v
+        }
+    }
+
+    /// Offers the children `rest` of a node to a waiting thread and
+    /// searches them with it; `first` is the best score and move of the
+    /// children searched so far. `None` if another split is on offer.
+    $(#[$attr])*
+    fn split(
+        &mut self,
+        rest: &[Child],
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        first: (i32, u8),
+    ) -> Option<(i32, u8)> {
+        let shared = self.shared;
+        let cutoff = Arc::new(AtomicBool::new(false));
+        let mut cutoffs = self.cutoffs.clone();
+        cutoffs.push(cutoff.clone());
+        let job = Job {
+            split: Split {
+                next: AtomicUsize::new(0),
+                score: AtomicI32::new(first.0),
+                best: Mutex::new(first),
+                cutoff,
+            },
+            rest: rest.as_ptr(),
+            len: rest.len(),
+            alpha,
+            beta,
+            n,
+            cutoffs,
+            nodes: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        };
+        let offered = &job as *const Job as *mut Job;
+        shared
+            .offer
+            .compare_exchange(std::ptr::null_mut(), offered, Ordering::Release, Ordering::Relaxed)
+            .ok()?;
+        self.cutoffs.push(job.split.cutoff.clone());
+        self.work(&job.split, rest, alpha, beta, n);
+        self.cutoffs.pop();
+        let taken = shared
+            .offer
+            .compare_exchange(offered, std::ptr::null_mut(), Ordering::Relaxed, Ordering::Relaxed)
+            .is_err();
+        if taken {
+            // A helper has it: help with other splits until it is done.
+            shared.waiting.fetch_add(1, Ordering::Relaxed);
+            let mut spins = 0;
+            while !job.done.load(Ordering::Acquire) {
+                let other = shared.take();
+                if other.is_null() {
+                    Shared::pause(&mut spins);
+                } else {
+                    shared.waiting.fetch_sub(1, Ordering::Relaxed);
+                    // SAFETY: a taken job stays alive until its `done` is
+                    // set, which only its taker does; the CPU has this
+                    // copy's features (this thread runs it already).
+                    unsafe { Self::join(shared, other) };
+                    shared.waiting.fetch_add(1, Ordering::Relaxed);
+                    spins = 0;
+                }
+            }
+            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            self.nodes += job.nodes.load(Ordering::Relaxed);
+            self.stopped |= job.stopped.load(Ordering::Relaxed);
+        }
+        self.aborted = false;
+        self.check_cutoffs();
+        job.split.best.into_inner().ok()
+    }
+
+    /// A helper thread: joins the splits on offer until the solve is over.
+    $(#[$attr])*
+    fn helper(shared: &Shared) {
+        shared.waiting.fetch_add(1, Ordering::Relaxed);
+        let mut spins = 0;
+        while !shared.finished.load(Ordering::Relaxed) {
+            let job = shared.take();
+            if job.is_null() {
+                Shared::pause(&mut spins);
+                continue;
+            }
+            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            // SAFETY: as in `split`.
+            unsafe { Self::join(shared, job) };
+            shared.waiting.fetch_add(1, Ordering::Relaxed);
+            spins = 0;
+        }
+    }
+
+    /// Works on the taken `job` as a helper, hands back its counts and
+    /// lets the job go.
+    ///
+    /// # Safety
+    ///
+    /// `job` was taken from the offer (by this thread alone) and not yet
+    /// let go: its owner keeps it alive until `done` is set.
+    $(#[$attr])*
+    unsafe fn join(shared: &Shared, job: *const Job) {
+        // SAFETY: alive until `done` is set below (the caller's promise).
+        let job = unsafe { &*job };
+        // SAFETY: `rest` and `len` describe the owner's child list, alive
+        // as long as the job.
+        let rest = unsafe { std::slice::from_raw_parts(job.rest, job.len) };
+        let mut helper = Solver::<$fast>::new(shared, job.cutoffs.clone());
+        helper.work(&job.split, rest, job.alpha, job.beta, job.n);
+        job.nodes.store(helper.nodes, Ordering::Relaxed);
+        job.stopped.store(helper.stopped, Ordering::Relaxed);
+        job.done.store(true, Ordering::Release);
+    }
+
+    /// One thread's share of a split: children taken one at a time until
+    /// none is left or one refutes the node.
+    $(#[$attr])*
+    fn work(&mut self, split: &Split, rest: &[Child], alpha: i32, beta: i32, n: u32) {
+        loop {
+            let i = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(c) = rest.get(i) else { break };
+            let a = alpha.max(split.score.load(Ordering::Relaxed));
+            let v = self.younger(c, a, beta, n);
+            self.check_cutoffs();
+            if self.halted() {
+                break;
+            }
+            if let Ok(mut best) = split.best.lock()
+                && v > best.0
+            {
+                *best = (v, c.sq);
+                split.score.store(v, Ordering::Relaxed);
+                if v >= beta {
+                    split.cutoff.store(true, Ordering::Relaxed);
+                }
+            }
+        }
     }
 
     /// Fills `list` with the children of (p, o) (whose moves are `mob`),
@@ -402,7 +845,8 @@ impl Solver<'_, '_, $fast> {
         }
         self.nodes += 1;
         self.poll();
-        if self.stopped {
+        self.check_cutoffs();
+        if self.halted() {
             return 0;
         }
         if mob == 0 {
@@ -421,10 +865,11 @@ impl Solver<'_, '_, $fast> {
             }
         }
         let (mut alpha, mut beta) = (alpha, beta);
-        let h = hash(p, o) as usize & self.mask;
+        let table = &self.shared.table;
+        let h = table.index(hash(p, o));
         let mut tt_move = PASS;
-        for e in &self.table.buckets[h] {
-            if e.holds(p, o, self.table.generation) {
+        for e in &table.read(h) {
+            if e.holds(p, o, table.generation) {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta || lo == hi {
                     return lo;
@@ -445,41 +890,18 @@ impl Solver<'_, '_, $fast> {
         // be bad enough for the opponent refutes this node without search.
         if n >= ETC_DEPTH {
             for c in &list[..count] {
-                let ch = hash(c.p, c.o) as usize & self.mask;
-                for e in &self.table.buckets[ch] {
-                    if e.holds(c.p, c.o, self.table.generation) && -(e.upper as i32) >= beta {
+                for e in &table.read(table.index(hash(c.p, c.o))) {
+                    if e.holds(c.p, c.o, table.generation) && -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
                 }
             }
         }
-        let original_alpha = alpha;
-        let mut best = NEG_INF;
-        let mut best_move = list[0].sq;
-        for (i, c) in list[..count].iter().enumerate() {
-            let a = alpha.max(best);
-            let v = if i == 0 {
-                -self.search(c.p, c.o, c.mobility, -beta, -a, n - 1)
-            } else {
-                let v = -self.search(c.p, c.o, c.mobility, -a - 1, -a, n - 1);
-                if v > a && v < beta {
-                    -self.search(c.p, c.o, c.mobility, -beta, -v, n - 1)
-                } else {
-                    v
-                }
-            };
-            if v > best {
-                best = v;
-                best_move = c.sq;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        if self.stopped {
+        let (best, best_move) = self.children(&list[..count], alpha, beta, n);
+        if self.halted() {
             return 0;
         }
-        self.store(h, p, o, n, original_alpha, beta, best, best_move);
+        self.store(h, p, o, n, alpha, beta, best, best_move);
         best
     }
 
@@ -487,7 +909,7 @@ impl Solver<'_, '_, $fast> {
     #[inline]
     $(#[$attr])*
     fn store(
-        &mut self,
+        &self,
         h: usize,
         p: u64,
         o: u64,
@@ -504,40 +926,41 @@ impl Solver<'_, '_, $fast> {
         } else {
             (score, score)
         };
-        let generation = self.table.generation;
-        let bucket = &mut self.table.buckets[h];
-        // Slot 0 keeps the deepest entry, slot 1 the most recent one.
-        let slot = if bucket[0].holds(p, o, generation) {
-            0
-        } else if bucket[1].holds(p, o, generation) {
-            1
-        } else if n as u8 >= bucket[0].priority(generation) {
-            bucket[1] = bucket[0];
-            0
-        } else {
-            1
-        };
-        let e = &mut bucket[slot];
-        if e.holds(p, o, generation) {
-            // Tighten what is known.
-            let lo = (e.lower as i32).max(lower);
-            let hi = (e.upper as i32).min(upper);
-            if lo <= hi {
-                e.lower = lo as i8;
-                e.upper = hi as i8;
-                e.best = best;
-                return;
+        let generation = self.shared.table.generation;
+        self.shared.table.write(h, |bucket| {
+            // Slot 0 keeps the deepest entry, slot 1 the most recent one.
+            let slot = if bucket[0].holds(p, o, generation) {
+                0
+            } else if bucket[1].holds(p, o, generation) {
+                1
+            } else if n as u8 >= bucket[0].priority(generation) {
+                bucket[1] = bucket[0];
+                0
+            } else {
+                1
+            };
+            let e = &mut bucket[slot];
+            if e.holds(p, o, generation) {
+                // Tighten what is known.
+                let lo = (e.lower as i32).max(lower);
+                let hi = (e.upper as i32).min(upper);
+                if lo <= hi {
+                    e.lower = lo as i8;
+                    e.upper = hi as i8;
+                    e.best = best;
+                    return;
+                }
             }
-        }
-        *e = Entry {
-            p,
-            o,
-            lower: lower as i8,
-            upper: upper as i8,
-            best,
-            empties: n as u8,
-            generation,
-        };
+            *e = Entry {
+                p,
+                o,
+                lower: lower as i8,
+                upper: upper as i8,
+                best,
+                empties: n as u8,
+                generation,
+            };
+        });
     }
 
     /// Alpha-beta without table for `5 <= n <= SHALLOW` empties; `parity` is
@@ -827,5 +1250,70 @@ mod tests {
         let again = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
         assert!(first.is_some_and(|(_, _, nodes)| nodes > 1000));
         assert_eq!(first, again);
+    }
+
+    #[test]
+    fn several_threads_find_the_exact_score_and_a_move_that_reaches_it() {
+        // Positions deep enough to split many times; 2 and 3 threads (more
+        // than the cores is allowed here: it still splits and cuts off).
+        let mut buf = Vec::new();
+        let mut compared = 0;
+        for seed in 20..28 {
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut s = Othello::start();
+            while !s.is_over() && s.empties().count_ones() > 19 {
+                let mv = s.random_move(&mut rng, &mut buf);
+                s.apply(mv);
+            }
+            if s.is_over() || s.mobility() == 0 {
+                continue;
+            }
+            let (p, o) = (s.player(), s.opponent());
+            let one = solve_with(p, o, &Control::unlimited(), 1 << 24, true).expect("solved");
+            for threads in [2, 3] {
+                let control = Control::unlimited().with_threads(threads);
+                let (mv, score, nodes) = solve_with(p, o, &control, 1 << 24, true).expect("solved");
+                assert_eq!(score, one.1, "seed {seed}, {threads} threads");
+                assert!(nodes > 0);
+                // The move reaches the score: its child, solved on one
+                // thread, is worth exactly minus it.
+                let mut child = s;
+                child.apply(mv);
+                let reply = solve_with(
+                    child.player(),
+                    child.opponent(),
+                    &Control::unlimited(),
+                    1 << 24,
+                    true,
+                );
+                let value = match reply {
+                    Some((_, v, _)) => -v,
+                    None => unreachable!("an unlimited solve finishes"),
+                };
+                assert_eq!(value, score, "seed {seed}: {mv} does not reach {score}");
+            }
+            compared += 1;
+        }
+        assert!(compared >= 6);
+    }
+
+    #[test]
+    fn a_stopped_parallel_solve_answers_nothing() {
+        let mut rng = Rng::seed_from_u64(7);
+        let mut buf = Vec::new();
+        let mut s = Othello::start();
+        while s.empties().count_ones() > 26 {
+            let mv = s.random_move(&mut rng, &mut buf);
+            s.apply(mv);
+        }
+        let budget = crate::control::Budget {
+            time: Some(std::time::Duration::from_millis(30)),
+            ..Default::default()
+        };
+        let control = Control::new(Default::default(), &budget).with_threads(2);
+        let started = std::time::Instant::now();
+        let r = solve_with(s.player(), s.opponent(), &control, 1 << 24, true);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(r, None);
     }
 }
