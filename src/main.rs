@@ -71,9 +71,11 @@ enum Tool {
         /// With --latency: the search to time.
         #[arg(long, default_value = "mcts")]
         search: String,
-        /// With --latency: the search threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Threads: with --latency, the search threads (default 1); else
+        /// the threads alpha-beta and the FFO solves compare with one
+        /// (default every core).
+        #[arg(long)]
+        threads: Option<usize>,
         /// With --latency: more engine settings, `name=value` (repeatable).
         #[arg(long = "set")]
         set: Vec<String>,
@@ -121,8 +123,16 @@ fn main() -> ExitCode {
             rounds,
             clock,
             ..
-        } => match latency_config(game, search, threads, set, movetime, rounds, clock)
-            .and_then(|c| tabula::bench::latency::run(&c))
+        } => match latency_config(
+            game,
+            search,
+            threads.unwrap_or(1),
+            set,
+            movetime,
+            rounds,
+            clock,
+        )
+        .and_then(|c| tabula::bench::latency::run(&c))
         {
             Ok(report) => {
                 print!("{report}");
@@ -140,6 +150,7 @@ fn main() -> ExitCode {
             ffo_count,
             hash,
             runs,
+            threads,
             ..
         } => {
             let config = tabula::bench::BenchConfig {
@@ -149,6 +160,9 @@ fn main() -> ExitCode {
                 ffo_count,
                 hash_mib: hash.clamp(1, 65536),
                 runs: runs.clamp(1, 100),
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                    .clamp(1, 256),
             };
             print!("{}", tabula::bench::run(&config));
             ExitCode::SUCCESS

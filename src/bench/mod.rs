@@ -43,6 +43,8 @@ pub struct BenchConfig {
     pub hash_mib: usize,
     /// Runs of each figure; the report gives their median.
     pub runs: usize,
+    /// Threads that alpha-beta and the FFO solves compare with one thread.
+    pub threads: usize,
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.
@@ -202,7 +204,7 @@ pub fn run(config: &BenchConfig) -> String {
         );
     }
 
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = config.threads.max(1);
     // Alpha-beta from the start position for the same time on one thread
     // and on every core, alternating: nodes a second of all threads, and
     // the depth the main thread completed.
