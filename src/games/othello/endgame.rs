@@ -1209,17 +1209,24 @@ mod tests {
     use crate::games::othello::Othello;
     use rand::SeedableRng;
 
+    /// The position after random moves from the start (seeded) down to
+    /// `empties` empty squares, or where the game ended before.
+    fn random_position(seed: u64, empties: u32) -> Othello {
+        let mut rng = Rng::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        let mut s = Othello::start();
+        while !s.is_over() && s.empties().count_ones() > empties {
+            let mv = s.random_move(&mut rng, &mut buf);
+            s.apply(mv);
+        }
+        s
+    }
+
     #[test]
     fn both_copies_of_the_search_agree_node_for_node() {
-        let mut buf = Vec::new();
         let mut compared = 0;
         for seed in 0..12 {
-            let mut rng = Rng::seed_from_u64(seed);
-            let mut s = Othello::start();
-            while !s.is_over() && s.empties().count_ones() > 13 {
-                let mv = s.random_move(&mut rng, &mut buf);
-                s.apply(mv);
-            }
+            let s = random_position(seed, 13);
             if s.is_over() {
                 continue;
             }
@@ -1238,13 +1245,7 @@ mod tests {
         // The second solve of a position gets the first one's table back:
         // entries it left would answer at the root at once, so equal node
         // counts show that counting up the generation emptied it.
-        let mut rng = Rng::seed_from_u64(3);
-        let mut buf = Vec::new();
-        let mut s = Othello::start();
-        while s.empties().count_ones() > 16 {
-            let mv = s.random_move(&mut rng, &mut buf);
-            s.apply(mv);
-        }
+        let s = random_position(3, 16);
         let control = Control::unlimited();
         let first = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
         let again = solve_with(s.player(), s.opponent(), &control, 1 << 24, false);
@@ -1256,15 +1257,9 @@ mod tests {
     fn several_threads_find_the_exact_score_and_a_move_that_reaches_it() {
         // Positions deep enough to split many times; 2 and 3 threads (more
         // than the cores is allowed here: it still splits and cuts off).
-        let mut buf = Vec::new();
         let mut compared = 0;
         for seed in 20..28 {
-            let mut rng = Rng::seed_from_u64(seed);
-            let mut s = Othello::start();
-            while !s.is_over() && s.empties().count_ones() > 19 {
-                let mv = s.random_move(&mut rng, &mut buf);
-                s.apply(mv);
-            }
+            let s = random_position(seed, 19);
             if s.is_over() || s.mobility() == 0 {
                 continue;
             }
@@ -1299,13 +1294,7 @@ mod tests {
 
     #[test]
     fn a_stopped_parallel_solve_answers_nothing() {
-        let mut rng = Rng::seed_from_u64(7);
-        let mut buf = Vec::new();
-        let mut s = Othello::start();
-        while s.empties().count_ones() > 26 {
-            let mv = s.random_move(&mut rng, &mut buf);
-            s.apply(mv);
-        }
+        let s = random_position(7, 26);
         let budget = crate::control::Budget {
             time: Some(std::time::Duration::from_millis(30)),
             ..Default::default()
