@@ -52,15 +52,28 @@ fn iterations(n: u64) -> Budget {
 
 /// 1000 MCTS simulations with random playouts from `root`, on a fresh tree.
 fn mcts_from<G: Game>(c: &mut Criterion, name: &str, root: &G, rng: &mut Rng) {
+    search_from(c, name, root, || Mcts::<G>::new(MctsConfig::uct(1.4)), rng);
+}
+
+/// Times 1000 iterations of a fresh search from `make` at `root`, for the
+/// seat to move.
+fn search_from<G: Game, S: Search<G>>(
+    c: &mut Criterion,
+    name: &str,
+    root: &G,
+    make: impl Fn() -> S,
+    rng: &mut Rng,
+) {
     let seat = match root.turn() {
         Turn::Player(s) => s,
         _ => 0,
     };
     c.bench_function(name, |b| {
         b.iter_batched(
-            || Mcts::<G>::new(MctsConfig::uct(1.4)),
-            |mut mcts| {
-                mcts.search(root, seat, &iterations(1000), &Control::unlimited(), rng)
+            &make,
+            |mut search| {
+                search
+                    .search(root, seat, &iterations(1000), &Control::unlimited(), rng)
                     .iterations
             },
             BatchSize::LargeInput,
@@ -283,32 +296,20 @@ fn hearts(c: &mut Criterion) {
             world.random_playout(&mut rng, &mut buf)
         })
     });
-    c.bench_function("hearts/ismcts 1000 iterations, first decision", |b| {
-        b.iter(|| {
-            Ismcts::new(0.7)
-                .search(
-                    &hand,
-                    seat,
-                    &iterations(1000),
-                    &Control::unlimited(),
-                    &mut rng,
-                )
-                .iterations
-        })
-    });
-    c.bench_function("hearts/pimc 1000 iterations, first decision", |b| {
-        b.iter(|| {
-            Pimc::new(0.7)
-                .search(
-                    &hand,
-                    seat,
-                    &iterations(1000),
-                    &Control::unlimited(),
-                    &mut rng,
-                )
-                .iterations
-        })
-    });
+    search_from(
+        c,
+        "hearts/ismcts 1000 iterations, first decision",
+        &hand,
+        || Ismcts::new(0.7),
+        &mut rng,
+    );
+    search_from(
+        c,
+        "hearts/pimc 1000 iterations, first decision",
+        &hand,
+        || Pimc::new(0.7),
+        &mut rng,
+    );
 }
 
 fn config() -> Criterion {
