@@ -664,8 +664,16 @@ mod tests {
                     }
                 });
             }
-            for i in 0..2_000_000 {
+            // At least two million reads, and on until the writers (which a
+            // busy machine may start late) have been seen a thousand times,
+            // for ten seconds at most.
+            let started = std::time::Instant::now();
+            let mut i = 0usize;
+            while i < 2_000_000
+                || (hits < 1000 && started.elapsed() < std::time::Duration::from_secs(10))
+            {
                 let k = i % 2;
+                i += 1;
                 let e = table.read(keys[k]);
                 if e.salted_key == keys[k] ^ table.salt {
                     hits += 1;
