@@ -1255,11 +1255,12 @@ mod tests {
 
     #[test]
     fn several_threads_find_the_exact_score_and_a_move_that_reaches_it() {
-        // Positions deep enough to split many times; 2 and 3 threads (more
-        // than the cores is allowed here: it still splits and cuts off).
+        // Positions deep enough to split many times (splits start at 14
+        // empties); 2 and 3 threads (more than the cores is allowed here: it
+        // still splits and cuts off).
         let mut compared = 0;
-        for seed in 20..28 {
-            let s = random_position(seed, 19);
+        for seed in 20..26 {
+            let s = random_position(seed, 18);
             if s.is_over() || s.mobility() == 0 {
                 continue;
             }
@@ -1289,7 +1290,7 @@ mod tests {
             }
             compared += 1;
         }
-        assert!(compared >= 6);
+        assert!(compared >= 4);
     }
 
     #[test]
