@@ -7,8 +7,8 @@
 //! that polls a `Control`) and the searches, so that neither imports the
 //! other for it.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What a search may spend. Every limit that is set applies; the search
@@ -50,6 +50,7 @@ pub struct Control<'a> {
     start: Instant,
     deadline: Option<Instant>,
     report: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    answer: Option<&'a Answer<'a>>,
     threads: usize,
 }
 
@@ -67,6 +68,7 @@ impl<'a> Control<'a> {
             start,
             deadline: budget.time.map(|t| start + t),
             report: None,
+            answer: None,
             threads: 1,
         }
     }
@@ -83,6 +85,18 @@ impl<'a> Control<'a> {
     }
 
     /// Lets a search run on `threads` threads (at least one).
+    /// Publishes each report's best move to `answer`, which may then
+    /// answer for the search (see [`Answer`]).
+    pub fn with_answer(mut self, answer: &'a Answer<'a>) -> Control<'a> {
+        self.answer = Some(answer);
+        self
+    }
+
+    /// Where the search's decision may already have been answered.
+    pub fn answer(&self) -> Option<&'a Answer<'a>> {
+        self.answer
+    }
+
     pub fn with_threads(mut self, threads: usize) -> Control<'a> {
         self.threads = threads.max(1);
         self
@@ -119,16 +133,20 @@ impl<'a> Control<'a> {
         self.deadline
     }
 
-    /// Sends a progress report, if anyone listens.
+    /// Sends a progress report, if anyone listens, and publishes its best
+    /// move to the answer, if any.
     pub fn report(&self, progress: &Progress) {
+        if let Some(a) = self.answer {
+            a.publish(&progress.best);
+        }
         if let Some(r) = self.report {
             r(progress);
         }
     }
 
-    /// Whether anyone listens to progress.
+    /// Whether anyone listens to progress (an answer does).
     pub fn has_reporter(&self) -> bool {
-        self.report.is_some()
+        self.report.is_some() || self.answer.is_some()
     }
 
     /// A pacer that reads the stop flag and the clock once per `every`
@@ -226,6 +244,106 @@ impl Pacer<'_, '_> {
     }
 }
 
+/// A decision answered the moment it is known, from inside or outside
+/// the search.
+///
+/// The reply is sent as soon as the search settles on its move, before
+/// the move is played and its tree is moved on. On a loaded machine, the
+/// threads of a search can also wait several milliseconds for a core after
+/// its time is up or a `stop` came, and more to be joined: the search
+/// publishes its best move so far with each report (every
+/// [`REPORT_EVERY`] at most), and a thread that sleeps until the deadline
+/// or the stop (a sleeper gets a core at once when it wakes) may send that
+/// move instead; the search then plays the move that was sent. Whoever
+/// settles first sends: the reply goes out exactly once.
+pub struct Answer<'a> {
+    state: Mutex<AnswerState>,
+    send: &'a (dyn Fn(&str) + Sync),
+}
+
+#[derive(Debug, Default)]
+struct AnswerState {
+    /// The best move the search has reported.
+    latest: Option<String>,
+    /// The move sent, once settled.
+    settled: Option<String>,
+    /// Settled from outside the search.
+    early: bool,
+}
+
+impl<'a> Answer<'a> {
+    /// An answer that `send` delivers.
+    pub fn new(send: &'a (dyn Fn(&str) + Sync)) -> Answer<'a> {
+        Answer {
+            state: Mutex::new(AnswerState::default()),
+            send,
+        }
+    }
+
+    /// Records the search's best move so far (ignored once settled).
+    pub fn publish(&self, best: &str) {
+        if best.is_empty() {
+            return;
+        }
+        if let Ok(mut s) = self.state.lock()
+            && s.settled.is_none()
+        {
+            match &mut s.latest {
+                Some(text) => best.clone_into(text),
+                None => s.latest = Some(best.to_string()),
+            }
+        }
+    }
+
+    /// From outside the search: sends the latest published move and
+    /// settles on it, unless the answer is settled already or nothing was
+    /// published. True when it sent.
+    pub fn answer_early(&self) -> bool {
+        let Ok(mut s) = self.state.lock() else {
+            return false;
+        };
+        if s.settled.is_some() {
+            return false;
+        }
+        let Some(text) = s.latest.take() else {
+            return false;
+        };
+        // Sent under the lock: the search cannot settle between the
+        // choice and the reply.
+        (self.send)(&text);
+        s.settled = Some(text);
+        s.early = true;
+        true
+    }
+
+    /// From the search, with its own move: sends it and returns `None`
+    /// when nobody answered before, or returns the move already sent,
+    /// which must be played instead.
+    pub fn settle(&self, own: &str) -> Option<String> {
+        let Ok(mut s) = self.state.lock() else {
+            return None;
+        };
+        match &s.settled {
+            Some(sent) => Some(sent.clone()),
+            None => {
+                (self.send)(own);
+                s.settled = Some(own.to_string());
+                None
+            }
+        }
+    }
+
+    /// True once a reply was sent.
+    pub fn is_settled(&self) -> bool {
+        self.state.lock().is_ok_and(|s| s.settled.is_some())
+    }
+
+    /// True when the reply was sent from outside the search.
+    pub fn settled_early(&self) -> bool {
+        self.state.lock().is_ok_and(|s| s.early)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +414,49 @@ mod tests {
             pacer.tick();
             pacer.report(|_| panic!("nobody listens"));
         }
+    }
+
+    #[test]
+    fn an_answer_is_sent_once_by_whoever_settles_first() {
+        let sent = Mutex::new(Vec::new());
+        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        // The search settles first: its own move goes out, the watcher's
+        // later try sends nothing.
+        let answer = Answer::new(&send);
+        answer.publish("d3");
+        assert_eq!(answer.settle("f5"), None);
+        assert!(!answer.answer_early());
+        assert!(answer.is_settled() && !answer.settled_early());
+        assert_eq!(*sent.lock().unwrap(), ["f5"]);
+        // The watcher first: the latest published move goes out, and the
+        // search is told to play it instead of its own.
+        sent.lock().unwrap().clear();
+        let answer = Answer::new(&send);
+        assert!(!answer.answer_early(), "nothing published yet");
+        assert!(!answer.is_settled());
+        answer.publish("d3");
+        answer.publish("");
+        answer.publish("c4");
+        assert!(answer.answer_early());
+        answer.publish("e6");
+        assert!(!answer.answer_early());
+        assert_eq!(answer.settle("f5").as_deref(), Some("c4"));
+        assert!(answer.settled_early());
+        assert_eq!(*sent.lock().unwrap(), ["c4"]);
+    }
+
+    #[test]
+    fn a_control_with_an_answer_publishes_each_report() {
+        let sent = Mutex::new(Vec::new());
+        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let answer = Answer::new(&send);
+        let control = Control::unlimited().with_answer(&answer);
+        assert!(control.has_reporter(), "the searches must report");
+        control.report(&Progress {
+            best: "e6".into(),
+            ..Progress::default()
+        });
+        assert!(answer.answer_early());
+        assert_eq!(*sent.lock().unwrap(), ["e6"]);
     }
 }

@@ -105,6 +105,46 @@ fn movetime_is_kept_and_stop_answers_at_once() {
     assert!(e.child.wait().expect("exits").success());
 }
 
+/// A `stop` or a deadline may be answered from the search's best move so
+/// far by a watcher thread, before the search's threads have ended (on a
+/// loaded machine they wait for a core): the move answered must be the
+/// move played, whoever answered.
+#[test]
+fn the_move_answered_at_a_stop_is_the_move_played() {
+    let mut e = spawn();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for line in [
+        format!("set threads {}", cores.min(2)),
+        "set search mcts".into(),
+    ] {
+        e.send(&line);
+        assert_eq!(e.reply(LONG), vec!["= "], "{line}");
+    }
+    let mut played = Vec::new();
+    for (k, wait) in [120u64, 45, 200, 60, 150, 30, 90, 20, 110, 70]
+        .into_iter()
+        .enumerate()
+    {
+        // Stopped ones, and one left to its deadline.
+        let budget = if k == 3 { 80 } else { 60_000 };
+        e.send(&format!("genmove movetime={budget}"));
+        std::thread::sleep(Duration::from_millis(wait));
+        if budget > 1000 {
+            e.send("stop");
+        }
+        let r = e.reply(LONG);
+        let mv = r[0].strip_prefix("= ").expect("a move").to_string();
+        if budget > 1000 {
+            assert_eq!(e.reply(LONG), vec!["= "]);
+        }
+        played.push(mv);
+        e.send("history");
+        assert_eq!(e.reply(LONG), vec![format!("= {}", played.join(" "))]);
+    }
+    e.send("quit");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+}
+
 #[test]
 fn a_stop_sent_right_behind_genmove_is_not_lost() {
     let mut e = spawn();

@@ -154,6 +154,7 @@ mod quoridor {
                     stop: Arc::new(AtomicBool::new(false)),
                     since: Instant::now(),
                     reporter: None,
+                    answer: None,
                 };
                 engine.genmove(&request).expect("genmove").mv
             } else {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use crate::control::{Budget, Control, Progress};
+use crate::control::{Answer, Budget, Control, Progress};
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::games::{self, GameEntry, GameVisitor};
 use crate::options::{OptionError, Options};
@@ -111,6 +111,11 @@ pub struct Request<'a> {
     pub since: Instant,
     /// Where progress goes while the search runs (for `analyze`).
     pub reporter: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// Where `genmove` sends its move the moment it is decided (before it
+    /// is played), and publishes its best move so far, so that the
+    /// protocol can answer at the deadline or a `stop` without waiting for
+    /// the search's threads; the move answered is the one played.
+    pub answer: Option<&'a Answer<'a>>,
 }
 
 /// Opens a game type behind the engine's object-safe handle.
@@ -320,12 +325,22 @@ impl Engine {
         )
     }
 
+    /// When the search for `request` must end by its time budget (`None`
+    /// when it has none).
+    pub fn deadline(&self, request: &Request) -> Option<Instant> {
+        let budget = self.budget_for(request.seat, &request.budget);
+        budget.time.map(|t| request.since + t)
+    }
+
     fn control<'a>(&self, request: &Request<'a>, budget: &Budget) -> Control<'a> {
-        let control = Control::starting_at(request.stop.clone(), budget, request.since);
-        match request.reporter {
-            Some(r) => control.with_reporter(r),
-            None => control,
+        let mut control = Control::starting_at(request.stop.clone(), budget, request.since);
+        if let Some(r) = request.reporter {
+            control = control.with_reporter(r);
         }
+        if let Some(a) = request.answer {
+            control = control.with_answer(a);
+        }
+        control
     }
 
     /// Checks that [`Engine::analyze`] may search for a seat (or the seat

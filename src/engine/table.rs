@@ -387,7 +387,17 @@ impl<G: Game> AnyGame for Table<G> {
         if let Some(pass) = pass {
             self.apply(pass);
         }
-        let r = self.decide(&state, seat, false, settings, budget, control, rng)?;
+        let mut r = self.decide(&state, seat, false, settings, budget, control, rng)?;
+        // A move already answered from outside the search is the one played.
+        if let Some(sent) = control
+            .answer()
+            .and_then(|a| a.settle(&state.move_text(r.best)))
+        {
+            match state.check_move(&sent) {
+                Ok(mv) => r.best = mv,
+                Err(e) => log::error!("the early answer {sent} is not legal here: {e}"),
+            }
+        }
         let best = r.best;
         let decision = Decision::from_search(&state, r);
         self.apply(best);

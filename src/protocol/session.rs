@@ -14,7 +14,7 @@ use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::control::Progress;
+use crate::control::{Answer, Progress};
 use crate::engine::{BudgetOverride, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
@@ -134,7 +134,10 @@ where
                         );
                         None
                     }
-                    Ok(command) => Some(execute(&mut engine, command, cancel, at)),
+                    Ok(Command::Genmove { seat, budget }) => {
+                        genmove(&mut engine, &out, line.id, seat, budget, cancel, at)
+                    }
+                    Ok(command) => Some(execute(&mut engine, command)),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
                 match reply {
@@ -227,12 +230,7 @@ fn final_score(engine: &Engine) -> String {
         .join(" ")
 }
 
-fn execute(
-    engine: &mut Engine,
-    command: Command,
-    cancel: Arc<AtomicBool>,
-    at: Instant,
-) -> Result<String, Failure> {
+fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
     Ok(match command {
         Command::ProtocolVersion => "2".into(),
         Command::Name => "tabula".into(),
@@ -273,29 +271,7 @@ fn execute(
             engine.play(seat, &mv)?;
             String::new()
         }
-        Command::Genmove { seat, budget } => {
-            // The time runs from when the line was read, not from when its
-            // turn came: a command queued behind others is still on time.
-            let request = Request {
-                seat: seat_of(engine, &seat)?,
-                budget,
-                stop: cancel,
-                since: at,
-                reporter: None,
-            };
-            let started = Instant::now();
-            let d = engine.genmove(&request)?;
-            log::info!(
-                "genmove {} score {:.3} iterations {} depth {} in {:?}{}",
-                d.mv,
-                d.score,
-                d.iterations,
-                d.depth,
-                started.elapsed(),
-                d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default()
-            );
-            d.mv
-        }
+        Command::Genmove { .. } => return Err(Failure::Other("genmove has its own path".into())),
         Command::Analyze { .. } => return Err(Failure::Other("analyze streams its reply".into())),
         Command::Undo => {
             engine.undo()?;
@@ -387,6 +363,99 @@ fn execute(
     })
 }
 
+/// How long after its deadline a search that has not answered is answered
+/// for (from its best move so far): the search's own end comes first on
+/// an idle machine, and the overhead setting (10 ms by default) keeps
+/// both before the move time.
+const ANSWER_GRACE: Duration = Duration::from_millis(2);
+/// How often the answering thread looks at the stop flag.
+const ANSWER_POLL: Duration = Duration::from_millis(1);
+
+/// `genmove`: searches and plays, and replies with the move. The reply
+/// leaves when the search returns, or, if that is late (its time is up, or
+/// `stop` came) and the search has published a move, from a thread that
+/// watches the clock: on a loaded machine the search's threads may wait
+/// milliseconds for a core, the watcher (a sleeper) does not. `None` when
+/// the reply was written here.
+fn genmove<W: Write + Send>(
+    engine: &mut Engine,
+    out: &Output<W>,
+    id: Option<u64>,
+    seat: Option<String>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+) -> Option<Result<String, Failure>> {
+    let seat = match seat_of(engine, &seat) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e.into())),
+    };
+    let send = |mv: &str| out.write(&success(id, mv));
+    let answer = Answer::new(&send);
+    // The time runs from when the line was read, not from when its turn
+    // came: a command queued behind others is still on time.
+    let request = Request {
+        seat,
+        budget,
+        stop: cancel.clone(),
+        since: at,
+        reporter: None,
+        answer: Some(&answer),
+    };
+    let deadline = engine.deadline(&request).map(|d| d + ANSWER_GRACE);
+    let done = AtomicBool::new(false);
+    let started = Instant::now();
+    let decided = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Acquire) {
+                let now = Instant::now();
+                let due = cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| now >= d);
+                if due && answer.answer_early() {
+                    return;
+                }
+                let nap = match deadline {
+                    Some(d) if d > now => ANSWER_POLL.min(d - now),
+                    _ => ANSWER_POLL,
+                };
+                std::thread::park_timeout(nap);
+            }
+        });
+        let decided = engine.genmove(&request);
+        done.store(true, Ordering::Release);
+        decided
+    });
+    let d = match decided {
+        Ok(d) => d,
+        // Refused (before any search: nothing was answered).
+        Err(e) if !answer.is_settled() => return Some(Err(e.into())),
+        Err(e) => {
+            log::error!("genmove failed after its answer: {e}");
+            return None;
+        }
+    };
+    log::info!(
+        "genmove {} score {:.3} iterations {} depth {} in {:?}{}{}",
+        d.mv,
+        d.score,
+        d.iterations,
+        d.depth,
+        started.elapsed(),
+        d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default(),
+        if answer.settled_early() {
+            " (answered early)"
+        } else {
+            ""
+        }
+    );
+    if answer.is_settled() {
+        None
+    } else {
+        // Decided without a search (a forced or only move is settled too):
+        // replied here.
+        Some(Ok(d.mv))
+    }
+}
+
 /// `analyze`: searches the position without playing, printing `info`
 /// lines every `interval_ms`, until its budget runs out (commands sent
 /// meanwhile wait, as during `genmove`) or, without a budget, until the
@@ -438,6 +507,7 @@ fn analyze<W: Write + Send>(
         stop: cancel,
         since: at,
         reporter: Some(&report),
+        answer: None,
     };
     match engine.analyze(&request) {
         Ok(d) => {
