@@ -10,6 +10,7 @@ mod arena_match;
 mod arena_record;
 mod arena_shards;
 mod arena_stats;
+mod card_threads;
 mod cards_sampler;
 mod conformance;
 mod engine_process;

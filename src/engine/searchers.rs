@@ -100,8 +100,16 @@ pub fn make_searcher<G: Game>(
             threads: 1,
             ..base
         })),
-        SearchKind::Pimc => Box::new(Pimc::new(settings.c).with_memory(memory)),
-        SearchKind::Ismcts => Box::new(Ismcts::new(settings.c).with_memory(memory)),
+        SearchKind::Pimc => Box::new(
+            Pimc::new(settings.c)
+                .with_memory(memory)
+                .with_threads(settings.threads),
+        ),
+        SearchKind::Ismcts => Box::new(
+            Ismcts::new(settings.c)
+                .with_memory(memory)
+                .with_threads(settings.threads),
+        ),
     };
     // `solve` solves whatever the game can (and plays the rule move if
     // stopped first); the others solve within `solve_reach`.

@@ -118,7 +118,7 @@ pub struct Settings {
     pub playout_depth: u32,
     /// Depth of the UCB1 tree of `rucb1`.
     pub rucb1_depth: u32,
-    /// Search threads (MCTS).
+    /// Search threads (MCTS, ISMCTS, PIMC, alpha-beta, the exact solver).
     pub threads: usize,
     /// Memory cap of Monte Carlo searches (trees, PIMC's samples), in MiB.
     pub memory: u64,

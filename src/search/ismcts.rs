@@ -52,8 +52,12 @@ pub struct Ismcts {
     pub c: f64,
     /// Bytes the tree may take, nodes, edges and move indexes counted as
     /// allocated; past it, iterations play out from the deepest node they
-    /// reach instead of adding an edge or a node.
+    /// reach instead of adding an edge or a node (shared by the threads).
     pub max_bytes: usize,
+    /// Search threads: each grows its own tree from its own
+    /// determinizations (root parallelism), and their root statistics are
+    /// summed at the end.
+    pub threads: usize,
 }
 
 impl Ismcts {
@@ -63,7 +67,14 @@ impl Ismcts {
         Ismcts {
             c,
             max_bytes: 512 << 20,
+            threads: 1,
         }
+    }
+
+    /// Searches on `threads` threads.
+    pub fn with_threads(mut self, threads: usize) -> Ismcts {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Caps the tree at about `bytes` of memory.
@@ -226,7 +237,7 @@ impl<G: Game> Run<G> {
     fn new(search: &Ismcts, seats: usize) -> Run<G> {
         Run {
             c: search.c,
-            max_bytes: search.max_bytes,
+            max_bytes: search.max_bytes / search.threads.max(1),
             tree: Tree {
                 nodes: vec![Node::new()],
             },
@@ -408,6 +419,34 @@ impl<G: Game> Run<G> {
         }
     }
 
+    /// Iterates until `limit` iterations (if any) or the control stops
+    /// it; the reporting run reports its progress. Returns the iterations
+    /// and the deepest descent.
+    fn run(
+        &mut self,
+        root: &G,
+        seat: Seat,
+        limit: Option<u64>,
+        control: &Control,
+        rng: &mut Rng,
+        report: bool,
+    ) -> (u64, u32) {
+        let mut iterations = 0u64;
+        let mut max_depth = 0u32;
+        let mut pacer = control.pacer(POLL_EVERY);
+        while limit.is_none_or(|n| iterations < n) {
+            if iterations > 0 && pacer.tick() {
+                break;
+            }
+            if report {
+                pacer.report(|elapsed| self.progress(root, iterations, max_depth, elapsed));
+            }
+            iterations += 1;
+            max_depth = max_depth.max(self.iterate(root, seat, rng));
+        }
+        (iterations, max_depth)
+    }
+
     /// The search so far, for a progress report.
     fn progress(
         &self,
@@ -431,6 +470,38 @@ impl<G: Game> Run<G> {
                 .collect(),
         })
     }
+}
+
+/// The most visited root move over every run's tree (visits summed, ties
+/// to the higher total), with its mean reward.
+fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
+    let mut merged: Vec<(G::Move, u64, f64)> = Vec::new();
+    for run in runs {
+        for e in run.tree.nodes.first().map_or(&[][..], |n| &n.edges[..]) {
+            match merged.iter_mut().find(|(m, ..)| *m == e.mv) {
+                Some((_, visits, total)) => {
+                    *visits += u64::from(e.visits);
+                    *total += e.total;
+                }
+                None => merged.push((e.mv, u64::from(e.visits), e.total)),
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .max_by(|a, b| {
+            (a.1, a.2)
+                .partial_cmp(&(b.1, b.2))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|(mv, visits, total)| {
+            let score = if visits == 0 {
+                0.5
+            } else {
+                total / visits as f64
+            };
+            (mv, score)
+        })
 }
 
 /// A search result for a move chosen without searching.
@@ -464,33 +535,62 @@ impl<G: Game> Search<G> for Ismcts {
         } else {
             Some(DEFAULT_ITERATIONS)
         });
-        let mut run = Run::<G>::new(self, root.num_seats());
+        let threads = self.threads.max(1);
+        // An iteration budget is shared out exactly, so that a seeded
+        // search repeats on any number of threads.
+        let share = |t: usize| {
+            limit.map(|n| n / threads as u64 + u64::from((t as u64) < n % threads as u64))
+        };
+        let seeds: Vec<u64> = (1..threads).map(|_| rng.r#gen()).collect();
+        let this = &*self;
+        let mut runs = Vec::with_capacity(threads);
         let mut iterations = 0u64;
         let mut max_depth = 0u32;
-        let mut pacer = control.pacer(POLL_EVERY);
-        while limit.is_none_or(|n| iterations < n) {
-            if iterations > 0 && pacer.tick() {
-                break;
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = seeds
+                .iter()
+                .enumerate()
+                .map(|(k, &seed)| {
+                    let limit = share(k + 1);
+                    scope.spawn(move || {
+                        let mut run = Run::<G>::new(this, root.num_seats());
+                        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
+                        let (n, d) = run.run(root, seat, limit, control, &mut rng, false);
+                        (run, n, d)
+                    })
+                })
+                .collect();
+            let mut run = Run::<G>::new(this, root.num_seats());
+            let (n, d) = run.run(root, seat, share(0), control, rng, true);
+            runs.push(run);
+            iterations += n;
+            max_depth = d;
+            for (run, n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
+                runs.push(run);
+                iterations += n;
+                max_depth = max_depth.max(d);
             }
-            pacer.report(|elapsed| run.progress(root, iterations, max_depth, elapsed));
-            iterations += 1;
-            max_depth = max_depth.max(run.iterate(root, seat, rng));
-        }
-        let result = match run.tree.most_visited(0) {
-            Some(e) => SearchResult {
-                best: e.mv,
-                score: mean(e),
+        });
+        let result = match root_choice(&runs) {
+            Some((best, score)) => SearchResult {
+                best,
+                score,
                 iterations,
                 depth: max_depth,
-                pv: run.tree.pv(),
+                pv: match runs[0].tree.pv() {
+                    pv if pv.first() == Some(&best) => pv,
+                    _ => vec![best],
+                },
                 exact: None,
             },
             None => only(root_moves[0], iterations),
         };
         // A large tree takes tens of milliseconds to free: not before the
         // reply.
-        if run.tree.nodes.len() >= DISPOSE_NODES {
-            dispose(run.tree);
+        for run in runs {
+            if run.tree.nodes.len() >= DISPOSE_NODES {
+                dispose(run.tree);
+            }
         }
         result
     }

@@ -43,6 +43,8 @@ pub struct Pimc {
     pub max_bytes: usize,
     /// Worlds drawn by the last search.
     drawn: usize,
+    /// Search threads: the worlds are shared out among them.
+    pub threads: usize,
 }
 
 struct World<G: Game> {
@@ -88,7 +90,15 @@ impl Pimc {
             worlds: 0,
             max_bytes: 512 << 20,
             drawn: 0,
+            threads: 1,
         }
+    }
+
+    /// Searches on `threads` threads, each pulling the arms of its share
+    /// of the worlds (they are independent).
+    pub fn with_threads(mut self, threads: usize) -> Pimc {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Caps the worlds at about `bytes` of memory together: a search draws
@@ -154,6 +164,74 @@ fn best_of<M: Copy>(values: &[(M, f64, u64)]) -> Option<(M, f64)> {
     best.map(|(m, v, _)| (m, v))
 }
 
+/// Pulls the arms of `worlds` round-robin until `limit` pulls (if any)
+/// or the control stops it; the reporting share reports its progress.
+/// Returns the pulls and the longest playout.
+#[allow(clippy::too_many_arguments)]
+fn pull<G: Game>(
+    worlds: &mut [World<G>],
+    c: f64,
+    root: &G,
+    seat: Seat,
+    limit: Option<u64>,
+    control: &Control,
+    rng: &mut Rng,
+    report: bool,
+) -> (u64, u32) {
+    let k = worlds.len();
+    let mut buf = Vec::new();
+    let mut iterations = 0u64;
+    let mut max_plies = 0u32;
+    let mut pacer = control.pacer(POLL_EVERY);
+    while limit.is_none_or(|n| iterations < n) {
+        if iterations > 0 && pacer.tick() {
+            break;
+        }
+        if report {
+            pacer.report(|elapsed| {
+                best_of(&aggregate(worlds)).map(|(m, v)| Progress {
+                    iterations,
+                    depth: max_plies,
+                    elapsed,
+                    best: root.move_text(m),
+                    score: v,
+                    pv: vec![root.move_text(m)],
+                })
+            });
+        }
+        let w = &mut worlds[(iterations % k as u64) as usize];
+        iterations += 1;
+        if w.moves.is_empty() {
+            continue;
+        }
+        // UCB1: untried moves first, in a random order.
+        let untried: Vec<usize> = (0..w.moves.len()).filter(|&i| w.visits[i] == 0).collect();
+        let arm = if !untried.is_empty() {
+            untried[rng.gen_range(0..untried.len())]
+        } else {
+            let ln = (w.pulls as f64).ln();
+            let mut best = 0;
+            let mut best_v = f64::NEG_INFINITY;
+            for i in 0..w.moves.len() {
+                let n = w.visits[i] as f64;
+                let v = w.totals[i] / n + c * (ln / n).sqrt();
+                if v > best_v {
+                    best_v = v;
+                    best = i;
+                }
+            }
+            best
+        };
+        let mut s = w.state.clone();
+        s.apply(w.moves[arm]);
+        max_plies = max_plies.max(1 + random_playout(&mut s, rng, &mut buf));
+        w.visits[arm] += 1;
+        w.totals[arm] += s.reward(seat);
+        w.pulls += 1;
+    }
+    (iterations, max_plies)
+}
+
 impl<G: Game> Search<G> for Pimc {
     fn search(
         &mut self,
@@ -195,54 +273,35 @@ impl<G: Game> Search<G> for Pimc {
         }
         let k = worlds.len();
         self.drawn = k;
-        let mut buf = Vec::new();
+        // Contiguous shares of the worlds, one per thread; an iteration
+        // budget is shared out exactly, so that a seeded search repeats.
+        let size = k.div_ceil(self.threads.clamp(1, k));
+        let parts = k.div_ceil(size);
+        let share =
+            |t: usize| limit.map(|n| n / parts as u64 + u64::from((t as u64) < n % parts as u64));
+        let seeds: Vec<u64> = (1..parts).map(|_| rng.r#gen()).collect();
+        let c = self.c;
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
-        let mut pacer = control.pacer(POLL_EVERY);
-        while limit.is_none_or(|n| iterations < n) {
-            if iterations > 0 && pacer.tick() {
-                break;
-            }
-            pacer.report(|elapsed| {
-                best_of(&aggregate(&worlds)).map(|(m, v)| Progress {
-                    iterations,
-                    depth: max_plies,
-                    elapsed,
-                    best: root.move_text(m),
-                    score: v,
-                    pv: vec![root.move_text(m)],
+        std::thread::scope(|scope| {
+            let mut shares = worlds.chunks_mut(size);
+            let Some(first) = shares.next() else { return };
+            let helpers: Vec<_> = shares
+                .zip(seeds.iter().enumerate())
+                .map(|(part, (t, &seed))| {
+                    let limit = share(t + 1);
+                    scope.spawn(move || {
+                        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
+                        pull(part, c, root, seat, limit, control, &mut rng, false)
+                    })
                 })
-            });
-            let w = &mut worlds[(iterations % k as u64) as usize];
-            iterations += 1;
-            if w.moves.is_empty() {
-                continue;
+                .collect();
+            (iterations, max_plies) = pull(first, c, root, seat, share(0), control, rng, true);
+            for (n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
+                iterations += n;
+                max_plies = max_plies.max(d);
             }
-            // UCB1: untried moves first, in a random order.
-            let untried: Vec<usize> = (0..w.moves.len()).filter(|&i| w.visits[i] == 0).collect();
-            let arm = if !untried.is_empty() {
-                untried[rng.gen_range(0..untried.len())]
-            } else {
-                let ln = (w.pulls as f64).ln();
-                let mut best = 0;
-                let mut best_v = f64::NEG_INFINITY;
-                for i in 0..w.moves.len() {
-                    let n = w.visits[i] as f64;
-                    let v = w.totals[i] / n + self.c * (ln / n).sqrt();
-                    if v > best_v {
-                        best_v = v;
-                        best = i;
-                    }
-                }
-                best
-            };
-            let mut s = w.state.clone();
-            s.apply(w.moves[arm]);
-            max_plies = max_plies.max(1 + random_playout(&mut s, rng, &mut buf));
-            w.visits[arm] += 1;
-            w.totals[arm] += s.reward(seat);
-            w.pulls += 1;
-        }
+        });
         let values = aggregate(&worlds);
         match best_of(&values) {
             Some((m, v)) => SearchResult {
