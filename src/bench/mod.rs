@@ -26,6 +26,7 @@ use crate::perft::perft;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::pimc::Pimc;
 use crate::search::{Budget, Control, Search};
 
 /// What to measure.
@@ -196,12 +197,39 @@ pub fn run(config: &BenchConfig) -> String {
         );
     }
     if let Some(h) = first_decision_of_a_hand() {
+        let threads = config.threads.max(1);
         let rates: Vec<f64> = (0..runs).map(|_| rate(Ismcts::new(0.7), &h, s).1).collect();
         let _ = writeln!(
             out,
             "hearts ismcts, first decision after the 2C trick: {} iterations/s",
             rate_text(&rates)
         );
+        if threads > 1 {
+            // The card searches on every core, each run against a one-thread
+            // run beside it in time.
+            for (name, with) in [("ismcts", true), ("pimc", false)] {
+                let (mut many, mut ratio) = (Vec::new(), Vec::new());
+                for _ in 0..runs {
+                    let pair = |n: usize| {
+                        if with {
+                            rate(Ismcts::new(0.7).with_threads(n), &h, s).1
+                        } else {
+                            rate(Pimc::new(0.7).with_threads(n), &h, s).1
+                        }
+                    };
+                    let r1 = pair(1);
+                    let rn = pair(threads);
+                    many.push(rn);
+                    ratio.push(rn / r1);
+                }
+                let (speedup, range) = median_and_range(&ratio, 2);
+                let _ = writeln!(
+                    out,
+                    "hearts {name}, {threads} threads: {} iterations/s, {speedup:.2}x one thread{range}",
+                    rate_text(&many)
+                );
+            }
+        }
     }
 
     let threads = config.threads.max(1);
