@@ -100,8 +100,16 @@ pub fn make_searcher<G: Game>(
             threads: 1,
             ..base
         })),
-        SearchKind::Pimc => Box::new(Pimc::new(settings.c).with_memory(memory)),
-        SearchKind::Ismcts => Box::new(Ismcts::new(settings.c).with_memory(memory)),
+        SearchKind::Pimc => Box::new(
+            Pimc::new(settings.c)
+                .with_memory(memory)
+                .with_rules(settings.playout_rules),
+        ),
+        SearchKind::Ismcts => Box::new(
+            Ismcts::new(settings.c)
+                .with_memory(memory)
+                .with_rules(settings.playout_rules),
+        ),
     };
     // `solve` solves whatever the game can (and plays the rule move if
     // stopped first); the others solve within `solve_reach`.
@@ -135,6 +143,7 @@ struct SearcherKey {
     playout: PlayoutPolicy,
     greedy: f64,
     playout_depth: u32,
+    playout_rules: f64,
     rucb1_depth: u32,
     threads: usize,
     memory: u64,
@@ -151,6 +160,7 @@ impl SearcherKey {
             playout: s.playout,
             greedy: s.greedy,
             playout_depth: s.playout_depth,
+            playout_rules: s.playout_rules,
             rucb1_depth: s.rucb1_depth,
             threads: s.threads,
             memory: s.memory,

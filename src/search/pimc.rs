@@ -20,7 +20,7 @@
 use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
-use crate::search::playout::random_playout;
+use crate::search::playout::rules_playout;
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
 
 /// Iterations used when the budget sets no limit at all.
@@ -41,6 +41,9 @@ pub struct Pimc {
     pub worlds: usize,
     /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
     pub max_bytes: usize,
+    /// Chance that a playout move is the game's rule move (0: uniformly
+    /// random playouts).
+    pub rules: f64,
     /// Worlds drawn by the last search.
     drawn: usize,
 }
@@ -87,8 +90,16 @@ impl Pimc {
             c,
             worlds: 0,
             max_bytes: 512 << 20,
+            rules: 0.0,
             drawn: 0,
         }
+    }
+
+    /// Guides playouts by the game's rule player: each playout move is
+    /// its move with probability `rules`, random otherwise.
+    pub fn with_rules(mut self, rules: f64) -> Pimc {
+        self.rules = rules;
+        self
     }
 
     /// Caps the worlds at about `bytes` of memory together: a search draws
@@ -238,7 +249,7 @@ impl<G: Game> Search<G> for Pimc {
             };
             let mut s = w.state.clone();
             s.apply(w.moves[arm]);
-            max_plies = max_plies.max(1 + random_playout(&mut s, rng, &mut buf));
+            max_plies = max_plies.max(1 + rules_playout(&mut s, self.rules, rng, &mut buf));
             w.visits[arm] += 1;
             w.totals[arm] += s.reward(seat);
             w.pulls += 1;
