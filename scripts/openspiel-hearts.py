@@ -251,7 +251,7 @@ def main():
     game = pyspiel.load_game("hearts")
     rng = random.Random(args.seed)
     diffs, single_pts, other_pts = [], [], []
-    moons = 0
+    moons = [0, 0]  # by the single seat, by the others
     stats = {"os_think": 0.0, "os_moves": 0, "tabula_think": 0.0, "tabula_moves": 0}
     for d in range(args.deals):
         cards = [card_text(a) for a in range(52)]
@@ -263,7 +263,7 @@ def main():
             kinds = [args.single if s == single else other for s in range(4)]
             pts = play_hand(game, direction, hands, kinds, args, rng, stats)
             if max(pts) == 26 and pts.count(26) == 3:
-                moons += 1
+                moons[0 if pts[single] == 0 else 1] += 1
             mine = pts[single]
             others = sum(pts[s] for s in range(4) if s != single) / 3
             single_pts.append(mine)
@@ -277,7 +277,8 @@ def main():
     hands_played = len(diffs)
     print(f"single={args.single} tabula='{args.tabula}' openspiel=ismcts sims={args.sims} "
           f"uct_c={args.uct_c} seed={args.seed}")
-    print(f"hands {hands_played} ({args.deals} deals x 4 rotations), moon shots {moons}")
+    print(f"hands {hands_played} ({args.deals} deals x 4 rotations), moon shots: "
+          f"{moons[0]} by the single seat, {moons[1]} by the others")
     print(f"single seat points/hand {sum(single_pts) / hands_played:.2f}, "
           f"others {sum(other_pts) / hands_played:.2f}, difference {m:+.2f} ± {h:.2f} (95%)")
     if stats["os_moves"]:
