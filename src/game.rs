@@ -240,6 +240,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         0.0
     }
 
+    /// Hook: the factor by which ISMCTS multiplies its UCB1 exploration
+    /// constant in this game. A game whose rewards crowd near 1/2 (Hearts:
+    /// a few points of 52 apart) wants less exploration than one whose
+    /// results are 0 or 1. 1 by default. (PIMC's flat bandits gained nothing
+    /// from a smaller `c` in Hearts, so they keep `c` as set.)
+    fn exploration_scale(&self) -> f64 {
+        1.0
+    }
+
     /// Whether `mv` is a pass: a move that only hands the turn on (a
     /// referee or GUI may leave it out, and the engine plays it when the
     /// other seat is asked to move).

@@ -338,6 +338,11 @@ fn the_memory_setting_caps_what_an_ismcts_tree_owns() {
         for line in [
             "game hearts seed=1".to_string(),
             "set search ismcts".to_string(),
+            // Hearts explores at a fifth of `c`, which concentrates a
+            // pass decision's iterations on wide opponent nodes (slow to
+            // grow); the default-scale exploration spreads them and
+            // reaches the caps in seconds.
+            "set c 8".to_string(),
             format!("set memory {memory}"),
         ] {
             e.send(&line);

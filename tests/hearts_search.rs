@@ -264,3 +264,59 @@ fn searches_work_on_perfect_information_games() {
     let r = Pimc::new(0.7).search(&nim, 0, &budget(3000), &control, &mut Rng::seed_from_u64(5));
     assert_eq!(r.best, (2, 1), "{r:?}");
 }
+
+/// `rules_playout` at 1 plays the rule player's move at every step (the
+/// same hand as stepping through `rules_move`), at 0 it is the random
+/// playout draw for draw, and in between it mixes the two.
+#[test]
+fn rules_playouts_follow_the_rule_player() {
+    use tabula::search::playout::{random_playout, rules_playout};
+    let mut rng = Rng::seed_from_u64(5);
+    let mut buf = Vec::new();
+    for hand in 0..8 {
+        let mut start = game(&["hands=single", "pass=none"]);
+        let deal = start.sample_chance(&mut rng);
+        start.apply(deal);
+
+        let mut by_hand = start.clone();
+        let mut moves = 0;
+        while !by_hand.at_horizon() {
+            let mv = by_hand.rules_move(&mut rng).expect("a rule move");
+            by_hand.apply(mv);
+            moves += 1;
+        }
+        let mut guided = start.clone();
+        let plies = rules_playout(&mut guided, 1.0, &mut Rng::seed_from_u64(hand), &mut buf);
+        assert_eq!(plies, moves);
+        assert_eq!(guided.last_hand_scores(), by_hand.last_hand_scores());
+
+        let mut zero = start.clone();
+        let mut random = start.clone();
+        rules_playout(&mut zero, 0.0, &mut Rng::seed_from_u64(hand), &mut buf);
+        random_playout(&mut random, &mut Rng::seed_from_u64(hand), &mut buf);
+        assert_eq!(zero.last_hand_scores(), random.last_hand_scores());
+    }
+    // Half guided: over many hands the rule player's hands differ from
+    // both pure policies' (a policy ignoring `rules` would match one).
+    let start = {
+        let mut g = game(&["hands=single", "pass=none"]);
+        let deal = g.sample_chance(&mut rng);
+        g.apply(deal);
+        g
+    };
+    let mut pure = start.clone();
+    rules_playout(&mut pure, 1.0, &mut rng, &mut buf);
+    let mut differs = 0;
+    for seed in 0..20 {
+        let mut half = start.clone();
+        rules_playout(&mut half, 0.5, &mut Rng::seed_from_u64(seed), &mut buf);
+        let mut random = start.clone();
+        random_playout(&mut random, &mut Rng::seed_from_u64(seed), &mut buf);
+        if half.last_hand_scores() != pure.last_hand_scores()
+            && half.last_hand_scores() != random.last_hand_scores()
+        {
+            differs += 1;
+        }
+    }
+    assert!(differs > 0, "a half-guided playout is neither policy");
+}

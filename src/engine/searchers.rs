@@ -103,12 +103,14 @@ pub fn make_searcher<G: Game>(
         SearchKind::Pimc => Box::new(
             Pimc::new(settings.c)
                 .with_memory(memory)
-                .with_threads(settings.threads),
+                .with_threads(settings.threads)
+                .with_rules(settings.playout_rules),
         ),
         SearchKind::Ismcts => Box::new(
             Ismcts::new(settings.c)
                 .with_memory(memory)
-                .with_threads(settings.threads),
+                .with_threads(settings.threads)
+                .with_rules(settings.playout_rules),
         ),
     };
     // `solve` solves whatever the game can (and plays the rule move if
@@ -143,6 +145,7 @@ struct SearcherKey {
     playout: PlayoutPolicy,
     greedy: f64,
     playout_depth: u32,
+    playout_rules: f64,
     rucb1_depth: u32,
     threads: usize,
     memory: u64,
@@ -159,6 +162,7 @@ impl SearcherKey {
             playout: s.playout,
             greedy: s.greedy,
             playout_depth: s.playout_depth,
+            playout_rules: s.playout_rules,
             rucb1_depth: s.rucb1_depth,
             threads: s.threads,
             memory: s.memory,

@@ -116,6 +116,9 @@ pub struct Settings {
     pub greedy: f64,
     /// Depth of the shallow alpha-beta inside heuristic playouts (1 or 2).
     pub playout_depth: u32,
+    /// Chance that an `ismcts` or `pimc` playout move is the game's rule
+    /// move (0 = uniformly random playouts).
+    pub playout_rules: f64,
     /// Depth of the UCB1 tree of `rucb1`.
     pub rucb1_depth: u32,
     /// Search threads (MCTS, ISMCTS, PIMC, alpha-beta, the exact solver).
@@ -144,6 +147,7 @@ impl Default for Settings {
             playout: PlayoutPolicy::Random,
             greedy: 0.9,
             playout_depth: 1,
+            playout_rules: 0.0,
             rucb1_depth: 2,
             threads: 1,
             memory: 512,
@@ -332,6 +336,18 @@ pub static SETTINGS: &[SettingSpec] = &[
                 .is_some()
         },
         get: |s| s.playout_depth.to_string(),
+    },
+    SettingSpec {
+        name: "playout_rules",
+        expected: "a probability from 0 to 1",
+        help: "chance that an ismcts or pimc playout move is the game's rule move",
+        set: |s, v| {
+            num::<f64>(v)
+                .filter(|p| (0.0..=1.0).contains(p))
+                .map(|p| s.playout_rules = p)
+                .is_some()
+        },
+        get: |s| format!("{}", s.playout_rules),
     },
     SettingSpec {
         name: "rucb1_depth",

@@ -12,7 +12,8 @@
 //!    number of times it was available, not the parent's visits, because
 //!    moves are not always legal);
 //! 3. expands one untried legal move;
-//! 4. plays at random to the horizon ([`random_playout`]);
+//! 4. plays out to the horizon ([`rules_playout`]: uniformly random, or
+//!    the game's rule move with probability [`Ismcts::rules`]);
 //! 5. backs up every seat's reward, each node keeping the reward of the seat
 //!    that made its move (max^n for several players).
 //!
@@ -27,7 +28,7 @@ use rand::Rng as _;
 
 use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
-use crate::search::playout::random_playout;
+use crate::search::playout::rules_playout;
 use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
 /// Iterations used when the budget sets no limit at all.
@@ -45,7 +46,8 @@ const PV_LENGTH: usize = 12;
 const NONE: u32 = u32::MAX;
 
 /// The ISMCTS search. `c` is the UCB1 exploration constant (rewards are in
-/// `[0, 1]`; 0.7 is a good start).
+/// `[0, 1]`; 0.7 is a good start), multiplied by the game's
+/// [`Game::exploration_scale`].
 #[derive(Clone, Debug)]
 pub struct Ismcts {
     /// UCB1 exploration constant.
@@ -58,6 +60,9 @@ pub struct Ismcts {
     /// determinizations (root parallelism), and their root statistics are
     /// summed at the end.
     pub threads: usize,
+    /// Chance that a playout move is the game's rule move (0: uniformly
+    /// random playouts).
+    pub rules: f64,
 }
 
 impl Ismcts {
@@ -68,12 +73,20 @@ impl Ismcts {
             c,
             max_bytes: 512 << 20,
             threads: 1,
+            rules: 0.0,
         }
     }
 
     /// Searches on `threads` threads.
     pub fn with_threads(mut self, threads: usize) -> Ismcts {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Guides playouts by the game's rule player: each playout move is
+    /// its move with probability `rules`, random otherwise.
+    pub fn with_rules(mut self, rules: f64) -> Ismcts {
+        self.rules = rules;
         self
     }
 
@@ -213,6 +226,7 @@ fn mean<M>(e: &Edge<M>) -> f64 {
 struct Run<G: Game> {
     c: f64,
     max_bytes: usize,
+    rules: f64,
     tree: Tree<G::Move>,
     /// What the nodes own, kept up to date at every growth; the node
     /// array itself is counted by its capacity.
@@ -234,10 +248,11 @@ struct Run<G: Game> {
 }
 
 impl<G: Game> Run<G> {
-    fn new(search: &Ismcts, seats: usize) -> Run<G> {
+    fn new(search: &Ismcts, root: &G) -> Run<G> {
         Run {
-            c: search.c,
+            c: search.c * root.exploration_scale(),
             max_bytes: search.max_bytes / search.threads.max(1),
+            rules: search.rules,
             tree: Tree {
                 nodes: vec![Node::new()],
             },
@@ -248,7 +263,7 @@ impl<G: Game> Run<G> {
             positions: FxMap::default(),
             buf: Vec::new(),
             path: Vec::new(),
-            rewards: vec![0.0; seats],
+            rewards: vec![0.0; root.num_seats()],
         }
     }
 
@@ -258,7 +273,7 @@ impl<G: Game> Run<G> {
         let mut state = root.determinize(seat, rng);
         self.path.clear();
         self.descend(&mut state, rng);
-        random_playout(&mut state, rng, &mut self.buf);
+        rules_playout(&mut state, self.rules, rng, &mut self.buf);
         self.backup(&state);
         self.path.len() as u32
     }
@@ -553,14 +568,14 @@ impl<G: Game> Search<G> for Ismcts {
                 .map(|(k, &seed)| {
                     let limit = share(k + 1);
                     scope.spawn(move || {
-                        let mut run = Run::<G>::new(this, root.num_seats());
+                        let mut run = Run::<G>::new(this, root);
                         let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
                         let (n, d) = run.run(root, seat, limit, control, &mut rng, false);
                         (run, n, d)
                     })
                 })
                 .collect();
-            let mut run = Run::<G>::new(this, root.num_seats());
+            let mut run = Run::<G>::new(this, root);
             let (n, d) = run.run(root, seat, share(0), control, rng, true);
             runs.push(run);
             iterations += n;

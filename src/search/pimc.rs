@@ -20,7 +20,7 @@
 use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
-use crate::search::playout::random_playout;
+use crate::search::playout::rules_playout;
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
 
 /// Iterations used when the budget sets no limit at all.
@@ -41,6 +41,9 @@ pub struct Pimc {
     pub worlds: usize,
     /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
     pub max_bytes: usize,
+    /// Chance that a playout move is the game's rule move (0: uniformly
+    /// random playouts).
+    pub rules: f64,
     /// Worlds drawn by the last search.
     drawn: usize,
     /// Search threads: the worlds are shared out among them.
@@ -89,6 +92,7 @@ impl Pimc {
             c,
             worlds: 0,
             max_bytes: 512 << 20,
+            rules: 0.0,
             drawn: 0,
             threads: 1,
         }
@@ -98,6 +102,13 @@ impl Pimc {
     /// of the worlds (they are independent).
     pub fn with_threads(mut self, threads: usize) -> Pimc {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Guides playouts by the game's rule player: each playout move is
+    /// its move with probability `rules`, random otherwise.
+    pub fn with_rules(mut self, rules: f64) -> Pimc {
+        self.rules = rules;
         self
     }
 
@@ -171,6 +182,7 @@ fn best_of<M: Copy>(values: &[(M, f64, u64)]) -> Option<(M, f64)> {
 fn pull<G: Game>(
     worlds: &mut [World<G>],
     c: f64,
+    rules: f64,
     root: &G,
     seat: Seat,
     limit: Option<u64>,
@@ -224,7 +236,7 @@ fn pull<G: Game>(
         };
         let mut s = w.state.clone();
         s.apply(w.moves[arm]);
-        max_plies = max_plies.max(1 + random_playout(&mut s, rng, &mut buf));
+        max_plies = max_plies.max(1 + rules_playout(&mut s, rules, rng, &mut buf));
         w.visits[arm] += 1;
         w.totals[arm] += s.reward(seat);
         w.pulls += 1;
@@ -280,7 +292,7 @@ impl<G: Game> Search<G> for Pimc {
         let share =
             |t: usize| limit.map(|n| n / parts as u64 + u64::from((t as u64) < n % parts as u64));
         let seeds: Vec<u64> = (1..parts).map(|_| rng.r#gen()).collect();
-        let c = self.c;
+        let (c, rules) = (self.c, self.rules);
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
         std::thread::scope(|scope| {
@@ -292,11 +304,12 @@ impl<G: Game> Search<G> for Pimc {
                     let limit = share(t + 1);
                     scope.spawn(move || {
                         let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
-                        pull(part, c, root, seat, limit, control, &mut rng, false)
+                        pull(part, c, rules, root, seat, limit, control, &mut rng, false)
                     })
                 })
                 .collect();
-            (iterations, max_plies) = pull(first, c, root, seat, share(0), control, rng, true);
+            (iterations, max_plies) =
+                pull(first, c, rules, root, seat, share(0), control, rng, true);
             for (n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
                 iterations += n;
                 max_plies = max_plies.max(d);

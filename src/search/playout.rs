@@ -12,6 +12,38 @@ pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, buf: &mut Vec<G::Mo
     state.random_playout(rng, buf)
 }
 
+/// Plays to the horizon with a rule-guided policy: each player move is the
+/// game's rule move ([`Game::rules_move`]) with probability `rules`, a
+/// uniformly random move otherwise (and where the game has no rule move).
+/// `rules <= 0` is exactly [`random_playout`], same draws and all. Returns
+/// the plies played.
+pub fn rules_playout<G: Game>(
+    state: &mut G,
+    rules: f64,
+    rng: &mut Rng,
+    buf: &mut Vec<G::Move>,
+) -> u32 {
+    if rules <= 0.0 {
+        return random_playout(state, rng, buf);
+    }
+    let rules = rules.min(1.0);
+    let mut plies = 0;
+    while !state.at_horizon() {
+        let mv = match state.turn() {
+            Turn::Chance => state.sample_chance(rng),
+            Turn::Player(_) if rand::Rng::gen_bool(rng, rules) => match state.rules_move(rng) {
+                Some(mv) => mv,
+                None => state.random_move(rng, buf),
+            },
+            Turn::Player(_) => state.random_move(rng, buf),
+            Turn::Over => break,
+        };
+        state.apply(mv);
+        plies += 1;
+    }
+    plies
+}
+
 /// The move policy of playouts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Policy {

@@ -931,6 +931,13 @@ impl Game for Hearts {
         reward_as_evaluation(self.reward(seat))
     }
 
+    /// Rewards are a few points of 52 apart: with the default `c` (1.414)
+    /// ISMCTS explores at 0.25, which took 1.5 points a hand fewer than
+    /// 1.414 against three copies at 1,000 iterations (README).
+    fn exploration_scale(&self) -> f64 {
+        0.25 / std::f64::consts::SQRT_2
+    }
+
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
             Phase::Pass if self.mover_known() => {
