@@ -361,6 +361,26 @@ impl<G: Game> Run<G> {
         }
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
+        if let Some(index) = &n.index
+            && n.edges.len() > 2 * legal.len()
+        {
+            // Far more edges than legal moves (an opponent's pass, seen
+            // from many worlds): look the legal moves up instead of
+            // matching every edge. Ties go to the first edge, as below.
+            for (i, m) in legal.iter().enumerate() {
+                let Some(&j) = index.get(m) else { continue };
+                let e = &mut n.edges[j as usize];
+                e.hint = i as u32;
+                self.found[i] = true;
+                e.avail += 1;
+                let v = ucb1(e, self.c);
+                if v > best_v || (v == best_v && best.is_some_and(|b| j < b)) {
+                    best_v = v;
+                    best = Some(j);
+                }
+            }
+            return best;
+        }
         let mut positions_built = false;
         for (j, e) in n.edges.iter_mut().enumerate() {
             let i = match legal.get(e.hint as usize) {
