@@ -42,8 +42,8 @@ pub struct Pimc {
     /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
     pub max_bytes: usize,
     /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts).
-    pub rules: f64,
+    /// random playouts); `None`: the game's [`Game::playout_rules`].
+    pub rules: Option<f64>,
     /// Worlds drawn by the last search.
     drawn: usize,
 }
@@ -90,14 +90,15 @@ impl Pimc {
             c,
             worlds: 0,
             max_bytes: 512 << 20,
-            rules: 0.0,
+            rules: None,
             drawn: 0,
         }
     }
 
     /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise.
-    pub fn with_rules(mut self, rules: f64) -> Pimc {
+    /// its move with probability `rules`, random otherwise; `None` takes
+    /// the game's [`Game::playout_rules`].
+    pub fn with_rules(mut self, rules: Option<f64>) -> Pimc {
         self.rules = rules;
         self
     }
@@ -207,6 +208,7 @@ impl<G: Game> Search<G> for Pimc {
         let k = worlds.len();
         self.drawn = k;
         let mut buf = Vec::new();
+        let rules = self.rules.unwrap_or_else(|| root.playout_rules());
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
         let mut pacer = control.pacer(POLL_EVERY);
@@ -249,7 +251,7 @@ impl<G: Game> Search<G> for Pimc {
             };
             let mut s = w.state.clone();
             s.apply(w.moves[arm]);
-            max_plies = max_plies.max(1 + rules_playout(&mut s, self.rules, rng, &mut buf));
+            max_plies = max_plies.max(1 + rules_playout(&mut s, rules, rng, &mut buf));
             w.visits[arm] += 1;
             w.totals[arm] += s.reward(seat);
             w.pulls += 1;
