@@ -249,6 +249,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         1.0
     }
 
+    /// Hook: the chance that an ISMCTS or PIMC playout move is the rule
+    /// move ([`Game::rules_move`]) when the engine's `playout_rules` is
+    /// `auto`. 0 (uniformly random playouts) by default.
+    fn playout_rules(&self) -> f64 {
+        0.0
+    }
+
     /// Whether `mv` is a pass: a move that only hands the turn on (a
     /// referee or GUI may leave it out, and the engine plays it when the
     /// other seat is asked to move).

@@ -145,7 +145,7 @@ struct SearcherKey {
     playout: PlayoutPolicy,
     greedy: f64,
     playout_depth: u32,
-    playout_rules: f64,
+    playout_rules: Option<f64>,
     rucb1_depth: u32,
     threads: usize,
     memory: u64,

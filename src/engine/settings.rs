@@ -117,8 +117,9 @@ pub struct Settings {
     /// Depth of the shallow alpha-beta inside heuristic playouts (1 or 2).
     pub playout_depth: u32,
     /// Chance that an `ismcts` or `pimc` playout move is the game's rule
-    /// move (0 = uniformly random playouts).
-    pub playout_rules: f64,
+    /// move (0 = uniformly random playouts); `None` (`auto`) = the game's
+    /// [`crate::game::Game::playout_rules`].
+    pub playout_rules: Option<f64>,
     /// Depth of the UCB1 tree of `rucb1`.
     pub rucb1_depth: u32,
     /// Search threads (MCTS, ISMCTS, PIMC, alpha-beta, the exact solver).
@@ -147,7 +148,7 @@ impl Default for Settings {
             playout: PlayoutPolicy::Random,
             greedy: 0.9,
             playout_depth: 1,
-            playout_rules: 0.0,
+            playout_rules: None,
             rucb1_depth: 2,
             threads: 1,
             memory: 512,
@@ -339,15 +340,22 @@ pub static SETTINGS: &[SettingSpec] = &[
     },
     SettingSpec {
         name: "playout_rules",
-        expected: "a probability from 0 to 1",
-        help: "chance that an ismcts or pimc playout move is the game's rule move",
+        expected: "a probability from 0 to 1, or auto",
+        help: "chance that an ismcts or pimc playout move is the game's rule move (auto: the game's default)",
         set: |s, v| {
+            if v == "auto" {
+                s.playout_rules = None;
+                return true;
+            }
             num::<f64>(v)
                 .filter(|p| (0.0..=1.0).contains(p))
-                .map(|p| s.playout_rules = p)
+                .map(|p| s.playout_rules = Some(p))
                 .is_some()
         },
-        get: |s| format!("{}", s.playout_rules),
+        get: |s| match s.playout_rules {
+            None => "auto".into(),
+            Some(p) => format!("{p}"),
+        },
     },
     SettingSpec {
         name: "rucb1_depth",

@@ -13,7 +13,8 @@
 //!    moves are not always legal);
 //! 3. expands one untried legal move;
 //! 4. plays out to the horizon ([`rules_playout`]: uniformly random, or
-//!    the game's rule move with probability [`Ismcts::rules`]);
+//!    the game's rule move with probability [`Ismcts::rules`], by default
+//!    the game's [`Game::playout_rules`]);
 //! 5. backs up every seat's reward, each node keeping the reward of the seat
 //!    that made its move (max^n for several players).
 //!
@@ -61,8 +62,8 @@ pub struct Ismcts {
     /// summed at the end.
     pub threads: usize,
     /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts).
-    pub rules: f64,
+    /// random playouts); `None`: the game's [`Game::playout_rules`].
+    pub rules: Option<f64>,
 }
 
 impl Ismcts {
@@ -73,7 +74,7 @@ impl Ismcts {
             c,
             max_bytes: 512 << 20,
             threads: 1,
-            rules: 0.0,
+            rules: None,
         }
     }
 
@@ -84,8 +85,9 @@ impl Ismcts {
     }
 
     /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise.
-    pub fn with_rules(mut self, rules: f64) -> Ismcts {
+    /// its move with probability `rules`, random otherwise; `None` takes
+    /// the game's [`Game::playout_rules`].
+    pub fn with_rules(mut self, rules: Option<f64>) -> Ismcts {
         self.rules = rules;
         self
     }
@@ -252,7 +254,7 @@ impl<G: Game> Run<G> {
         Run {
             c: search.c * root.exploration_scale(),
             max_bytes: search.max_bytes / search.threads.max(1),
-            rules: search.rules,
+            rules: search.rules.unwrap_or_else(|| root.playout_rules()),
             tree: Tree {
                 nodes: vec![Node::new()],
             },

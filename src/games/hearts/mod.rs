@@ -938,6 +938,14 @@ impl Game for Hearts {
         0.25 / std::f64::consts::SQRT_2
     }
 
+    /// Half the playout moves are the rule player's: against three copies
+    /// with random playouts at 1,000 iterations, -1.42 ± 0.96 points a
+    /// hand (ISMCTS) and -1.71 ± 0.96 (PIMC); against OpenSpiel's ISMCTS
+    /// -2.39 ± 1.25 (README).
+    fn playout_rules(&self) -> f64 {
+        0.5
+    }
+
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
             Phase::Pass if self.mover_known() => {
