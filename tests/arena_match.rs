@@ -414,3 +414,41 @@ fn help_lists_the_flags_and_examples() {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
 }
+
+/// GTP Othello engines such as GRhino refuse `play <colour> pass` (the
+/// same colour simply moves again): a refused pass is not a forfeit, and
+/// the games play out by the rules.
+#[test]
+fn a_gtp_engine_that_refuses_passes_plays_on() {
+    let dir = scratch("nopass");
+    let log = dir.join("passes.log");
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let mut args = base_with(&dir, 16, 2);
+    args.extend(words(&[
+        "--game",
+        "othello",
+        "--engine",
+        &format!(
+            "cmd={}",
+            fixture("gtp_nopass.sh", &format!("{bin} {}", log.display()))
+        ),
+        "name=nopass",
+        "proto=gtp",
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=random",
+        "set.search=random",
+    ]));
+    let report = tabula::arena::run(&common::parse(&args)).expect("match runs");
+    let refused = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        refused.lines().any(|l| l.ends_with(" pass")),
+        "some game had a pass for the filter to refuse:\n{}",
+        report.text
+    );
+    assert_eq!(report.summary.endings.forfeit, 0, "{}", report.text);
+    assert_eq!(report.record.games.len(), 16);
+    for g in &report.record.games {
+        assert_eq!(g.ending, Ending::Normal, "{}", report.text);
+    }
+}

@@ -263,7 +263,20 @@ impl Table<'_> {
         for (seat, observations) in told.observations.iter().enumerate() {
             for observation in observations {
                 let line = observation_line(self.referee.as_ref(), observation);
-                self.send(seat, &line, timeout)?;
+                match self.send(seat, &line, timeout) {
+                    // GTP Othello engines (GRhino; Quarry never sends one)
+                    // keep passes implicit: the same colour simply moves
+                    // again. A refused pass is not a fault.
+                    Err(f)
+                        if f.fault == Fault::Refused
+                            && self.spec(seat).proto == Proto::Gtp
+                            && matches!(observation,
+                                Observation::Played { mv, .. } if mv.eq_ignore_ascii_case("pass")) =>
+                        {}
+                    other => {
+                        other?;
+                    }
+                }
             }
         }
         Ok(())
