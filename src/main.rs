@@ -92,6 +92,10 @@ enum Tool {
     },
     /// Pit engines against each other: Elo, error bars, records, charts.
     Match(Box<tabula::arena::MatchArgs>),
+    /// Train the Othello pattern evaluation: self-play data (resumable),
+    /// exact-solve and search labels, a least-squares fit per stage, and a
+    /// weight file (see README, "Othello evaluation").
+    TrainOthello(Box<tabula::games::othello::train::TrainArgs>),
 }
 
 fn main() -> ExitCode {
@@ -167,6 +171,16 @@ fn main() -> ExitCode {
             print!("{}", tabula::bench::run(&config));
             ExitCode::SUCCESS
         }
+        Tool::TrainOthello(args) => match tabula::games::othello::train::run(&args) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tabula train-othello: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Tool::Match(args) => match tabula::arena::run(&args) {
             Ok(report) => {
                 let lost = report.forfeited_all();

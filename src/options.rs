@@ -17,6 +17,8 @@ pub enum OptionKind {
     Bool,
     /// One of the listed words.
     Choice(&'static [&'static str]),
+    /// Any text without spaces (such as a file path), kept as given.
+    Text,
 }
 
 /// One option a game accepts.
@@ -40,6 +42,7 @@ impl OptionSpec {
             OptionKind::Int { min, max } => format!("<{min}..{max}>"),
             OptionKind::Bool => "<true|false>".to_string(),
             OptionKind::Choice(words) => format!("<{}>", words.join("|")),
+            OptionKind::Text => "<text>".to_string(),
         };
         format!("{}={} (default {})", self.name, range, self.default)
     }
@@ -144,6 +147,10 @@ impl Options {
                     if !words.iter().any(|w| w.eq_ignore_ascii_case(value)) {
                         return Err(bad(format!("one of {}", words.join(", "))));
                     }
+                }
+                OptionKind::Text => {
+                    values.insert(key, value.to_string());
+                    continue;
                 }
             }
             values.insert(key, value.to_ascii_lowercase());

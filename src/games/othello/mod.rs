@@ -12,13 +12,15 @@
 pub mod avx2;
 pub mod bitboard;
 pub mod endgame;
-pub(crate) mod eval;
+pub mod eval;
+pub mod pattern;
+pub mod train;
 
 use rand::Rng as _;
 
 use crate::control::Control;
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 use bitboard::{flips, moves};
 
@@ -52,6 +54,8 @@ pub struct Othello {
     mobility: u64,
     /// The seat to move: [`BLACK`] or [`WHITE`].
     side: u8,
+    /// The evaluation: an [`eval`] slot (table, built-in or loaded weights).
+    eval: u8,
 }
 
 impl Default for Othello {
@@ -106,7 +110,19 @@ impl Othello {
             opp,
             mobility: moves(me, opp),
             side: to_move as u8,
+            eval: eval::EVAL_BUILTIN,
         })
+    }
+
+    /// The evaluation slot this position's [`Game::evaluate`] uses.
+    pub fn eval_slot(&self) -> u8 {
+        self.eval
+    }
+
+    /// The same position with another evaluation slot.
+    pub fn with_eval_slot(mut self, slot: u8) -> Othello {
+        self.eval = slot;
+        self
     }
 
     /// The discs of the side to move.
@@ -262,11 +278,46 @@ impl Game for Othello {
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str =
         "Othello (Reversi) on 8x8: bracket and flip discs, most discs wins";
-    const OPTIONS: &'static [OptionSpec] = &[];
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec {
+            name: "eval",
+            kind: OptionKind::Choice(&["pattern", "table"]),
+            default: "pattern",
+            help: "evaluation: trained patterns, or the former square table plus mobility",
+        },
+        OptionSpec {
+            name: "weights",
+            kind: OptionKind::Text,
+            default: "builtin",
+            help: "with eval=pattern: a weight file from `tabula train-othello` instead of the built-in weights",
+        },
+    ];
     const TWO_PLAYER_ZERO_SUM: bool = true;
 
-    fn new_game(_options: &Options) -> Result<Self, OptionError> {
-        Ok(Othello::start())
+    fn new_game(options: &Options) -> Result<Self, OptionError> {
+        // Where no option names the evaluation, TABULA_OTHELLO_EVAL may
+        // (`table`, `pattern` or a weight file): a match gives one engine
+        // process another evaluation that way, as game options go to both.
+        let env = std::env::var("TABULA_OTHELLO_EVAL").ok();
+        let (eval, weights) = match env.as_deref() {
+            Some(e) if !options.is_set("eval") && !options.is_set("weights") => match e {
+                "table" | "pattern" => (e, "builtin"),
+                path => ("pattern", path),
+            },
+            _ => (options.text("eval"), options.text("weights")),
+        };
+        let slot = match (eval, weights) {
+            ("table", _) if options.is_set("weights") => {
+                return Err(OptionError::Invalid(
+                    "weights= needs eval=pattern".to_string(),
+                ));
+            }
+            ("table", _) => eval::EVAL_TABLE,
+            (_, "builtin") => eval::EVAL_BUILTIN,
+            (_, path) => eval::load_weights(std::path::Path::new(path))
+                .map_err(OptionError::Invalid)?,
+        };
+        Ok(Othello::start().with_eval_slot(slot))
     }
 
     fn num_seats(&self) -> usize {
@@ -420,7 +471,7 @@ impl Game for Othello {
     /// anything after a `;` (the FFO move list) is ignored. The state is
     /// unchanged on error.
     fn set_position(&mut self, text: &str) -> Result<(), PositionError> {
-        *self = Othello::parse_obf(text)?;
+        *self = Othello::parse_obf(text)?.with_eval_slot(self.eval);
         Ok(())
     }
 
@@ -455,7 +506,7 @@ impl Game for Othello {
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {
-        let v = eval::evaluate(self.me, self.opp, self.mobility);
+        let v = eval::evaluate_slot(self.eval, self.me, self.opp, self.mobility);
         if seat == self.side_to_move() { v } else { -v }
     }
 

@@ -1,0 +1,647 @@
+//! The training pipeline of the pattern evaluation (`tabula train-othello`).
+//!
+//! 1. **Generate** (resumable, `--threads` workers): self-play games from
+//!    varied openings (2 to 20 random plies, then a 2-ply search with the
+//!    square table and a little noise, 5% random moves). Every position
+//!    with a move is kept; those with at most `--solve-empties` empty
+//!    squares are labelled by the exact solver. Games are seeded by their
+//!    number, written in order (`positions.bin` in the data folder), and a
+//!    rerun skips the games already there: the file is the same for the
+//!    same seed whatever the thread count or interruptions.
+//! 2. **Fit**, from the last stage backwards as Logistello did: a stage's
+//!    positions (its 4 disc counts and 2 either side) are labelled exactly
+//!    where solved, else by a `--depth` search whose leaves use the weights
+//!    of the later stages already fitted; the stage's weights solve the
+//!    ridge least-squares problem on the disc margin (`--lambda`) by
+//!    preconditioned conjugate gradients. Games numbered 0 mod 10 are held
+//!    out to report the error on unseen positions. Configurations never
+//!    seen keep weight 0.
+//! 3. **Write** the weight file (`--out`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{Read as _, Seek as _, Write as _};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::bitboard::{final_margin, flips, moves};
+use super::endgame::solve_exact;
+use super::eval::square_score;
+use super::pattern::{self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of};
+use crate::control::Control;
+
+/// `tabula train-othello`: generate self-play data and fit the weights.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Data folder (positions.bin is appended to; keep it out of git).
+    #[arg(long, default_value = "data/othello")]
+    pub data: PathBuf,
+    /// Self-play games the data should hold (a rerun adds the missing ones).
+    #[arg(long, default_value_t = 2000)]
+    pub games: u64,
+    /// Worker threads for generation and labelling.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Positions with at most this many empties are labelled by exact solve.
+    #[arg(long, default_value_t = 14)]
+    pub solve_empties: u32,
+    /// Depth of the labelling search above the solved positions.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Ridge regularisation (in positions' worth).
+    #[arg(long, default_value_t = 3.0)]
+    pub lambda: f64,
+    /// Conjugate-gradient iterations per stage.
+    #[arg(long, default_value_t = 80)]
+    pub iterations: usize,
+    /// The weight file to write (default: DATA/weights.bin).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Only generate data.
+    #[arg(long)]
+    pub gen_only: bool,
+    /// Only fit (on the data already there).
+    #[arg(long)]
+    pub fit_only: bool,
+}
+
+/// A position (side to move `p`) and its exact margin if solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Discs of the side to move.
+    pub p: u64,
+    /// Discs of the other side.
+    pub o: u64,
+    /// The exact final margin for the side to move, or [`UNLABELLED`].
+    pub label: i8,
+}
+
+/// The label of a position not solved.
+pub const UNLABELLED: i8 = i8::MIN;
+
+const RECORD_BYTES: usize = 17;
+
+/// Runs the pipeline; returns the report.
+pub fn run(args: &TrainArgs) -> Result<String, String> {
+    std::fs::create_dir_all(&args.data)
+        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+    let file = args.data.join("positions.bin");
+    let mut report = String::new();
+    if !args.fit_only {
+        generate(args, &file, &mut report)?;
+    }
+    if args.gen_only {
+        return Ok(report);
+    }
+    let games = read_games(&file)?.0;
+    let weights = fit(args, &games, &mut report);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.data.join("weights.bin"));
+    let bytes = weights.encode();
+    std::fs::write(&out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let _ = writeln!(report, "wrote {} ({} bytes)", out.display(), bytes.len());
+    Ok(report)
+}
+
+/// Reads the games of a data file: `(games, bytes of complete games)`.
+fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), String> {
+    let mut bytes = Vec::new();
+    if let Ok(mut f) = std::fs::File::open(file) {
+        f.read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    }
+    let mut games = Vec::new();
+    let mut pos = 0usize;
+    while pos + 5 <= bytes.len() {
+        let index = u32::from_le_bytes([bytes[pos], bytes[pos + 1], bytes[pos + 2], bytes[pos + 3]]);
+        let n = bytes[pos + 4] as usize;
+        let end = pos + 5 + n * RECORD_BYTES;
+        if end > bytes.len() || index as usize != games.len() {
+            break;
+        }
+        let recs = bytes[pos + 5..end]
+            .chunks_exact(RECORD_BYTES)
+            .map(|c| {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(&c[..8]);
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&c[8..16]);
+                Record {
+                    p: u64::from_le_bytes(a),
+                    o: u64::from_le_bytes(b),
+                    label: c[16] as i8,
+                }
+            })
+            .collect();
+        games.push(recs);
+        pos = end;
+    }
+    Ok((games, pos as u64))
+}
+
+fn encode_game(index: u64, recs: &[Record]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(5 + recs.len() * RECORD_BYTES);
+    out.extend_from_slice(&(index as u32).to_le_bytes());
+    out.push(recs.len() as u8);
+    for r in recs {
+        out.extend_from_slice(&r.p.to_le_bytes());
+        out.extend_from_slice(&r.o.to_le_bytes());
+        out.push(r.label as u8);
+    }
+    out
+}
+
+fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Result<(), String> {
+    let (done, good_bytes) = read_games(file)?;
+    let start = done.len() as u64;
+    drop(done);
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(file)
+        .map_err(|e| format!("cannot open {}: {e}", file.display()))?;
+    // Drop a partly written last game.
+    f.set_len(good_bytes)
+        .and_then(|_| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
+        .map_err(|e| format!("cannot resume {}: {e}", file.display()))?;
+    if start >= args.games {
+        let _ = writeln!(report, "data: {start} games already there");
+        return Ok(());
+    }
+    let next = AtomicU64::new(start);
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Record>)>();
+    let t0 = std::time::Instant::now();
+    let mut written = start;
+    let mut io_error = None;
+    std::thread::scope(|s| {
+        for _ in 0..args.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.games {
+                        break;
+                    }
+                    let recs = self_play(args.seed, i, args.solve_empties);
+                    if tx.send((i, recs)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        for (i, recs) in rx {
+            pending.insert(i, recs);
+            while let Some(recs) = pending.remove(&written) {
+                if io_error.is_none()
+                    && let Err(e) = f.write_all(&encode_game(written, &recs))
+                {
+                    io_error = Some(e.to_string());
+                }
+                written += 1;
+                if written % 200 == 0 {
+                    eprintln!(
+                        "train-othello: {written}/{} games, {:.0} s",
+                        args.games,
+                        t0.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+    });
+    if let Some(e) = io_error {
+        return Err(format!("cannot write {}: {e}", file.display()));
+    }
+    let _ = writeln!(
+        report,
+        "data: games {start}..{written} generated in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The table evaluation in table units (the self-play player).
+fn table_value(p: u64, o: u64) -> i32 {
+    square_score(p, o) + 8 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32)
+}
+
+fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
+    let f = flips(p, o, sq as usize);
+    (o ^ f, p | f | (1u64 << sq))
+}
+
+fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
+    let pm = moves(p, o);
+    if pm == 0 {
+        if moves(o, p) == 0 {
+            return 1000 * final_margin(p, o);
+        }
+        return -table_negamax(o, p, depth);
+    }
+    if depth == 0 {
+        return table_value(p, o);
+    }
+    let mut best = i32::MIN;
+    let mut m = pm;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let (np, no) = play(p, o, sq);
+        best = best.max(-table_negamax(np, no, depth - 1));
+    }
+    best
+}
+
+/// One seeded self-play game: its positions with a move, the solvable
+/// ones labelled.
+pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
+    let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let random_plies = rng.gen_range(2..=20);
+    let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+    let mut recs = Vec::new();
+    let mut ply = 0;
+    loop {
+        let pm = moves(p, o);
+        if pm == 0 {
+            if moves(o, p) == 0 {
+                break;
+            }
+            (p, o) = (o, p);
+            continue;
+        }
+        recs.push(Record {
+            p,
+            o,
+            label: UNLABELLED,
+        });
+        let n = pm.count_ones();
+        let pick = |k: u32| {
+            let mut m = pm;
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            m.trailing_zeros()
+        };
+        let sq = if ply < random_plies || rng.gen_bool(0.05) {
+            pick(rng.gen_range(0..n))
+        } else {
+            let mut best = (i32::MIN, 0);
+            let mut m = pm;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let (np, no) = play(p, o, sq);
+                let v = -table_negamax(np, no, 1) + rng.gen_range(-6..=6);
+                if v > best.0 {
+                    best = (v, sq);
+                }
+            }
+            best.1
+        };
+        (p, o) = play(p, o, sq);
+        ply += 1;
+    }
+    let control = Control::unlimited();
+    for r in &mut recs {
+        if (!(r.p | r.o)).count_ones() <= solve_empties
+            && let Some((_, score, _)) = solve_exact(r.p, r.o, &control, 1 << 20)
+        {
+            r.label = score as i8;
+        }
+    }
+    recs
+}
+
+/// Float weights of every stage in canonical form, for fitting.
+struct FloatWeights {
+    w: Vec<f32>,
+}
+
+impl FloatWeights {
+    fn eval(&self, p: u64, o: u64, stage: usize, buf: &mut Vec<u32>) -> f32 {
+        let (pm, om) = (moves(p, o).count_ones(), moves(o, p).count_ones());
+        features(p, o, pm, om, buf);
+        let base = stage * layout().size;
+        buf.iter().map(|&f| self.w[base + f as usize]).sum()
+    }
+
+    /// Negamax to `depth`; leaves use the weights of their stage, or of
+    /// `min_stage` if earlier.
+    fn search(
+        &self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: f32,
+        beta: f32,
+        min_stage: usize,
+        buf: &mut Vec<u32>,
+    ) -> f32 {
+        let pm = moves(p, o);
+        if pm == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o) as f32;
+            }
+            return -self.search(o, p, depth, -beta, -alpha, min_stage, buf);
+        }
+        if depth == 0 {
+            let stage = stage_of((p | o).count_ones()).max(min_stage);
+            return self.eval(p, o, stage, buf);
+        }
+        let mut best = f32::NEG_INFINITY;
+        let mut m = pm;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let (np, no) = play(p, o, sq);
+            let v = -self.search(np, no, depth - 1, -beta, -alpha, min_stage, buf);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Fits one stage's weights (canonical indices within a stage) to the
+/// positions and labels by ridge least squares (preconditioned conjugate
+/// gradients). Returns the weights and the root-mean-square error before
+/// (all weights zero) and after.
+pub fn fit_stage(
+    positions: &[(u64, u64)],
+    labels: &[f32],
+    lambda: f64,
+    iterations: usize,
+) -> (Vec<f32>, f64, f64) {
+    let size = layout().size;
+    let nf = feature_count();
+    let mut feats = Vec::with_capacity(positions.len() * nf);
+    let mut buf = Vec::new();
+    for &(p, o) in positions {
+        features(
+            p,
+            o,
+            moves(p, o).count_ones(),
+            moves(o, p).count_ones(),
+            &mut buf,
+        );
+        feats.extend_from_slice(&buf);
+    }
+    let n = positions.len();
+    let apply = |v: &[f64], out: &mut Vec<f64>| {
+        // out = A^T A v + lambda v
+        out.clear();
+        out.extend(v.iter().map(|x| lambda * x));
+        for i in 0..n {
+            let row = &feats[i * nf..(i + 1) * nf];
+            let s: f64 = row.iter().map(|&f| v[f as usize]).sum();
+            for &f in row {
+                out[f as usize] += s;
+            }
+        }
+    };
+    let mut count = vec![0f64; size];
+    let mut b = vec![0f64; size];
+    for i in 0..n {
+        for &f in &feats[i * nf..(i + 1) * nf] {
+            count[f as usize] += 1.0;
+            b[f as usize] += f64::from(labels[i]);
+        }
+    }
+    let rmse = |w: &[f64]| {
+        if n == 0 {
+            return 0.0;
+        }
+        let se: f64 = (0..n)
+            .map(|i| {
+                let s: f64 = feats[i * nf..(i + 1) * nf]
+                    .iter()
+                    .map(|&f| w[f as usize])
+                    .sum();
+                (s - f64::from(labels[i])).powi(2)
+            })
+            .sum();
+        (se / n as f64).sqrt()
+    };
+    let mut w = vec![0f64; size];
+    let before = rmse(&w);
+    let minv: Vec<f64> = count.iter().map(|c| 1.0 / (c + lambda)).collect();
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(&minv).map(|(r, m)| r * m).collect();
+    let mut d = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut q = Vec::with_capacity(size);
+    for _ in 0..iterations {
+        if rz <= 1e-12 {
+            break;
+        }
+        apply(&d, &mut q);
+        let dq: f64 = d.iter().zip(&q).map(|(a, b)| a * b).sum();
+        if dq <= 0.0 {
+            break;
+        }
+        let alpha = rz / dq;
+        for j in 0..size {
+            w[j] += alpha * d[j];
+            r[j] -= alpha * q[j];
+        }
+        for j in 0..size {
+            z[j] = r[j] * minv[j];
+        }
+        let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for j in 0..size {
+            d[j] = z[j] + beta * d[j];
+        }
+    }
+    let after = rmse(&w);
+    (w.iter().map(|&x| x as f32).collect(), before, after)
+}
+
+/// Fits every stage, backwards; writes a line per stage to `report`.
+fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Weights {
+    let size = layout().size;
+    let mut fw = FloatWeights {
+        w: vec![0f32; STAGES * size],
+    };
+    let _ = writeln!(
+        report,
+        "fit: {} games, {} positions; solved at <= {} empties, searched to depth {} above; lambda {}",
+        games.len(),
+        games.iter().map(Vec::len).sum::<usize>(),
+        args.solve_empties,
+        args.depth,
+        args.lambda
+    );
+    let _ = writeln!(
+        report,
+        "stage discs   train  rmse(0)  rmse  | held-out  mae(solved)"
+    );
+    for s in (0..STAGES).rev() {
+        let lo = 4 + 4 * s as u32;
+        let (wlo, whi) = (lo.saturating_sub(2), lo + 5);
+        let pick = |held: bool| -> Vec<Record> {
+            games
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i % 10 == 0) == held)
+                .flat_map(|(_, g)| g.iter().copied())
+                .filter(|r| {
+                    let d = (r.p | r.o).count_ones();
+                    if held {
+                        stage_of(d) == s && r.label != UNLABELLED
+                    } else {
+                        (wlo..=whi).contains(&d)
+                    }
+                })
+                .collect()
+        };
+        let train = pick(false);
+        if train.is_empty() {
+            continue;
+        }
+        // Label: exact, or a search with the later stages' weights.
+        let labels: Vec<f32> = {
+            let chunk = train.len().div_ceil(args.threads.max(1));
+            let fw = &fw;
+            let depth = args.depth;
+            std::thread::scope(|sc| {
+                let handles: Vec<_> = train
+                    .chunks(chunk.max(1))
+                    .map(|part| {
+                        sc.spawn(move || {
+                            let mut buf = Vec::new();
+                            part.iter()
+                                .map(|r| {
+                                    if r.label != UNLABELLED {
+                                        f32::from(r.label)
+                                    } else {
+                                        let min_stage = (s + 1).min(STAGES - 1);
+                                        fw.search(
+                                            r.p, r.o, depth, -1e9, 1e9, min_stage, &mut buf,
+                                        )
+                                    }
+                                })
+                                .collect::<Vec<f32>>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        };
+        let positions: Vec<(u64, u64)> = train.iter().map(|r| (r.p, r.o)).collect();
+        let (w, before, after) = fit_stage(&positions, &labels, args.lambda, args.iterations);
+        fw.w[s * size..(s + 1) * size].copy_from_slice(&w);
+        let held = pick(true);
+        let mut buf = Vec::new();
+        let mae = if held.is_empty() {
+            f64::NAN
+        } else {
+            held.iter()
+                .map(|r| f64::from((fw.eval(r.p, r.o, s, &mut buf) - f32::from(r.label)).abs()))
+                .sum::<f64>()
+                / held.len() as f64
+        };
+        let _ = writeln!(
+            report,
+            "{s:>5} {:>2}-{:<2} {:>7} {before:>7.2} {after:>6.2} | {:>8} {mae:>6.2}",
+            lo,
+            lo + 3,
+            train.len(),
+            held.len()
+        );
+        eprint!("{}", report.lines().last().unwrap_or_default());
+        eprintln!();
+    }
+    let q: Vec<i16> = fw
+        .w
+        .iter()
+        .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
+        .collect();
+    Weights::from_canonical(&q).unwrap_or_else(|_| Weights::zero())
+}
+
+/// The pattern module's stage of a record (for tests and reports).
+pub fn record_stage(r: &Record) -> usize {
+    pattern::stage_of((r.p | r.o).count_ones())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_play_is_reproducible_and_labels_the_end() {
+        let a = self_play(5, 3, 10);
+        let b = self_play(5, 3, 10);
+        assert_eq!(a, b);
+        assert!(a.len() > 40);
+        let solved: Vec<_> = a.iter().filter(|r| r.label != UNLABELLED).collect();
+        assert!(!solved.is_empty());
+        assert!(
+            solved
+                .iter()
+                .all(|r| (!(r.p | r.o)).count_ones() <= 10 && record_stage(r) >= 12)
+        );
+        assert_ne!(self_play(5, 4, 10), a);
+    }
+
+    #[test]
+    fn fitting_a_tiny_synthetic_set_reduces_the_error() {
+        // Labels from a hidden rule the features can express: corners owned.
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut positions = Vec::new();
+        let mut labels = Vec::new();
+        for _ in 0..400 {
+            let a: u64 = rng.r#gen::<u64>() & rng.r#gen::<u64>();
+            let b: u64 = rng.r#gen::<u64>() & !a;
+            let corners = 0x8100_0000_0000_0081u64;
+            let v = 4.0 * ((a & corners).count_ones() as f32 - (b & corners).count_ones() as f32);
+            positions.push((a, b));
+            labels.push(v);
+        }
+        let (_, before, after) = fit_stage(&positions, &labels, 1.0, 50);
+        assert!(before > 3.0, "{before}");
+        assert!(after < before * 0.5, "{before} -> {after}");
+    }
+
+    #[test]
+    fn games_round_trip_through_the_file_format() {
+        let dir = std::env::temp_dir().join(format!("tabula-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("positions.bin");
+        let g0 = self_play(1, 0, 0);
+        let g1 = self_play(1, 1, 0);
+        let mut bytes = encode_game(0, &g0);
+        bytes.extend(encode_game(1, &g1));
+        let full = bytes.len() as u64;
+        bytes.extend_from_slice(&[2, 0, 0, 0, 9, 1, 2]); // a cut-off third game
+        std::fs::write(&file, &bytes).unwrap();
+        let (games, good) = read_games(&file).unwrap();
+        assert_eq!(games, vec![g0, g1]);
+        assert_eq!(good, full);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
