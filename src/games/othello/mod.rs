@@ -304,7 +304,12 @@ impl Game for Othello {
                 "table" | "pattern" => (e, "builtin"),
                 path => ("pattern", path),
             },
-            _ => (options.text("eval"), options.text("weights")),
+            // Options built without this game's specs (`Options::default()`)
+            // read as empty: the defaults.
+            _ => (
+                Some(options.text("eval")).filter(|e| !e.is_empty()).unwrap_or("pattern"),
+                Some(options.text("weights")).filter(|w| !w.is_empty()).unwrap_or("builtin"),
+            ),
         };
         let slot = match (eval, weights) {
             ("table", _) if options.is_set("weights") => {

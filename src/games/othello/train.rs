@@ -211,7 +211,7 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
                     io_error = Some(e.to_string());
                 }
                 written += 1;
-                if written % 200 == 0 {
+                if written.is_multiple_of(200) {
                     eprintln!(
                         "train-othello: {written}/{} games, {:.0} s",
                         args.games,
@@ -341,11 +341,9 @@ impl FloatWeights {
     /// `min_stage` if earlier.
     fn search(
         &self,
-        p: u64,
-        o: u64,
+        (p, o): (u64, u64),
         depth: u32,
-        mut alpha: f32,
-        beta: f32,
+        (mut alpha, beta): (f32, f32),
         min_stage: usize,
         buf: &mut Vec<u32>,
     ) -> f32 {
@@ -354,7 +352,7 @@ impl FloatWeights {
             if moves(o, p) == 0 {
                 return final_margin(p, o) as f32;
             }
-            return -self.search(o, p, depth, -beta, -alpha, min_stage, buf);
+            return -self.search((o, p), depth, (-beta, -alpha), min_stage, buf);
         }
         if depth == 0 {
             let stage = stage_of((p | o).count_ones()).max(min_stage);
@@ -366,7 +364,7 @@ impl FloatWeights {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let (np, no) = play(p, o, sq);
-            let v = -self.search(np, no, depth - 1, -beta, -alpha, min_stage, buf);
+            let v = -self.search((np, no), depth - 1, (-beta, -alpha), min_stage, buf);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -537,7 +535,11 @@ fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Weights 
                                     } else {
                                         let min_stage = (s + 1).min(STAGES - 1);
                                         fw.search(
-                                            r.p, r.o, depth, -1e9, 1e9, min_stage, &mut buf,
+                                            (r.p, r.o),
+                                            depth,
+                                            (-1e9, 1e9),
+                                            min_stage,
+                                            &mut buf,
                                         )
                                     }
                                 })
