@@ -103,7 +103,9 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    let seed = cli.seed.unwrap_or_else(rand::random);
+    let seed = cli
+        .seed
+        .unwrap_or_else(|| rand::RngCore::next_u64(&mut rand::rngs::OsRng));
     match cli.command.unwrap_or(Tool::Engine) {
         Tool::Engine => {
             let engine = match Engine::new(seed) {

@@ -3,14 +3,19 @@
 //! reply; a `?` reply leaves the state as it was; the moves `legal_moves`
 //! lists are accepted by `play`; a finished game refuses moves.
 //!
-//! A short run is part of `cargo test`; a longer one:
-//! `PROPTEST_CASES=2000 cargo test --release --test protocol_props` (that
-//! many cases for the stream properties, and as many in proportion for the
-//! slower walk through whole games: 2000 / 64 * 12 = 375).
+//! The cases come from a seeded generator (no property-testing crate: it
+//! cost a first test build more than a quarter of a minute), so a failure
+//! names its seed and case and is replayed exactly. A short run is part of
+//! `cargo test`; a longer one, or another seed:
+//! `TABULA_PROP_CASES=2000 TABULA_PROP_SEED=7 cargo test --release --test
+//! integration protocol_props` (that many cases for the stream properties,
+//! and as many in proportion for the slower walk through whole games:
+//! 2000 / 64 * 12 = 375).
 
 use std::io::Cursor;
 
-use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use tabula::engine::Engine;
 use tabula::games::GAMES;
 
@@ -28,165 +33,240 @@ fn session(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Commands a peer might send, good and bad, for the game in play.
-fn command() -> impl Strategy<Value = String> {
-    let words = prop::sample::select(vec![
-        "play",
-        "genmove",
-        "undo",
-        "legal_moves",
-        "showboard",
-        "result",
-        "final_score",
-        "clear_board",
-        "turn",
-        "set",
-        "get",
-        "setboard",
-        "deal",
-        "boardsize",
-        "komi",
-        "time_left",
-        "time_settings",
-        "known_command",
-        "stop",
-        "name",
-        "frobnicate",
-        "position",
-        "history",
-        "list_games",
-    ]);
-    let args = prop::collection::vec(
-        prop_oneof![
-            prop::sample::select(vec![
-                "black",
-                "white",
-                "pass",
-                "d3",
-                "c4",
-                "e6",
-                "z9",
-                "a1",
-                "p1",
-                "p2",
-                "north",
-                "e2",
-                "e8",
-                "e3h",
-                "c3v",
-                "QS",
-                "2C",
-                "bid",
-                "1",
-                "0",
-                "-1",
-                "search",
-                "random",
-                "iterations=3",
-                "depth=1",
-                "movetime=1",
-                "iterations",
-                "9",
-                "8",
-                "x",
-                "",
-                "seed",
-                "99999999999999999999",
-            ])
-            .prop_map(str::to_string),
-            "[ -~]{0,6}",
-        ],
-        0..3,
-    );
-    (prop::option::of(0u32..50), words, args).prop_map(|(id, w, a)| {
-        let mut line = id.map(|i| format!("{i} ")).unwrap_or_default();
-        line.push_str(w);
-        for x in a {
-            line.push(' ');
-            line.push_str(&x);
-        }
-        line
-    })
+const WORDS: [&str; 24] = [
+    "play",
+    "genmove",
+    "undo",
+    "legal_moves",
+    "showboard",
+    "result",
+    "final_score",
+    "clear_board",
+    "turn",
+    "set",
+    "get",
+    "setboard",
+    "deal",
+    "boardsize",
+    "komi",
+    "time_left",
+    "time_settings",
+    "known_command",
+    "stop",
+    "name",
+    "frobnicate",
+    "position",
+    "history",
+    "list_games",
+];
+
+const ARGS: [&str; 33] = [
+    "black",
+    "white",
+    "pass",
+    "d3",
+    "c4",
+    "e6",
+    "z9",
+    "a1",
+    "p1",
+    "p2",
+    "north",
+    "e2",
+    "e8",
+    "e3h",
+    "c3v",
+    "QS",
+    "2C",
+    "bid",
+    "1",
+    "0",
+    "-1",
+    "search",
+    "random",
+    "iterations=3",
+    "depth=1",
+    "movetime=1",
+    "iterations",
+    "9",
+    "8",
+    "x",
+    "",
+    "seed",
+    "99999999999999999999",
+];
+
+fn pick<'a>(rng: &mut SmallRng, from: &[&'a str]) -> &'a str {
+    from[rng.gen_range(0..from.len())]
 }
 
-fn game_line() -> impl Strategy<Value = String> {
-    let names: Vec<&'static str> = GAMES.iter().map(|g| g.name).collect();
-    prop::sample::select(names).prop_map(|n| format!("game {n} seed=3"))
+/// A command a peer might send, good or bad, for the game in play: an
+/// optional id, a word, and up to two arguments (known words or short
+/// printable junk).
+fn command(rng: &mut SmallRng) -> String {
+    let mut line = if rng.gen_bool(0.5) {
+        format!("{} ", rng.gen_range(0u32..50))
+    } else {
+        String::new()
+    };
+    line.push_str(pick(rng, &WORDS));
+    for _ in 0..rng.gen_range(0..3) {
+        line.push(' ');
+        if rng.gen_bool(0.5) {
+            line.push_str(pick(rng, &ARGS));
+        } else {
+            for _ in 0..rng.gen_range(0..=6) {
+                line.push(char::from(rng.gen_range(b' '..=b'~')));
+            }
+        }
+    }
+    line
+}
+
+fn game_line(rng: &mut SmallRng) -> String {
+    let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+    format!("game {} seed=3", pick(rng, &names))
+}
+
+/// A line as a peer might mangle it: a command as is, with one byte
+/// replaced, or arbitrary bytes (invalid UTF-8 included); never a newline.
+fn mangled_line(rng: &mut SmallRng) -> Vec<u8> {
+    let mut v = match rng.gen_range(0..3) {
+        0 => command(rng).into_bytes(),
+        1 => {
+            let mut v = command(rng).into_bytes();
+            if !v.is_empty() {
+                let at = rng.gen_range(0..v.len());
+                v[at] = rng.r#gen();
+            }
+            v
+        }
+        _ => (0..rng.gen_range(0..40)).map(|_| rng.r#gen()).collect(),
+    };
+    v.retain(|&b| b != b'\n');
+    v
 }
 
 const PROBES: [&str; 3] = ["history", "turn", "get"];
 
 /// Cases for a property that runs `short` cases in a plain `cargo test`:
-/// `PROPTEST_CASES` scales them (64 short cases become `PROPTEST_CASES`).
-/// An explicit `cases` in a config would ignore the variable.
-fn cases(short: u32) -> u32 {
-    match std::env::var("PROPTEST_CASES")
+/// `TABULA_PROP_CASES` scales them (64 short cases become that many).
+fn cases(short: u64) -> u64 {
+    match std::env::var("TABULA_PROP_CASES")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
     {
-        Some(n) => (n * u64::from(short) / 64).clamp(1, u64::from(u32::MAX)) as u32,
+        Some(n) => (n * short / 64).max(1),
         None => short,
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(64), failure_persistence: None, .. ProptestConfig::default() })]
+/// Runs `property` on `cases(short)` generated cases; each case has its own
+/// generator, seeded from the run's seed (`TABULA_PROP_SEED`, default 0)
+/// and the case number, so the failure message is enough to replay it.
+fn check(short: u64, property: impl Fn(&mut SmallRng) -> Result<(), String>) {
+    let seed = std::env::var("TABULA_PROP_SEED")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    for case in 0..cases(short) {
+        let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ case);
+        if let Err(why) = property(&mut rng) {
+            panic!("case {case} of seed {seed} (TABULA_PROP_SEED={seed}): {why}");
+        }
+    }
+}
 
-    #[test]
-    fn every_line_gets_one_reply_and_errors_change_nothing(
-        game in game_line(),
-        commands in prop::collection::vec(command(), 1..25),
-    ) {
-        // Budgets small enough that every genmove is quick.
-        let mut lines = vec![game, "set iterations 20".to_string(), "set movetime 50".to_string()];
-        for c in &commands {
-            lines.push(c.clone());
-            lines.extend(PROBES.iter().map(|p| p.to_string()));
-        }
-        let replies = session(&lines);
-        prop_assert_eq!(replies.len(), lines.len(), "replies: {:?}", replies);
-        for r in &replies {
-            prop_assert!(r.starts_with('=') || r.starts_with('?'), "reply {:?}", r);
-        }
-        // Each command's reply is followed by the probes' replies; after a
-        // `?`, the probes must read as they did before the command.
-        let stride = 1 + PROBES.len();
-        for (i, c) in commands.iter().enumerate() {
-            let at = 3 + i * stride;
-            if replies[at].starts_with('?') && i > 0 {
-                let before = &replies[at - PROBES.len()..at];
-                let after = &replies[at + 1..at + 1 + PROBES.len()];
-                prop_assert_eq!(before, after, "`{}` failed but changed the state", c);
+/// The property of the first test, on a given game and command list.
+fn one_reply_each_and_errors_change_nothing(game: &str, commands: &[String]) -> Result<(), String> {
+    // Budgets small enough that every genmove is quick.
+    let mut lines = vec![
+        game.to_string(),
+        "set iterations 20".to_string(),
+        "set movetime 50".to_string(),
+    ];
+    for c in commands {
+        lines.push(c.clone());
+        lines.extend(PROBES.iter().map(|p| p.to_string()));
+    }
+    let replies = session(&lines);
+    if replies.len() != lines.len() {
+        return Err(format!(
+            "{lines:?}: {} replies to {} lines: {replies:?}",
+            replies.len(),
+            lines.len()
+        ));
+    }
+    if let Some(r) = replies
+        .iter()
+        .find(|r| !r.starts_with('=') && !r.starts_with('?'))
+    {
+        return Err(format!("{lines:?}: reply {r:?}"));
+    }
+    // Each command's reply is followed by the probes' replies; after a
+    // `?`, the probes must read as they did before the command.
+    let stride = 1 + PROBES.len();
+    for (i, c) in commands.iter().enumerate() {
+        let at = 3 + i * stride;
+        if replies[at].starts_with('?') && i > 0 {
+            let before = &replies[at - PROBES.len()..at];
+            let after = &replies[at + 1..at + 1 + PROBES.len()];
+            if before != after {
+                return Err(format!(
+                    "{lines:?}: `{c}` failed but changed the state: {before:?} then {after:?}"
+                ));
             }
         }
     }
-
+    Ok(())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(12), failure_persistence: None, .. ProptestConfig::default() })]
+#[test]
+fn every_line_gets_one_reply_and_errors_change_nothing() {
+    check(64, |rng| {
+        let game = game_line(rng);
+        let commands: Vec<String> = (0..rng.gen_range(1..25)).map(|_| command(rng)).collect();
+        one_reply_each_and_errors_change_nothing(&game, &commands)
+    });
+}
 
-    #[test]
-    fn listed_moves_are_playable_until_the_game_ends(game in game_line(), picks in prop::collection::vec(0usize..1000, 1..90)) {
-        let mut lines = vec![game.clone()];
-        let mut engine_lines: Vec<String> = Vec::new();
-        // Walk a game: ask for the legal moves, play the picked one.
-        for &p in &picks {
+/// A case that once failed (an `undo` then a bad `play` in a dealt game).
+#[test]
+fn a_refused_play_after_undo_in_hearts_changes_nothing() {
+    let commands = ["undo".to_string(), "play black".to_string()];
+    one_reply_each_and_errors_change_nothing("game hearts seed=3", &commands)
+        .unwrap_or_else(|why| panic!("{why}"));
+}
+
+#[test]
+fn listed_moves_are_playable_until_the_game_ends() {
+    check(12, |rng| {
+        let game = game_line(rng);
+        let mut lines = vec![game];
+        let mut played: Vec<String> = Vec::new();
+        // Walk a game: ask for the legal moves, play a random one.
+        for _ in 0..rng.gen_range(1..90) {
             let replies = session(&[lines.clone(), vec!["legal_moves".to_string()]].concat());
             let moves_reply = replies.last().cloned().unwrap_or_default();
-            let moves: Vec<&str> = moves_reply.trim_start_matches("= ").split(' ').filter(|m| !m.is_empty()).collect();
+            let moves: Vec<&str> = moves_reply
+                .trim_start_matches("= ")
+                .split(' ')
+                .filter(|m| !m.is_empty())
+                .collect();
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[p % moves.len()].to_string();
+            let mv = moves[rng.gen_range(0..moves.len())].to_string();
             lines.push(format!("play {mv}"));
-            engine_lines.push(mv);
+            played.push(mv);
         }
         let mut check = lines.clone();
         check.push("result".to_string());
         let replies = session(&check);
-        for (i, r) in replies.iter().enumerate().skip(1).take(engine_lines.len()) {
-            prop_assert_eq!(r.as_str(), "= ", "play {} refused: {}", engine_lines[i - 1], r);
+        for (i, r) in replies.iter().enumerate().skip(1).take(played.len()) {
+            if r != "= " {
+                return Err(format!("{lines:?}: play {} refused: {r}", played[i - 1]));
+            }
         }
         let result = replies.last().cloned().unwrap_or_default();
         if result.starts_with("= over") {
@@ -194,38 +274,21 @@ proptest! {
             let mut after = lines.clone();
             after.push("genmove".to_string());
             let r = session(&after);
-            prop_assert!(r.last().is_some_and(|x| x.starts_with('?')), "{:?}", r.last());
-        }
-    }
-}
-
-/// Lines as a peer might mangle them: valid commands with bytes flipped,
-/// cut, doubled, or replaced by arbitrary bytes (invalid UTF-8 included).
-fn mangled_line() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        command().prop_map(String::into_bytes),
-        (command(), any::<prop::sample::Index>(), any::<u8>()).prop_map(|(c, i, b)| {
-            let mut v = c.into_bytes();
-            if !v.is_empty() {
-                let at = i.index(v.len());
-                v[at] = b;
+            if !r.last().is_some_and(|x| x.starts_with('?')) {
+                return Err(format!("{lines:?}: genmove after the end: {:?}", r.last()));
             }
-            v
-        }),
-        prop::collection::vec(any::<u8>(), 0..40),
-    ]
-    .prop_map(|mut v| {
-        // One line each: a newline inside would make two.
-        v.retain(|&b| b != b'\n');
-        v
-    })
+        }
+        Ok(())
+    });
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(64), failure_persistence: None, .. ProptestConfig::default() })]
-
-    #[test]
-    fn mangled_bytes_never_break_the_framing(game in game_line(), lines in prop::collection::vec(mangled_line(), 1..30)) {
+#[test]
+fn mangled_bytes_never_break_the_framing() {
+    check(64, |rng| {
+        let game = game_line(rng);
+        let lines: Vec<Vec<u8>> = (0..rng.gen_range(1..30))
+            .map(|_| mangled_line(rng))
+            .collect();
         let mut input = format!("{game}\nset iterations 10\n").into_bytes();
         let mut expected = 2;
         for l in &lines {
@@ -247,12 +310,23 @@ proptest! {
         let mut out = Vec::new();
         let engine = Engine::new(5).expect("engine");
         tabula::protocol::run(Cursor::new(input), &mut out, engine);
-        let text = String::from_utf8(out).expect("replies are UTF-8");
+        let text = String::from_utf8(out).map_err(|e| format!("replies not UTF-8: {e}"))?;
         let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
-        for r in &replies {
-            prop_assert!(r.starts_with('=') || r.starts_with('?'), "reply {:?}", r);
+        if let Some(r) = replies
+            .iter()
+            .find(|r| !r.starts_with('=') && !r.starts_with('?'))
+        {
+            return Err(format!("{game} {lines:?}: reply {r:?}"));
         }
-        prop_assert_eq!(replies.len(), expected, "replies: {:?}", replies);
-        prop_assert_eq!(replies.last().copied(), Some("= tabula"));
-    }
+        if replies.len() != expected {
+            return Err(format!(
+                "{game} {lines:?}: {} replies, {expected} expected: {replies:?}",
+                replies.len()
+            ));
+        }
+        if replies.last().copied() != Some("= tabula") {
+            return Err(format!("{game} {lines:?}: last reply {:?}", replies.last()));
+        }
+        Ok(())
+    });
 }
