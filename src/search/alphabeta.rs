@@ -22,6 +22,11 @@ const WIN: i32 = 1_000_000;
 const EVAL_SCALE: f64 = 10_000.0;
 /// How often (in nodes) the stop flag and clock are read.
 const POLL_EVERY: u64 = 1024;
+/// The half-width of the first aspiration window, in points (Othello: about
+/// three discs), and the depth from which iterations use one: shallow ones
+/// are too cheap to gain and their scores swing most.
+const ASPIRATION: i32 = 500;
+const ASPIRATION_DEPTH: u32 = 4;
 
 /// What a stored score says of the true value. `Exact` is zero, so a zeroed
 /// slot reads as a valid [`Entry`].
@@ -264,6 +269,35 @@ impl<'t, G: Game> Worker<'t, G> {
         }
     }
 
+    /// The value for `me` of `child` in principal variation search: the
+    /// first child gets the whole window; a later one is expected to be no
+    /// better than the best so far, which a null window around `alpha`
+    /// proves more cheaply, and only a child that beats it is searched
+    /// again with the whole window (a null-window node needs no re-search:
+    /// its window is already null).
+    #[allow(clippy::too_many_arguments)]
+    fn pvs_child(
+        &mut self,
+        child: &G,
+        me: Seat,
+        depth: u32,
+        ply: u32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        pacer: &mut Pacer,
+    ) -> i32 {
+        if first || beta - alpha <= 1 {
+            return self.child_score(child, me, depth, ply, alpha, beta, pacer);
+        }
+        let score = self.child_score(child, me, depth, ply, alpha, alpha + 1, pacer);
+        if score > alpha && score < beta && !self.aborted {
+            self.child_score(child, me, depth, ply, alpha, beta, pacer)
+        } else {
+            score
+        }
+    }
+
     /// Negamax value of `state` for the seat to move, `depth` plies deep.
     fn negamax(
         &mut self,
@@ -315,7 +349,7 @@ impl<'t, G: Game> Worker<'t, G> {
         for (k, &mv) in moves.iter().enumerate() {
             let mut child = state.clone();
             child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, pacer);
+            let score = self.pvs_child(&child, me, depth - 1, ply + 1, k == 0, alpha, beta, pacer);
             if self.aborted {
                 break;
             }
@@ -343,37 +377,98 @@ impl<'t, G: Game> Worker<'t, G> {
         best_score
     }
 
-    /// Searches the root to `depth`; returns the best move and its score,
-    /// or `None` if the search was cut off before finishing.
+    /// Searches the root to `depth` in the window `(lo, hi)`; returns the
+    /// best move and its score (fail-soft: a score at or below `lo` is an
+    /// upper bound and its move means nothing, one at or above `hi` a lower
+    /// bound), or `None` if the search was cut off before finishing.
+    #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
         root: &G,
         me: Seat,
         depth: u32,
         previous: Option<G::Move>,
+        (lo, hi): (i32, i32),
         pacer: &mut Pacer,
     ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
         let hint = previous.or_else(|| self.probe(root).and_then(|e| e.best(&moves)));
         let order = Order::of(&mut moves, hint, self.helper, 0);
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
-        let mut best = None;
+        let mut alpha = lo;
+        let mut best: Option<(G::Move, i32, usize)> = None;
         for (k, &mv) in moves.iter().enumerate() {
             let mut child = root.clone();
             child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, pacer);
+            let score = self.pvs_child(&child, me, depth - 1, 1, k == 0, alpha, hi, pacer);
             if self.aborted {
                 return None;
             }
-            if best.is_none() || score > alpha {
-                alpha = score;
+            if best.is_none_or(|(_, s, _)| score > s) {
                 best = Some((mv, score, k));
+            }
+            alpha = alpha.max(score);
+            if alpha >= hi {
+                break;
             }
         }
         let (mv, score, k) = best?;
-        self.store(root, depth, Bound::Exact, score, Some(order.generated(k)));
+        let bound = if score <= lo {
+            Bound::Upper
+        } else if score >= hi {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(root, depth, bound, score, Some(order.generated(k)));
         Some((mv, score))
+    }
+
+    /// Searches the root to `depth` in an aspiration window around
+    /// `guess` (the previous depth's score), widening it on the side the
+    /// score fell out of until the score lands inside: most depths change
+    /// the score little, and a narrow window cuts more. `None` if cut off.
+    fn aspirate(
+        &mut self,
+        root: &G,
+        me: Seat,
+        depth: u32,
+        mut hint: Option<G::Move>,
+        guess: Option<i32>,
+        pacer: &mut Pacer,
+    ) -> Option<(G::Move, i32)> {
+        let full = (-WIN - 1, WIN + 1);
+        let mut delta = ASPIRATION;
+        let (mut lo, mut hi) = match guess {
+            Some(g) if depth >= ASPIRATION_DEPTH && g.abs() < WIN / 2 => {
+                ((g - delta).max(full.0), (g + delta).min(full.1))
+            }
+            _ => full,
+        };
+        loop {
+            let (mv, score) = self.root(root, me, depth, hint, (lo, hi), pacer)?;
+            // A widening that passes a quarter of the evaluation scale (or
+            // a proven score) opens that side fully.
+            delta = delta.saturating_mul(4);
+            let open = delta > EVAL_SCALE as i32 / 4;
+            if score <= lo && lo > full.0 {
+                lo = if open || score.abs() > WIN / 2 {
+                    full.0
+                } else {
+                    (score - delta).max(full.0)
+                };
+            } else if score >= hi && hi < full.1 {
+                // The move that failed high is the one to try first again.
+                hint = Some(mv);
+                hi = if open || score.abs() > WIN / 2 {
+                    full.1
+                } else {
+                    (score + delta).min(full.1)
+                };
+            } else {
+                return Some((mv, score));
+            }
+        }
     }
 
     fn pv(&self, root: &G, first: G::Move, max: usize) -> Vec<G::Move> {
@@ -407,12 +502,15 @@ impl<'t, G: Game> Worker<'t, G> {
         mut report: impl FnMut(&Self, G::Move, i32, u32),
     ) {
         let mut previous = None;
+        let mut guess = None;
         let mut pacer = control.pacer(POLL_EVERY);
         for depth in depths {
-            let Some((mv, score)) = self.root(root, seat, depth, previous, &mut pacer) else {
+            let Some((mv, score)) = self.aspirate(root, seat, depth, previous, guess, &mut pacer)
+            else {
                 break;
             };
             previous = Some(mv);
+            guess = Some(score);
             report(self, mv, score, depth);
             // A proven result does not change with depth.
             if score.abs() > WIN / 2 {
@@ -705,6 +803,93 @@ mod tests {
                 for (k, &m) in moves.iter().enumerate() {
                     assert_eq!(order.generated(k), m, "helper {helper} hint {hint:?}");
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+    use crate::control::{Budget, Control};
+    use crate::games::othello::Othello;
+    use rand::SeedableRng;
+
+    /// Plain minimax to `depth`, scored as the search scores: what every
+    /// pruning, window and ordering must give back at the root.
+    fn minimax(state: &Othello, me: Seat, depth: u32, ply: u32) -> i32 {
+        if state.at_horizon() {
+            return terminal_score(state, me, ply);
+        }
+        let Turn::Player(mover) = state.turn() else {
+            return 0;
+        };
+        if depth == 0 {
+            return (state.evaluate(me) * EVAL_SCALE) as i32;
+        }
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let values = moves.iter().map(|&mv| {
+            let mut child = *state;
+            child.apply(mv);
+            minimax(&child, me, depth - 1, ply + 1)
+        });
+        if mover == me {
+            values.max().unwrap_or(0)
+        } else {
+            values.min().unwrap_or(0)
+        }
+    }
+
+    /// Midgame positions after `plies` random moves.
+    fn positions(count: u64, plies: usize) -> Vec<Othello> {
+        let mut buf = Vec::new();
+        (0..count)
+            .filter_map(|seed| {
+                let mut rng = Rng::seed_from_u64(seed);
+                let mut s = Othello::start();
+                for _ in 0..plies {
+                    if s.is_over() {
+                        return None;
+                    }
+                    let mv = s.random_move(&mut rng, &mut buf);
+                    s.apply(mv);
+                }
+                (!s.is_over()).then_some(s)
+            })
+            .collect()
+    }
+
+    fn search_value(state: &Othello, depth: u32) -> SearchResult<u8> {
+        let Turn::Player(seat) = state.turn() else {
+            unreachable!("positions are not over")
+        };
+        let mut search = AlphaBeta::<Othello>::new(4);
+        let budget = Budget {
+            depth: Some(depth),
+            ..Budget::default()
+        };
+        search.search(
+            state,
+            seat,
+            &budget,
+            &Control::unlimited(),
+            &mut Rng::seed_from_u64(0),
+        )
+    }
+
+    #[test]
+    fn the_root_value_at_a_fixed_depth_is_the_minimax_value() {
+        // PVS, aspiration windows and the move ordering only prune: at a
+        // fixed depth the root's value is the plain minimax value (passes
+        // make no transposition across depths in a fresh table here).
+        for (i, s) in positions(12, 20).iter().enumerate() {
+            let Turn::Player(me) = s.turn() else { continue };
+            for depth in [3, 5] {
+                let r = search_value(s, depth);
+                let want = score_to_value(minimax(s, me, depth, 0));
+                assert_eq!(r.score, want, "position {i} depth {depth}");
+                assert!(s.is_legal(r.best));
             }
         }
     }
