@@ -83,9 +83,12 @@ impl Entry {
     /// The best move among `moves`, the position's legal moves as
     /// generated.
     fn best<M: Copy>(&self, moves: &[M]) -> Option<M> {
-        (self.best as usize)
-            .checked_sub(1)
-            .and_then(|i| moves.get(i).copied())
+        self.best_index(moves.len()).map(|i| moves[i])
+    }
+
+    /// The best move's index in a generated list of `len` moves.
+    fn best_index(&self, len: usize) -> Option<usize> {
+        (self.best as usize).checked_sub(1).filter(|&i| i < len)
     }
 }
 
@@ -122,6 +125,7 @@ pub struct AlphaBeta<G: Game> {
     salt: u64,
     threads: usize,
     buffers: Vec<Vec<G::Move>>,
+    orders: Vec<Vec<(i32, u32)>>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -175,6 +179,8 @@ struct Worker<'t, G: Game> {
     /// For a helper: its number (1, 2...), which varies its move order.
     helper: usize,
     buffers: Vec<Vec<G::Move>>,
+    /// Reusable lists of (sort key, generated index), one per ply in use.
+    orders: Vec<Vec<(i32, u32)>>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -195,6 +201,7 @@ impl<G: Game> AlphaBeta<G> {
             salt: salt(0),
             threads: 1,
             buffers: Vec::new(),
+            orders: Vec::new(),
             _game: PhantomData,
         }
     }
@@ -207,7 +214,11 @@ impl<G: Game> AlphaBeta<G> {
 }
 
 impl<'t, G: Game> Worker<'t, G> {
-    fn new(table: &'t SharedTable<'t>, node_limit: u64, buffers: Vec<Vec<G::Move>>) -> Self {
+    fn new(
+        table: &'t SharedTable<'t>,
+        node_limit: u64,
+        (buffers, orders): (Vec<Vec<G::Move>>, Vec<Vec<(i32, u32)>>),
+    ) -> Self {
         Worker {
             table,
             nodes: 0,
@@ -216,6 +227,7 @@ impl<'t, G: Game> Worker<'t, G> {
             done: None,
             helper: 0,
             buffers,
+            orders,
         }
     }
 
@@ -342,20 +354,21 @@ impl<'t, G: Game> Worker<'t, G> {
         }
         let mut moves = self.buffers.pop().unwrap_or_default();
         state.legal_moves(&mut moves);
-        let hint = entry.and_then(|e| e.best(&moves));
-        let order = Order::of(&mut moves, hint, self.helper, ply);
+        let hint = entry.and_then(|e| e.best_index(moves.len()));
+        let mut order = self.orders.pop().unwrap_or_default();
+        self.order(state, me, &moves, hint, depth, ply, &mut order, pacer);
         let mut best_score = -WIN - 1;
         let mut best_move = None;
-        for (k, &mv) in moves.iter().enumerate() {
+        for (k, &(_, i)) in order.iter().enumerate() {
             let mut child = state.clone();
-            child.apply(mv);
+            child.apply(moves[i as usize]);
             let score = self.pvs_child(&child, me, depth - 1, ply + 1, k == 0, alpha, beta, pacer);
             if self.aborted {
                 break;
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(order.generated(k));
+                best_move = Some(i as usize);
             }
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -363,6 +376,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         self.buffers.push(moves);
+        self.orders.push(order);
         if self.aborted {
             return 0;
         }
@@ -393,11 +407,15 @@ impl<'t, G: Game> Worker<'t, G> {
     ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        let hint = previous.or_else(|| self.probe(root).and_then(|e| e.best(&moves)));
-        let order = Order::of(&mut moves, hint, self.helper, 0);
+        let hint = previous
+            .and_then(|p| moves.iter().position(|&m| m == p))
+            .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
+        let mut order = Vec::new();
+        self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
         let mut alpha = lo;
         let mut best: Option<(G::Move, i32, usize)> = None;
-        for (k, &mv) in moves.iter().enumerate() {
+        for (k, &(_, i)) in order.iter().enumerate() {
+            let mv = moves[i as usize];
             let mut child = root.clone();
             child.apply(mv);
             let score = self.pvs_child(&child, me, depth - 1, 1, k == 0, alpha, hi, pacer);
@@ -405,14 +423,14 @@ impl<'t, G: Game> Worker<'t, G> {
                 return None;
             }
             if best.is_none_or(|(_, s, _)| score > s) {
-                best = Some((mv, score, k));
+                best = Some((mv, score, i as usize));
             }
             alpha = alpha.max(score);
             if alpha >= hi {
                 break;
             }
         }
-        let (mv, score, k) = best?;
+        let (mv, score, i) = best?;
         let bound = if score <= lo {
             Bound::Upper
         } else if score >= hi {
@@ -420,7 +438,7 @@ impl<'t, G: Game> Worker<'t, G> {
         } else {
             Bound::Exact
         };
-        self.store(root, depth, bound, score, Some(order.generated(k)));
+        self.store(root, depth, bound, score, Some(i));
         Some((mv, score))
     }
 
@@ -468,6 +486,67 @@ impl<'t, G: Game> Worker<'t, G> {
             } else {
                 return Some((mv, score));
             }
+        }
+    }
+
+    /// Fills `order` with the order in which to search `moves` (the
+    /// position's legal moves as generated), as (sort key, generated
+    /// index): the table's move (`hint`) first, then, where the game asks
+    /// for it at this depth ([`Game::ordering_depth`]), the others best
+    /// first by the evaluation of the position each leads to or by a
+    /// shallow search of it; else in generation order. A helper thread
+    /// rotates the moves after the first, differently by helper and ply,
+    /// so that the threads' searches part ways.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &mut self,
+        state: &G,
+        me: Seat,
+        moves: &[G::Move],
+        hint: Option<usize>,
+        depth: u32,
+        ply: u32,
+        order: &mut Vec<(i32, u32)>,
+        pacer: &mut Pacer,
+    ) {
+        order.clear();
+        order.extend((0..moves.len() as u32).map(|i| (0, i)));
+        if let Some(h) = hint.and_then(|h| order.get_mut(h)) {
+            h.0 = i32::MAX;
+        }
+        let rest = moves.len() - hint.is_some() as usize;
+        if rest > 1
+            && let Some(shallow) = state.ordering_depth(depth)
+        {
+            for (key, i) in order.iter_mut() {
+                if *key == i32::MAX {
+                    continue;
+                }
+                let mut child = state.clone();
+                child.apply(moves[*i as usize]);
+                *key = if child.at_horizon() {
+                    terminal_score(&child, me, ply + 1)
+                } else if shallow == 0 {
+                    self.nodes += 1;
+                    match child.turn() {
+                        Turn::Player(_) => (child.evaluate(me) * EVAL_SCALE) as i32,
+                        _ => 0,
+                    }
+                } else {
+                    let full = (-WIN - 1, WIN + 1);
+                    self.child_score(&child, me, shallow - 1, ply + 1, full.0, full.1, pacer)
+                };
+            }
+            if self.aborted {
+                return;
+            }
+        }
+        // Stable: equal keys keep generation order, so that the order (and
+        // so the search) is the same from run to run.
+        order.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        let start = hint.is_some() as usize;
+        if self.helper > 0 && rest > 1 {
+            order[start..].rotate_left((self.helper + ply as usize) % rest);
         }
     }
 
@@ -520,57 +599,6 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 }
 
-/// How a move list was reordered, so that a move's place in the ordered
-/// list maps back to its place in the generated one (what the table keeps).
-struct Order {
-    /// The hinted move's generated index, now first.
-    hinted: Option<usize>,
-    /// The rest were rotated left by this much (helpers only).
-    rotation: usize,
-    len: usize,
-}
-
-impl Order {
-    /// Puts the hinted move first, keeping the others in generation order;
-    /// a helper thread (`helper > 0`) also rotates the others, differently
-    /// by helper and ply, so that the threads' searches part ways.
-    fn of<M: PartialEq>(moves: &mut [M], hint: Option<M>, helper: usize, ply: u32) -> Order {
-        let hinted = hint.and_then(|h| moves.iter().position(|m| *m == h));
-        if let Some(i) = hinted {
-            moves[..=i].rotate_right(1);
-        }
-        let start = hinted.is_some() as usize;
-        let rest = moves.len() - start;
-        let rotation = if helper > 0 && rest > 1 {
-            (helper + ply as usize) % rest
-        } else {
-            0
-        };
-        moves[start..].rotate_left(rotation);
-        Order {
-            hinted,
-            rotation,
-            len: moves.len(),
-        }
-    }
-
-    /// The generated index of the move now at `k`.
-    fn generated(&self, k: usize) -> usize {
-        let start = self.hinted.is_some() as usize;
-        if k < start {
-            return self.hinted.unwrap_or(0);
-        }
-        let rest = self.len - start;
-        // Its place among the others before the rotation.
-        let j = (k - start + self.rotation) % rest.max(1);
-        match self.hinted {
-            // The others in generation order, the hinted one left out.
-            Some(i) if j >= i => j + 1,
-            _ => j,
-        }
-    }
-}
-
 fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     let r = state.reward(me);
     if r > 0.5 {
@@ -614,7 +642,10 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             exact: None,
         };
         let table = SharedTable::new(&mut self.table, self.salt);
-        let buffers = std::mem::take(&mut self.buffers);
+        let buffers = (
+            std::mem::take(&mut self.buffers),
+            std::mem::take(&mut self.orders),
+        );
         let done = AtomicBool::new(false);
         let (main, helper_nodes) = std::thread::scope(|scope| {
             let (table, done) = (&table, &done);
@@ -624,7 +655,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 .filter_map(|helper| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, move || {
-                            let mut w = Worker::<G>::new(table, u64::MAX, Vec::new());
+                            let mut w = Worker::<G>::new(table, u64::MAX, (Vec::new(), Vec::new()));
                             w.done = Some(done);
                             w.helper = helper;
                             let first = 1 + (helper % 2) as u32;
@@ -660,6 +691,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             (main, helper_nodes)
         });
         self.buffers = main.buffers;
+        self.orders = main.orders;
         // Every thread's nodes: the work the search did.
         result.iterations = main.nodes + helper_nodes;
         result
@@ -785,26 +817,6 @@ mod tests {
         });
         assert!(hits > 0);
         assert_eq!(wrong, 0, "{wrong} mixed entries in {hits} hits");
-    }
-
-    #[test]
-    fn a_reordered_move_maps_back_to_its_generated_place() {
-        for helper in 0..4 {
-            for hint in [None, Some(0), Some(3), Some(6)] {
-                let generated: Vec<usize> = (0..7).collect();
-                let mut moves = generated.clone();
-                let order = Order::of(&mut moves, hint, helper, 5);
-                if let Some(h) = hint {
-                    assert_eq!(moves[0], h);
-                }
-                let mut sorted = moves.clone();
-                sorted.sort();
-                assert_eq!(sorted, generated);
-                for (k, &m) in moves.iter().enumerate() {
-                    assert_eq!(order.generated(k), m, "helper {helper} hint {hint:?}");
-                }
-            }
-        }
     }
 }
 
