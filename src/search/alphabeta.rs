@@ -168,6 +168,9 @@ impl<'t> SharedTable<'t> {
     }
 }
 
+/// A thread's reusable move lists and move orders.
+type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
+
 /// One thread's search on the shared table.
 struct Worker<'t, G: Game> {
     table: &'t SharedTable<'t>,
@@ -217,7 +220,7 @@ impl<'t, G: Game> Worker<'t, G> {
     fn new(
         table: &'t SharedTable<'t>,
         node_limit: u64,
-        (buffers, orders): (Vec<Vec<G::Move>>, Vec<Vec<(i32, u32)>>),
+        (buffers, orders): Buffers<G::Move>,
     ) -> Self {
         Worker {
             table,
