@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::control::Pacer;
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::game::{Game, ProbCut, Rng, Seat, Turn};
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
 use crate::zeroed::ZeroedTable;
 
@@ -209,6 +209,32 @@ impl<G: Game> AlphaBeta<G> {
         }
     }
 
+    /// The root scores of iterative deepening at every depth from 1 to
+    /// `max_depth`, on one thread, in evaluation units (as
+    /// [`Game::evaluate`]): what a calibration of ProbCut regresses one
+    /// depth on another with. `None` where a depth proves a result (its
+    /// score is no evaluation) or the root has no seat to move.
+    pub fn depth_values(&mut self, root: &G, max_depth: u32) -> Option<Vec<f64>> {
+        let Turn::Player(seat) = root.turn() else {
+            return None;
+        };
+        let table = SharedTable::new(&mut self.table, self.salt);
+        let mut main = Worker::<G>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut values = Vec::new();
+        let mut proven = false;
+        main.deepen(
+            root,
+            seat,
+            1..=max_depth.max(1),
+            &Control::unlimited(),
+            |_, _, score, _| {
+                proven |= score.abs() > WIN / 2;
+                values.push(f64::from(score) / EVAL_SCALE);
+            },
+        );
+        (!proven && values.len() == max_depth.max(1) as usize).then_some(values)
+    }
+
     /// Searches on `threads` threads (at least one).
     pub fn with_threads(mut self, threads: usize) -> AlphaBeta<G> {
         self.threads = threads.max(1);
@@ -355,6 +381,15 @@ impl<'t, G: Game> Worker<'t, G> {
                 _ => {}
             }
         }
+        // ProbCut at null-window nodes only: the principal variation keeps
+        // its exact scores.
+        if beta - alpha == 1
+            && alpha.abs() < WIN / 2
+            && let Some(pc) = state.probcut(depth)
+            && let Some(score) = self.probcut(state, &pc, ply, alpha, pacer)
+        {
+            return score;
+        }
         let mut moves = self.buffers.pop().unwrap_or_default();
         state.legal_moves(&mut moves);
         let hint = entry.and_then(|e| e.best_index(moves.len()));
@@ -392,6 +427,51 @@ impl<'t, G: Game> Worker<'t, G> {
         };
         self.store(state, depth, bound, best_score, best_move);
         best_score
+    }
+
+    /// ProbCut at a node of null window `(alpha, alpha + 1)`: the bound
+    /// (fail-hard) if a shallow search says with `pc.confidence` sigmas
+    /// that the deep value is on one side of the window, else `None` (and
+    /// the node is searched in full).
+    fn probcut(
+        &mut self,
+        state: &G,
+        pc: &ProbCut,
+        ply: u32,
+        alpha: i32,
+        pacer: &mut Pacer,
+    ) -> Option<i32> {
+        if pc.slope <= 0.0 {
+            return None;
+        }
+        let beta = alpha + 1;
+        let margin = pc.confidence * pc.sigma * EVAL_SCALE;
+        let intercept = pc.intercept * EVAL_SCALE;
+        // The shallow values from which the deep one is likely at least
+        // beta, or at most alpha.
+        let high = ((beta as f64 + margin - intercept) / pc.slope).ceil();
+        let low = ((alpha as f64 - margin - intercept) / pc.slope).floor();
+        if high < (WIN / 2) as f64 {
+            let high = high as i32;
+            let score = self.negamax(state, pc.shallow, ply, high - 1, high, pacer);
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= high {
+                return Some(beta);
+            }
+        }
+        if low > (-WIN / 2) as f64 {
+            let low = low as i32;
+            let score = self.negamax(state, pc.shallow, ply, low, low + 1, pacer);
+            if self.aborted {
+                return Some(0);
+            }
+            if score <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Searches the root to `depth` in the window `(lo, hi)`; returns the
@@ -870,7 +950,8 @@ mod value_tests {
                     let mv = s.random_move(&mut rng, &mut buf);
                     s.apply(mv);
                 }
-                (!s.is_over()).then_some(s)
+                // ProbCut off: the search must be exact.
+                (!s.is_over()).then_some(s.with_probcut(false))
             })
             .collect()
     }
@@ -891,6 +972,23 @@ mod value_tests {
             &Control::unlimited(),
             &mut Rng::seed_from_u64(0),
         )
+    }
+
+    #[test]
+    fn probcut_prunes_and_is_deterministic() {
+        // ProbCut on: fewer nodes to the same depth over a few positions,
+        // the same reply and node count run after run; off: exactly the
+        // search without it (the minimax test below).
+        let (mut on, mut off) = (0, 0);
+        for s in positions(6, 20) {
+            let a = search_value(&s.with_probcut(true), 8);
+            let b = search_value(&s.with_probcut(true), 8);
+            assert_eq!((a.best, a.iterations), (b.best, b.iterations));
+            assert!(s.is_legal(a.best));
+            on += a.iterations;
+            off += search_value(&s, 8).iterations;
+        }
+        assert!(on < off, "ProbCut searched {on} nodes, without {off}");
     }
 
     #[test]
