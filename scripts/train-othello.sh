@@ -1,6 +1,6 @@
 #!/bin/sh
 # Trains the Othello pattern evaluation and installs it as the built-in
-# weights (see README, "Othello evaluation").
+# weights (see README, "Othello evaluation and midgame search").
 #
 #   scripts/train-othello.sh [GAMES] [THREADS]
 #

@@ -118,6 +118,24 @@ pub struct Outcome {
     pub winners: Vec<Seat>,
 }
 
+/// A calibrated ProbCut test ([`Game::probcut`]): the deep value is
+/// predicted from a shallow search as `slope * shallow + intercept`, with
+/// errors of standard deviation `sigma` (evaluation units), and a bound
+/// cleared by `confidence` sigmas is taken as reached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCut {
+    /// The depth of the shallow search, in plies.
+    pub shallow: u32,
+    /// The regression of the deep value on the shallow one.
+    pub slope: f64,
+    /// Its intercept, in evaluation units.
+    pub intercept: f64,
+    /// The standard deviation of its errors, in evaluation units.
+    pub sigma: f64,
+    /// How many sigmas a bound must be cleared by.
+    pub confidence: f64,
+}
+
 /// A game: the rules, and one state of play.
 ///
 /// The required core is small; the provided methods are the checked
@@ -281,6 +299,29 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// disc margin), or `None` if the game has no solver or it was stopped.
     /// Its tables take at most `table_bytes`.
     fn solve(&self, _control: &Control, _table_bytes: usize) -> Option<(Self::Move, i32)> {
+        None
+    }
+
+    /// Hook: how alpha-beta orders the moves of a node with `depth` plies
+    /// left to search, after the transposition table's move: `None` (the
+    /// default) keeps the order of [`Game::legal_moves`]; `Some(0)` sorts
+    /// them best first by the evaluation of the position each leads to;
+    /// `Some(d)` by a `d`-ply search of it. A game whose evaluation is good
+    /// and cheap gains from it (fewer nodes to the same depth); the default
+    /// leaves a game's search as it was.
+    fn ordering_depth(&self, _depth: u32) -> Option<u32> {
+        None
+    }
+
+    /// Hook: ProbCut for alpha-beta at a node with `depth` plies left: a
+    /// `shallow`-ply search predicts the `depth`-ply value as
+    /// `slope * shallow value + intercept`, with errors of standard
+    /// deviation `sigma` (evaluation units, as [`Game::evaluate`]), so a
+    /// null-window node whose shallow search clears the bound by
+    /// `confidence` sigmas is cut without the deep search. `None` (the
+    /// default) never cuts; a game returns parameters measured on its own
+    /// positions.
+    fn probcut(&self, _depth: u32) -> Option<ProbCut> {
         None
     }
 

@@ -94,8 +94,12 @@ enum Tool {
     Match(Box<tabula::arena::MatchArgs>),
     /// Train the Othello pattern evaluation: self-play data (resumable),
     /// exact-solve and search labels, a least-squares fit per stage, and a
-    /// weight file (see README, "Othello evaluation").
+    /// weight file (see README, "Othello evaluation and midgame search").
     TrainOthello(Box<tabula::games::othello::train::TrainArgs>),
+    /// Calibrate Othello's ProbCut: self-play positions searched at every
+    /// depth, the deep value regressed on the shallow one per depth and
+    /// stage; prints the table that src/games/othello/probcut.rs holds.
+    CalibrateProbcut(Box<tabula::games::othello::probcut::CalibrateArgs>),
 }
 
 fn main() -> ExitCode {
@@ -180,6 +184,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tabula train-othello: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Tool::CalibrateProbcut(args) => match tabula::games::othello::probcut::calibrate(&args) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tabula calibrate-probcut: {e}");
                 ExitCode::FAILURE
             }
         },

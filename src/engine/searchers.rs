@@ -128,7 +128,14 @@ pub fn make_searcher<G: Game>(
                 (settings.hash as usize) << 20,
                 Duration::from_millis(DEFAULT_MOVETIME_MS),
             )
-            .with_threads(settings.threads),
+            .with_threads(settings.threads)
+            // `solve` gives the solver all the time; a search keeps half
+            // for itself, in case the solve does not finish.
+            .with_time_share(if settings.search == SearchKind::Solve {
+                1.0
+            } else {
+                0.5
+            }),
         )
     } else {
         search

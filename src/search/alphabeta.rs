@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::control::Pacer;
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::game::{Game, ProbCut, Rng, Seat, Turn};
 use crate::search::{Budget, Control, Progress, Search, SearchResult};
 use crate::zeroed::ZeroedTable;
 
@@ -22,6 +22,11 @@ const WIN: i32 = 1_000_000;
 const EVAL_SCALE: f64 = 10_000.0;
 /// How often (in nodes) the stop flag and clock are read.
 const POLL_EVERY: u64 = 1024;
+/// The half-width of the first aspiration window, in points (Othello: about
+/// three discs), and the depth from which iterations use one: shallow ones
+/// are too cheap to gain and their scores swing most.
+const ASPIRATION: i32 = 500;
+const ASPIRATION_DEPTH: u32 = 4;
 
 /// What a stored score says of the true value. `Exact` is zero, so a zeroed
 /// slot reads as a valid [`Entry`].
@@ -78,9 +83,12 @@ impl Entry {
     /// The best move among `moves`, the position's legal moves as
     /// generated.
     fn best<M: Copy>(&self, moves: &[M]) -> Option<M> {
-        (self.best as usize)
-            .checked_sub(1)
-            .and_then(|i| moves.get(i).copied())
+        self.best_index(moves.len()).map(|i| moves[i])
+    }
+
+    /// The best move's index in a generated list of `len` moves.
+    fn best_index(&self, len: usize) -> Option<usize> {
+        (self.best as usize).checked_sub(1).filter(|&i| i < len)
     }
 }
 
@@ -117,6 +125,7 @@ pub struct AlphaBeta<G: Game> {
     salt: u64,
     threads: usize,
     buffers: Vec<Vec<G::Move>>,
+    orders: Vec<Vec<(i32, u32)>>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -159,6 +168,9 @@ impl<'t> SharedTable<'t> {
     }
 }
 
+/// A thread's reusable move lists and move orders.
+type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
+
 /// One thread's search on the shared table.
 struct Worker<'t, G: Game> {
     table: &'t SharedTable<'t>,
@@ -170,6 +182,8 @@ struct Worker<'t, G: Game> {
     /// For a helper: its number (1, 2...), which varies its move order.
     helper: usize,
     buffers: Vec<Vec<G::Move>>,
+    /// Reusable lists of (sort key, generated index), one per ply in use.
+    orders: Vec<Vec<(i32, u32)>>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -190,8 +204,35 @@ impl<G: Game> AlphaBeta<G> {
             salt: salt(0),
             threads: 1,
             buffers: Vec::new(),
+            orders: Vec::new(),
             _game: PhantomData,
         }
+    }
+
+    /// The root scores of iterative deepening at every depth from 1 to
+    /// `max_depth`, on one thread, in evaluation units (as
+    /// [`Game::evaluate`]): what a calibration of ProbCut regresses one
+    /// depth on another with. `None` where a depth proves a result (its
+    /// score is no evaluation) or the root has no seat to move.
+    pub fn depth_values(&mut self, root: &G, max_depth: u32) -> Option<Vec<f64>> {
+        let Turn::Player(seat) = root.turn() else {
+            return None;
+        };
+        let table = SharedTable::new(&mut self.table, self.salt);
+        let mut main = Worker::<G>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut values = Vec::new();
+        let mut proven = false;
+        main.deepen(
+            root,
+            seat,
+            1..=max_depth.max(1),
+            &Control::unlimited(),
+            |_, _, score, _| {
+                proven |= score.abs() > WIN / 2;
+                values.push(f64::from(score) / EVAL_SCALE);
+            },
+        );
+        (!proven && values.len() == max_depth.max(1) as usize).then_some(values)
     }
 
     /// Searches on `threads` threads (at least one).
@@ -202,7 +243,11 @@ impl<G: Game> AlphaBeta<G> {
 }
 
 impl<'t, G: Game> Worker<'t, G> {
-    fn new(table: &'t SharedTable<'t>, node_limit: u64, buffers: Vec<Vec<G::Move>>) -> Self {
+    fn new(
+        table: &'t SharedTable<'t>,
+        node_limit: u64,
+        (buffers, orders): Buffers<G::Move>,
+    ) -> Self {
         Worker {
             table,
             nodes: 0,
@@ -211,6 +256,7 @@ impl<'t, G: Game> Worker<'t, G> {
             done: None,
             helper: 0,
             buffers,
+            orders,
         }
     }
 
@@ -264,6 +310,35 @@ impl<'t, G: Game> Worker<'t, G> {
         }
     }
 
+    /// The value for `me` of `child` in principal variation search: the
+    /// first child gets the whole window; a later one is expected to be no
+    /// better than the best so far, which a null window around `alpha`
+    /// proves more cheaply, and only a child that beats it is searched
+    /// again with the whole window (a null-window node needs no re-search:
+    /// its window is already null).
+    #[allow(clippy::too_many_arguments)]
+    fn pvs_child(
+        &mut self,
+        child: &G,
+        me: Seat,
+        depth: u32,
+        ply: u32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        pacer: &mut Pacer,
+    ) -> i32 {
+        if first || beta - alpha <= 1 {
+            return self.child_score(child, me, depth, ply, alpha, beta, pacer);
+        }
+        let score = self.child_score(child, me, depth, ply, alpha, alpha + 1, pacer);
+        if score > alpha && score < beta && !self.aborted {
+            self.child_score(child, me, depth, ply, alpha, beta, pacer)
+        } else {
+            score
+        }
+    }
+
     /// Negamax value of `state` for the seat to move, `depth` plies deep.
     fn negamax(
         &mut self,
@@ -306,22 +381,32 @@ impl<'t, G: Game> Worker<'t, G> {
                 _ => {}
             }
         }
+        // ProbCut at null-window nodes only: the principal variation keeps
+        // its exact scores.
+        if beta - alpha == 1
+            && alpha.abs() < WIN / 2
+            && let Some(pc) = state.probcut(depth)
+            && let Some(score) = self.probcut(state, &pc, ply, alpha, pacer)
+        {
+            return score;
+        }
         let mut moves = self.buffers.pop().unwrap_or_default();
         state.legal_moves(&mut moves);
-        let hint = entry.and_then(|e| e.best(&moves));
-        let order = Order::of(&mut moves, hint, self.helper, ply);
+        let hint = entry.and_then(|e| e.best_index(moves.len()));
+        let mut order = self.orders.pop().unwrap_or_default();
+        self.order(state, me, &moves, hint, depth, ply, &mut order, pacer);
         let mut best_score = -WIN - 1;
         let mut best_move = None;
-        for (k, &mv) in moves.iter().enumerate() {
+        for (k, &(_, i)) in order.iter().enumerate() {
             let mut child = state.clone();
-            child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, ply + 1, alpha, beta, pacer);
+            child.apply(moves[i as usize]);
+            let score = self.pvs_child(&child, me, depth - 1, ply + 1, k == 0, alpha, beta, pacer);
             if self.aborted {
                 break;
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(order.generated(k));
+                best_move = Some(i as usize);
             }
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -329,6 +414,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         self.buffers.push(moves);
+        self.orders.push(order);
         if self.aborted {
             return 0;
         }
@@ -343,37 +429,208 @@ impl<'t, G: Game> Worker<'t, G> {
         best_score
     }
 
-    /// Searches the root to `depth`; returns the best move and its score,
-    /// or `None` if the search was cut off before finishing.
+    /// ProbCut at a node of null window `(alpha, alpha + 1)`: the bound
+    /// (fail-hard) if a shallow search says with `pc.confidence` sigmas
+    /// that the deep value is on one side of the window, else `None` (and
+    /// the node is searched in full).
+    fn probcut(
+        &mut self,
+        state: &G,
+        pc: &ProbCut,
+        ply: u32,
+        alpha: i32,
+        pacer: &mut Pacer,
+    ) -> Option<i32> {
+        if pc.slope <= 0.0 {
+            return None;
+        }
+        let beta = alpha + 1;
+        let margin = pc.confidence * pc.sigma * EVAL_SCALE;
+        let intercept = pc.intercept * EVAL_SCALE;
+        // The shallow values from which the deep one is likely at least
+        // beta, or at most alpha.
+        let high = ((beta as f64 + margin - intercept) / pc.slope).ceil();
+        let low = ((alpha as f64 - margin - intercept) / pc.slope).floor();
+        if high < (WIN / 2) as f64 {
+            let high = high as i32;
+            let score = self.negamax(state, pc.shallow, ply, high - 1, high, pacer);
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= high {
+                return Some(beta);
+            }
+        }
+        if low > (-WIN / 2) as f64 {
+            let low = low as i32;
+            let score = self.negamax(state, pc.shallow, ply, low, low + 1, pacer);
+            if self.aborted {
+                return Some(0);
+            }
+            if score <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// Searches the root to `depth` in the window `(lo, hi)`; returns the
+    /// best move and its score (fail-soft: a score at or below `lo` is an
+    /// upper bound and its move means nothing, one at or above `hi` a lower
+    /// bound), or `None` if the search was cut off before finishing.
+    #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
         root: &G,
         me: Seat,
         depth: u32,
         previous: Option<G::Move>,
+        (lo, hi): (i32, i32),
         pacer: &mut Pacer,
     ) -> Option<(G::Move, i32)> {
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        let hint = previous.or_else(|| self.probe(root).and_then(|e| e.best(&moves)));
-        let order = Order::of(&mut moves, hint, self.helper, 0);
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
-        let mut best = None;
-        for (k, &mv) in moves.iter().enumerate() {
+        let hint = previous
+            .and_then(|p| moves.iter().position(|&m| m == p))
+            .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
+        let mut order = Vec::new();
+        self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
+        let mut alpha = lo;
+        let mut best: Option<(G::Move, i32, usize)> = None;
+        for (k, &(_, i)) in order.iter().enumerate() {
+            let mv = moves[i as usize];
             let mut child = root.clone();
             child.apply(mv);
-            let score = self.child_score(&child, me, depth - 1, 1, alpha, beta, pacer);
+            let score = self.pvs_child(&child, me, depth - 1, 1, k == 0, alpha, hi, pacer);
             if self.aborted {
                 return None;
             }
-            if best.is_none() || score > alpha {
-                alpha = score;
-                best = Some((mv, score, k));
+            if best.is_none_or(|(_, s, _)| score > s) {
+                best = Some((mv, score, i as usize));
+            }
+            alpha = alpha.max(score);
+            if alpha >= hi {
+                break;
             }
         }
-        let (mv, score, k) = best?;
-        self.store(root, depth, Bound::Exact, score, Some(order.generated(k)));
+        let (mv, score, i) = best?;
+        let bound = if score <= lo {
+            Bound::Upper
+        } else if score >= hi {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(root, depth, bound, score, Some(i));
         Some((mv, score))
+    }
+
+    /// Searches the root to `depth` in an aspiration window around
+    /// `guess` (the previous depth's score), widening it on the side the
+    /// score fell out of until the score lands inside: most depths change
+    /// the score little, and a narrow window cuts more. `None` if cut off.
+    fn aspirate(
+        &mut self,
+        root: &G,
+        me: Seat,
+        depth: u32,
+        mut hint: Option<G::Move>,
+        guess: Option<i32>,
+        pacer: &mut Pacer,
+    ) -> Option<(G::Move, i32)> {
+        let full = (-WIN - 1, WIN + 1);
+        let mut delta = ASPIRATION;
+        let (mut lo, mut hi) = match guess {
+            Some(g) if depth >= ASPIRATION_DEPTH && g.abs() < WIN / 2 => {
+                ((g - delta).max(full.0), (g + delta).min(full.1))
+            }
+            _ => full,
+        };
+        loop {
+            let (mv, score) = self.root(root, me, depth, hint, (lo, hi), pacer)?;
+            // A widening that passes a quarter of the evaluation scale (or
+            // a proven score) opens that side fully.
+            delta = delta.saturating_mul(4);
+            let open = delta > EVAL_SCALE as i32 / 4;
+            if score <= lo && lo > full.0 {
+                lo = if open || score.abs() > WIN / 2 {
+                    full.0
+                } else {
+                    (score - delta).max(full.0)
+                };
+            } else if score >= hi && hi < full.1 {
+                // The move that failed high is the one to try first again.
+                hint = Some(mv);
+                hi = if open || score.abs() > WIN / 2 {
+                    full.1
+                } else {
+                    (score + delta).min(full.1)
+                };
+            } else {
+                return Some((mv, score));
+            }
+        }
+    }
+
+    /// Fills `order` with the order in which to search `moves` (the
+    /// position's legal moves as generated), as (sort key, generated
+    /// index): the table's move (`hint`) first, then, where the game asks
+    /// for it at this depth ([`Game::ordering_depth`]), the others best
+    /// first by the evaluation of the position each leads to or by a
+    /// shallow search of it; else in generation order. A helper thread
+    /// rotates the moves after the first, differently by helper and ply,
+    /// so that the threads' searches part ways.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &mut self,
+        state: &G,
+        me: Seat,
+        moves: &[G::Move],
+        hint: Option<usize>,
+        depth: u32,
+        ply: u32,
+        order: &mut Vec<(i32, u32)>,
+        pacer: &mut Pacer,
+    ) {
+        order.clear();
+        order.extend((0..moves.len() as u32).map(|i| (0, i)));
+        if let Some(h) = hint.and_then(|h| order.get_mut(h)) {
+            h.0 = i32::MAX;
+        }
+        let rest = moves.len() - hint.is_some() as usize;
+        if rest > 1
+            && let Some(shallow) = state.ordering_depth(depth)
+        {
+            for (key, i) in order.iter_mut() {
+                if *key == i32::MAX {
+                    continue;
+                }
+                let mut child = state.clone();
+                child.apply(moves[*i as usize]);
+                *key = if child.at_horizon() {
+                    terminal_score(&child, me, ply + 1)
+                } else if shallow == 0 {
+                    self.nodes += 1;
+                    match child.turn() {
+                        Turn::Player(_) => (child.evaluate(me) * EVAL_SCALE) as i32,
+                        _ => 0,
+                    }
+                } else {
+                    let full = (-WIN - 1, WIN + 1);
+                    self.child_score(&child, me, shallow - 1, ply + 1, full.0, full.1, pacer)
+                };
+            }
+            if self.aborted {
+                return;
+            }
+        }
+        // Stable: equal keys keep generation order, so that the order (and
+        // so the search) is the same from run to run.
+        order.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        let start = hint.is_some() as usize;
+        if self.helper > 0 && rest > 1 {
+            order[start..].rotate_left((self.helper + ply as usize) % rest);
+        }
     }
 
     fn pv(&self, root: &G, first: G::Move, max: usize) -> Vec<G::Move> {
@@ -407,68 +664,20 @@ impl<'t, G: Game> Worker<'t, G> {
         mut report: impl FnMut(&Self, G::Move, i32, u32),
     ) {
         let mut previous = None;
+        let mut guess = None;
         let mut pacer = control.pacer(POLL_EVERY);
         for depth in depths {
-            let Some((mv, score)) = self.root(root, seat, depth, previous, &mut pacer) else {
+            let Some((mv, score)) = self.aspirate(root, seat, depth, previous, guess, &mut pacer)
+            else {
                 break;
             };
             previous = Some(mv);
+            guess = Some(score);
             report(self, mv, score, depth);
             // A proven result does not change with depth.
             if score.abs() > WIN / 2 {
                 break;
             }
-        }
-    }
-}
-
-/// How a move list was reordered, so that a move's place in the ordered
-/// list maps back to its place in the generated one (what the table keeps).
-struct Order {
-    /// The hinted move's generated index, now first.
-    hinted: Option<usize>,
-    /// The rest were rotated left by this much (helpers only).
-    rotation: usize,
-    len: usize,
-}
-
-impl Order {
-    /// Puts the hinted move first, keeping the others in generation order;
-    /// a helper thread (`helper > 0`) also rotates the others, differently
-    /// by helper and ply, so that the threads' searches part ways.
-    fn of<M: PartialEq>(moves: &mut [M], hint: Option<M>, helper: usize, ply: u32) -> Order {
-        let hinted = hint.and_then(|h| moves.iter().position(|m| *m == h));
-        if let Some(i) = hinted {
-            moves[..=i].rotate_right(1);
-        }
-        let start = hinted.is_some() as usize;
-        let rest = moves.len() - start;
-        let rotation = if helper > 0 && rest > 1 {
-            (helper + ply as usize) % rest
-        } else {
-            0
-        };
-        moves[start..].rotate_left(rotation);
-        Order {
-            hinted,
-            rotation,
-            len: moves.len(),
-        }
-    }
-
-    /// The generated index of the move now at `k`.
-    fn generated(&self, k: usize) -> usize {
-        let start = self.hinted.is_some() as usize;
-        if k < start {
-            return self.hinted.unwrap_or(0);
-        }
-        let rest = self.len - start;
-        // Its place among the others before the rotation.
-        let j = (k - start + self.rotation) % rest.max(1);
-        match self.hinted {
-            // The others in generation order, the hinted one left out.
-            Some(i) if j >= i => j + 1,
-            _ => j,
         }
     }
 }
@@ -516,7 +725,10 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             exact: None,
         };
         let table = SharedTable::new(&mut self.table, self.salt);
-        let buffers = std::mem::take(&mut self.buffers);
+        let buffers = (
+            std::mem::take(&mut self.buffers),
+            std::mem::take(&mut self.orders),
+        );
         let done = AtomicBool::new(false);
         let (main, helper_nodes) = std::thread::scope(|scope| {
             let (table, done) = (&table, &done);
@@ -526,7 +738,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 .filter_map(|helper| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, move || {
-                            let mut w = Worker::<G>::new(table, u64::MAX, Vec::new());
+                            let mut w = Worker::<G>::new(table, u64::MAX, (Vec::new(), Vec::new()));
                             w.done = Some(done);
                             w.helper = helper;
                             let first = 1 + (helper % 2) as u32;
@@ -562,6 +774,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             (main, helper_nodes)
         });
         self.buffers = main.buffers;
+        self.orders = main.orders;
         // Every thread's nodes: the work the search did.
         result.iterations = main.nodes + helper_nodes;
         result
@@ -688,23 +901,108 @@ mod tests {
         assert!(hits > 0);
         assert_eq!(wrong, 0, "{wrong} mixed entries in {hits} hits");
     }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+    use crate::control::{Budget, Control};
+    use crate::games::othello::Othello;
+    use rand::SeedableRng;
+
+    /// Plain minimax to `depth`, scored as the search scores: what every
+    /// pruning, window and ordering must give back at the root.
+    fn minimax(state: &Othello, me: Seat, depth: u32, ply: u32) -> i32 {
+        if state.at_horizon() {
+            return terminal_score(state, me, ply);
+        }
+        let Turn::Player(mover) = state.turn() else {
+            return 0;
+        };
+        if depth == 0 {
+            return (state.evaluate(me) * EVAL_SCALE) as i32;
+        }
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let values = moves.iter().map(|&mv| {
+            let mut child = *state;
+            child.apply(mv);
+            minimax(&child, me, depth - 1, ply + 1)
+        });
+        if mover == me {
+            values.max().unwrap_or(0)
+        } else {
+            values.min().unwrap_or(0)
+        }
+    }
+
+    /// Midgame positions after `plies` random moves.
+    fn positions(count: u64, plies: usize) -> Vec<Othello> {
+        let mut buf = Vec::new();
+        (0..count)
+            .filter_map(|seed| {
+                let mut rng = Rng::seed_from_u64(seed);
+                let mut s = Othello::start();
+                for _ in 0..plies {
+                    if s.is_over() {
+                        return None;
+                    }
+                    let mv = s.random_move(&mut rng, &mut buf);
+                    s.apply(mv);
+                }
+                // ProbCut off: the search must be exact.
+                (!s.is_over()).then_some(s.with_probcut(false))
+            })
+            .collect()
+    }
+
+    fn search_value(state: &Othello, depth: u32) -> SearchResult<u8> {
+        let Turn::Player(seat) = state.turn() else {
+            unreachable!("positions are not over")
+        };
+        let mut search = AlphaBeta::<Othello>::new(4);
+        let budget = Budget {
+            depth: Some(depth),
+            ..Budget::default()
+        };
+        search.search(
+            state,
+            seat,
+            &budget,
+            &Control::unlimited(),
+            &mut Rng::seed_from_u64(0),
+        )
+    }
 
     #[test]
-    fn a_reordered_move_maps_back_to_its_generated_place() {
-        for helper in 0..4 {
-            for hint in [None, Some(0), Some(3), Some(6)] {
-                let generated: Vec<usize> = (0..7).collect();
-                let mut moves = generated.clone();
-                let order = Order::of(&mut moves, hint, helper, 5);
-                if let Some(h) = hint {
-                    assert_eq!(moves[0], h);
-                }
-                let mut sorted = moves.clone();
-                sorted.sort();
-                assert_eq!(sorted, generated);
-                for (k, &m) in moves.iter().enumerate() {
-                    assert_eq!(order.generated(k), m, "helper {helper} hint {hint:?}");
-                }
+    fn probcut_prunes_and_is_deterministic() {
+        // ProbCut on: fewer nodes to the same depth over a few positions,
+        // the same reply and node count run after run; off: exactly the
+        // search without it (the minimax test below).
+        let (mut on, mut off) = (0, 0);
+        for s in positions(6, 20) {
+            let a = search_value(&s.with_probcut(true), 8);
+            let b = search_value(&s.with_probcut(true), 8);
+            assert_eq!((a.best, a.iterations), (b.best, b.iterations));
+            assert!(s.is_legal(a.best));
+            on += a.iterations;
+            off += search_value(&s, 8).iterations;
+        }
+        assert!(on < off, "ProbCut searched {on} nodes, without {off}");
+    }
+
+    #[test]
+    fn the_root_value_at_a_fixed_depth_is_the_minimax_value() {
+        // PVS, aspiration windows and the move ordering only prune: at a
+        // fixed depth the root's value is the plain minimax value (passes
+        // make no transposition across depths in a fresh table here).
+        for (i, s) in positions(12, 20).iter().enumerate() {
+            let Turn::Player(me) = s.turn() else { continue };
+            for depth in [3, 5] {
+                let r = search_value(s, depth);
+                let want = score_to_value(minimax(s, me, depth, 0));
+                assert_eq!(r.score, want, "position {i} depth {depth}");
+                assert!(s.is_legal(r.best));
             }
         }
     }

@@ -1,8 +1,16 @@
 //! The exact solver as a search: [`SolveFirst`] tries the game's solver
 //! ([`Game::solve`]) when the position is within its reach, and otherwise,
 //! or when the solve does not finish in time, asks the search it wraps.
+//!
+//! With a time share ([`SolveFirst::with_time_share`]), a timed move gives
+//! the solver only that share of its time, and the wrapped search the rest
+//! if the solve does not finish: the switch from search to solver is then
+//! made by time, the reach only bounding it. A solve that ran out of time
+//! is not tried again on a position as large (by reach) with less than
+//! twice the time, so the attempts cost a share of one move per size at
+//! most.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Control};
 use crate::game::{Game, Rng, Seat};
@@ -15,6 +23,13 @@ pub struct SolveFirst<G: Game> {
     table_bytes: usize,
     untimed_cap: Duration,
     threads: usize,
+    /// The share of a timed move the solver may take (1: all of it).
+    share: f64,
+    /// The smallest reach at which a solve ran out of time, and the time
+    /// it had.
+    failed: Option<(u32, Duration)>,
+    /// Solves started (for tests and diagnostics).
+    tried: u64,
 }
 
 impl<G: Game> SolveFirst<G> {
@@ -34,7 +49,18 @@ impl<G: Game> SolveFirst<G> {
             table_bytes,
             untimed_cap,
             threads: 1,
+            share: 1.0,
+            failed: None,
+            tried: 0,
         }
+    }
+
+    /// Gives the solver at most `share` of a timed move's time (0 to 1),
+    /// so that a solve that does not finish leaves the rest to the wrapped
+    /// search.
+    pub fn with_time_share(mut self, share: f64) -> SolveFirst<G> {
+        self.share = share.clamp(0.0, 1.0);
+        self
     }
 
     /// Lets the solver run on `threads` threads.
@@ -53,7 +79,21 @@ impl<G: Game> Search<G> for SolveFirst<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
-        if self.reach > 0 && root.solvable(self.reach) {
+        // The position's size: the least reach that solves it.
+        let size = (0..=self.reach).find(|&r| root.solvable(r));
+        let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
+            d.saturating_duration_since(Instant::now())
+                .mul_f64(self.share)
+        });
+        let hopeless = match (size, allowed, self.failed) {
+            // Retried only with twice the time: a few milliseconds more
+            // (the clock read a little later) would fail again.
+            (Some(n), Some(time), Some((failed_n, failed_time))) => {
+                n >= failed_n && time < failed_time * 2
+            }
+            _ => false,
+        };
+        if self.reach > 0 && size.is_some() && !hopeless {
             // An analysis without any budget runs until it is stopped,
             // solver included.
             let solver_control = if control.deadline().is_none()
@@ -66,11 +106,20 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                         ..Budget::default()
                     },
                 )
+            } else if let Some(time) = allowed {
+                Control::new(
+                    control.stop_flag().clone(),
+                    &Budget {
+                        time: Some(time),
+                        ..Budget::default()
+                    },
+                )
             } else {
                 control.clone()
             }
             .with_threads(self.threads);
             let solver_control = &solver_control;
+            self.tried += 1;
             if let Some((mv, exact)) = root.solve(solver_control, self.table_bytes) {
                 let score = match exact.signum() {
                     1 => 1.0,
@@ -86,6 +135,11 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     exact: Some(exact),
                 };
             }
+            if let (Some(n), Some(time)) = (size, allowed)
+                && !control.should_stop()
+            {
+                self.failed = Some((n, time));
+            }
         }
         self.inner.search(root, seat, budget, control, rng)
     }
@@ -95,6 +149,57 @@ impl<G: Game> Search<G> for SolveFirst<G> {
     }
 
     fn reset(&mut self) {
+        self.failed = None;
         self.inner.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Othello;
+    use crate::search::alphabeta::AlphaBeta;
+    use rand::SeedableRng;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_solve_out_of_time_leaves_the_search_its_share_and_is_not_retried() {
+        // 40 empties: far beyond a 100 ms solve. With a half share the
+        // solver gives up at about 50 ms, alpha-beta plays a legal move in
+        // the rest, and the next move at as many empties skips the solver.
+        let mut rng = Rng::seed_from_u64(3);
+        let mut s = Othello::start();
+        let mut buf = Vec::new();
+        while s.empties().count_ones() > 40 {
+            let mv = s.random_move(&mut rng, &mut buf);
+            s.apply(mv);
+        }
+        let mut search = SolveFirst::new(
+            Box::new(AlphaBeta::<Othello>::new(4)),
+            60,
+            1 << 20,
+            Duration::from_secs(1),
+        )
+        .with_time_share(0.5);
+        let budget = Budget {
+            time: Some(Duration::from_millis(100)),
+            ..Budget::default()
+        };
+        let seat = s.side_to_move();
+        let control = Control::new(Arc::new(AtomicBool::new(false)), &budget);
+        let r = search.search(&s, seat, &budget, &control, &mut rng);
+        assert!(s.is_legal(r.best));
+        assert_eq!(r.exact, None);
+        assert!(r.depth > 0, "the search had time left to search");
+        assert_eq!(search.failed.map(|(n, _)| n), Some(40));
+        // As large, about the same time: not tried again (the whole move searches).
+        let control = Control::new(Arc::new(AtomicBool::new(false)), &budget);
+        let again = search.search(&s, seat, &budget, &control, &mut rng);
+        assert!(s.is_legal(again.best));
+        assert_eq!(search.tried, 1);
+        // A new game forgets it.
+        search.reset();
+        assert_eq!(search.failed, None);
     }
 }
