@@ -409,8 +409,15 @@ mod tests {
         // per tick; at least one. (A loaded machine may stall the loop for
         // a period or two, so fewer than five is no fault.)
         let periods = (elapsed.as_micros() / REPORT_EVERY.as_micros()) as usize;
-        assert!((1..=periods + 1).contains(&sent.len()), "{sent:?} in {elapsed:?}");
-        assert!(sent.len() * 100 < n as usize, "{} reports in {n} ticks", sent.len());
+        assert!(
+            (1..=periods + 1).contains(&sent.len()),
+            "{sent:?} in {elapsed:?}"
+        );
+        assert!(
+            sent.len() * 100 < n as usize,
+            "{} reports in {n} ticks",
+            sent.len()
+        );
         // Without a listener nothing is even asked for.
         let quiet = Control::unlimited();
         let mut pacer = quiet.pacer(1);
