@@ -335,7 +335,10 @@ impl Game for Othello {
                 ));
             }
             ("table", _) => eval::EVAL_TABLE,
-            (_, "builtin") => eval::EVAL_BUILTIN,
+            (_, "builtin") => {
+                pattern::prefetch_builtin();
+                eval::EVAL_BUILTIN
+            }
             (_, path) => eval::load_weights(std::path::Path::new(path))
                 .map_err(OptionError::Invalid)?,
         };

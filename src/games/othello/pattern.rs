@@ -498,6 +498,22 @@ pub fn builtin() -> &'static Weights {
     W.get_or_init(|| Weights::decode(BUILTIN_BYTES).unwrap_or_else(|_| Weights::zero()))
 }
 
+/// Starts decoding the built-in weights on a helper thread, once per
+/// process, so that the first search does not spend its move's time on it
+/// (about 90 ms: an engine's first `genmove movetime=100` got 1,024 nodes).
+/// A search that needs them before then waits for that thread.
+pub fn prefetch_builtin() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        // Without a thread the first evaluation decodes them, as before.
+        let _ = std::thread::Builder::new()
+            .name("weights".to_string())
+            .spawn(|| {
+                builtin();
+            });
+    });
+}
+
 /// Whether the built-in weights decode.
 pub fn builtin_ok() -> Result<(), WeightsError> {
     Weights::decode(BUILTIN_BYTES).map(|_| ())
