@@ -1339,12 +1339,14 @@ mod tests {
 
     #[test]
     fn ordering_by_the_evaluation_changes_nodes_not_scores() {
-        // From 17 to 20 empties: the child evaluations, and the one-ply
-        // searches from 19 on, order the moves; without them (ordering from
-        // 65 empties: never) the same scores come out.
+        // From 16 to 19 empties: the child evaluations, and the one-ply
+        // searches at 19, order the moves; without them (ordering from 65
+        // empties: never) the same scores come out. (Six positions, not
+        // eight from 17 to 20 empties, which took 9 of the unit tests' 18 s
+        // on a loaded machine.)
         let mut differ = 0;
-        for seed in 40..48 {
-            let s = random_position(seed, 17 + (seed as u32 % 4));
+        for seed in 40..46 {
+            let s = random_position(seed, 16 + (seed as u32 % 4));
             if s.is_over() {
                 continue;
             }
@@ -1358,7 +1360,7 @@ mod tests {
             assert_eq!(with.1, without.1, "seed {seed}");
             differ += usize::from(with.2 != without.2);
         }
-        assert!(differ >= 4, "the evaluation changed the search of {differ} positions");
+        assert!(differ >= 3, "the evaluation changed the search of {differ} positions");
     }
 
     #[test]
