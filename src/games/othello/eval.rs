@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use super::bitboard::{final_margin, moves};
-use super::pattern::{self, Weights};
+use super::pattern::{self, Weights, WeightsError};
 
 /// The hand-made square table.
 pub const EVAL_TABLE: u8 = 0;
@@ -38,19 +38,41 @@ pub fn weights_of(slot: u8) -> Option<&'static Weights> {
     }
 }
 
+/// Why a weight file could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// A process loads at most this many files.
+    TooMany(usize),
+    /// The file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The file is not a weight file of this build, or is corrupted.
+    Format(PathBuf, WeightsError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::TooMany(n) => write!(f, "at most {n} weight files per process"),
+            LoadError::Read(path, e) => write!(f, "cannot read '{}': {e}", path.display()),
+            LoadError::Format(path, e) => write!(f, "'{}': {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// Loads a weight file into a slot (once per path per process: the same
 /// path again gives the same slot) and returns the slot.
-pub fn load_weights(path: &Path) -> Result<u8, String> {
+pub fn load_weights(path: &Path) -> Result<u8, LoadError> {
     let mut paths = LOADED_PATHS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = paths.iter().position(|p| p == path) {
         return Ok(i as u8 + 2);
     }
     if paths.len() >= LOADABLE {
-        return Err(format!("at most {LOADABLE} weight files per process"));
+        return Err(LoadError::TooMany(LOADABLE));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let w = Weights::decode(&bytes).map_err(|e| format!("'{}': {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Read(path.to_path_buf(), e))?;
+    let w = Weights::decode(&bytes).map_err(|e| LoadError::Format(path.to_path_buf(), e))?;
     let i = paths.len();
     let _ = LOADED[i].set(w);
     paths.push(path.to_path_buf());

@@ -340,7 +340,7 @@ impl Game for Othello {
                 eval::EVAL_BUILTIN
             }
             (_, path) => eval::load_weights(std::path::Path::new(path))
-                .map_err(OptionError::Invalid)?,
+                .map_err(|e| OptionError::Invalid(e.to_string()))?,
         };
         let probcut = options.text("probcut") != "off";
         Ok(Othello::start()
