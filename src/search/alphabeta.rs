@@ -907,7 +907,7 @@ mod tests {
 mod value_tests {
     use super::*;
     use crate::control::{Budget, Control};
-    use crate::games::othello::Othello;
+    use crate::games::othello::{Othello, random_position};
     use rand::SeedableRng;
 
     /// Plain minimax to `depth`, scored as the search scores: what every
@@ -936,23 +936,13 @@ mod value_tests {
         }
     }
 
-    /// Midgame positions after `plies` random moves.
-    fn positions(count: u64, plies: usize) -> Vec<Othello> {
-        let mut buf = Vec::new();
+    /// Midgame positions `plies` random moves from the start (passes
+    /// aside), ProbCut off: the search must be exact.
+    fn positions(count: u64, plies: u32) -> Vec<Othello> {
         (0..count)
-            .filter_map(|seed| {
-                let mut rng = Rng::seed_from_u64(seed);
-                let mut s = Othello::start();
-                for _ in 0..plies {
-                    if s.is_over() {
-                        return None;
-                    }
-                    let mv = s.random_move(&mut rng, &mut buf);
-                    s.apply(mv);
-                }
-                // ProbCut off: the search must be exact.
-                (!s.is_over()).then_some(s.with_probcut(false))
-            })
+            .map(|seed| random_position(seed, 60 - plies))
+            .filter(|s| !s.is_over())
+            .map(|s| s.with_probcut(false))
             .collect()
     }
 

@@ -157,7 +157,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::Othello;
+    use crate::games::othello::{Othello, random_position};
     use crate::search::alphabeta::AlphaBeta;
     use rand::SeedableRng;
     use std::sync::Arc;
@@ -168,13 +168,8 @@ mod tests {
         // 40 empties: far beyond a 100 ms solve. With a half share the
         // solver gives up at about 50 ms, alpha-beta plays a legal move in
         // the rest, and the next move at as many empties skips the solver.
+        let s = random_position(3, 40);
         let mut rng = Rng::seed_from_u64(3);
-        let mut s = Othello::start();
-        let mut buf = Vec::new();
-        while s.empties().count_ones() > 40 {
-            let mv = s.random_move(&mut rng, &mut buf);
-            s.apply(mv);
-        }
         let mut search = SolveFirst::new(
             Box::new(AlphaBeta::<Othello>::new(4)),
             60,

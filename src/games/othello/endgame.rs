@@ -1302,22 +1302,8 @@ search_impl!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Rng};
-    use crate::games::othello::Othello;
-    use rand::SeedableRng;
-
-    /// The position after random moves from the start (seeded) down to
-    /// `empties` empty squares, or where the game ended before.
-    fn random_position(seed: u64, empties: u32) -> Othello {
-        let mut rng = Rng::seed_from_u64(seed);
-        let mut buf = Vec::new();
-        let mut s = Othello::start();
-        while !s.is_over() && s.empties().count_ones() > empties {
-            let mv = s.random_move(&mut rng, &mut buf);
-            s.apply(mv);
-        }
-        s
-    }
+    use crate::game::Game;
+    use crate::games::othello::random_position;
 
     #[test]
     fn both_copies_of_the_search_agree_node_for_node() {

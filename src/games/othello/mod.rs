@@ -632,3 +632,19 @@ impl Game for Othello {
         Some(best)
     }
 }
+
+/// The position after random moves from the start (seeded) down to
+/// `empties` empty squares, or where the game ended before: the test
+/// positions of the solver, the alpha-beta and the solve-first tests.
+#[cfg(test)]
+pub(crate) fn random_position(seed: u64, empties: u32) -> Othello {
+    use rand::SeedableRng;
+    let mut rng = Rng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    let mut s = Othello::start();
+    while !s.is_over() && s.empties().count_ones() > empties {
+        let mv = s.random_move(&mut rng, &mut buf);
+        s.apply(mv);
+    }
+    s
+}
