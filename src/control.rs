@@ -17,8 +17,12 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     /// Iterations (playouts, simulations, or nodes for alpha-beta).
     pub iterations: Option<u64>,
-    /// Wall-clock time.
+    /// Wall-clock time: a hard limit.
     pub time: Option<Duration>,
+    /// The time to aim for, when a game clock sets the budget: an
+    /// iterative search stops near it on a settled move and runs on
+    /// towards `time` on a critical one (see [`Control::past_target`]).
+    pub target: Option<Duration>,
     /// Search depth in plies (alpha-beta, recursive UCB1).
     pub depth: Option<u32>,
 }
@@ -49,6 +53,7 @@ pub struct Control<'a> {
     stop: Arc<AtomicBool>,
     start: Instant,
     deadline: Option<Instant>,
+    target: Option<Duration>,
     report: Option<&'a (dyn Fn(&Progress) + Sync)>,
     answer: Option<&'a Answer<'a>>,
     threads: usize,
@@ -67,6 +72,7 @@ impl<'a> Control<'a> {
             stop,
             start,
             deadline: budget.time.map(|t| start + t),
+            target: budget.target,
             report: None,
             answer: None,
             threads: 1,
@@ -111,6 +117,25 @@ impl<'a> Control<'a> {
     /// enough for every few hundred nodes, not for every node.
     pub fn should_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether an iterative search that has just completed an iteration
+    /// should not start another: more than `share` of the target time
+    /// has passed. The next iteration of alpha-beta costs about as much
+    /// as all before it, so a `share` of one half ends most moves near
+    /// the target; a search raises it on a critical move (the best move
+    /// just changed, the score fell) and lowers it on a settled one.
+    /// Never without a target (a fixed move time is spent in full).
+    pub fn past_target(&self, share: f64) -> bool {
+        self.target
+            .is_some_and(|t| self.start.elapsed().as_secs_f64() >= t.as_secs_f64() * share)
+    }
+
+    /// Whether work expected to take `more` would run past the deadline,
+    /// under a target (an iteration cut off by the deadline is wasted;
+    /// without a target the move time is spent in full regardless).
+    pub fn would_overrun(&self, more: Duration) -> bool {
+        self.target.is_some() && self.deadline.is_some_and(|d| Instant::now() + more > d)
     }
 
     /// Whether the stop flag (not the deadline) was raised.

@@ -288,6 +288,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves.len()
     }
 
+    /// Hook: about how many moves the seat to move still has before the
+    /// game ends, where the game can tell (Othello: half the empty
+    /// squares, rounded up, passes aside); `None` (the default) where it
+    /// cannot. A game clock spreads the time left over no more moves
+    /// than this.
+    fn moves_left(&self) -> Option<u32> {
+        None
+    }
+
     /// Hook: whether [`Game::solve`] can finish on this position at the
     /// given reach (for Othello: at most `reach` empty squares).
     fn solvable(&self, _reach: u32) -> bool {

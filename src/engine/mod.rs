@@ -290,12 +290,19 @@ impl Engine {
             Turn::Player(p) => Some(p),
             _ => None,
         });
-        let clock_share = mover.and_then(|p| self.clock.allot(p));
-        let mut time = match (movetime, clock_share) {
-            (Some(ms), Some(share)) => Some(Duration::from_millis(ms).min(share)),
+        // A clock gives a target and a limit; without the time manager a
+        // move spends its target in full.
+        let allotment = mover.and_then(|p| self.clock.allot(p, self.game.moves_left()));
+        let clock_limit = allotment.map(|a| if s.timeman { a.limit } else { a.target });
+        let mut time = match (movetime, clock_limit) {
+            (Some(ms), Some(limit)) => Some(Duration::from_millis(ms).min(limit)),
             (Some(ms), None) => Some(Duration::from_millis(ms)),
-            (None, share) => share,
+            (None, limit) => limit,
         };
+        let target = allotment
+            .filter(|_| s.timeman)
+            .map(|a| a.target)
+            .filter(|&t| time.is_some_and(|time| t < time));
         // A search must end by itself: without a time or iteration limit it
         // gets the default time, unless it is an alpha-beta bounded by depth.
         let depth_bounded = depth.is_some() && s.search == settings::SearchKind::AlphaBeta;
@@ -303,10 +310,11 @@ impl Engine {
             time = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
         }
         let overhead = Duration::from_millis(s.overhead);
-        let time = time.map(|t| t.saturating_sub(overhead).max(Duration::from_millis(1)));
+        let less_overhead = |t: Duration| t.saturating_sub(overhead).max(Duration::from_millis(1));
         Budget {
             iterations,
-            time,
+            time: time.map(less_overhead),
+            target: target.map(less_overhead),
             depth,
         }
     }
@@ -434,6 +442,7 @@ mod tests {
             Budget {
                 iterations: Some(500),
                 time: None,
+                target: None,
                 depth: None
             }
         );

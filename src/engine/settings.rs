@@ -133,6 +133,9 @@ pub struct Settings {
     pub solve_reach: u32,
     /// Milliseconds kept back from every time budget for I/O.
     pub overhead: u64,
+    /// Whether a clock's moves may spend more than their share on a
+    /// critical move and less on a settled one.
+    pub timeman: bool,
 }
 
 impl Default for Settings {
@@ -155,6 +158,7 @@ impl Default for Settings {
             hash: 16,
             solve_reach: 0,
             overhead: 10,
+            timeman: true,
         }
     }
 }
@@ -428,6 +432,23 @@ pub static SETTINGS: &[SettingSpec] = &[
                 .is_some()
         },
         get: |s| s.overhead.to_string(),
+    },
+    SettingSpec {
+        name: "timeman",
+        expected: "on or off",
+        help: "under a clock, spend more time on critical moves and less on settled ones",
+        set: |s, v| match v.to_ascii_lowercase().as_str() {
+            "on" | "true" => {
+                s.timeman = true;
+                true
+            }
+            "off" | "false" => {
+                s.timeman = false;
+                true
+            }
+            _ => false,
+        },
+        get: |s| if s.timeman { "on" } else { "off" }.to_string(),
     },
 ];
 

@@ -37,6 +37,9 @@ pub trait AnyGame: Send {
     fn num_seats(&self) -> usize;
     /// Who acts next.
     fn turn(&self) -> Turn;
+    /// About how many moves the seat to move still has, where the game
+    /// can tell ([`Game::moves_left`]).
+    fn moves_left(&self) -> Option<u32>;
     /// A seat's name.
     fn seat_name(&self, seat: Seat) -> String;
     /// Reads a seat name or number.
@@ -298,6 +301,10 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn turn(&self) -> Turn {
         self.game.state().turn()
+    }
+
+    fn moves_left(&self) -> Option<u32> {
+        self.game.state().moves_left()
     }
 
     fn seat_name(&self, seat: Seat) -> String {

@@ -8,8 +8,9 @@
 
 use std::alloc::Layout;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
 use crate::game::{Game, ProbCut, Rng, Seat, Turn};
@@ -116,9 +117,9 @@ fn salt(n: u64) -> u64 {
 
 /// Iterative-deepening alpha-beta with a transposition table; on several
 /// threads, lazy SMP: helper threads run the same iterative deepening on
-/// the shared table, starting at other depths and trying other moves
-/// first, and what they store speeds the main thread up; the main thread's
-/// result is the answer.
+/// the shared table a ply or two ahead of the main thread, what they
+/// store speeds the main thread up, and the deepest iteration any thread
+/// completed gives the answer.
 pub struct AlphaBeta<G: Game> {
     table: ZeroedTable<Slot>,
     clearings: u64,
@@ -171,6 +172,46 @@ impl<'t> SharedTable<'t> {
 /// A thread's reusable move lists and move orders.
 type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
 
+/// What the threads of one search tell each other of their iterative
+/// deepening: the depth the main thread is on, which helpers search
+/// ahead of, and the deepest iteration any thread has completed, whose
+/// move the search plays when it ends.
+struct Iterations<M> {
+    main_depth: AtomicU32,
+    deepest: Mutex<Option<Completed<M>>>,
+}
+
+/// An iteration one thread completed: its depth, best move and score.
+#[derive(Clone, Copy)]
+struct Completed<M> {
+    depth: u32,
+    best: M,
+    score: i32,
+}
+
+impl<M: Copy> Iterations<M> {
+    fn new() -> Iterations<M> {
+        Iterations {
+            main_depth: AtomicU32::new(0),
+            deepest: Mutex::new(None),
+        }
+    }
+
+    /// Records a completed iteration; a deeper one replaces the one held
+    /// (at equal depth the first to finish stays).
+    fn complete(&self, done: Completed<M>) {
+        if let Ok(mut deepest) = self.deepest.lock()
+            && deepest.is_none_or(|d| done.depth > d.depth)
+        {
+            *deepest = Some(done);
+        }
+    }
+
+    fn deepest(&self) -> Option<Completed<M>> {
+        self.deepest.lock().ok().and_then(|d| *d)
+    }
+}
+
 /// One thread's search on the shared table.
 struct Worker<'t, G: Game> {
     table: &'t SharedTable<'t>,
@@ -179,8 +220,11 @@ struct Worker<'t, G: Game> {
     aborted: bool,
     /// For a helper: raised when the main thread is done.
     done: Option<&'t AtomicBool>,
-    /// For a helper: its number (1, 2...), which varies its move order.
+    /// For a helper: its number (1, 2...), which sets how far ahead of the
+    /// main thread it searches.
     helper: usize,
+    /// Shared with the other threads of a search, if it has several.
+    iterations: Option<&'t Iterations<G::Move>>,
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
@@ -225,7 +269,7 @@ impl<G: Game> AlphaBeta<G> {
         main.deepen(
             root,
             seat,
-            1..=max_depth.max(1),
+            max_depth.max(1),
             &Control::unlimited(),
             |_, _, score, _| {
                 proven |= score.abs() > WIN / 2;
@@ -255,6 +299,7 @@ impl<'t, G: Game> Worker<'t, G> {
             aborted: false,
             done: None,
             helper: 0,
+            iterations: None,
             buffers,
             orders,
         }
@@ -577,9 +622,8 @@ impl<'t, G: Game> Worker<'t, G> {
     /// index): the table's move (`hint`) first, then, where the game asks
     /// for it at this depth ([`Game::ordering_depth`]), the others best
     /// first by the evaluation of the position each leads to or by a
-    /// shallow search of it; else in generation order. A helper thread
-    /// rotates the moves after the first, differently by helper and ply,
-    /// so that the threads' searches part ways.
+    /// shallow search of it; else in generation order, which a helper
+    /// thread rotates after the first move, differently by helper and ply.
     #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
@@ -627,8 +671,11 @@ impl<'t, G: Game> Worker<'t, G> {
         // Stable: equal keys keep generation order, so that the order (and
         // so the search) is the same from run to run.
         order.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        // A helper tries unsorted moves in its own rotated order, so that
+        // the threads' searches part ways; sorted ones it keeps, since the
+        // evaluation's order is worth more than the spread.
         let start = hint.is_some() as usize;
-        if self.helper > 0 && rest > 1 {
+        if self.helper > 0 && rest > 1 && state.ordering_depth(depth).is_none() {
             order[start..].rotate_left((self.helper + ply as usize) % rest);
         }
     }
@@ -651,33 +698,81 @@ impl<'t, G: Game> Worker<'t, G> {
         pv
     }
 
-    /// Iterative deepening from `first_depth` to `max_depth` (every
-    /// `step`th depth); `report` sees each completed depth. Returns the
-    /// deepest completed result.
-    #[allow(clippy::too_many_arguments)]
+    /// Iterative deepening to `max_depth`; `report` sees each completed
+    /// depth. The main thread deepens one ply at a time from 1; a helper
+    /// starts and goes on one or two plies (by its number) ahead of the
+    /// depth the main thread is on, so that the threads do not all search
+    /// the same depth at once and the helpers' deeper results are in the
+    /// table when the main thread gets there.
     fn deepen(
         &mut self,
         root: &G,
         seat: Seat,
-        depths: impl Iterator<Item = u32>,
+        max_depth: u32,
         control: &Control,
         mut report: impl FnMut(&Self, G::Move, i32, u32),
     ) {
         let mut previous = None;
         let mut guess = None;
         let mut pacer = control.pacer(POLL_EVERY);
-        for depth in depths {
+        let ahead = 1 + (self.helper.saturating_sub(1) % 2) as u32;
+        let next = |w: &Self, done: u32| match (w.helper, w.iterations) {
+            (1.., Some(it)) => (done + 1).max(it.main_depth.load(Ordering::Relaxed) + ahead),
+            _ => done + 1,
+        };
+        // How often the best move changed lately (each change counts one,
+        // halving with every depth since).
+        let mut instability = 0.0;
+        // When the last two iterations ended (time since the search began).
+        let (mut ended, mut ended_before) = (Duration::ZERO, Duration::ZERO);
+        let mut depth = next(self, 0);
+        while depth <= max_depth {
+            if let (0, Some(it)) = (self.helper, self.iterations) {
+                it.main_depth.store(depth, Ordering::Relaxed);
+            }
             let Some((mv, score)) = self.aspirate(root, seat, depth, previous, guess, &mut pacer)
             else {
                 break;
             };
+            let changed = previous.is_some_and(|p| p != mv);
+            let fell = guess.is_some_and(|g| g - score > ASPIRATION / 2);
             previous = Some(mv);
             guess = Some(score);
+            if let Some(it) = self.iterations {
+                it.complete(Completed {
+                    depth,
+                    best: mv,
+                    score,
+                });
+            }
             report(self, mv, score, depth);
             // A proven result does not change with depth.
             if score.abs() > WIN / 2 {
                 break;
             }
+            // Under a clock the main thread decides when to stop: a settled
+            // move (the same best move depth after depth) stops early, a
+            // critical one (the best move changing, the score falling)
+            // runs on, up to three times as long.
+            instability = instability / 2.0 + f64::from(u8::from(changed));
+            let share = 0.4 * (1.0 + instability) * if fell { 1.5 } else { 1.0 };
+            // The next iteration costs this one's time times the growth
+            // from the one before; one that cannot end before the deadline
+            // is not begun.
+            let now = control.elapsed();
+            let cost = now.saturating_sub(ended);
+            let growth = cost.as_secs_f64() / ended.saturating_sub(ended_before).as_secs_f64();
+            let next_cost = cost.mul_f64(if growth.is_finite() {
+                growth.clamp(1.2, 4.0)
+            } else {
+                4.0
+            });
+            (ended_before, ended) = (ended, now);
+            if self.helper == 0 && (control.past_target(share) || control.would_overrun(next_cost))
+            {
+                break;
+            }
+            depth = next(self, depth);
         }
     }
 }
@@ -730,10 +825,9 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             std::mem::take(&mut self.orders),
         );
         let done = AtomicBool::new(false);
+        let iterations = Iterations::new();
         let (main, helper_nodes) = std::thread::scope(|scope| {
-            let (table, done) = (&table, &done);
-            // Helpers: odd ones start one ply deeper, so that the threads
-            // are not all on the same depth at once.
+            let (table, done, iterations) = (&table, &done, &iterations);
             let helpers: Vec<_> = (1..self.threads)
                 .filter_map(|helper| {
                     std::thread::Builder::new()
@@ -741,15 +835,20 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             let mut w = Worker::<G>::new(table, u64::MAX, (Vec::new(), Vec::new()));
                             w.done = Some(done);
                             w.helper = helper;
-                            let first = 1 + (helper % 2) as u32;
-                            w.deepen(root, seat, first..=max_depth, control, |_, _, _, _| {});
+                            w.iterations = Some(iterations);
+                            w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             w.nodes
                         })
                         .ok()
                 })
                 .collect();
             let mut main = Worker::<G>::new(table, node_limit, buffers);
-            main.deepen(root, seat, 1..=max_depth, control, |w, mv, score, depth| {
+            if self.threads > 1 {
+                main.iterations = Some(iterations);
+            }
+            let mut main_proven = false;
+            main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
+                main_proven = score.abs() > WIN / 2;
                 result = SearchResult {
                     best: mv,
                     score: score_to_value(score),
@@ -771,6 +870,19 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             });
             done.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
+            // A helper that completed a deeper iteration than the main
+            // thread knows better: its move is played, unless the main
+            // thread proved its result (a deeper search with ProbCut may
+            // prune the proof away).
+            if let Some(d) = iterations.deepest()
+                && d.depth > result.depth
+                && !main_proven
+            {
+                result.best = d.best;
+                result.score = score_to_value(d.score);
+                result.depth = d.depth;
+                result.pv = main.pv(root, d.best, d.depth as usize);
+            }
             (main, helper_nodes)
         });
         self.buffers = main.buffers;
@@ -995,5 +1107,52 @@ mod value_tests {
                 assert!(s.is_legal(r.best));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+    use crate::control::{Budget, Control};
+    use crate::games::othello::random_position;
+    use rand::SeedableRng;
+    use std::time::Duration;
+
+    /// The time a search of `state` takes under `budget`.
+    fn timed(state: &crate::games::othello::Othello, budget: &Budget) -> Duration {
+        let Turn::Player(seat) = state.turn() else {
+            unreachable!("the position is not over")
+        };
+        let control = Control::new(Default::default(), budget);
+        let started = Instant::now();
+        AlphaBeta::new(4).search(state, seat, budget, &control, &mut Rng::seed_from_u64(0));
+        started.elapsed()
+    }
+
+    #[test]
+    fn a_target_ends_the_move_long_before_the_limit() {
+        // A midgame position, far from a solve: with no target the search
+        // spends its whole second; with a 20 ms target it stops near it
+        // (at most three targets, plus the iteration under way when the
+        // share ran out, which it expected to end in time).
+        let state = random_position(3, 40);
+        let limit = Duration::from_secs(1);
+        let spent = timed(
+            &state,
+            &Budget {
+                time: Some(limit),
+                ..Budget::default()
+            },
+        );
+        assert!(spent >= limit - Duration::from_millis(5), "{spent:?}");
+        let spent = timed(
+            &state,
+            &Budget {
+                time: Some(limit),
+                target: Some(Duration::from_millis(20)),
+                ..Budget::default()
+            },
+        );
+        assert!(spent < limit / 2, "{spent:?}");
     }
 }

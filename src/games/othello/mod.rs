@@ -549,6 +549,12 @@ impl Game for Othello {
         }
     }
 
+    /// Every move fills a square and the sides take turns; a pass gives
+    /// the other side more, which the clock's reserve absorbs.
+    fn moves_left(&self) -> Option<u32> {
+        Some(self.empties().count_ones().div_ceil(2))
+    }
+
     fn solvable(&self, reach: u32) -> bool {
         self.empties().count_ones() <= reach
     }
