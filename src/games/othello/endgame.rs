@@ -459,14 +459,17 @@ fn hash(p: u64, o: u64) -> u64 {
 /// Fewest empties at which a node's younger children are shared out with a
 /// waiting thread: below it, a subtree is too small to be worth the
 /// hand-over.
-const SPLIT_EMPTIES: u32 = 14;
+const SPLIT_EMPTIES: u32 = 12;
 /// Children searched alone before the rest are shared out: a node whose
-/// first few children did not refute it is almost surely one where every
+/// first children did not refute it is almost surely one where every
 /// child must be searched, so that little of the threads' work is wasted.
-/// Measured on two threads: sharing after the first child searched half as
-/// many nodes again as one thread on FFO #41, after three children 8% more
-/// on #41 but 41% more on #44, after four 8% and 2%.
-const YOUNG_BROTHERS: usize = 4;
+/// Measured on two threads, FFO #40-#44 (`tabula bench --ffo-count 5
+/// --threads 2`, speed-up over one thread): with the moves ordered by
+/// the evaluation, sharing after two children at 12 empties gave 1.78x,
+/// after one 1.78-1.81x (2-5% more nodes), after four at 14 empties (the
+/// setting of before the evaluation ordered the moves) 1.52-1.57x, the
+/// second thread idle a fifth of the time.
+const YOUNG_BROTHERS: usize = 2;
 
 /// Solves the position where the owner of `p` is to move against `o`, on
 /// `control.threads()` threads.
@@ -1364,7 +1367,7 @@ mod tests {
 
     #[test]
     fn several_threads_find_the_exact_score_and_a_move_that_reaches_it() {
-        // Positions deep enough to split many times (splits start at 14
+        // Positions deep enough to split many times (splits start at 12
         // empties); 2 and 3 threads (more than the cores is allowed here: it
         // still splits and cuts off).
         let mut compared = 0;
