@@ -371,3 +371,36 @@ fn the_memory_setting_caps_what_an_ismcts_tree_owns() {
         "memory 16: {large:.1} MiB, 1: {small:.1} MiB"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_game_with_the_square_table_never_decodes_the_pattern_weights() {
+    // The solver orders deep nodes by the game's own evaluation: with the
+    // square table it must not decode the built-in weights (about 7 MB
+    // and 90 ms, which a first solve would pay inside its move time).
+    let mut e = spawn_with(&[("TABULA_OTHELLO_EVAL", "table")]);
+    // FFO #13: 16 empties, black to move.
+    for line in [
+        "setboard --XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X",
+        "set search solve",
+    ] {
+        e.send(line);
+        assert_eq!(e.reply(LONG), vec!["= "], "{line}");
+    }
+    e.send("genmove");
+    assert!(e.reply(LONG)[0].starts_with("= "));
+    let table = peak_mib(&e.child);
+    // The pattern evaluation decodes them: the peak grows by their size,
+    // which shows the measurement would see them.
+    e.send("game othello eval=pattern");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    e.send("setboard --XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X");
+    assert_eq!(e.reply(LONG), vec!["= "]);
+    e.send("genmove");
+    assert!(e.reply(LONG)[0].starts_with("= "));
+    let pattern = peak_mib(&e.child);
+    assert!(
+        pattern > table + 4.0,
+        "square table {table:.1} MiB, pattern {pattern:.1} MiB"
+    );
+}

@@ -363,6 +363,8 @@ struct Shared<'s, 'a> {
     /// Fewest empties where moves are ordered by the evaluation
     /// ([`EVAL_ORDER_EMPTIES`]; tests raise it to compare).
     eval_from: u32,
+    /// The evaluation that orders them.
+    weights: Option<&'static Weights>,
 }
 
 impl Shared<'_, '_> {
@@ -445,8 +447,9 @@ struct Solver<'s, 'a, const FAST: bool> {
     aborted: bool,
     cutoffs: Vec<Arc<AtomicBool>>,
     pacer: Pacer<'s, 'a>,
-    /// The pattern evaluation that orders moves at deep nodes.
-    weights: &'static Weights,
+    /// The pattern evaluation that orders moves at deep nodes (none: the
+    /// moves are ordered by mobility alone).
+    weights: Option<&'static Weights>,
 }
 
 #[inline]
@@ -489,6 +492,19 @@ pub fn solve_exact(
     solve_with(p, o, control, table_bytes, true)
 }
 
+/// [`solve_exact`] with the moves of deep nodes ordered by `weights`
+/// (a game's own evaluation), or by mobility alone if `None`: a game
+/// played with the square table never decodes the built-in weights.
+pub fn solve_exact_ordered_by(
+    p: u64,
+    o: u64,
+    control: &Control,
+    table_bytes: usize,
+    weights: Option<&'static Weights>,
+) -> Option<(u8, i32, u64)> {
+    solve_ordered(p, o, control, table_bytes, true, EVAL_ORDER_EMPTIES, weights)
+}
+
 /// [`solve_exact`], on the AVX2 copy of the search only if `simd` is set
 /// (and the CPU has it).
 fn solve_with(
@@ -498,11 +514,12 @@ fn solve_with(
     table_bytes: usize,
     simd: bool,
 ) -> Option<(u8, i32, u64)> {
-    solve_ordered(p, o, control, table_bytes, simd, EVAL_ORDER_EMPTIES)
+    let weights = Some(pattern::builtin());
+    solve_ordered(p, o, control, table_bytes, simd, EVAL_ORDER_EMPTIES, weights)
 }
 
-/// [`solve_with`], ordering moves by the evaluation from `eval_from`
-/// empties on.
+/// [`solve_with`], ordering moves by `weights` from `eval_from` empties
+/// on (never without weights).
 fn solve_ordered(
     p: u64,
     o: u64,
@@ -510,6 +527,7 @@ fn solve_ordered(
     table_bytes: usize,
     simd: bool,
     eval_from: u32,
+    weights: Option<&'static Weights>,
 ) -> Option<(u8, i32, u64)> {
     let empties = (!(p | o)).count_ones();
     // 2^bits buckets, grown with the work ahead up to 2^20 (64 MiB), within
@@ -524,7 +542,8 @@ fn solve_ordered(
         waiting: AtomicUsize::new(0),
         offer: AtomicPtr::new(std::ptr::null_mut()),
         finished: AtomicBool::new(false),
-        eval_from,
+        eval_from: if weights.is_some() { eval_from } else { u32::MAX },
+        weights,
     };
     let r = solve_shared(p, o, &shared, simd);
     table.give_back();
@@ -578,7 +597,7 @@ impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
             aborted: false,
             cutoffs,
             pacer: shared.control.pacer(POLL_INTERVAL),
-            weights: pattern::builtin(),
+            weights: shared.weights,
         }
     }
 
@@ -898,6 +917,9 @@ impl Solver<'_, '_, $fast> {
     #[allow(clippy::too_many_arguments)]
     $(#[$attr])*
     fn eval_search(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let Some(weights) = self.weights else {
+            return 0;
+        };
         if mob == 0 {
             let om = $moves(o, p);
             if om == 0 {
@@ -906,11 +928,11 @@ impl Solver<'_, '_, $fast> {
             if depth > 0 {
                 return -self.eval_search(o, p, om, depth, -beta, -alpha);
             }
-            return self.weights.score(p, o, 0, om.count_ones());
+            return weights.score(p, o, 0, om.count_ones());
         }
         if depth == 0 {
             let om = $moves(o, p);
-            return self.weights.score(p, o, mob.count_ones(), om.count_ones());
+            return weights.score(p, o, mob.count_ones(), om.count_ones());
         }
         let mut best = -EVAL_INF;
         let mut m = mob;
@@ -1341,8 +1363,9 @@ mod tests {
             }
             let (p, o) = (s.player(), s.opponent());
             let control = Control::unlimited();
-            let with = solve_ordered(p, o, &control, 1 << 24, true, EVAL_ORDER_EMPTIES);
-            let without = solve_ordered(p, o, &control, 1 << 24, true, 65);
+            let weights = Some(pattern::builtin());
+            let with = solve_ordered(p, o, &control, 1 << 24, true, EVAL_ORDER_EMPTIES, weights);
+            let without = solve_ordered(p, o, &control, 1 << 24, true, EVAL_ORDER_EMPTIES, None);
             let (Some(with), Some(without)) = (with, without) else {
                 unreachable!("an unlimited solve finishes")
             };

@@ -567,10 +567,22 @@ impl Game for Othello {
             if moves(self.opp, self.me) == 0 {
                 return None;
             }
-            let (_, score, _) = endgame::solve_exact(self.opp, self.me, control, table_bytes)?;
+            let (_, score, _) = endgame::solve_exact_ordered_by(
+                self.opp,
+                self.me,
+                control,
+                table_bytes,
+                eval::weights_of(self.eval),
+            )?;
             return Some((PASS, -score));
         }
-        let (mv, score, _) = endgame::solve_exact(self.me, self.opp, control, table_bytes)?;
+        let (mv, score, _) = endgame::solve_exact_ordered_by(
+            self.me,
+            self.opp,
+            control,
+            table_bytes,
+            eval::weights_of(self.eval),
+        )?;
         Some((mv, score))
     }
 
