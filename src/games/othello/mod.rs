@@ -563,27 +563,19 @@ impl Game for Othello {
     /// squares to the winner); `None` if the game is over or the search was
     /// stopped.
     fn solve(&self, control: &Control, table_bytes: usize) -> Option<(Move, i32)> {
-        if self.mobility == 0 {
+        // A side that must pass: the game goes on from the other's view.
+        let pass = self.mobility == 0;
+        let (p, o) = if pass {
             if moves(self.opp, self.me) == 0 {
                 return None;
             }
-            let (_, score, _) = endgame::solve_exact_ordered_by(
-                self.opp,
-                self.me,
-                control,
-                table_bytes,
-                eval::weights_of(self.eval),
-            )?;
-            return Some((PASS, -score));
-        }
-        let (mv, score, _) = endgame::solve_exact_ordered_by(
-            self.me,
-            self.opp,
-            control,
-            table_bytes,
-            eval::weights_of(self.eval),
-        )?;
-        Some((mv, score))
+            (self.opp, self.me)
+        } else {
+            (self.me, self.opp)
+        };
+        let weights = eval::weights_of(self.eval);
+        let (mv, score, _) = endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
+        Some(if pass { (PASS, -score) } else { (mv, score) })
     }
 
     /// A mix of both bitboards and the side to move.
