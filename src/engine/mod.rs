@@ -290,17 +290,19 @@ impl Engine {
             Turn::Player(p) => Some(p),
             _ => None,
         });
-        // A clock gives a target and a limit; without the time manager a
-        // move spends its target in full.
+        // A clock gives a target and a limit. Alpha-beta manages its time
+        // between them (see `Control::past_target`); the other searches,
+        // and every search without the time manager, spend the target.
+        let manages = s.timeman && s.search == settings::SearchKind::AlphaBeta;
         let allotment = mover.and_then(|p| self.clock.allot(p, self.game.moves_left()));
-        let clock_limit = allotment.map(|a| if s.timeman { a.limit } else { a.target });
+        let clock_limit = allotment.map(|a| if manages { a.limit } else { a.target });
         let mut time = match (movetime, clock_limit) {
             (Some(ms), Some(limit)) => Some(Duration::from_millis(ms).min(limit)),
             (Some(ms), None) => Some(Duration::from_millis(ms)),
             (None, limit) => limit,
         };
         let target = allotment
-            .filter(|_| s.timeman)
+            .filter(|_| manages)
             .map(|a| a.target)
             .filter(|&t| time.is_some_and(|time| t < time));
         // A search must end by itself: without a time or iteration limit it
@@ -453,5 +455,32 @@ mod tests {
             Some(Duration::from_millis(90)),
             "overhead is kept back"
         );
+    }
+
+    #[test]
+    fn under_a_clock_alpha_beta_gets_a_target_and_the_others_spend_it() {
+        let mut e = Engine::new(1).expect("engine");
+        e.set("overhead", "0").expect("set");
+        // 64 s, the start of Othello: 30 moves a side, a twentieth.
+        e.clock_mut()
+            .set(Duration::from_secs(64), Duration::ZERO, 0);
+        let none = BudgetOverride::default();
+        let ms = Duration::from_millis;
+        let b = e.budget_for(None, &none);
+        assert_eq!((b.time, b.target), (Some(ms(3200)), None), "mcts");
+        e.set("search", "alphabeta").expect("set");
+        let b = e.budget_for(None, &none);
+        assert_eq!((b.time, b.target), (Some(ms(9600)), Some(ms(3200))));
+        // A move time caps it all; under the target, no target is left.
+        e.set("movetime", "5000").expect("set");
+        let b = e.budget_for(None, &none);
+        assert_eq!((b.time, b.target), (Some(ms(5000)), Some(ms(3200))));
+        e.set("movetime", "2000").expect("set");
+        let b = e.budget_for(None, &none);
+        assert_eq!((b.time, b.target), (Some(ms(2000)), None));
+        e.set("movetime", "0").expect("set");
+        e.set("timeman", "off").expect("set");
+        let b = e.budget_for(None, &none);
+        assert_eq!((b.time, b.target), (Some(ms(3200)), None));
     }
 }
