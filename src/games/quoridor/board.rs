@@ -120,6 +120,30 @@ pub(crate) fn bit(s: u32) -> u128 {
     1u128 << (s & 127)
 }
 
+/// Distance levels towards a goal side and a shortest path down them
+/// ([`Walls::levels`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Levels {
+    /// `layers[k]`: the squares `k` steps from the goal, for `k <= top`.
+    pub layers: [u128; MAX_N * MAX_N],
+    /// The start square's distance.
+    pub top: usize,
+    /// The path's north-south edges, by their southern squares.
+    pub ns: u128,
+    /// The path's east-west edges, by their western squares.
+    pub ew: u128,
+}
+
+impl Levels {
+    /// The distance of square `s` from the goal, if it is within `top`.
+    pub fn of(&self, s: u32) -> Option<u32> {
+        self.layers[..=self.top]
+            .iter()
+            .position(|&l| l & bit(s) != 0)
+            .map(|k| k as u32)
+    }
+}
+
 /// The walls on the board and what they leave open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Walls {
@@ -254,6 +278,33 @@ impl Walls {
             }
         }
         Some((ns, ew))
+    }
+
+    /// The squares at each distance from `goal`, out to square `from`'s
+    /// distance (`None` when `from` cannot reach it), and the shortest path
+    /// [`Walls::path`] finds.
+    pub fn levels(&self, n: u32, goal: u128, from: u32) -> Option<Levels> {
+        let mut out = Levels {
+            layers: [0; MAX_N * MAX_N],
+            top: 0,
+            ns: 0,
+            ew: 0,
+        };
+        out.layers[0] = goal;
+        let mut reached = goal;
+        while reached & bit(from) == 0 {
+            let next = self.expand(n, reached);
+            if next == reached || out.top + 1 >= out.layers.len() {
+                return None;
+            }
+            out.top += 1;
+            out.layers[out.top] = next & !reached;
+            reached = next;
+        }
+        // The same path as [`Walls::path`]: which of several shortest
+        // paths is taken decides which walls are tried against it.
+        (out.ns, out.ew) = self.path(n, from, goal)?;
+        Some(out)
     }
 
     /// Lengths of paths from square `from` to `goal`, shortest first, of
