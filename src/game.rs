@@ -251,8 +251,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Hook: how sharply [`Game::evaluate`] predicts the result, for Monte
     /// Carlo playouts cut short (`set playout eval`): `seat`'s reward at a
     /// cut is taken as `1 / (1 + exp(-scale * evaluate(seat)))`, its chance
-    /// to win (a draw half). `None` (the default) says the evaluation is no
-    /// such predictor, and those playouts play to the end as random ones do.
+    /// to win (a draw half); a two-player zero-sum game's evaluation is
+    /// taken as antisymmetric (seat 0's serves both). `None` (the default)
+    /// says the evaluation is no such predictor, and those playouts play
+    /// to the end as random ones do.
     fn eval_win_scale(&self) -> Option<f64> {
         None
     }

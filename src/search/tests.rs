@@ -590,6 +590,17 @@ impl Game for Naming {
             winners: self.winner().into_iter().collect(),
         }
     }
+    /// The seat named looks good, every other seat bad.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        if self.named == Some(seat as u8) {
+            0.5
+        } else {
+            -0.5
+        }
+    }
+    fn eval_win_scale(&self) -> Option<f64> {
+        Some(4.0)
+    }
     fn move_text(&self, mv: u8) -> String {
         mv.to_string()
     }
@@ -906,4 +917,38 @@ fn eval_mcts_takes_a_wipeout_at_a_small_budget() {
         assert_eq!(r.best, wipeout, "cutoff {plies}");
         assert!(r.score > 0.99, "cutoff {plies}: {}", r.score);
     }
+}
+
+#[test]
+fn cut_playouts_score_every_seat_by_its_own_evaluation() {
+    let mut state = Naming::new_game(&Options::default()).unwrap();
+    state.apply(3);
+    let control = Control::unlimited();
+    let ended = playout(
+        &mut state,
+        Policy::Cutoff { plies: 0 },
+        &mut rng(),
+        &mut Scratch::default(),
+        &mut control.pacer(4),
+    );
+    assert_eq!(
+        ended,
+        Some(Ended {
+            plies: 0,
+            cut: true
+        })
+    );
+    let mut rewards = Vec::new();
+    playout_rewards(
+        &state,
+        Ended {
+            plies: 0,
+            cut: true,
+        },
+        &mut rewards,
+    );
+    let expected: Vec<f64> = (0..10)
+        .map(|seat| eval_reward(if seat == 3 { 0.5 } else { -0.5 }, 4.0))
+        .collect();
+    assert_eq!(rewards, expected);
 }
