@@ -248,6 +248,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         0.0
     }
 
+    /// Hook: how sharply [`Game::evaluate`] predicts the result, for Monte
+    /// Carlo playouts cut short (`set playout eval`): `seat`'s reward at a
+    /// cut is taken as `1 / (1 + exp(-scale * evaluate(seat)))`, its chance
+    /// to win (a draw half); a two-player zero-sum game's evaluation is
+    /// taken as antisymmetric (seat 0's serves both). `None` (the default)
+    /// says the evaluation is no such predictor, and those playouts play
+    /// to the end as random ones do.
+    fn eval_win_scale(&self) -> Option<f64> {
+        None
+    }
+
     /// Hook: the share by which Monte Carlo searches move a result towards
     /// 1/2 for each ply between the search's root and the end of the
     /// playout (at most half the way), so that of two wins the quicker is

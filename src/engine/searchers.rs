@@ -57,6 +57,9 @@ pub fn make_searcher<G: Game>(
         policy: match settings.playout {
             PlayoutPolicy::Random => Policy::Random,
             PlayoutPolicy::Heuristic => heuristic,
+            PlayoutPolicy::Eval => Policy::Cutoff {
+                plies: settings.playout_cutoff,
+            },
         },
         final_choice: match settings.final_choice {
             FinalChoice::Visits => Final::Visits,
@@ -152,6 +155,7 @@ struct SearcherKey {
     playout: PlayoutPolicy,
     greedy: f64,
     playout_depth: u32,
+    playout_cutoff: u32,
     playout_rules: Option<f64>,
     rucb1_depth: u32,
     threads: usize,
@@ -169,6 +173,7 @@ impl SearcherKey {
             playout: s.playout,
             greedy: s.greedy,
             playout_depth: s.playout_depth,
+            playout_cutoff: s.playout_cutoff,
             playout_rules: s.playout_rules,
             rucb1_depth: s.rucb1_depth,
             threads: s.threads,

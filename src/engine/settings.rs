@@ -91,6 +91,9 @@ pub enum PlayoutPolicy {
     /// The heuristic policy: the shallow alpha-beta move with probability
     /// `epsilon_greedy`, a random move otherwise.
     Heuristic,
+    /// `playout_cutoff` random plies, then the game's evaluation as a
+    /// chance to win (to the end at random where the game has none).
+    Eval,
 }
 
 /// Every engine setting.
@@ -116,6 +119,8 @@ pub struct Settings {
     pub greedy: f64,
     /// Depth of the shallow alpha-beta inside heuristic playouts (1 or 2).
     pub playout_depth: u32,
+    /// Random plies an `eval` playout plays before the evaluation scores it.
+    pub playout_cutoff: u32,
     /// Chance that an `ismcts` or `pimc` playout move is the game's rule
     /// move (0 = uniformly random playouts); `None` (`auto`) = the game's
     /// [`crate::game::Game::playout_rules`].
@@ -151,6 +156,7 @@ impl Default for Settings {
             playout: PlayoutPolicy::Random,
             greedy: 0.9,
             playout_depth: 1,
+            playout_cutoff: 0,
             playout_rules: None,
             rucb1_depth: 2,
             threads: 1,
@@ -302,12 +308,13 @@ pub static SETTINGS: &[SettingSpec] = &[
     },
     SettingSpec {
         name: "playout",
-        expected: "random or heuristic",
+        expected: "random, heuristic or eval",
         help: "the playout policy of mcts",
         set: |s, v| {
             match v {
                 "random" => Some(PlayoutPolicy::Random),
                 "heuristic" => Some(PlayoutPolicy::Heuristic),
+                "eval" => Some(PlayoutPolicy::Eval),
                 _ => None,
             }
             .map(|p| s.playout = p)
@@ -316,6 +323,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         get: |s| match s.playout {
             PlayoutPolicy::Random => "random".into(),
             PlayoutPolicy::Heuristic => "heuristic".into(),
+            PlayoutPolicy::Eval => "eval".into(),
         },
     },
     SettingSpec {
@@ -341,6 +349,18 @@ pub static SETTINGS: &[SettingSpec] = &[
                 .is_some()
         },
         get: |s| s.playout_depth.to_string(),
+    },
+    SettingSpec {
+        name: "playout_cutoff",
+        expected: "plies from 0 to 1000",
+        help: "random plies an eval playout plays before the evaluation scores it",
+        set: |s, v| {
+            num(v)
+                .filter(|&p: &u32| p <= 1000)
+                .map(|p| s.playout_cutoff = p)
+                .is_some()
+        },
+        get: |s| s.playout_cutoff.to_string(),
     },
     SettingSpec {
         name: "playout_rules",

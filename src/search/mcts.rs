@@ -1,7 +1,8 @@
 //! Monte Carlo tree search, and the playout players built from it.
 //!
 //! One engine serves five players, because they differ only in settings:
-//! - `mcts` (UCT): UCB1 selection, unlimited tree depth, random playouts;
+//! - `mcts` (UCT): UCB1 selection, unlimited tree depth, random playouts
+//!   (or heuristic ones, or a few random plies scored by the evaluation);
 //! - `flat`: playouts spread round-robin over the first moves (tree depth 1);
 //! - `heuristic`: the same with heuristic playouts;
 //! - `ucb1`: UCB1 over the first moves, heuristic playouts;
@@ -34,7 +35,7 @@ use rand::SeedableRng;
 
 use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
-use crate::search::playout::{Policy, Scratch, playout};
+use crate::search::playout::{Policy, Scratch, playout, playout_rewards};
 use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
 use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
 
@@ -293,7 +294,7 @@ impl<'t, G: Game> Worker<'t, G> {
                 break;
             }
         }
-        let Some(plies) = playout(
+        let Some(ended) = playout(
             &mut state,
             self.config.policy,
             rng,
@@ -307,15 +308,15 @@ impl<'t, G: Game> Worker<'t, G> {
         // linearly, and never below half, so that a far win still beats
         // a far loss by as much as it beats a draw.
         let keep = match root.reward_decay() {
-            decay if decay > 0.0 => (1.0 - decay * f64::from(depth + plies)).max(0.5),
+            decay if decay > 0.0 => (1.0 - decay * f64::from(depth + ended.plies)).max(0.5),
             _ => 1.0,
         };
-        self.rewards.clear();
-        self.rewards
-            .extend((0..state.num_seats()).map(|s| match state.reward(s) {
-                r if keep < 1.0 => 0.5 + (r - 0.5) * keep,
-                r => r,
-            }));
+        playout_rewards(&state, ended, &mut self.rewards);
+        if keep < 1.0 {
+            for r in &mut self.rewards {
+                *r = 0.5 + (*r - 0.5) * keep;
+            }
+        }
         for step in &self.path {
             let reward = self.rewards[step.mover] as f32;
             let n = tree.node(step.node);

@@ -52,6 +52,47 @@ pub enum Policy {
     /// With probability `greedy` the move a depth-`depth` alpha-beta
     /// prefers (the coursework's heuristic playouts), otherwise random.
     Heuristic { greedy: f64, depth: u32 },
+    /// `plies` random plies, then the position is scored by the game's
+    /// evaluation as a chance to win ([`Game::eval_win_scale`]) instead of
+    /// played out; to the end at random in a game without such a scale.
+    Cutoff { plies: u32 },
+}
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// Plies played.
+    pub plies: u32,
+    /// Whether it stopped short of the horizon, to be scored by
+    /// the evaluation rather than [`Game::reward`] (see [`playout_rewards`]).
+    pub cut: bool,
+}
+
+/// Every seat's reward in `state`, which a playout left, written into
+/// `out` after clearing it: [`Game::reward`] at the horizon; at a cut, the
+/// evaluation mapped to a chance to win by the game's scale (see
+/// [`Game::eval_win_scale`]).
+pub fn playout_rewards<G: Game>(state: &G, ended: Ended, out: &mut Vec<f64>) {
+    out.clear();
+    let seats = state.num_seats();
+    match state.eval_win_scale() {
+        // One evaluation serves both seats: the logistic of the negated
+        // value is the complement.
+        Some(scale) if ended.cut && G::TWO_PLAYER_ZERO_SUM && seats == 2 => {
+            let first = eval_reward(state.evaluate(0), scale);
+            out.extend([first, 1.0 - first]);
+        }
+        Some(scale) if ended.cut => {
+            out.extend((0..seats).map(|s| eval_reward(state.evaluate(s), scale)));
+        }
+        _ => out.extend((0..seats).map(|s| state.reward(s))),
+    }
+}
+
+/// An evaluation in `[-1, 1]` as a chance to win: a logistic of slope
+/// `scale`.
+pub fn eval_reward(value: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + (-scale * value).exp())
 }
 
 /// Scratch space for playouts, kept between iterations.
@@ -69,19 +110,40 @@ impl<M> Default for Scratch<M> {
     }
 }
 
-/// Plays `policy` (and chance outcomes) until the horizon. Returns the
-/// plies played, or `None` if `pacer` stopped it first: heuristic steps
-/// can take long (a depth-2 look-ahead on a wide board), so they tick the
-/// pacer, one tick per ply and per move looked at.
+/// Plays `policy` (and chance outcomes) until the horizon, or until the
+/// cutoff of [`Policy::Cutoff`]. Returns how it ended, or `None` if `pacer`
+/// stopped it first: heuristic steps can take long (a depth-2 look-ahead
+/// on a wide board), so they tick the pacer, one tick per ply and per move
+/// looked at.
 pub fn playout<G: Game>(
     state: &mut G,
     policy: Policy,
     rng: &mut Rng,
     scratch: &mut Scratch<G::Move>,
     pacer: &mut Pacer,
-) -> Option<u32> {
+) -> Option<Ended> {
+    let to_end = |plies| Ended { plies, cut: false };
     match policy {
-        Policy::Random => Some(random_playout(state, rng, &mut scratch.moves)),
+        Policy::Random => Some(to_end(random_playout(state, rng, &mut scratch.moves))),
+        Policy::Cutoff { .. } if state.eval_win_scale().is_none() => {
+            Some(to_end(random_playout(state, rng, &mut scratch.moves)))
+        }
+        Policy::Cutoff { plies: cutoff } => {
+            let mut plies = 0;
+            while !state.at_horizon() {
+                if plies >= cutoff {
+                    return Some(Ended { plies, cut: true });
+                }
+                let mv = match state.turn() {
+                    Turn::Chance => state.sample_chance(rng),
+                    Turn::Player(_) => state.random_move(rng, &mut scratch.moves),
+                    Turn::Over => break,
+                };
+                state.apply(mv);
+                plies += 1;
+            }
+            Some(to_end(plies))
+        }
         Policy::Heuristic { greedy, depth } => {
             let mut plies = 0;
             while !state.at_horizon() {
@@ -109,7 +171,7 @@ pub fn playout<G: Game>(
                 state.apply(mv);
                 plies += 1;
             }
-            Some(plies)
+            Some(to_end(plies))
         }
     }
 }

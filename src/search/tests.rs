@@ -3,10 +3,11 @@
 use rand::SeedableRng;
 
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::games::othello::{Othello, random_position};
 use crate::options::{OptionError, OptionSpec, Options};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
-use crate::search::playout::Policy;
+use crate::search::playout::{Ended, Policy, Scratch, eval_reward, playout, playout_rewards};
 use crate::search::simple::RandomMove;
 use crate::search::{Budget, Control, Search};
 
@@ -589,6 +590,17 @@ impl Game for Naming {
             winners: self.winner().into_iter().collect(),
         }
     }
+    /// The seat named looks good, every other seat bad.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        if self.named == Some(seat as u8) {
+            0.5
+        } else {
+            -0.5
+        }
+    }
+    fn eval_win_scale(&self) -> Option<f64> {
+        Some(4.0)
+    }
     fn move_text(&self, mv: u8) -> String {
         mv.to_string()
     }
@@ -760,4 +772,183 @@ fn heuristic_playouts_keep_the_move_time() {
     assert_eq!(r.iterations, 0);
     assert_eq!(mcts.root_visits(), vec![0, 0]);
     assert_eq!(mcts.shape(None)[0].2, 0);
+}
+
+// Evaluation cutoffs (`set playout eval`).
+
+fn cutoff_config(plies: u32, c: f64) -> MctsConfig {
+    MctsConfig {
+        policy: Policy::Cutoff { plies },
+        ..MctsConfig::uct(c)
+    }
+}
+
+#[test]
+fn eval_rewards_are_the_logistic_of_the_evaluation() {
+    // A 10-disc Othello lead (10 / 64) at slope 8: about a 0.78 chance.
+    assert!((eval_reward(10.0 / 64.0, 8.0) - 0.7773).abs() < 1e-4);
+    assert_eq!(eval_reward(0.0, 8.0), 0.5);
+    assert!((eval_reward(0.3, 8.0) + eval_reward(-0.3, 8.0) - 1.0).abs() < 1e-12);
+    assert!(eval_reward(-1.0, 8.0) < 0.001);
+}
+
+#[test]
+fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
+    let control = Control::unlimited();
+    let mut pacer = control.pacer(4);
+    let mut scratch = Scratch::default();
+    let mut rewards = Vec::new();
+    for plies in [0, 1, 5, 20] {
+        let mut state = Othello::start();
+        let policy = Policy::Cutoff { plies };
+        let ended = playout(&mut state, policy, &mut rng(), &mut scratch, &mut pacer);
+        assert_eq!(ended, Some(Ended { plies, cut: true }));
+        // No pass this early: every ply filled a square.
+        assert_eq!(state.empties().count_ones(), 60 - plies);
+        let scale = state.eval_win_scale().unwrap();
+        playout_rewards(&state, Ended { plies, cut: true }, &mut rewards);
+        assert_eq!(rewards.len(), 2);
+        for (seat, &r) in rewards.iter().enumerate() {
+            let expected = eval_reward(state.evaluate(seat), scale);
+            assert!((r - expected).abs() < 1e-12, "{plies} plies, seat {seat}");
+        }
+    }
+    // A playout that ends before its cutoff is scored by the result.
+    let mut state = random_position(3, 6);
+    let ended = playout(
+        &mut state,
+        Policy::Cutoff { plies: 100 },
+        &mut rng(),
+        &mut scratch,
+        &mut pacer,
+    )
+    .unwrap();
+    assert!(!ended.cut && state.is_over());
+    playout_rewards(&state, ended, &mut rewards);
+    assert_eq!(rewards, vec![state.reward(0), state.reward(1)]);
+}
+
+#[test]
+fn cutoff_playouts_play_on_at_random_where_the_game_has_no_scale() {
+    // Tic-tac-toe has no evaluation to cut at: the same draws, the same
+    // end and the same search as random playouts.
+    let control = Control::unlimited();
+    let mut pacer = control.pacer(4);
+    let mut scratch = Scratch::default();
+    let start = TicTacToe::from("X...O....");
+    for seed in 0..20 {
+        let (mut cut, mut random) = (start, start);
+        let a = playout(
+            &mut cut,
+            Policy::Cutoff { plies: 0 },
+            &mut Rng::seed_from_u64(seed),
+            &mut scratch,
+            &mut pacer,
+        );
+        let b = playout(
+            &mut random,
+            Policy::Random,
+            &mut Rng::seed_from_u64(seed),
+            &mut scratch,
+            &mut pacer,
+        );
+        assert_eq!(a, b);
+        assert!(a.is_some_and(|e| !e.cut));
+        assert_eq!(cut, random);
+    }
+    let visits = |policy| {
+        let mut mcts = Mcts::<TicTacToe>::new(MctsConfig {
+            policy,
+            ..MctsConfig::uct(1.4)
+        });
+        mcts.search(
+            &start,
+            0,
+            &iterations(400),
+            &Control::unlimited(),
+            &mut rng(),
+        );
+        mcts.root_visits()
+    };
+    assert_eq!(visits(Policy::Cutoff { plies: 0 }), visits(Policy::Random));
+}
+
+#[test]
+fn eval_mcts_is_reproducible_with_a_seed() {
+    // The random plies before the cut come from the search's generator.
+    let visits = |seed| {
+        let mut mcts = Mcts::<Othello>::new(cutoff_config(3, 0.5));
+        mcts.search(
+            &Othello::start(),
+            0,
+            &iterations(2000),
+            &Control::unlimited(),
+            &mut Rng::seed_from_u64(seed),
+        );
+        mcts.root_visits()
+    };
+    assert_eq!(visits(1), visits(1));
+    assert_ne!(visits(1), visits(2));
+}
+
+#[test]
+fn eval_mcts_takes_a_wipeout_at_a_small_budget() {
+    // Black to move has five moves; d6 alone flips every white disc (d4
+    // and d5) and wins at once.
+    let mut state = Othello::start();
+    state
+        .set_position(concat!(
+            "--------", "--------", "---X----", "---OXX--", "-XXO----", "--------", "----X---",
+            "--------", " X"
+        ))
+        .unwrap();
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 5);
+    let wipeout = crate::games::othello::parse_square("d6").unwrap();
+    for plies in [0, 2] {
+        let r = Mcts::<Othello>::new(cutoff_config(plies, 0.5)).search(
+            &state,
+            0,
+            &iterations(100),
+            &Control::unlimited(),
+            &mut rng(),
+        );
+        assert_eq!(r.best, wipeout, "cutoff {plies}");
+        assert!(r.score > 0.99, "cutoff {plies}: {}", r.score);
+    }
+}
+
+#[test]
+fn cut_playouts_score_every_seat_by_its_own_evaluation() {
+    let mut state = Naming::new_game(&Options::default()).unwrap();
+    state.apply(3);
+    let control = Control::unlimited();
+    let ended = playout(
+        &mut state,
+        Policy::Cutoff { plies: 0 },
+        &mut rng(),
+        &mut Scratch::default(),
+        &mut control.pacer(4),
+    );
+    assert_eq!(
+        ended,
+        Some(Ended {
+            plies: 0,
+            cut: true
+        })
+    );
+    let mut rewards = Vec::new();
+    playout_rewards(
+        &state,
+        Ended {
+            plies: 0,
+            cut: true,
+        },
+        &mut rewards,
+    );
+    let expected: Vec<f64> = (0..10)
+        .map(|seat| eval_reward(if seat == 3 { 0.5 } else { -0.5 }, 4.0))
+        .collect();
+    assert_eq!(rewards, expected);
 }
