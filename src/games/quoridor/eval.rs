@@ -145,7 +145,21 @@ fn threat<const P: usize>(q: &QuoridorGame<P>, seat: Seat, levels: &[Levels; 2])
 
 /// The evaluation of a game in progress for `me`, in `(-1, 1)`.
 pub(super) fn evaluate<const P: usize>(q: &QuoridorGame<P>, me: Seat) -> f64 {
-    let d = q.distances();
+    // Two players with a wall in hand: the threats against each route
+    // need each pawn's distance levels, whose depth is its distance, so
+    // the distances are not searched for again (four: not priced).
+    let levels = if P == 2 && q.walls_left.iter().any(|&w| w > 0) {
+        match (q.levels(0), q.levels(1)) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let d: [u32; P] = match &levels {
+        Some(l) => std::array::from_fn(|s| l[s].top as u32),
+        None => q.distances(),
+    };
     let to_move = usize::from(q.to_move);
     let arr: [u32; P] = std::array::from_fn(|s| arrival::<P>(d[s], s, to_move));
     let leader = (0..P).min_by_key(|&s| arr[s]).unwrap_or(0);
@@ -158,17 +172,9 @@ pub(super) fn evaluate<const P: usize>(q: &QuoridorGame<P>, me: Seat) -> f64 {
         .min_by_key(|&s| arr[s])
         .unwrap_or(0);
     let lead = (f64::from(arr[rival]) - f64::from(arr[me])) / P as f64;
-    // Two players: the threats against each route (four: not priced).
-    let lead = if P == 2 && q.walls_left.iter().any(|&w| w > 0) {
-        match (q.levels(0), q.levels(1)) {
-            (Some(a), Some(b)) => {
-                let levels = [a, b];
-                lead + threat(q, rival, &levels) - threat(q, me, &levels)
-            }
-            _ => lead,
-        }
-    } else {
-        lead
+    let lead = match &levels {
+        Some(levels) => lead + threat(q, rival, levels) - threat(q, me, levels),
+        None => lead,
     };
     let theirs = (0..P)
         .filter(|&s| s != me)
