@@ -221,25 +221,24 @@ mod tests {
     fn absolute_time_never_runs_out_over_a_long_game() {
         // A minute for the game, each move spending its whole share, the
         // GUI rounding the time left up: after 60 moves time is left.
-        let mut c = Clock::default();
-        c.set(Duration::from_secs(60), Duration::ZERO, 0);
-        let mut real = Duration::from_secs(60);
-        for _ in 0..60 {
-            let told = Duration::from_secs(real.as_secs_f64().ceil() as u64);
-            c.time_left(0, told, 0);
-            let spent = c.allot(0, None).map(|a| a.target).unwrap_or_default() + ms(10);
-            assert!(spent < real, "{spent:?} of {real:?}");
-            real -= spent;
-        }
+        // The time left after 60 moves that each spend `spend` of their
+        // allotment and 10 ms more.
+        let left_after_60 = |spend: fn(Allotment) -> Duration| {
+            let mut c = Clock::default();
+            c.set(Duration::from_secs(60), Duration::ZERO, 0);
+            let mut real = Duration::from_secs(60);
+            for _ in 0..60 {
+                let told = Duration::from_secs(real.as_secs_f64().ceil() as u64);
+                c.time_left(0, told, 0);
+                let spent = c.allot(0, None).map(spend).unwrap_or_default() + ms(10);
+                assert!(spent < real, "{spent:?} of {real:?}");
+                real -= spent;
+            }
+            real
+        };
+        let real = left_after_60(|a| a.target);
         assert!(real > Duration::from_secs(2), "{real:?}");
         // Every move critical, running to its limit: still never out.
-        let mut real = Duration::from_secs(60);
-        for _ in 0..60 {
-            let told = Duration::from_secs(real.as_secs_f64().ceil() as u64);
-            c.time_left(0, told, 0);
-            let spent = c.allot(0, None).map(|a| a.limit).unwrap_or_default() + ms(10);
-            assert!(spent < real, "{spent:?} of {real:?}");
-            real -= spent;
-        }
+        left_after_60(|a| a.limit);
     }
 }

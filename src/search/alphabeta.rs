@@ -39,6 +39,20 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft `score` searched in the window `(alpha, beta)`
+    /// says of the true value.
+    fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One slot of the transposition table, as read or written. All-zero words
 /// are an empty slot: the key stored is the position's key XOR the table's
 /// salt, and a zero matches only the one key equal to the salt (as likely
@@ -463,13 +477,7 @@ impl<'t, G: Game> Worker<'t, G> {
         if self.aborted {
             return 0;
         }
-        let bound = if best_score <= original_alpha {
-            Bound::Upper
-        } else if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.store(state, depth, bound, best_score, best_move);
         best_score
     }
@@ -559,14 +567,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         let (mv, score, i) = best?;
-        let bound = if score <= lo {
-            Bound::Upper
-        } else if score >= hi {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.store(root, depth, bound, score, Some(i));
+        self.store(root, depth, Bound::of(score, lo, hi), score, Some(i));
         Some((mv, score))
     }
 
