@@ -551,14 +551,7 @@ impl Weights {
             // SAFETY: `l.pext` is set only where the CPU has BMI2.
             return unsafe { self.score_pext(l, p, o, p_moves, o_moves) };
         }
-        let discs = (p | o).count_ones();
-        let base = stage_of(discs) * l.size;
-        let w = &self.w[base..base + l.size];
-        let mut s = 0i32;
-        for inst in &l.instances {
-            s += i32::from(w[inst.offset as usize + instance_index(inst, p, o)]);
-        }
-        s + small_terms(l, w, discs, p_moves, o_moves)
+        self.score_by(l, p, o, p_moves, o_moves, |inst| instance_index(inst, p, o))
     }
 
     /// [`Weights::score`] with `pext` (about half the time of the whole
@@ -570,16 +563,33 @@ impl Weights {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
     unsafe fn score_pext(&self, l: &Layout, p: u64, o: u64, p_moves: u32, o_moves: u32) -> i32 {
+        self.score_by(l, p, o, p_moves, o_moves, |inst| {
+            // SAFETY: the caller's promise.
+            unsafe { instance_index_pext(inst, &l.spread, p, o) }
+        })
+    }
+
+    /// The score with each instance's index from `index`: inlined into
+    /// both callers, so that the `pext` copy compiles with BMI2.
+    #[inline(always)]
+    fn score_by(
+        &self,
+        l: &Layout,
+        p: u64,
+        o: u64,
+        p_moves: u32,
+        o_moves: u32,
+        index: impl Fn(&Instance) -> usize,
+    ) -> i32 {
         let discs = (p | o).count_ones();
         let base = stage_of(discs) * l.size;
         let w = &self.w[base..base + l.size];
-        let mut s = 0i32;
-        for inst in &l.instances {
-            // SAFETY: the caller's promise.
-            let idx = unsafe { instance_index_pext(inst, &l.spread, p, o) };
-            s += i32::from(w[inst.offset as usize + idx]);
-        }
-        s + small_terms(l, w, discs, p_moves, o_moves)
+        let patterns: i32 = l
+            .instances
+            .iter()
+            .map(|inst| i32::from(w[inst.offset as usize + index(inst)]))
+            .sum();
+        patterns + small_terms(l, w, discs, p_moves, o_moves)
     }
 
 }
