@@ -27,21 +27,53 @@ pub fn rules_playout<G: Game>(
         return random_playout(state, rng, buf);
     }
     let rules = rules.min(1.0);
+    let ended = play_out(state, rng, |state, rng, _| {
+        let mv = if rand::Rng::gen_bool(rng, rules) {
+            state.rules_move(rng)
+        } else {
+            None
+        };
+        Step::Play(mv.unwrap_or_else(|| state.random_move(rng, buf)))
+    });
+    ended.map_or(0, |e| e.plies)
+}
+
+/// What a playout policy does at a player's turn.
+enum Step<M> {
+    /// Plays this move.
+    Play(M),
+    /// Stops here, to score the position by the evaluation.
+    Cut,
+    /// Stops at once: the pacer said so.
+    Abandon,
+    /// Stops here as if the game were over (the policy found no move).
+    End,
+}
+
+/// The ply loop every playout policy shares: chance outcomes drawn from
+/// `rng`, player moves as `choose` (given the plies played so far) says,
+/// until the horizon or until `choose` stops it. `None` if abandoned.
+fn play_out<G: Game>(
+    state: &mut G,
+    rng: &mut Rng,
+    mut choose: impl FnMut(&mut G, &mut Rng, u32) -> Step<G::Move>,
+) -> Option<Ended> {
     let mut plies = 0;
     while !state.at_horizon() {
         let mv = match state.turn() {
             Turn::Chance => state.sample_chance(rng),
-            Turn::Player(_) if rand::Rng::gen_bool(rng, rules) => match state.rules_move(rng) {
-                Some(mv) => mv,
-                None => state.random_move(rng, buf),
+            Turn::Player(_) => match choose(state, rng, plies) {
+                Step::Play(mv) => mv,
+                Step::Cut => return Some(Ended { plies, cut: true }),
+                Step::Abandon => return None,
+                Step::End => break,
             },
-            Turn::Player(_) => state.random_move(rng, buf),
             Turn::Over => break,
         };
         state.apply(mv);
         plies += 1;
     }
-    plies
+    Some(Ended { plies, cut: false })
 }
 
 /// The move policy of playouts.
@@ -113,8 +145,8 @@ impl<M> Default for Scratch<M> {
 /// Plays `policy` (and chance outcomes) until the horizon, or until the
 /// cutoff of [`Policy::Cutoff`]. Returns how it ended, or `None` if `pacer`
 /// stopped it first: heuristic steps can take long (a depth-2 look-ahead
-/// on a wide board), so they tick the pacer, one tick per ply and per move
-/// looked at.
+/// on a wide board), so they tick the pacer, one tick per player move
+/// and per move looked at.
 pub fn playout<G: Game>(
     state: &mut G,
     policy: Policy,
@@ -128,50 +160,31 @@ pub fn playout<G: Game>(
         Policy::Cutoff { .. } if state.eval_win_scale().is_none() => {
             Some(to_end(random_playout(state, rng, &mut scratch.moves)))
         }
-        Policy::Cutoff { plies: cutoff } => {
-            let mut plies = 0;
-            while !state.at_horizon() {
-                if plies >= cutoff {
-                    return Some(Ended { plies, cut: true });
-                }
-                let mv = match state.turn() {
-                    Turn::Chance => state.sample_chance(rng),
-                    Turn::Player(_) => state.random_move(rng, &mut scratch.moves),
-                    Turn::Over => break,
-                };
-                state.apply(mv);
-                plies += 1;
+        Policy::Cutoff { plies: cutoff } => play_out(state, rng, |state, rng, plies| {
+            if plies >= cutoff {
+                Step::Cut
+            } else {
+                Step::Play(state.random_move(rng, &mut scratch.moves))
             }
-            Some(to_end(plies))
-        }
-        Policy::Heuristic { greedy, depth } => {
-            let mut plies = 0;
-            while !state.at_horizon() {
-                if pacer.tick() {
-                    return None;
-                }
-                let mv = match state.turn() {
-                    Turn::Chance => state.sample_chance(rng),
-                    Turn::Player(_) if rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) => {
-                        match shallow_best(
-                            state,
-                            depth,
-                            &mut scratch.moves,
-                            &mut scratch.replies,
-                            pacer,
-                        ) {
-                            Some(mv) => mv,
-                            None if pacer.stopped() => return None,
-                            None => break,
-                        }
-                    }
-                    Turn::Player(_) => state.random_move(rng, &mut scratch.moves),
-                    Turn::Over => break,
-                };
-                state.apply(mv);
-                plies += 1;
+        }),
+        Policy::Heuristic { greedy, depth } => play_out(state, rng, |state, rng, _| {
+            if pacer.tick() {
+                return Step::Abandon;
             }
-            Some(to_end(plies))
-        }
+            if !rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) {
+                return Step::Play(state.random_move(rng, &mut scratch.moves));
+            }
+            match shallow_best(
+                state,
+                depth,
+                &mut scratch.moves,
+                &mut scratch.replies,
+                pacer,
+            ) {
+                Some(mv) => Step::Play(mv),
+                None if pacer.stopped() => Step::Abandon,
+                None => Step::End,
+            }
+        }),
     }
 }
