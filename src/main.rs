@@ -72,8 +72,9 @@ enum Tool {
         #[arg(long, default_value = "mcts")]
         search: String,
         /// Threads: with --latency, the search threads (default 1); else
-        /// the threads alpha-beta and the FFO solves compare with one
-        /// (default every core).
+        /// the threads every parallel search (MCTS, ISMCTS, PIMC,
+        /// alpha-beta, the FFO solves) compares with one (default every
+        /// core).
         #[arg(long)]
         threads: Option<usize>,
         /// With --latency: more engine settings, `name=value` (repeatable).

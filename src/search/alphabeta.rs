@@ -130,10 +130,11 @@ fn salt(n: u64) -> u64 {
 }
 
 /// Iterative-deepening alpha-beta with a transposition table; on several
-/// threads, lazy SMP: helper threads run the same iterative deepening on
-/// the shared table a ply or two ahead of the main thread, what they
-/// store speeds the main thread up, and the deepest iteration any thread
-/// completed gives the answer.
+/// threads, lazy SMP with simplified ABDADA: helper threads run the same
+/// iterative deepening on the shared table, each putting off the moves
+/// another thread is searching (see [`Busy`]), so that the threads split
+/// each iteration's work; the deepest iteration any thread completed gives
+/// the answer.
 pub struct AlphaBeta<G: Game> {
     table: ZeroedTable<Slot>,
     clearings: u64,
@@ -183,12 +184,67 @@ impl<'t> SharedTable<'t> {
     }
 }
 
+/// The positions threads are searching right now (simplified ABDADA): a
+/// thread about to search a move other than a node's first, deep enough
+/// to matter, puts it off to the end of the node's list when another
+/// thread is already in it, so that threads on the same iteration split a
+/// node's moves between them instead of searching the same ones twice.
+/// A slot holds one key; two positions in one slot only make a move wait
+/// that need not (or not wait), never a wrong score.
+struct Busy {
+    keys: Box<[AtomicU64]>,
+}
+
+/// Slots of [`Busy`]: far more than the positions the threads can be in
+/// at once (a few per ply each).
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// The fewest plies a child must be searched to for the threads to mark
+/// it busy: shallower ones cost less than the table's traffic.
+const BUSY_DEPTH: u32 = 2;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy {
+            keys: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.keys[(key as usize) & (BUSY_SLOTS - 1)]
+    }
+
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Clears the mark of `key`, unless another position has taken the
+    /// slot since.
+    fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// What to do with a node's next move, with several threads (see [`Busy`]).
+enum Take {
+    /// Another thread is in it: search it after the node's other moves.
+    Later,
+    /// Search it now, marked busy under this key meanwhile, if any.
+    Now(Option<u64>),
+}
+
 /// A thread's reusable move lists and move orders.
 type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
 
 /// What the threads of one search tell each other of their iterative
-/// deepening: the depth the main thread is on, which helpers search
-/// ahead of, and the deepest iteration any thread has completed, whose
+/// deepening: the depth the main thread is on, which a helper that falls
+/// behind catches up to, and the deepest iteration any thread has completed, whose
 /// move the search plays when it ends.
 struct Iterations<M> {
     main_depth: AtomicU32,
@@ -232,13 +288,16 @@ struct Worker<'t, G: Game> {
     nodes: u64,
     node_limit: u64,
     aborted: bool,
-    /// For a helper: raised when the main thread is done.
+    /// With several threads: raised when the search is over (the main
+    /// thread is done, or a helper completed the last depth).
     done: Option<&'t AtomicBool>,
-    /// For a helper: its number (1, 2...), which sets how far ahead of the
-    /// main thread it searches.
+    /// For a helper: its number (1, 2...), which sets how it rotates the
+    /// moves it leaves unsorted; 0 for the main thread.
     helper: usize,
     /// Shared with the other threads of a search, if it has several.
     iterations: Option<&'t Iterations<G::Move>>,
+    /// Shared likewise: the positions the threads are in.
+    busy: Option<&'t Busy>,
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
@@ -314,8 +373,35 @@ impl<'t, G: Game> Worker<'t, G> {
             done: None,
             helper: 0,
             iterations: None,
+            busy: None,
             buffers,
             orders,
+        }
+    }
+
+    /// Whether to search `child`, a move to be searched `depth` plies
+    /// deep, now or after the node's other moves ([`Busy`]; `may_wait` for
+    /// a move past the node's first, on the list's first pass), and the
+    /// key that marks it busy meanwhile.
+    fn take(&self, child: &G, depth: u32, may_wait: bool) -> Take {
+        let Some(busy) = self.busy.filter(|_| depth >= BUSY_DEPTH) else {
+            return Take::Now(None);
+        };
+        let Some(key) = child.hash_key() else {
+            return Take::Now(None);
+        };
+        if may_wait && busy.is_busy(key) {
+            Take::Later
+        } else {
+            busy.enter(key);
+            Take::Now(Some(key))
+        }
+    }
+
+    /// Clears the busy mark [`Worker::take`] set.
+    fn leave(&self, mark: Option<u64>) {
+        if let (Some(busy), Some(key)) = (self.busy, mark) {
+            busy.leave(key);
         }
     }
 
@@ -456,10 +542,23 @@ impl<'t, G: Game> Worker<'t, G> {
         self.order(state, me, &moves, hint, depth, ply, &mut order, pacer);
         let mut best_score = -WIN - 1;
         let mut best_move = None;
-        for (k, &(_, i)) in order.iter().enumerate() {
+        let generated = order.len();
+        let (mut k, mut searched) = (0, 0);
+        while let Some(&(_, i)) = order.get(k) {
+            k += 1;
             let mut child = state.clone();
             child.apply(moves[i as usize]);
-            let score = self.pvs_child(&child, me, depth - 1, ply + 1, k == 0, alpha, beta, pacer);
+            let mark = match self.take(&child, depth - 1, searched > 0 && k <= generated) {
+                Take::Later => {
+                    order.push((0, i));
+                    continue;
+                }
+                Take::Now(mark) => mark,
+            };
+            let first = searched == 0;
+            let score = self.pvs_child(&child, me, depth - 1, ply + 1, first, alpha, beta, pacer);
+            self.leave(mark);
+            searched += 1;
             if self.aborted {
                 break;
             }
@@ -550,11 +649,23 @@ impl<'t, G: Game> Worker<'t, G> {
         self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
         let mut alpha = lo;
         let mut best: Option<(G::Move, i32, usize)> = None;
-        for (k, &(_, i)) in order.iter().enumerate() {
+        let generated = order.len();
+        let (mut k, mut searched) = (0, 0);
+        while let Some(&(_, i)) = order.get(k) {
+            k += 1;
             let mv = moves[i as usize];
             let mut child = root.clone();
             child.apply(mv);
-            let score = self.pvs_child(&child, me, depth - 1, 1, k == 0, alpha, hi, pacer);
+            let mark = match self.take(&child, depth - 1, searched > 0 && k <= generated) {
+                Take::Later => {
+                    order.push((0, i));
+                    continue;
+                }
+                Take::Now(mark) => mark,
+            };
+            let score = self.pvs_child(&child, me, depth - 1, 1, searched == 0, alpha, hi, pacer);
+            self.leave(mark);
+            searched += 1;
             if self.aborted {
                 return None;
             }
@@ -701,10 +812,8 @@ impl<'t, G: Game> Worker<'t, G> {
 
     /// Iterative deepening to `max_depth`; `report` sees each completed
     /// depth. The main thread deepens one ply at a time from 1; a helper
-    /// starts and goes on one or two plies (by its number) ahead of the
-    /// depth the main thread is on, so that the threads do not all search
-    /// the same depth at once and the helpers' deeper results are in the
-    /// table when the main thread gets there.
+    /// that falls behind catches up to the depth the main thread is on, so
+    /// that the threads share each iteration's work (see [`Busy`]).
     fn deepen(
         &mut self,
         root: &G,
@@ -716,9 +825,8 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut previous = None;
         let mut guess = None;
         let mut pacer = control.pacer(POLL_EVERY);
-        let ahead = 1 + (self.helper.saturating_sub(1) % 2) as u32;
         let next = |w: &Self, done: u32| match (w.helper, w.iterations) {
-            (1.., Some(it)) => (done + 1).max(it.main_depth.load(Ordering::Relaxed) + ahead),
+            (1.., Some(it)) => (done + 1).max(it.main_depth.load(Ordering::Relaxed)),
             _ => done + 1,
         };
         // How often the best move changed lately (each change counts one,
@@ -827,8 +935,9 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         );
         let done = AtomicBool::new(false);
         let iterations = Iterations::new();
+        let busy = (self.threads > 1).then(Busy::new);
         let (main, helper_nodes) = std::thread::scope(|scope| {
-            let (table, done, iterations) = (&table, &done, &iterations);
+            let (table, done, iterations, busy) = (&table, &done, &iterations, busy.as_ref());
             let helpers: Vec<_> = (1..self.threads)
                 .filter_map(|helper| {
                     std::thread::Builder::new()
@@ -837,7 +946,14 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.done = Some(done);
                             w.helper = helper;
                             w.iterations = Some(iterations);
+                            w.busy = busy;
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
+                            // A helper that completed the last depth ends
+                            // the search: the main thread would only
+                            // complete it again.
+                            if iterations.deepest().is_some_and(|d| d.depth >= max_depth) {
+                                done.store(true, Ordering::Relaxed);
+                            }
                             w.nodes
                         })
                         .ok()
@@ -846,6 +962,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             let mut main = Worker::<G>::new(table, node_limit, buffers);
             if self.threads > 1 {
                 main.iterations = Some(iterations);
+                main.busy = busy;
+                main.done = Some(done);
             }
             let mut main_proven = false;
             main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
@@ -1060,10 +1178,14 @@ mod value_tests {
     }
 
     fn search_value(state: &Othello, depth: u32) -> SearchResult<u8> {
+        search_value_on(state, depth, 1)
+    }
+
+    fn search_value_on(state: &Othello, depth: u32, threads: usize) -> SearchResult<u8> {
         let Turn::Player(seat) = state.turn() else {
             unreachable!("positions are not over")
         };
-        let mut search = AlphaBeta::<Othello>::new(4);
+        let mut search = AlphaBeta::<Othello>::new(4).with_threads(threads);
         let budget = Budget {
             depth: Some(depth),
             ..Budget::default()
@@ -1108,6 +1230,39 @@ mod value_tests {
                 assert!(s.is_legal(r.best));
             }
         }
+    }
+    #[test]
+    fn several_threads_find_the_minimax_value_too() {
+        // The threads share the table and put off each other's moves: every
+        // move is still searched, so at a fixed depth the root's value is
+        // the minimax value whichever thread completed the iteration.
+        for (i, s) in positions(6, 24).iter().enumerate() {
+            let Turn::Player(me) = s.turn() else { continue };
+            let want = score_to_value(minimax(s, me, 6, 0));
+            for threads in [2, 3] {
+                let r = search_value_on(s, 6, threads);
+                assert_eq!(r.score, want, "position {i}, {threads} threads");
+                assert!(s.is_legal(r.best));
+            }
+        }
+    }
+
+    #[test]
+    fn a_busy_mark_is_seen_until_its_thread_leaves() {
+        let busy = Busy::new();
+        let (a, b) = (0x1234_5678_9abc_def0, 7);
+        assert!(!busy.is_busy(a));
+        busy.enter(a);
+        assert!(busy.is_busy(a) && !busy.is_busy(b));
+        busy.leave(a);
+        assert!(!busy.is_busy(a));
+        // A key that shares a's slot takes it over; a's leaving then
+        // leaves the other's mark alone.
+        let c = a ^ (1 << 40);
+        busy.enter(a);
+        busy.enter(c);
+        busy.leave(a);
+        assert!(busy.is_busy(c) && !busy.is_busy(a));
     }
 }
 
