@@ -244,8 +244,8 @@ type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
 
 /// What the threads of one search tell each other of their iterative
 /// deepening: the depth the main thread is on, which a helper that falls
-/// behind catches up to, and the deepest iteration any thread has completed, whose
-/// move the search plays when it ends.
+/// behind catches up to, and the deepest iteration any thread has
+/// completed, whose move the search plays when it ends.
 struct Iterations<M> {
     main_depth: AtomicU32,
     deepest: Mutex<Option<Completed<M>>>,
