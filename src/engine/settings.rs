@@ -239,6 +239,21 @@ fn num<T: std::str::FromStr>(v: &str) -> Option<T> {
     v.parse().ok()
 }
 
+/// Sets `field` to `v` if `v` is a number within `range`; whether it was.
+fn set_within<T: std::str::FromStr + PartialOrd>(
+    v: &str,
+    range: std::ops::RangeInclusive<T>,
+    field: &mut T,
+) -> bool {
+    match num(v).filter(|n| range.contains(n)) {
+        Some(n) => {
+            *field = n;
+            true
+        }
+        None => false,
+    }
+}
+
 /// The settings table.
 pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
@@ -280,12 +295,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "c",
         expected: "a number from 0 to 100",
         help: "UCB1 exploration constant",
-        set: |s, v| {
-            num::<f64>(v)
-                .filter(|c| (0.0..=100.0).contains(c))
-                .map(|c| s.c = c)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 0.0..=100.0, &mut s.c),
         get: |s| format!("{}", s.c),
     },
     SettingSpec {
@@ -330,36 +340,21 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "greedy",
         expected: "a probability from 0 to 1",
         help: "chance that a heuristic playout takes the heuristic move",
-        set: |s, v| {
-            num::<f64>(v)
-                .filter(|p| (0.0..=1.0).contains(p))
-                .map(|p| s.greedy = p)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 0.0..=1.0, &mut s.greedy),
         get: |s| format!("{}", s.greedy),
     },
     SettingSpec {
         name: "playout_depth",
         expected: "1 or 2",
         help: "depth of the alpha-beta that picks heuristic playout moves",
-        set: |s, v| {
-            num(v)
-                .filter(|d| (1..=2).contains(d))
-                .map(|d| s.playout_depth = d)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 1..=2, &mut s.playout_depth),
         get: |s| s.playout_depth.to_string(),
     },
     SettingSpec {
         name: "playout_cutoff",
         expected: "plies from 0 to 1000",
         help: "random plies an eval playout plays before the evaluation scores it",
-        set: |s, v| {
-            num(v)
-                .filter(|&p: &u32| p <= 1000)
-                .map(|p| s.playout_cutoff = p)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 0..=1000, &mut s.playout_cutoff),
         get: |s| s.playout_cutoff.to_string(),
     },
     SettingSpec {
@@ -385,72 +380,42 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "rucb1_depth",
         expected: "a depth from 1 to 64",
         help: "depth of the UCB1 tree of rucb1",
-        set: |s, v| {
-            num(v)
-                .filter(|d| (1..=64).contains(d))
-                .map(|d| s.rucb1_depth = d)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 1..=64, &mut s.rucb1_depth),
         get: |s| s.rucb1_depth.to_string(),
     },
     SettingSpec {
         name: "threads",
         expected: "a number of threads from 1 to 256 (and at most the cores available)",
         help: "search threads",
-        set: |s, v| {
-            num(v)
-                .filter(|t| (1..=256).contains(t))
-                .map(|t| s.threads = t)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 1..=256, &mut s.threads),
         get: |s| s.threads.to_string(),
     },
     SettingSpec {
         name: "memory",
         expected: "MiB from 1 to 65536",
         help: "memory cap of Monte Carlo searches (trees, PIMC's samples)",
-        set: |s, v| {
-            num(v)
-                .filter(|m| (1..=65536).contains(m))
-                .map(|m| s.memory = m)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 1..=65536, &mut s.memory),
         get: |s| s.memory.to_string(),
     },
     SettingSpec {
         name: "hash",
         expected: "MiB from 1 to 65536",
         help: "size of the alpha-beta and endgame solver transposition tables",
-        set: |s, v| {
-            num(v)
-                .filter(|m| (1..=65536).contains(m))
-                .map(|m| s.hash = m)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 1..=65536, &mut s.hash),
         get: |s| s.hash.to_string(),
     },
     SettingSpec {
         name: "solve_reach",
         expected: "a whole number (0 = off)",
         help: "switch to the exact solver at or below this many empties (Othello)",
-        set: |s, v| {
-            num(v)
-                .filter(|&r: &u32| r <= 64)
-                .map(|r| s.solve_reach = r)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 0..=64, &mut s.solve_reach),
         get: |s| s.solve_reach.to_string(),
     },
     SettingSpec {
         name: "overhead",
         expected: "milliseconds",
         help: "kept back from every time budget for I/O",
-        set: |s, v| {
-            num(v)
-                .filter(|&o: &u64| o <= 60_000)
-                .map(|o| s.overhead = o)
-                .is_some()
-        },
+        set: |s, v| set_within(v, 0..=60_000, &mut s.overhead),
         get: |s| s.overhead.to_string(),
     },
     SettingSpec {
