@@ -18,8 +18,8 @@ use rand::SeedableRng;
 
 use crate::game::{Game, Rng, Turn};
 use crate::games::hearts::Hearts;
-use crate::games::othello::Othello;
 use crate::games::othello::endgame::solve_exact;
+use crate::games::othello::{Othello, random_position};
 use crate::games::quoridor::Quoridor;
 use crate::options::Options;
 use crate::perft::perft;
@@ -90,24 +90,40 @@ fn searched<G: Game, S: Search<G>>(
     (r, rate)
 }
 
-/// Othello middle-game positions for alpha-beta's time to depth: the
-/// start after 10, 12, 14... random plies, from a fixed seed.
+/// Othello middle-game positions for alpha-beta's time to depth: random
+/// games from fixed seeds, stopped at 50, 48, 46... empty squares.
 fn midgame_positions(count: usize) -> Vec<Othello> {
-    let mut rng = Rng::seed_from_u64(7);
-    let mut buf = Vec::new();
-    (0..count)
-        .map(|i| {
-            let mut p = Othello::start();
-            for _ in 0..10 + 2 * i {
-                if p.turn() == Turn::Over {
-                    break;
-                }
-                let mv = p.random_move(&mut rng, &mut buf);
-                p.apply(mv);
-            }
-            p
-        })
+    (0..count as u32)
+        .map(|i| random_position(u64::from(i), 50 - 2 * i))
         .collect()
+}
+
+/// Iterations a second of a search on one thread and on `threads`, run
+/// after run alternating (so that both see the same moments of a shared
+/// machine): the one-thread rates, and the report line `{label}, N
+/// threads: R {unit}/s, S x one thread` with the median of each run's
+/// ratio as the speed-up.
+fn thread_rates(
+    label: &str,
+    unit: &str,
+    runs: usize,
+    threads: usize,
+    mut rate_on: impl FnMut(usize) -> f64,
+) -> (Vec<f64>, String) {
+    let (mut one, mut many, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let r1 = rate_on(1);
+        let rn = rate_on(threads);
+        one.push(r1);
+        many.push(rn);
+        ratio.push(rn / r1);
+    }
+    let (speedup, range) = median_and_range(&ratio, 2);
+    let line = format!(
+        "{label}, {threads} threads: {} {unit}/s, {speedup:.2}x one thread{range}",
+        rate_text(&many)
+    );
+    (one, line)
 }
 
 /// Seconds `search` takes to search every one of `positions` to `depth`,
@@ -204,37 +220,29 @@ pub fn run(config: &BenchConfig) -> String {
         leaves as f64 / secs / 1e6
     );
 
-    // One thread and `threads` alternate, so that both see the same
-    // moments of a shared machine; the speed-up is the median of each
-    // run's ratio.
     let s = config.seconds;
     let threads = config.threads.max(1);
-    let (mut one, mut many, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..runs {
-        let (_, r1) = rate(Mcts::<Othello>::new(MctsConfig::uct(1.4)), &start, s);
-        one.push(r1);
-        if threads > 1 {
-            let config = MctsConfig {
-                threads,
-                ..MctsConfig::uct(1.4)
-            };
-            let (_, r) = rate(Mcts::<Othello>::new(config), &start, s);
-            many.push(r);
-            ratio.push(r / r1);
-        }
-    }
+    let mcts = |n: usize| {
+        let config = MctsConfig {
+            threads: n,
+            ..MctsConfig::uct(1.4)
+        };
+        rate(Mcts::<Othello>::new(config), &start, s).1
+    };
+    let label = "othello mcts, random playouts";
+    let (one, many) = if threads > 1 {
+        let (one, line) = thread_rates(label, "simulations", runs, threads, mcts);
+        (one, Some(line))
+    } else {
+        ((0..runs).map(|_| mcts(1)).collect(), None)
+    };
     let _ = writeln!(
         out,
-        "othello mcts, random playouts, 1 thread: {} simulations/s ({s} s a run)",
+        "{label}, 1 thread: {} simulations/s ({s} s a run)",
         rate_text(&one)
     );
-    if threads > 1 {
-        let (speedup, range) = median_and_range(&ratio, 2);
-        let _ = writeln!(
-            out,
-            "othello mcts, random playouts, {threads} threads: {} simulations/s, {speedup:.2}x one thread{range}",
-            rate_text(&many)
-        );
+    if let Some(line) = many {
+        let _ = writeln!(out, "{line}");
     }
 
     if let Ok(q) = Quoridor::new_game(&Options::default()) {
@@ -258,26 +266,16 @@ pub fn run(config: &BenchConfig) -> String {
             // The card searches on every core, each run against a one-thread
             // run beside it in time.
             for (name, with) in [("ismcts", true), ("pimc", false)] {
-                let (mut many, mut ratio) = (Vec::new(), Vec::new());
-                for _ in 0..runs {
-                    let pair = |n: usize| {
-                        if with {
-                            rate(Ismcts::new(0.7).with_threads(n), &h, s).1
-                        } else {
-                            rate(Pimc::new(0.7).with_threads(n), &h, s).1
-                        }
-                    };
-                    let r1 = pair(1);
-                    let rn = pair(threads);
-                    many.push(rn);
-                    ratio.push(rn / r1);
-                }
-                let (speedup, range) = median_and_range(&ratio, 2);
-                let _ = writeln!(
-                    out,
-                    "hearts {name}, {threads} threads: {} iterations/s, {speedup:.2}x one thread{range}",
-                    rate_text(&many)
-                );
+                let rate_on = |n: usize| {
+                    if with {
+                        rate(Ismcts::new(0.7).with_threads(n), &h, s).1
+                    } else {
+                        rate(Pimc::new(0.7).with_threads(n), &h, s).1
+                    }
+                };
+                let label = format!("hearts {name}");
+                let (_, line) = thread_rates(&label, "iterations", runs, threads, rate_on);
+                let _ = writeln!(out, "{line}");
             }
         }
     }

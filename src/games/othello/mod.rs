@@ -662,8 +662,8 @@ impl Game for Othello {
 
 /// The position after random moves from the start (seeded) down to
 /// `empties` empty squares, or where the game ended before: the test
-/// positions of the solver, the alpha-beta and the solve-first tests.
-#[cfg(test)]
+/// positions of the solver, the alpha-beta and the solve-first tests, and
+/// of `tabula bench`'s alpha-beta time to depth.
 pub(crate) fn random_position(seed: u64, empties: u32) -> Othello {
     use rand::SeedableRng;
     let mut rng = Rng::seed_from_u64(seed);
