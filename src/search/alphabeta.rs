@@ -1052,8 +1052,11 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
-                            // complete it again.
-                            if iterations.deepest().is_some_and(|d| d.depth >= max_depth) {
+                            // complete it again (not under MultiPV: the
+                            // lines are the main thread's).
+                            if control.multipv() <= 1
+                                && iterations.deepest().is_some_and(|d| d.depth >= max_depth)
+                            {
                                 done.store(true, Ordering::Relaxed);
                             }
                             w.nodes
