@@ -17,7 +17,7 @@ use tabula::search::alphabeta::AlphaBeta;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::mcts::{Mcts, MctsConfig};
 use tabula::search::pimc::Pimc;
-use tabula::search::{Budget, Candidate, Control, Search, SearchResult};
+use tabula::search::{Budget, Control, Search, SearchResult};
 
 /// Runs a session in process on `input` (engine seeded with 7); its output.
 fn session(input: &str) -> String {

@@ -354,7 +354,7 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
         "genmove" => {
             let w = seat_and_budget(
                 words,
-                "genmove [seat] [iterations=N] [movetime=MS] [depth=D] [multipv=N] [output=text|json]",
+                "genmove [seat] [iterations=N] [movetime=MS] [depth=D]",
             )?;
             if w.interval.is_some() {
                 return Err(ParseError::BadArgument(
@@ -370,7 +370,7 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
         "analyze" => {
             let w = seat_and_budget(
                 words,
-                "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D] [multipv=N] [output=text|json]",
+                "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D]",
             )?;
             Ok(Command::Analyze {
                 seat: w.seat,

@@ -524,6 +524,9 @@ fn ranked_root<'r, M: Copy + PartialEq + 'r>(
     trees: impl Iterator<Item = &'r Tree<M>>,
     count: usize,
 ) -> Vec<Candidate<M>> {
+    if count == 0 {
+        return Vec::new();
+    }
     let mut merged: Vec<(M, u64, f64)> = Vec::new();
     for tree in trees {
         for e in tree.nodes.first().map_or(&[][..], |n| &n.edges[..]) {
