@@ -530,6 +530,24 @@ fn json_lines_are_json_objects_with_the_text_lines_fields() {
         json.iter().any(|l| !l.contains("\"multipv\"")),
         "plain lines too"
     );
+    for l in &json {
+        assert_eq!(
+            json_value(l.as_bytes()),
+            Some(l.len()),
+            "not one JSON value: {l}"
+        );
+    }
+    // The validator refuses what is not JSON.
+    for bad in [
+        "{\"a\":}",
+        "{\"a\":1,}",
+        "[1 2]",
+        "{\"a\":01}",
+        "\"\\q\"",
+        "{\"a\":1",
+    ] {
+        assert_ne!(json_value(bad.as_bytes()), Some(bad.len()), "{bad}");
+    }
     // Parsed by a real JSON parser where there is one.
     let Ok(mut python) = Command::new("python3")
         .args([
@@ -561,4 +579,96 @@ fn json_lines_are_json_objects_with_the_text_lines_fields() {
         "{}",
         String::from_utf8_lossy(&done.stderr)
     );
+}
+
+/// The length of the JSON value (RFC 8259) at the start of `s`, with the
+/// white space after it; `None` if none starts there. A small validator, so
+/// that the JSON lines are checked without a JSON library or python3.
+fn json_value(s: &[u8]) -> Option<usize> {
+    let ws = |mut i: usize| {
+        while s.get(i).is_some_and(|c| b" \t\r\n".contains(c)) {
+            i += 1;
+        }
+        i
+    };
+    let i = ws(0);
+    let end = match s.get(i)? {
+        b'{' | b'[' => {
+            let (close, object) = if s[i] == b'{' {
+                (b'}', true)
+            } else {
+                (b']', false)
+            };
+            let mut j = ws(i + 1);
+            if s.get(j) == Some(&close) {
+                return Some(ws(j + 1));
+            }
+            loop {
+                if object {
+                    j = ws(j);
+                    if s.get(j) != Some(&b'"') {
+                        return None;
+                    }
+                    j += json_value(&s[j..])?;
+                    if s.get(j) != Some(&b':') {
+                        return None;
+                    }
+                    j += 1;
+                }
+                j += json_value(&s[j..])?;
+                match s.get(j) {
+                    Some(b',') => j += 1,
+                    Some(&c) if c == close => break j + 1,
+                    _ => return None,
+                }
+            }
+        }
+        b'"' => {
+            let mut j = i + 1;
+            loop {
+                match s.get(j)? {
+                    b'"' => break j + 1,
+                    b'\\' => match s.get(j + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                        b'u' if s.get(j + 2..j + 6)?.iter().all(u8::is_ascii_hexdigit) => j += 6,
+                        _ => return None,
+                    },
+                    c if *c < 0x20 => return None,
+                    _ => j += 1,
+                }
+            }
+        }
+        b't' if s[i..].starts_with(b"true") => i + 4,
+        b'f' if s[i..].starts_with(b"false") => i + 5,
+        b'n' if s[i..].starts_with(b"null") => i + 4,
+        _ => {
+            let digits = |j: usize| s[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let mut j = i + usize::from(s[i] == b'-');
+            let int = digits(j);
+            if int == 0 || (int > 1 && s[j] == b'0') {
+                return None;
+            }
+            j += int;
+            if s.get(j) == Some(&b'.') {
+                let frac = digits(j + 1);
+                if frac == 0 {
+                    return None;
+                }
+                j += 1 + frac;
+            }
+            if s.get(j).is_some_and(|c| *c == b'e' || *c == b'E') {
+                j += 1;
+                if s.get(j).is_some_and(|c| *c == b'+' || *c == b'-') {
+                    j += 1;
+                }
+                let exp = digits(j);
+                if exp == 0 {
+                    return None;
+                }
+                j += exp;
+            }
+            j
+        }
+    };
+    Some(ws(end))
 }

@@ -711,7 +711,8 @@ impl<'t, G: Game> Worker<'t, G> {
         let hint = self
             .lines
             .first()
-            .and_then(|&(b, _)| moves.iter().position(|&m| m == b));
+            .and_then(|&(b, _)| moves.iter().position(|&m| m == b))
+            .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
         let mut order = Vec::new();
         self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
         if self.aborted {
