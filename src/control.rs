@@ -43,6 +43,25 @@ pub struct Progress {
     pub score: f64,
     /// The principal variation, as move texts.
     pub pv: Vec<String>,
+    /// The best root moves, best first, when the listener asked for
+    /// several ([`Control::with_multipv`]); empty otherwise.
+    pub lines: Vec<RootLine>,
+}
+
+/// One root move's line of a MultiPV analysis, as text: what a GUI draws
+/// on the move's square or card.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RootLine {
+    /// The root move.
+    pub mv: String,
+    /// Its value for the deciding seat, in `[0, 1]` as [`Progress::score`].
+    pub score: f64,
+    /// Playouts through it (Monte Carlo searches).
+    pub visits: Option<u64>,
+    /// Its exact value where a solver proved it (Othello: disc margin).
+    pub exact: Option<i32>,
+    /// The line it starts, the move first.
+    pub pv: Vec<String>,
 }
 
 /// The control a search polls: the stop flag and deadline, where to send
@@ -57,6 +76,7 @@ pub struct Control<'a> {
     report: Option<&'a (dyn Fn(&Progress) + Sync)>,
     answer: Option<&'a Answer<'a>>,
     threads: usize,
+    multipv: usize,
 }
 
 impl<'a> Control<'a> {
@@ -76,6 +96,7 @@ impl<'a> Control<'a> {
             report: None,
             answer: None,
             threads: 1,
+            multipv: 0,
         }
     }
 
@@ -90,7 +111,19 @@ impl<'a> Control<'a> {
         self
     }
 
-    /// Lets a search run on `threads` threads (at least one).
+    /// Asks the search for its `count` best root moves, each with its own
+    /// value and line ([`Progress::lines`], [`crate::search::SearchResult::lines`]);
+    /// 0 (the default): the best move only.
+    pub fn with_multipv(mut self, count: usize) -> Control<'a> {
+        self.multipv = count;
+        self
+    }
+
+    /// How many root lines the listener asked for (0: none).
+    pub fn multipv(&self) -> usize {
+        self.multipv
+    }
+
     /// Publishes each report's best move to `answer`, which may then
     /// answer for the search (see [`Answer`]).
     pub fn with_answer(mut self, answer: &'a Answer<'a>) -> Control<'a> {
@@ -103,6 +136,7 @@ impl<'a> Control<'a> {
         self.answer
     }
 
+    /// Lets a search run on `threads` threads (at least one).
     pub fn with_threads(mut self, threads: usize) -> Control<'a> {
         self.threads = threads.max(1);
         self

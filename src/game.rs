@@ -322,6 +322,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Hook: the exact value of every legal move, as [`Game::solve`]
+    /// values the best one, best first (for an analysis that shows every
+    /// move's margin); `None` if the game has no solver or it was stopped.
+    fn solve_moves(
+        &self,
+        _control: &Control,
+        _table_bytes: usize,
+    ) -> Option<Vec<(Self::Move, i32)>> {
+        None
+    }
+
     /// Hook: how alpha-beta orders the moves of a node with `depth` plies
     /// left to search, after the transposition table's move: `None` (the
     /// default) keeps the order of [`Game::legal_moves`]; `Some(0)` sorts

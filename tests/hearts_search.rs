@@ -103,6 +103,7 @@ impl Search<Hearts> for Rules {
             depth: 0,
             pv: vec![best],
             exact: None,
+            lines: Vec::new(),
         }
     }
 }

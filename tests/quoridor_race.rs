@@ -155,6 +155,7 @@ mod quoridor {
                     since: Instant::now(),
                     reporter: None,
                     answer: None,
+                    multipv: 0,
                 };
                 engine.genmove(&request).expect("genmove").mv
             } else {

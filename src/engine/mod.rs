@@ -117,6 +117,10 @@ pub struct Request<'a> {
     /// protocol can answer at the deadline or a `stop` without waiting for
     /// the search's threads; the move answered is the one played.
     pub answer: Option<&'a Answer<'a>>,
+    /// How many best root moves to report, each with its value and line
+    /// (MultiPV: [`Decision::lines`], [`crate::control::Progress::lines`]);
+    /// 0: the best move only.
+    pub multipv: usize,
 }
 
 /// Opens a game type behind the engine's object-safe handle.
@@ -351,7 +355,7 @@ impl Engine {
         if let Some(a) = request.answer {
             control = control.with_answer(a);
         }
-        control
+        control.with_multipv(request.multipv)
     }
 
     /// Checks that [`Engine::analyze`] may search for a seat (or the seat

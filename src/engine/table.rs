@@ -3,14 +3,14 @@
 //! search kept between moves. This is where the protocol's text meets the
 //! typed game, and where a search is chosen and run, monomorphised.
 
-use crate::control::{Budget, Control};
+use crate::control::{Budget, Control, RootLine};
 use crate::engine::EngineError;
 use crate::engine::searchers::{KeptSearcher, make_searcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::options::Options;
 use crate::played::Played;
-use crate::search::SearchResult;
+use crate::search::{SearchResult, lines_text};
 
 /// What `genmove` decided, as text.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,10 @@ pub struct Decision {
     pub depth: u32,
     /// The exact value when the solver decided (Othello: disc margin).
     pub exact: Option<i32>,
+    /// The best root moves, best first, when the request asked for
+    /// several (MultiPV); empty otherwise, or when the search had no
+    /// statistics per move (a forced move, `random`, `rules`).
+    pub lines: Vec<RootLine>,
 }
 
 /// The protocol's handle on a game, whatever the game is.
@@ -110,6 +114,7 @@ impl Decision {
             iterations: r.iterations,
             depth: r.depth,
             exact: r.exact,
+            lines: lines_text(state, &r.lines),
         }
     }
 }
@@ -268,6 +273,7 @@ impl<G: Game> Table<G> {
                 depth: 0,
                 pv: vec![only],
                 exact: None,
+                lines: Vec::new(),
             });
         }
         let seats = state.num_seats();

@@ -46,12 +46,14 @@ pub enum Command {
     Genmove {
         seat: Option<String>,
         budget: BudgetOverride,
+        shown: Shown,
     },
     /// `analyze [seat] [interval=ms] [key=value ...]`
     Analyze {
         seat: Option<String>,
         budget: BudgetOverride,
         interval_ms: u64,
+        shown: Shown,
     },
     /// `undo`
     Undo,
@@ -99,6 +101,51 @@ pub enum Command {
     /// `history`
     History,
 }
+
+/// What `analyze` or `genmove` asks to see of the search as it runs
+/// (`multipv=N`, `output=text|json`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The best root moves to report, one `info multipv` line each (0: the
+    /// plain `info` line of the best move).
+    pub multipv: usize,
+    /// The form of the `info` lines for this command (`None`: the
+    /// session's `set output`).
+    pub output: Option<OutputFormat>,
+}
+
+/// The form of `info` lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// `info key value ...`, as GTP engines print analysis.
+    #[default]
+    Text,
+    /// One JSON object a line (protocol.md, "Analysis").
+    Json,
+}
+
+impl OutputFormat {
+    /// Reads `text` or `json`.
+    pub fn parse(word: &str) -> Option<OutputFormat> {
+        match word.to_ascii_lowercase().as_str() {
+            "text" => Some(OutputFormat::Text),
+            "json" => Some(OutputFormat::Json),
+            _ => None,
+        }
+    }
+
+    /// The name `get output` shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Json => "json",
+        }
+    }
+}
+
+/// The most lines `multipv=N` may ask for: more than any game here has moves
+/// at a decision, but for the Hearts pass (hundreds of card triples).
+pub const MAX_MULTIPV: usize = 256;
 
 /// Every command name, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
@@ -228,14 +275,20 @@ fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, ParseError>
         .map_err(|_| ParseError::BadArgument(format!("{what} must be a number, not '{word}'")))
 }
 
+/// The words of genmove and analyze: `[seat] key=value...`.
+struct SearchWords {
+    seat: Option<String>,
+    budget: BudgetOverride,
+    interval: Option<u64>,
+    shown: Shown,
+}
+
 /// Splits `[seat] key=value...` words of genmove and analyze.
-fn seat_and_budget(
-    words: Vec<String>,
-    usage: &'static str,
-) -> Result<(Option<String>, BudgetOverride, Option<u64>), ParseError> {
+fn seat_and_budget(words: Vec<String>, usage: &'static str) -> Result<SearchWords, ParseError> {
     let mut seat = None;
     let mut budget = BudgetOverride::default();
     let mut interval = None;
+    let mut shown = Shown::default();
     for w in words {
         match w.split_once('=') {
             Some((k, v)) => match k.to_ascii_lowercase().as_str() {
@@ -243,6 +296,19 @@ fn seat_and_budget(
                 "movetime" => budget.movetime = Some(number(v, "movetime")?),
                 "depth" => budget.depth = Some(number(v, "depth")?),
                 "interval" => interval = Some(number(v, "interval")?),
+                "multipv" => {
+                    shown.multipv = number(v, "multipv")?;
+                    if !(1..=MAX_MULTIPV).contains(&shown.multipv) {
+                        return Err(ParseError::BadArgument(format!(
+                            "multipv must be 1 to {MAX_MULTIPV}, not '{v}'"
+                        )));
+                    }
+                }
+                "output" => {
+                    shown.output = Some(OutputFormat::parse(v).ok_or_else(|| {
+                        ParseError::BadArgument(format!("output must be text or json, not '{v}'"))
+                    })?);
+                }
                 _ => {
                     return Err(ParseError::BadArgument(format!(
                         "unknown budget '{k}'; budgets: iterations=N, movetime=MS, depth=D"
@@ -253,7 +319,12 @@ fn seat_and_budget(
             None => return Err(ParseError::Usage(usage)),
         }
     }
-    Ok((seat, budget, interval))
+    Ok(SearchWords {
+        seat,
+        budget,
+        interval,
+        shown,
+    })
 }
 
 fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
@@ -281,26 +352,31 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
         "play" if n >= 1 => Ok(Command::Play(words)),
         "play" => Err(ParseError::Usage("play [seat] <move>")),
         "genmove" => {
-            let (seat, budget, interval) = seat_and_budget(
+            let w = seat_and_budget(
                 words,
                 "genmove [seat] [iterations=N] [movetime=MS] [depth=D]",
             )?;
-            if interval.is_some() {
+            if w.interval.is_some() {
                 return Err(ParseError::BadArgument(
                     "interval= belongs to analyze".into(),
                 ));
             }
-            Ok(Command::Genmove { seat, budget })
+            Ok(Command::Genmove {
+                seat: w.seat,
+                budget: w.budget,
+                shown: w.shown,
+            })
         }
         "analyze" => {
-            let (seat, budget, interval) = seat_and_budget(
+            let w = seat_and_budget(
                 words,
                 "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D]",
             )?;
             Ok(Command::Analyze {
-                seat,
-                budget,
-                interval_ms: interval.unwrap_or(500).max(10),
+                seat: w.seat,
+                budget: w.budget,
+                interval_ms: w.interval.unwrap_or(500).max(10),
+                shown: w.shown,
             })
         }
         "undo" => none(Command::Undo, "undo"),
@@ -390,9 +466,34 @@ mod tests {
                 budget: BudgetOverride {
                     movetime: Some(100),
                     ..Default::default()
-                }
+                },
+                shown: Shown::default(),
             })
         );
+        assert_eq!(
+            parse_line("analyze black multipv=8 output=JSON depth=4").command,
+            Ok(Command::Analyze {
+                seat: Some("black".into()),
+                budget: BudgetOverride {
+                    depth: Some(4),
+                    ..Default::default()
+                },
+                interval_ms: 500,
+                shown: Shown {
+                    multipv: 8,
+                    output: Some(OutputFormat::Json),
+                },
+            })
+        );
+        for bad in ["multipv=0", "multipv=257", "multipv=x", "output=xml"] {
+            assert!(
+                matches!(
+                    parse_line(&format!("analyze {bad}")).command,
+                    Err(ParseError::BadArgument(_))
+                ),
+                "{bad}"
+            );
+        }
         assert_eq!(
             parse_line("GAME quoridor size=5").command,
             Ok(Command::Game {

@@ -3,6 +3,7 @@
 //! only; the engine facade does the work.
 
 pub mod command;
+pub mod info;
 pub mod input;
 pub(crate) mod session;
 

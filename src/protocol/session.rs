@@ -15,10 +15,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::{Answer, Progress};
-use crate::engine::{BudgetOverride, Engine, EngineError, Request};
+use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
-use crate::protocol::command::{COMMANDS, Command, ParseError, parse_line};
+use crate::protocol::command::{COMMANDS, Command, OutputFormat, ParseError, Shown, parse_line};
+use crate::protocol::info::{Info, decision_lines, millis, progress_lines, render_lines};
 use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_lines};
 
 /// What the session tells its caller when it ends.
@@ -106,6 +107,9 @@ where
         out: Mutex::new(output),
         closed: AtomicBool::new(false),
     };
+    // The form of `info` lines (`set output`): the session's, not the
+    // engine's, since only the protocol shows them.
+    let mut format = OutputFormat::Text;
     for item in rx {
         match item {
             Input::TooLong(id) => out.write(&failure(
@@ -121,21 +125,39 @@ where
                         seat,
                         budget,
                         interval_ms,
+                        shown,
                     }) => {
-                        analyze(
-                            &mut engine,
-                            &out,
-                            line.id,
-                            seat,
-                            budget,
-                            interval_ms,
-                            cancel,
-                            at,
-                        );
+                        let stream =
+                            Stream::new(&out, line.id, shown, format, interval_ms, &cancel);
+                        analyze(&mut engine, &stream, seat, budget, cancel.clone(), at);
                         None
                     }
-                    Ok(Command::Genmove { seat, budget }) => {
+                    Ok(Command::Genmove {
+                        seat,
+                        budget,
+                        shown,
+                    }) if shown.multipv > 0 => {
+                        let interval = GENMOVE_INTERVAL_MS;
+                        let stream = Stream::new(&out, line.id, shown, format, interval, &cancel);
+                        genmove_streamed(&mut engine, &stream, seat, budget, cancel.clone(), at);
+                        None
+                    }
+                    Ok(Command::Genmove { seat, budget, .. }) => {
                         genmove(&mut engine, &out, line.id, seat, budget, cancel, at)
+                    }
+                    Ok(Command::Set { name, value }) if name.eq_ignore_ascii_case("output") => {
+                        Some(match OutputFormat::parse(&value) {
+                            Some(f) => {
+                                format = f;
+                                Ok(String::new())
+                            }
+                            None => Err(Failure::Other(format!(
+                                "output must be text or json, not '{value}'"
+                            ))),
+                        })
+                    }
+                    Ok(Command::Get(Some(name))) if name.eq_ignore_ascii_case("output") => {
+                        Some(Ok(format.name().to_string()))
                     }
                     Ok(command) => Some(execute(&mut engine, command)),
                     Err(e) => Some(Err(Failure::Parse(e))),
@@ -401,6 +423,7 @@ fn genmove<W: Write + Send>(
         since: at,
         reporter: None,
         answer: Some(&answer),
+        multipv: 0,
     };
     let deadline = engine.deadline(&request).map(|d| d + ANSWER_GRACE);
     let done = AtomicBool::new(false);
@@ -497,51 +520,133 @@ fn ask_for_short_slices() {
     }
 }
 
+/// How often `genmove multipv=N` reports, in milliseconds.
+const GENMOVE_INTERVAL_MS: u64 = 500;
+
+/// The streamed reply of `analyze` (or `genmove multipv=N`): the `=` line,
+/// `info` lines at most one report per interval as the search runs, in the
+/// form asked for, then the reply's end.
+struct Stream<'o, W: Write> {
+    out: &'o Output<W>,
+    id: Option<u64>,
+    multipv: usize,
+    format: OutputFormat,
+    interval: Duration,
+    /// Raised when nobody reads any more (a closed output).
+    stop: Arc<AtomicBool>,
+    /// When the last report was written, and whether the `=` line was.
+    state: Mutex<(Option<Instant>, bool)>,
+}
+
+impl<'o, W: Write> Stream<'o, W> {
+    fn new(
+        out: &'o Output<W>,
+        id: Option<u64>,
+        shown: Shown,
+        session_format: OutputFormat,
+        interval_ms: u64,
+        stop: &Arc<AtomicBool>,
+    ) -> Stream<'o, W> {
+        Stream {
+            out,
+            id,
+            multipv: shown.multipv,
+            format: shown.output.unwrap_or(session_format),
+            interval: Duration::from_millis(interval_ms),
+            stop: stop.clone(),
+            state: Mutex::new((None, false)),
+        }
+    }
+
+    /// Writes `text` after the `=` line, writing that first if it was not.
+    fn write_opened(&self, opened: &mut bool, text: &str) {
+        if !*opened {
+            *opened = true;
+            self.out.write(&format!("={}\n", id_text(self.id)));
+        }
+        self.out.write(text);
+    }
+
+    /// Opens the reply: the `=` line.
+    fn open(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            self.write_opened(&mut state.1, "");
+        }
+    }
+
+    /// Whether the `=` line was written.
+    fn is_open(&self) -> bool {
+        self.state.lock().is_ok_and(|s| s.1)
+    }
+
+    /// A progress report: written unless the last was less than an
+    /// interval ago.
+    fn report(&self, p: &Progress) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        if state.0.is_some_and(|t| t.elapsed() < self.interval) {
+            return;
+        }
+        state.0 = Some(Instant::now());
+        let text = if self.multipv == 0 {
+            Info::progress(p).render(self.format)
+        } else {
+            let lines = progress_lines(p);
+            render_lines(
+                &lines,
+                p.iterations,
+                p.depth,
+                millis(p.elapsed),
+                self.format,
+            )
+        };
+        self.write_opened(&mut state.1, &text);
+        if self.out.is_closed() {
+            // Nobody reads the analysis any more.
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The final report of `d`, reached `ms` after the command was read:
+    /// its lines, or the plain `info` line of its move.
+    fn decision(&self, d: &Decision, ms: u64) -> String {
+        if self.multipv == 0 {
+            Info::decision(d).render(self.format)
+        } else {
+            render_lines(&decision_lines(d), d.iterations, d.depth, ms, self.format)
+        }
+    }
+
+    /// Ends the reply with `text` and the empty line.
+    fn finish(&self, text: &str) {
+        if let Ok(mut state) = self.state.lock() {
+            self.write_opened(&mut state.1, &format!("{text}\n"));
+        }
+    }
+}
+
 /// `analyze`: searches the position without playing, printing `info`
-/// lines every `interval_ms`, until its budget runs out (commands sent
+/// lines every interval, until its budget runs out (commands sent
 /// meanwhile wait, as during `genmove`) or, without a budget, until the
 /// next line arrives; `stop`, a bad line, the end of the input or a closed
-/// output end it too. Then the last `info` line and the empty line that
-/// end the reply. The game is left as it was; the search tree is kept.
-#[allow(clippy::too_many_arguments)]
+/// output end it too. Then the last `info` line (with `multipv=N`, the
+/// last N) and the empty line that end the reply. The game is left as it
+/// was; the search tree is kept.
 fn analyze<W: Write + Send>(
     engine: &mut Engine,
-    out: &Output<W>,
-    id: Option<u64>,
+    stream: &Stream<W>,
     seat: Option<String>,
     budget: BudgetOverride,
-    interval_ms: u64,
     cancel: Arc<AtomicBool>,
     at: Instant,
 ) {
     let seat = match seat_of(engine, &seat).and_then(|s| engine.ready_to_analyze(s).map(|_| s)) {
         Ok(s) => s,
-        Err(e) => return out.write(&failure(id, &e.to_string())),
+        Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
-    let last = Mutex::new(None::<Instant>);
-    let interval = Duration::from_millis(interval_ms);
-    let stop = cancel.clone();
-    let report = |p: &Progress| {
-        let Ok(mut last) = last.lock() else { return };
-        if last.is_some_and(|t| t.elapsed() < interval) {
-            return;
-        }
-        *last = Some(Instant::now());
-        out.write(&format!(
-            "info move {} score {:.4} iterations {} depth {} time {} pv {}\n",
-            p.best,
-            p.score,
-            p.iterations,
-            p.depth,
-            p.elapsed.as_millis(),
-            p.pv.join(" ")
-        ));
-        if out.is_closed() {
-            // Nobody reads the analysis any more.
-            stop.store(true, Ordering::Relaxed);
-        }
-    };
-    out.write(&format!("={}\n", id_text(id)));
+    let report = |p: &Progress| stream.report(p);
+    stream.open();
     let request = Request {
         seat,
         budget,
@@ -549,15 +654,48 @@ fn analyze<W: Write + Send>(
         since: at,
         reporter: Some(&report),
         answer: None,
+        multipv: stream.multipv,
     };
     match engine.analyze(&request) {
+        Ok(d) => stream.finish(&stream.decision(&d, millis(at.elapsed()))),
+        Err(e) => stream.finish(&Info::error(&e.to_string()).render(stream.format)),
+    }
+}
+
+/// `genmove multipv=N`: searches and plays as `genmove` does, streaming
+/// the analysis as `analyze multipv=N` does: `=`, the `info multipv` lines
+/// of each report and the last, then `play <move>` and the empty line. A
+/// refusal before the search is a plain `?` reply. The reply leaves when
+/// the search returns (no early answer from the clock watcher: a GUI that
+/// asks for the lines waits for the last of them).
+fn genmove_streamed<W: Write + Send>(
+    engine: &mut Engine,
+    stream: &Stream<W>,
+    seat: Option<String>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+) {
+    let seat = match seat_of(engine, &seat) {
+        Ok(s) => s,
+        Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
+    };
+    let report = |p: &Progress| stream.report(p);
+    let request = Request {
+        seat,
+        budget,
+        stop: cancel,
+        since: at,
+        reporter: Some(&report),
+        answer: None,
+        multipv: stream.multipv,
+    };
+    match engine.genmove(&request) {
         Ok(d) => {
-            let exact = d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default();
-            out.write(&format!(
-                "info move {} score {:.4} iterations {} depth {}{}\n\n",
-                d.mv, d.score, d.iterations, d.depth, exact
-            ));
+            let lines = stream.decision(&d, millis(at.elapsed()));
+            stream.finish(&format!("{lines}play {}\n", d.mv));
         }
-        Err(e) => out.write(&format!("info error {e}\n\n")),
+        Err(e) if !stream.is_open() => stream.out.write(&failure(stream.id, &e.to_string())),
+        Err(e) => stream.finish(&Info::error(&e.to_string()).render(stream.format)),
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
 use crate::game::{Game, ProbCut, Rng, Seat, Turn};
-use crate::search::{Budget, Control, Progress, Search, SearchResult};
+use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
 use crate::zeroed::ZeroedTable;
 
 /// The score of a won game at the root; wins further away score less.
@@ -301,6 +301,12 @@ struct Worker<'t, G: Game> {
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
+    /// Root moves to search to an exact value each: above one, every
+    /// iteration is a MultiPV search ([`Worker::root_multi`]).
+    multipv: usize,
+    /// The last completed MultiPV iteration's moves with exact scores,
+    /// best first.
+    lines: Vec<(G::Move, i32)>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -376,6 +382,8 @@ impl<'t, G: Game> Worker<'t, G> {
             busy: None,
             buffers,
             orders,
+            multipv: 0,
+            lines: Vec::new(),
         }
     }
 
@@ -682,6 +690,63 @@ impl<'t, G: Game> Worker<'t, G> {
         Some((mv, score))
     }
 
+    /// Searches the root to `depth` for the `count` best moves, each to an
+    /// exact score (MultiPV): a move is searched in the window above the
+    /// `count`th best exact score so far (the whole window until there are
+    /// `count`), first with a null window where there are; one that fails
+    /// low is not among the best, one that passes is searched to its exact
+    /// score. The previous depth's best moves go first. Returns every move
+    /// with an exact score, best first (on equal scores, in search order),
+    /// or `None` if cut off.
+    fn root_multi(
+        &mut self,
+        root: &G,
+        me: Seat,
+        depth: u32,
+        count: usize,
+        pacer: &mut Pacer,
+    ) -> Option<Vec<(G::Move, i32)>> {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        let hint = self
+            .lines
+            .first()
+            .and_then(|&(b, _)| moves.iter().position(|&m| m == b))
+            .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
+        let mut order = Vec::new();
+        self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
+        if self.aborted {
+            return None;
+        }
+        let rank = |mv: G::Move| self.lines.iter().position(|&(m, _)| m == mv);
+        order.sort_by_key(|&(_, i)| rank(moves[i as usize]).unwrap_or(usize::MAX));
+        let open = WIN + 1;
+        let mut exact: Vec<(G::Move, i32, usize)> = Vec::new();
+        for &(_, i) in &order {
+            let mv = moves[i as usize];
+            let mut child = root.clone();
+            child.apply(mv);
+            let enough = exact.len() >= count;
+            let alpha = if enough { exact[count - 1].1 } else { -open };
+            let mark = match self.take(&child, depth - 1, false) {
+                Take::Now(mark) => mark,
+                Take::Later => None,
+            };
+            let score = self.pvs_child(&child, me, depth - 1, 1, !enough, alpha, open, pacer);
+            self.leave(mark);
+            if self.aborted {
+                return None;
+            }
+            if score > alpha {
+                let at = exact.partition_point(|&(_, s, _)| s >= score);
+                exact.insert(at, (mv, score, i as usize));
+            }
+        }
+        let &(_, score, i) = exact.first()?;
+        self.store(root, depth, Bound::Exact, score, Some(i));
+        Some(exact.into_iter().map(|(mv, s, _)| (mv, s)).collect())
+    }
+
     /// Searches the root to `depth` in an aspiration window around
     /// `guess` (the previous depth's score), widening it on the side the
     /// score fell out of until the score lands inside: most depths change
@@ -792,6 +857,34 @@ impl<'t, G: Game> Worker<'t, G> {
         }
     }
 
+    /// The lines of a completed iteration whose answer is `result`: the
+    /// MultiPV iteration's best moves with their lines, or, for one line,
+    /// the answer itself (whose score an aspiration search makes exact).
+    fn candidates(
+        &self,
+        root: &G,
+        result: &SearchResult<G::Move>,
+        count: usize,
+    ) -> Vec<Candidate<G::Move>> {
+        if count <= 1 {
+            return (count == 1)
+                .then(|| Candidate {
+                    pv: result.pv.clone(),
+                    ..Candidate::new(result.best, result.score)
+                })
+                .into_iter()
+                .collect();
+        }
+        self.lines
+            .iter()
+            .take(count)
+            .map(|&(mv, score)| Candidate {
+                pv: self.pv(root, mv, result.depth as usize),
+                ..Candidate::new(mv, score_to_value(score))
+            })
+            .collect()
+    }
+
     fn pv(&self, root: &G, first: G::Move, max: usize) -> Vec<G::Move> {
         let mut pv = vec![first];
         let mut state = root.clone();
@@ -839,8 +932,17 @@ impl<'t, G: Game> Worker<'t, G> {
             if let (0, Some(it)) = (self.helper, self.iterations) {
                 it.main_depth.store(depth, Ordering::Relaxed);
             }
-            let Some((mv, score)) = self.aspirate(root, seat, depth, previous, guess, &mut pacer)
-            else {
+            let searched = if self.multipv > 1 {
+                let lines = self.root_multi(root, seat, depth, self.multipv, &mut pacer);
+                lines.and_then(|lines| {
+                    let best = lines.first().copied();
+                    self.lines = lines;
+                    best
+                })
+            } else {
+                self.aspirate(root, seat, depth, previous, guess, &mut pacer)
+            };
+            let Some((mv, score)) = searched else {
                 break;
             };
             let changed = previous.is_some_and(|p| p != mv);
@@ -927,6 +1029,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             depth: 0,
             pv: vec![first[0]],
             exact: None,
+            lines: Vec::new(),
         };
         let table = SharedTable::new(&mut self.table, self.salt);
         let buffers = (
@@ -950,8 +1053,11 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
-                            // complete it again.
-                            if iterations.deepest().is_some_and(|d| d.depth >= max_depth) {
+                            // complete it again (not under MultiPV: the
+                            // lines are the main thread's).
+                            if control.multipv() <= 1
+                                && iterations.deepest().is_some_and(|d| d.depth >= max_depth)
+                            {
                                 done.store(true, Ordering::Relaxed);
                             }
                             w.nodes
@@ -960,6 +1066,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 })
                 .collect();
             let mut main = Worker::<G>::new(table, node_limit, buffers);
+            let multipv = control.multipv();
+            main.multipv = multipv;
             if self.threads > 1 {
                 main.iterations = Some(iterations);
                 main.busy = busy;
@@ -975,7 +1083,9 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                     depth,
                     pv: w.pv(root, mv, depth as usize),
                     exact: None,
+                    lines: Vec::new(),
                 };
+                result.lines = w.candidates(root, &result, multipv);
                 if control.has_reporter() {
                     control.report(&Progress {
                         iterations: w.nodes,
@@ -984,6 +1094,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         best: root.move_text(mv),
                         score: result.score,
                         pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
+                        lines: lines_text(root, &result.lines),
                     });
                 }
             });
@@ -993,14 +1104,17 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             // thread knows better: its move is played, unless the main
             // thread proved its result (a deeper search with ProbCut may
             // prune the proof away).
+            // (Not under MultiPV: the lines are the main thread's.)
             if let Some(d) = iterations.deepest()
                 && d.depth > result.depth
                 && !main_proven
+                && multipv <= 1
             {
                 result.best = d.best;
                 result.score = score_to_value(d.score);
                 result.depth = d.depth;
                 result.pv = main.pv(root, d.best, d.depth as usize);
+                result.lines = main.candidates(root, &result, multipv);
             }
             (main, helper_nodes)
         });

@@ -12,9 +12,18 @@
 
 use std::time::{Duration, Instant};
 
-use crate::control::{Budget, Control};
+use crate::control::{Budget, Control, Progress};
 use crate::game::{Game, Rng, Seat};
-use crate::search::{Search, SearchResult};
+use crate::search::{Candidate, Search, SearchResult, lines_text};
+
+/// The value in `[0, 1]` of an exact margin: a win, a draw or a loss.
+fn outcome_value(exact: i32) -> f64 {
+    match exact.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
+    }
+}
 
 /// Solve within reach, else delegate.
 pub struct SolveFirst<G: Game> {
@@ -120,19 +129,43 @@ impl<G: Game> Search<G> for SolveFirst<G> {
             .with_threads(self.threads);
             let solver_control = &solver_control;
             self.tried += 1;
-            if let Some((mv, exact)) = root.solve(solver_control, self.table_bytes) {
-                let score = match exact.signum() {
-                    1 => 1.0,
-                    -1 => 0.0,
-                    _ => 0.5,
-                };
+            let count = control.multipv();
+            // Several lines: every move's margin (a costlier solve).
+            let solved = if count > 1 {
+                root.solve_moves(solver_control, self.table_bytes)
+            } else {
+                root.solve(solver_control, self.table_bytes)
+                    .map(|best| vec![best])
+            };
+            if let Some(&(mv, exact)) = solved.as_ref().and_then(|every| every.first()) {
+                let lines: Vec<_> = solved
+                    .iter()
+                    .flatten()
+                    .take(count)
+                    .map(|&(m, e)| Candidate {
+                        exact: Some(e),
+                        ..Candidate::new(m, outcome_value(e))
+                    })
+                    .collect();
+                // (Only for lines: a plain analysis of a solve stays as it was.)
+                if count > 0 && control.has_reporter() {
+                    control.report(&Progress {
+                        elapsed: control.elapsed(),
+                        best: root.move_text(mv),
+                        score: outcome_value(exact),
+                        pv: vec![root.move_text(mv)],
+                        lines: lines_text(root, &lines),
+                        ..Progress::default()
+                    });
+                }
                 return SearchResult {
                     best: mv,
-                    score,
+                    score: outcome_value(exact),
                     iterations: 0,
                     depth: 0,
                     pv: vec![mv],
                     exact: Some(exact),
+                    lines,
                 };
             }
             if let (Some(n), Some(time)) = (size, allowed)

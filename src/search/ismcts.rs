@@ -30,7 +30,9 @@ use rand::Rng as _;
 use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
-use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
+use crate::search::{
+    Budget, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text,
+};
 
 /// Iterations used when the budget sets no limit at all.
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -476,7 +478,9 @@ impl<G: Game> Run<G> {
                 break;
             }
             if report {
-                pacer.report(|elapsed| self.progress(root, iterations, max_depth, elapsed));
+                pacer.report(|elapsed| {
+                    self.progress(root, iterations, max_depth, elapsed, control.multipv())
+                });
             }
             iterations += 1;
             max_depth = max_depth.max(self.iterate(root, seat, rng));
@@ -491,6 +495,7 @@ impl<G: Game> Run<G> {
         iterations: u64,
         depth: u32,
         elapsed: std::time::Duration,
+        multipv: usize,
     ) -> Option<Progress> {
         let best = self.tree.most_visited(0)?;
         Some(Progress {
@@ -505,16 +510,26 @@ impl<G: Game> Run<G> {
                 .into_iter()
                 .map(|m| root.move_text(m))
                 .collect(),
+            lines: lines_text(root, &ranked_root(std::iter::once(&self.tree), multipv)),
         })
     }
 }
 
-/// The most visited root move over every run's tree (visits summed, ties
-/// to the higher total), with its mean reward.
-fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
-    let mut merged: Vec<(G::Move, u64, f64)> = Vec::new();
-    for run in runs {
-        for e in run.tree.nodes.first().map_or(&[][..], |n| &n.edges[..]) {
+/// The root moves over every given tree (visits and totals summed), the
+/// most visited first (ties to the higher total, then to the later move,
+/// as `max_by` picks), at most `count`: each with its mean reward and
+/// visits, its line the move alone (below it come moves of other seats,
+/// drawn from guessed hands).
+fn ranked_root<'r, M: Copy + PartialEq + 'r>(
+    trees: impl Iterator<Item = &'r Tree<M>>,
+    count: usize,
+) -> Vec<Candidate<M>> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let mut merged: Vec<(M, u64, f64)> = Vec::new();
+    for tree in trees {
+        for e in tree.nodes.first().map_or(&[][..], |n| &n.edges[..]) {
             match merged.iter_mut().find(|(m, ..)| *m == e.mv) {
                 Some((_, visits, total)) => {
                     *visits += u64::from(e.visits);
@@ -524,21 +539,37 @@ fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
             }
         }
     }
-    merged
+    let mut order: Vec<usize> = (0..merged.len()).collect();
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| (merged[i].1, merged[i].2);
+        key(b)
+            .partial_cmp(&key(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(b.cmp(&a))
+    });
+    order
         .into_iter()
-        .max_by(|a, b| {
-            (a.1, a.2)
-                .partial_cmp(&(b.1, b.2))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|(mv, visits, total)| {
+        .take(count)
+        .map(|i| {
+            let (mv, visits, total) = merged[i];
             let score = if visits == 0 {
                 0.5
             } else {
                 total / visits as f64
             };
-            (mv, score)
+            Candidate {
+                visits: Some(visits),
+                ..Candidate::new(mv, score)
+            }
         })
+        .collect()
+}
+
+/// The most visited root move over every run's tree, with its mean reward.
+fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
+    ranked_root(runs.iter().map(|r| &r.tree), 1)
+        .first()
+        .map(|c| (c.mv, c.score))
 }
 
 /// A search result for a move chosen without searching.
@@ -550,6 +581,7 @@ fn only<M: Copy>(mv: M, iterations: u64) -> SearchResult<M> {
         depth: 0,
         pv: vec![mv],
         exact: None,
+        lines: Vec::new(),
     }
 }
 
@@ -619,6 +651,7 @@ impl<G: Game> Search<G> for Ismcts {
                     _ => vec![best],
                 },
                 exact: None,
+                lines: ranked_root(runs.iter().map(|r| &r.tree), control.multipv()),
             },
             None => only(root_moves[0], iterations),
         };

@@ -37,7 +37,9 @@ use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout, playout_rewards};
 use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
-use crate::search::{Budget, Control, Progress, Search, SearchResult, fast_ln};
+use crate::search::{
+    Budget, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text,
+};
 
 /// How often (in iterations, or heuristic playout steps) the stop flag and
 /// clock are read.
@@ -363,7 +365,9 @@ impl<'t, G: Game> Worker<'t, G> {
                     tree: self.tree,
                     final_choice: self.config.final_choice,
                 };
-                pacer.report(|elapsed| Some(view.progress(root, done, max_depth, elapsed)));
+                pacer.report(|elapsed| {
+                    Some(view.progress(root, done, max_depth, elapsed, control.multipv()))
+                });
             }
             if pacer.tick() || root_node.visits() >= VISIT_CAP {
                 break;
@@ -389,8 +393,9 @@ impl<M: Copy + PartialEq> View<'_, M> {
             .collect()
     }
 
-    fn best_child(&self, children: &[(Option<M>, Stats)]) -> Option<usize> {
-        let key = |s: &Stats| match self.final_choice {
+    /// The order of the final choice: the greater key is the better move.
+    fn key(&self, s: &Stats) -> (f64, f64) {
+        match self.final_choice {
             Final::Visits => (f64::from(s.visits), f64::from(s.mean)),
             Final::Mean => (
                 if s.visits == 0 {
@@ -400,18 +405,73 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 },
                 f64::from(s.visits),
             ),
-        };
-        (0..children.len()).max_by(|&a, &b| {
-            key(&children[a].1)
-                .partial_cmp(&key(&children[b].1))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
+        }
+    }
+
+    /// Whether child `a` ranks below child `b` (on equal keys, the earlier
+    /// one: the last of equals is the best, as `max_by` picks it).
+    fn ranks_below(
+        &self,
+        children: &[(Option<M>, Stats)],
+        a: usize,
+        b: usize,
+    ) -> std::cmp::Ordering {
+        self.key(&children[a].1)
+            .partial_cmp(&self.key(&children[b].1))
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    }
+
+    fn best_child(&self, children: &[(Option<M>, Stats)]) -> Option<usize> {
+        (0..children.len()).max_by(|&a, &b| self.ranks_below(children, a, b))
+    }
+
+    /// The `count` best root moves in the order of the final choice, each
+    /// with its mean, visits and the most visited line below it (the move
+    /// alone in a game of hidden information: the line below would be
+    /// drawn from guessed cards).
+    fn candidates(&self, count: usize, lines: bool) -> Vec<Candidate<M>> {
+        if count == 0 {
+            return Vec::new();
+        }
+        let children: Vec<_> = self
+            .tree
+            .children(self.tree.root())
+            .filter(|(_, n)| n.stats().visits > 0)
+            .filter_map(|(r, n)| n.mv().map(|m| (r, Some(m), n.stats())))
+            .collect();
+        let stats: Vec<_> = children.iter().map(|&(_, m, s)| (m, s)).collect();
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by(|&a, &b| self.ranks_below(&stats, b, a));
+        order
+            .into_iter()
+            .take(count)
+            .filter_map(|i| {
+                let (node, mv, s) = children[i];
+                let mv = mv?;
+                let mut pv = vec![mv];
+                if lines {
+                    pv.extend(self.line_below(node, 31));
+                }
+                Some(Candidate {
+                    mv,
+                    score: f64::from(s.mean),
+                    visits: Some(u64::from(s.visits)),
+                    exact: None,
+                    pv,
+                })
+            })
+            .collect()
     }
 
     fn principal_variation(&self) -> Vec<M> {
+        self.line_below(self.tree.root(), 32)
+    }
+
+    /// The most visited line below `node`, at most `max` moves.
+    fn line_below(&self, mut node: NodeRef, max: usize) -> Vec<M> {
         let mut pv = Vec::new();
-        let mut node = self.tree.root();
-        while pv.len() < 32 {
+        while pv.len() < max {
             let Some((next, n)) = self
                 .tree
                 .children(node)
@@ -434,6 +494,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
         iterations: u64,
         depth: u32,
         elapsed: std::time::Duration,
+        multipv: usize,
     ) -> Progress {
         let children = self.root_children();
         let best = self.best_child(&children).map(|i| children[i]);
@@ -451,6 +512,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 .into_iter()
                 .map(|m| root.move_text(m))
                 .collect(),
+            lines: lines_text(root, &self.candidates(multipv, G::PERFECT_INFORMATION)),
         }
     }
 }
@@ -670,8 +732,10 @@ impl<G: Game> Search<G> for Mcts<G> {
         if pv.first() != Some(&best.0) {
             pv = vec![best.0];
         }
+        let lines = view.candidates(control.multipv(), G::PERFECT_INFORMATION);
         if control.has_reporter() {
-            let mut p = view.progress(root, iterations, depth, control.elapsed());
+            let mut p = view.progress(root, iterations, depth, control.elapsed(), 0);
+            p.lines = lines_text(root, &lines);
             p.best = root.move_text(best.0);
             p.score = best.1;
             control.report(&p);
@@ -683,6 +747,7 @@ impl<G: Game> Search<G> for Mcts<G> {
             depth,
             pv,
             exact: None,
+            lines,
         }
     }
 

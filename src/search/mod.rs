@@ -8,7 +8,7 @@
 
 use crate::game::{Game, Rng, Seat};
 
-pub use crate::control::{Budget, Control, Progress};
+pub use crate::control::{Budget, Control, Progress, RootLine};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -37,6 +37,52 @@ pub struct SearchResult<M> {
     /// The exact value when an exact solver decided, in the game's own
     /// score unit (Othello: final disc margin).
     pub exact: Option<i32>,
+    /// The best root moves, best first, each with its own value, when the
+    /// control asked for them ([`Control::multipv`]); empty otherwise.
+    pub lines: Vec<Candidate<M>>,
+}
+
+/// One root move of a MultiPV search: its value for the deciding seat
+/// (as [`SearchResult::score`]) and the line it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<M> {
+    /// The root move.
+    pub mv: M,
+    /// Its value for the deciding seat.
+    pub score: f64,
+    /// Playouts through it (Monte Carlo searches).
+    pub visits: Option<u64>,
+    /// Its exact value where a solver proved it.
+    pub exact: Option<i32>,
+    /// The line, starting with `mv`.
+    pub pv: Vec<M>,
+}
+
+impl<M: Copy> Candidate<M> {
+    /// A candidate whose line is the move alone.
+    pub fn new(mv: M, score: f64) -> Candidate<M> {
+        Candidate {
+            mv,
+            score,
+            visits: None,
+            exact: None,
+            pv: vec![mv],
+        }
+    }
+}
+
+/// The candidates as the protocol shows them, move texts of `root`.
+pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLine> {
+    lines
+        .iter()
+        .map(|c| RootLine {
+            mv: root.move_text(c.mv),
+            score: c.score,
+            visits: c.visits,
+            exact: c.exact,
+            pv: c.pv.iter().map(|&m| root.move_text(m)).collect(),
+        })
+        .collect()
 }
 
 /// A search algorithm for game `G`.

@@ -21,7 +21,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
-use crate::search::{Budget, Control, Progress, Search, SearchResult};
+use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
 
 /// Iterations used when the budget sets no limit at all.
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -167,13 +167,27 @@ fn aggregate<G: Game>(worlds: &[World<G>]) -> Vec<(G::Move, f64, u64)> {
 }
 
 fn best_of<M: Copy>(values: &[(M, f64, u64)]) -> Option<(M, f64)> {
-    let mut best: Option<(M, f64, u64)> = None;
-    for &(m, v, n) in values {
-        if best.is_none_or(|(_, bv, bn)| v > bv || (v == bv && n > bn)) {
-            best = Some((m, v, n));
-        }
-    }
-    best.map(|(m, v, _)| (m, v))
+    ranked(values, 1).first().map(|c| (c.mv, c.score))
+}
+
+/// The `count` best moves, best first: by value averaged over the worlds,
+/// then by pulls (on equal both, the first found). Each line is the move
+/// alone: what follows it in a world is that world's guessed cards.
+fn ranked<M: Copy>(values: &[(M, f64, u64)], count: usize) -> Vec<Candidate<M>> {
+    let mut order: Vec<&(M, f64, u64)> = values.iter().collect();
+    order.sort_by(|a, b| {
+        (b.1, b.2)
+            .partial_cmp(&(a.1, a.2))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    order
+        .into_iter()
+        .take(count)
+        .map(|&(m, v, n)| Candidate {
+            visits: Some(n),
+            ..Candidate::new(m, v)
+        })
+        .collect()
 }
 
 /// Pulls the arms of `worlds` round-robin until `limit` pulls (if any)
@@ -202,13 +216,15 @@ fn pull<G: Game>(
         }
         if report {
             pacer.report(|elapsed| {
-                best_of(&aggregate(worlds)).map(|(m, v)| Progress {
+                let values = aggregate(worlds);
+                best_of(&values).map(|(m, v)| Progress {
                     iterations,
                     depth: max_plies,
                     elapsed,
                     best: root.move_text(m),
                     score: v,
                     pv: vec![root.move_text(m)],
+                    lines: lines_text(root, &ranked(&values, control.multipv())),
                 })
             });
         }
@@ -263,6 +279,7 @@ impl<G: Game> Search<G> for Pimc {
             depth: 0,
             pv: vec![m],
             exact: None,
+            lines: Vec::new(),
         };
         if root_moves.len() == 1 {
             return single(root_moves[0]);
@@ -325,6 +342,7 @@ impl<G: Game> Search<G> for Pimc {
                 depth: max_plies,
                 pv: vec![m],
                 exact: None,
+                lines: ranked(&values, control.multipv()),
             },
             None => single(
                 root_moves

@@ -16,6 +16,7 @@ fn single<M: Copy>(mv: M) -> SearchResult<M> {
         depth: 0,
         pv: vec![mv],
         exact: None,
+        lines: Vec::new(),
     }
 }
 

@@ -518,6 +518,32 @@ fn solve_with(
     solve_ordered(p, o, control, table_bytes, simd, EVAL_ORDER_EMPTIES, weights)
 }
 
+/// The exact final margin of every move of the owner of `p` (as
+/// [`solve_exact_ordered_by`] scores the best one), best first (on equal
+/// margins, in the order searched); the pass alone where the side to move
+/// must pass. Each move is searched with the whole window, so this costs
+/// more than finding the best move. `None` if `control` stopped it.
+pub fn solve_every_move(
+    p: u64,
+    o: u64,
+    control: &Control,
+    table_bytes: usize,
+    weights: Option<&'static Weights>,
+) -> Option<Vec<(u8, i32)>> {
+    let every = Root::Every;
+    solve_table(p, o, control, table_bytes, true, EVAL_ORDER_EMPTIES, weights, every)
+        .map(|(scores, _)| scores)
+}
+
+/// What a solve answers at the root.
+#[derive(Clone, Copy)]
+enum Root {
+    /// The best move and its score.
+    Best,
+    /// Every move's exact score, best first.
+    Every,
+}
+
 /// [`solve_with`], ordering moves by `weights` from `eval_from` empties
 /// on (never without weights).
 fn solve_ordered(
@@ -529,6 +555,25 @@ fn solve_ordered(
     eval_from: u32,
     weights: Option<&'static Weights>,
 ) -> Option<(u8, i32, u64)> {
+    let best = Root::Best;
+    let (scores, nodes) =
+        solve_table(p, o, control, table_bytes, simd, eval_from, weights, best)?;
+    scores.first().map(|&(mv, score)| (mv, score, nodes))
+}
+
+/// [`solve_ordered`], answering `what` at the root: the moves with their
+/// scores (one for [`Root::Best`]) and the nodes searched.
+#[allow(clippy::too_many_arguments)]
+fn solve_table(
+    p: u64,
+    o: u64,
+    control: &Control,
+    table_bytes: usize,
+    simd: bool,
+    eval_from: u32,
+    weights: Option<&'static Weights>,
+    what: Root,
+) -> Option<(Vec<(u8, i32)>, u64)> {
     let empties = (!(p | o)).count_ones();
     // 2^bits buckets, grown with the work ahead up to 2^20 (64 MiB), within
     // the byte budget.
@@ -545,14 +590,20 @@ fn solve_ordered(
         eval_from: if weights.is_some() { eval_from } else { u32::MAX },
         weights,
     };
-    let r = solve_shared(p, o, &shared, simd);
+    let r = solve_shared(p, o, &shared, simd, what);
     table.give_back();
     r
 }
 
 /// Solves on the table of `shared`, with `control.threads() - 1` helpers
 /// that wait for splits.
-fn solve_shared(p: u64, o: u64, shared: &Shared, simd: bool) -> Option<(u8, i32, u64)> {
+fn solve_shared(
+    p: u64,
+    o: u64,
+    shared: &Shared,
+    simd: bool,
+    what: Root,
+) -> Option<(Vec<(u8, i32)>, u64)> {
     std::thread::scope(|scope| {
         let fast = cfg!(target_arch = "x86_64") && simd && super::avx2::available();
         for _ in 1..shared.control.threads() {
@@ -566,24 +617,38 @@ fn solve_shared(p: u64, o: u64, shared: &Shared, simd: bool) -> Option<(u8, i32,
                 Solver::<false>::helper(shared)
             });
         }
-        let r = solve_root(p, o, shared, fast);
+        let r = solve_root(p, o, shared, fast, what);
         shared.finished.store(true, Ordering::Relaxed);
         r
     })
 }
 
 /// The main thread's search of the root.
-fn solve_root(p: u64, o: u64, shared: &Shared, fast: bool) -> Option<(u8, i32, u64)> {
+fn solve_root(
+    p: u64,
+    o: u64,
+    shared: &Shared,
+    fast: bool,
+    what: Root,
+) -> Option<(Vec<(u8, i32)>, u64)> {
     #[cfg(target_arch = "x86_64")]
     if fast {
         let mut solver = Solver::<true>::new(shared, Vec::new());
         // SAFETY: the CPU has the features this copy is compiled for.
-        let r = unsafe { solver.root(p, o) };
+        let r = unsafe {
+            match what {
+                Root::Best => solver.root(p, o).map(|best| vec![best]),
+                Root::Every => solver.root_every(p, o),
+            }
+        };
         return solver.finish(r);
     }
     let _ = fast;
     let mut solver = Solver::<false>::new(shared, Vec::new());
-    let r = solver.root(p, o);
+    let r = match what {
+        Root::Best => solver.root(p, o).map(|best| vec![best]),
+        Root::Every => solver.root_every(p, o),
+    };
     solver.finish(r)
 }
 
@@ -602,11 +667,11 @@ impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
     }
 
     /// The public answer: nothing if stopped, else with the node count.
-    fn finish(self, r: Option<(u8, i32)>) -> Option<(u8, i32, u64)> {
+    fn finish<T>(self, r: Option<T>) -> Option<(T, u64)> {
         if self.stopped {
             None
         } else {
-            r.map(|(m, s)| (m, s, self.nodes))
+            r.map(|found| (found, self.nodes))
         }
     }
 
@@ -653,6 +718,31 @@ impl Solver<'_, '_, $fast> {
             return None;
         }
         Some((best, score))
+    }
+
+    /// The exact score of every move at the root, best first (on equal
+    /// scores, in the order searched), each searched with the whole
+    /// window; the pass (or the end) alone where there is no move. `None`
+    /// if stopped.
+    $(#[$attr])*
+    fn root_every(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
+        let mob = $moves(p, o);
+        if mob == 0 {
+            return self.root(p, o).map(|best| vec![best]);
+        }
+        let n = (!(p | o)).count_ones();
+        let mut list = [Child::default(); 36];
+        let count = self.order(p, o, mob, n, PASS, &mut list);
+        let mut every = Vec::with_capacity(count);
+        for c in &list[..count] {
+            let score = -self.search(c.p, c.o, c.mobility, -65, 65, n - 1);
+            if self.halted() {
+                return None;
+            }
+            every.push((c.sq, score));
+        }
+        every.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        Some(every)
     }
 
     /// The fail-soft score of a node with `n` empties and children `list`

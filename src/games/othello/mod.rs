@@ -595,6 +595,14 @@ impl Game for Othello {
         Some(if pass { (PASS, -score) } else { (mv, score) })
     }
 
+    fn solve_moves(&self, control: &Control, table_bytes: usize) -> Option<Vec<(Move, i32)>> {
+        if self.mobility == 0 {
+            return self.solve(control, table_bytes).map(|best| vec![best]);
+        }
+        let weights = eval::weights_of(self.eval);
+        endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)
+    }
+
     /// A mix of both bitboards and the side to move.
     #[inline]
     fn board_size(&self) -> Option<u32> {

@@ -1,0 +1,276 @@
+//! The `info` lines of an analysis (`analyze`, and `genmove multipv=N`):
+//! the same fields as text (`info key value ...`, as GTP engines print
+//! analysis) or as one JSON object a line (`set output json`). The JSON is
+//! written here by hand: flat objects of numbers, strings and one list of
+//! strings need no library.
+
+use std::fmt::Write as _;
+
+use crate::control::{Progress, RootLine};
+use crate::engine::Decision;
+use crate::protocol::command::OutputFormat;
+
+/// One field's value.
+enum Value<'a> {
+    Count(u64),
+    /// A value in `[0, 1]`, shown to four decimals.
+    Score(f64),
+    /// A margin, shown with its sign in text (`+4`), as a number in JSON.
+    Margin(i32),
+    Text(&'a str),
+    Moves(&'a [String]),
+}
+
+/// An `info` line: its fields in order.
+#[derive(Default)]
+pub struct Info<'a> {
+    fields: Vec<(&'static str, Value<'a>)>,
+}
+
+impl<'a> Info<'a> {
+    fn with(mut self, key: &'static str, value: Value<'a>) -> Info<'a> {
+        self.fields.push((key, value));
+        self
+    }
+
+    fn with_some(self, key: &'static str, value: Option<Value<'a>>) -> Info<'a> {
+        match value {
+            Some(v) => self.with(key, v),
+            None => self,
+        }
+    }
+
+    /// A progress report's best move:
+    /// `info move M score V iterations N depth D time MS pv ...`.
+    pub fn progress(p: &'a Progress) -> Info<'a> {
+        Info::default()
+            .with("move", Value::Text(&p.best))
+            .with("score", Value::Score(p.score))
+            .with("iterations", Value::Count(p.iterations))
+            .with("depth", Value::Count(u64::from(p.depth)))
+            .with("time", Value::Count(millis(p.elapsed)))
+            .with("pv", Value::Moves(&p.pv))
+    }
+
+    /// The final answer: `info move M score V iterations N depth D
+    /// [exact E]`.
+    pub fn decision(d: &'a Decision) -> Info<'a> {
+        Info::default()
+            .with("move", Value::Text(&d.mv))
+            .with("score", Value::Score(d.score))
+            .with("iterations", Value::Count(d.iterations))
+            .with("depth", Value::Count(u64::from(d.depth)))
+            .with_some("exact", d.exact.map(Value::Margin))
+    }
+
+    /// One line of a MultiPV report, `k` from 1 (the best): `info multipv K
+    /// move M score V iterations N depth D time MS [visits N] [exact E] pv ...`.
+    pub fn line(k: usize, line: &'a RootLine, iterations: u64, depth: u32, ms: u64) -> Info<'a> {
+        Info::default()
+            .with("multipv", Value::Count(k as u64))
+            .with("move", Value::Text(&line.mv))
+            .with("score", Value::Score(line.score))
+            .with("iterations", Value::Count(iterations))
+            .with("depth", Value::Count(u64::from(depth)))
+            .with("time", Value::Count(ms))
+            .with_some("visits", line.visits.map(Value::Count))
+            .with_some("exact", line.exact.map(Value::Margin))
+            .with("pv", Value::Moves(&line.pv))
+    }
+
+    /// `info error MESSAGE`: the analysis failed.
+    pub fn error(message: &'a str) -> Info<'a> {
+        Info::default().with("error", Value::Text(message))
+    }
+
+    /// The line, with its newline.
+    pub fn render(&self, format: OutputFormat) -> String {
+        match format {
+            OutputFormat::Text => self.text(),
+            OutputFormat::Json => self.json(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = String::from("info");
+        for (key, value) in &self.fields {
+            let _ = match value {
+                Value::Count(n) => write!(s, " {key} {n}"),
+                Value::Score(v) => write!(s, " {key} {v:.4}"),
+                Value::Margin(m) => write!(s, " {key} {m:+}"),
+                Value::Text(t) => write!(s, " {key} {t}"),
+                Value::Moves(moves) => write!(s, " {key} {}", moves.join(" ")),
+            };
+        }
+        s.push('\n');
+        s
+    }
+
+    fn json(&self) -> String {
+        let mut s = String::from("{\"type\":\"info\"");
+        for (key, value) in &self.fields {
+            let _ = write!(s, ",\"{key}\":");
+            match value {
+                Value::Count(n) => {
+                    let _ = write!(s, "{n}");
+                }
+                // JSON has no NaN or infinity.
+                Value::Score(v) if v.is_finite() => {
+                    let _ = write!(s, "{v:.4}");
+                }
+                Value::Score(_) => s.push_str("null"),
+                Value::Margin(m) => {
+                    let _ = write!(s, "{m}");
+                }
+                Value::Text(t) => json_string(&mut s, t),
+                Value::Moves(moves) => {
+                    s.push('[');
+                    for (i, m) in moves.iter().enumerate() {
+                        if i > 0 {
+                            s.push(',');
+                        }
+                        json_string(&mut s, m);
+                    }
+                    s.push(']');
+                }
+            }
+        }
+        s.push_str("}\n");
+        s
+    }
+}
+
+/// The lines of a MultiPV report: the progress's lines, or, from a search
+/// that reports none, its best move as the one line.
+pub fn progress_lines(p: &Progress) -> Vec<RootLine> {
+    if p.lines.is_empty() {
+        vec![RootLine {
+            mv: p.best.clone(),
+            score: p.score,
+            pv: p.pv.clone(),
+            ..RootLine::default()
+        }]
+    } else {
+        p.lines.clone()
+    }
+}
+
+/// The lines of a decision: the search's, or, where it had none (a forced
+/// move, a search without statistics per move), the move played as the
+/// one line.
+pub fn decision_lines(d: &Decision) -> Vec<RootLine> {
+    if d.lines.is_empty() {
+        vec![RootLine {
+            mv: d.mv.clone(),
+            score: d.score,
+            exact: d.exact,
+            pv: vec![d.mv.clone()],
+            ..RootLine::default()
+        }]
+    } else {
+        d.lines.clone()
+    }
+}
+
+/// Renders MultiPV lines, numbered from 1.
+pub fn render_lines(
+    lines: &[RootLine],
+    iterations: u64,
+    depth: u32,
+    ms: u64,
+    format: OutputFormat,
+) -> String {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Info::line(i + 1, l, iterations, depth, ms).render(format))
+        .collect()
+}
+
+/// Whole milliseconds, as the `time` field shows them.
+pub fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Appends `text` as a JSON string: quoted, with `"`, `\` and control
+/// characters escaped.
+fn json_string(s: &mut String, text: &str) {
+    s.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' => s.push_str("\\n"),
+            '\r' => s.push_str("\\r"),
+            '\t' => s.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(s, "\\u{:04x}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn text_lines_are_the_protocol_s_lines() {
+        let p = Progress {
+            iterations: 16384,
+            depth: 9,
+            elapsed: Duration::from_millis(101),
+            best: "d3".into(),
+            score: 0.50213,
+            pv: vec!["d3".into(), "c5".into()],
+            lines: Vec::new(),
+        };
+        assert_eq!(
+            Info::progress(&p).render(OutputFormat::Text),
+            "info move d3 score 0.5021 iterations 16384 depth 9 time 101 pv d3 c5\n"
+        );
+        let line = RootLine {
+            mv: "c4".into(),
+            score: 1.0,
+            visits: Some(7),
+            exact: Some(-2),
+            pv: vec!["c4".into()],
+        };
+        assert_eq!(
+            Info::line(2, &line, 10, 3, 5).render(OutputFormat::Text),
+            "info multipv 2 move c4 score 1.0000 iterations 10 depth 3 time 5 visits 7 exact -2 pv c4\n"
+        );
+        assert_eq!(
+            Info::line(2, &line, 10, 3, 5).render(OutputFormat::Json),
+            "{\"type\":\"info\",\"multipv\":2,\"move\":\"c4\",\"score\":1.0000,\"iterations\":10,\
+             \"depth\":3,\"time\":5,\"visits\":7,\"exact\":-2,\"pv\":[\"c4\"]}\n"
+        );
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let message = "bad \"x\" \\ \n\u{1}";
+        assert_eq!(
+            Info::error(message).render(OutputFormat::Json),
+            "{\"type\":\"info\",\"error\":\"bad \\\"x\\\" \\\\ \\n\\u0001\"}\n"
+        );
+        let mut p = Progress {
+            score: f64::NAN,
+            ..Progress::default()
+        };
+        p.pv.clear();
+        assert!(
+            Info::progress(&p)
+                .render(OutputFormat::Json)
+                .contains("\"score\":null")
+        );
+        assert!(
+            Info::progress(&p)
+                .render(OutputFormat::Json)
+                .contains("\"pv\":[]")
+        );
+    }
+}
