@@ -12,6 +12,7 @@ mod arena_shards;
 mod arena_stats;
 mod card_threads;
 mod cards_sampler;
+mod clock_rounding;
 mod conformance;
 mod engine_process;
 mod hearts_hidden;
