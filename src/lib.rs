@@ -5,7 +5,8 @@
 //! below it (a game never knows a search, the registry never knows the
 //! engine):
 //! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
-//!    `zeroed` and `dispose`: large tables made and freed off the clock.
+//!    `zeroed` and `dispose`: large tables made and freed off the clock;
+//!    [`peer_file`]: files opened on a peer's word, read safely.
 //! 2. [`game`]: the game trait every game implements; [`played`]: a game in
 //!    play as text (history, checked moves), shared by engine and referee.
 //! 3. [`games`]: one module per game, and the registry that names them
@@ -25,6 +26,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod options;
+pub mod peer_file;
 pub mod perft;
 pub mod played;
 pub mod protocol;

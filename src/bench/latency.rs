@@ -16,6 +16,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::bench::sorted;
+use crate::engine::clock::SeatTime;
 
 /// An engine process and its pipes.
 struct Engine {
@@ -194,49 +195,6 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
     Ok(report)
 }
 
-/// One seat's clock as the referee keeps it.
-#[derive(Clone, Copy)]
-struct SeatClock {
-    left: f64,
-    /// Stones left in the period; 0 in main time.
-    stones: u32,
-}
-
-impl SeatClock {
-    /// Charges `spent` seconds; false if the time ran out.
-    fn charge(&mut self, spent: f64, byo: f64, per: u32) -> bool {
-        if self.stones == 0 {
-            if spent <= self.left {
-                self.left -= spent;
-                return true;
-            }
-            if per == 0 {
-                return false;
-            }
-            // Main time ran out during the move: the rest comes from the
-            // first period.
-            let over = spent - self.left;
-            *self = SeatClock {
-                left: byo,
-                stones: per,
-            };
-            return self.charge(over, byo, per);
-        }
-        if spent > self.left {
-            return false;
-        }
-        self.left -= spent;
-        self.stones -= 1;
-        if self.stones == 0 {
-            *self = SeatClock {
-                left: byo,
-                stones: per,
-            };
-        }
-        true
-    }
-}
-
 fn clock_games(
     config: &LatencyConfig,
     (main, byo, per): (f64, f64, u32),
@@ -247,21 +205,12 @@ fn clock_games(
     let mut margins = Vec::new();
     let mut losses = 0;
     let mut games = 0;
+    let byo_time = Duration::from_secs_f64(byo);
+    let fresh = SeatTime::fresh(Duration::from_secs_f64(main), byo_time, per);
     for _ in 0..config.rounds {
         engine.ask("clear_board")?;
         engine.ask(&format!("time_settings {main} {byo} {per}"))?;
-        let mut clocks = std::collections::BTreeMap::<String, SeatClock>::new();
-        let fresh = if main > 0.0 {
-            SeatClock {
-                left: main,
-                stones: 0,
-            }
-        } else {
-            SeatClock {
-                left: byo,
-                stones: per,
-            }
-        };
+        let mut clocks = std::collections::BTreeMap::<String, SeatTime>::new();
         loop {
             let seat = engine.ask("turn")?;
             if seat == "over" {
@@ -274,25 +223,26 @@ fn clock_games(
             // Whole seconds, rounded up: the most a GUI's rounding tells.
             engine.ask(&format!(
                 "time_left {seat} {} {}",
-                clock.left.ceil(),
+                clock.left.as_secs_f64().ceil(),
                 clock.stones
             ))?;
             let t = Instant::now();
             engine.ask(&format!("genmove {seat}"))?;
-            let spent = t.elapsed().as_secs_f64();
-            moves.push(spent * 1000.0);
-            let before = clock.left;
-            if !clock.charge(spent, byo, per) {
+            let spent = t.elapsed();
+            moves.push(spent.as_secs_f64() * 1000.0);
+            let before = *clock;
+            if !clock.charge(spent, byo_time, per) {
                 losses += 1;
                 break;
             }
-            // Main time that ran on into a period: what the period kept.
-            let margin = if before >= spent {
-                before - spent
+            // What the move left of the time it was started with (main
+            // time that ran on into a period: what the period kept).
+            let margin = if before.left >= spent {
+                before.left - spent
             } else {
                 clock.left
             };
-            margins.push(margin * 1000.0);
+            margins.push(margin.as_secs_f64() * 1000.0);
         }
         games += 1;
     }

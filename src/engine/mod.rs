@@ -270,7 +270,20 @@ impl Engine {
     /// Plays a move for a seat (or the seat to move).
     pub fn play(&mut self, seat: Option<&str>, mv: &str) -> Result<String, EngineError> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
-        self.game.play(seat, mv, &mut self.rng)
+        let mover = self.mover(seat);
+        let played = self.game.play(seat, mv, &mut self.rng)?;
+        if let Some(p) = mover {
+            self.clock.moved(p, None);
+        }
+        Ok(played)
+    }
+
+    /// The seat a move is for: the one named, else the seat to move.
+    fn mover(&self, seat: Option<Seat>) -> Option<Seat> {
+        seat.or(match self.game.turn() {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        })
     }
 
     /// Applies a chance outcome told by a referee.
@@ -291,10 +304,7 @@ impl Engine {
         } else {
             (over.iterations, over.movetime, over.depth)
         };
-        let mover = seat.or(match self.game.turn() {
-            Turn::Player(p) => Some(p),
-            _ => None,
-        });
+        let mover = self.mover(seat);
         // A clock gives a target and a limit. Alpha-beta manages its time
         // between them (see `Control::past_target`); the other searches,
         // and every search without the time manager, spend the target.
@@ -331,13 +341,18 @@ impl Engine {
     pub fn genmove(&mut self, request: &Request) -> Result<Decision, EngineError> {
         let budget = self.budget_for(request.seat, &request.budget);
         let control = self.control(request, &budget);
-        self.game.genmove(
+        let mover = self.mover(request.seat);
+        let decision = self.game.genmove(
             request.seat,
             &self.settings,
             &budget,
             &control,
             &mut self.rng,
-        )
+        )?;
+        if let Some(p) = mover {
+            self.clock.moved(p, Some(request.since.elapsed()));
+        }
+        Ok(decision)
     }
 
     /// When the search for `request` must end by its time budget (`None`

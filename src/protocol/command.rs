@@ -186,6 +186,9 @@ pub const COMMANDS: &[&str] = &[
 pub enum ParseError {
     /// Nothing that looks like a command name.
     Empty,
+    /// A first word that is a signed number: no id (ids are digits only)
+    /// and no command.
+    SignedId(String),
     /// No such command.
     Unknown(String),
     /// The arguments do not fit; the message shows the usage.
@@ -198,6 +201,10 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::Empty => write!(f, "empty command"),
+            ParseError::SignedId(w) => write!(
+                f,
+                "'{w}' is not an id (an id is digits only, with no sign) nor a command"
+            ),
             ParseError::Unknown(n) => write!(f, "unknown command '{n}' (list_commands lists them)"),
             ParseError::Usage(u) => write!(f, "usage: {u}"),
             ParseError::BadArgument(m) => write!(f, "{m}"),
@@ -247,9 +254,16 @@ pub fn leading_id(line: &str) -> Option<u64> {
 pub fn parse_line(line: &str) -> Line {
     let Ok((rest, (id, name))) = head(line) else {
         // Keep a leading id if there is one, so the error can carry it.
+        let id = leading_id(line);
+        let word = line.split_whitespace().nth(id.map_or(0, |_| 1));
+        let command = match word {
+            None => ParseError::Empty,
+            Some(w) if id.is_none() && is_signed_number(w) => ParseError::SignedId(w.to_string()),
+            Some(w) => ParseError::Unknown(w.to_string()),
+        };
         return Line {
-            id: leading_id(line),
-            command: Err(ParseError::Empty),
+            id,
+            command: Err(command),
         };
     };
     if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
@@ -270,7 +284,19 @@ pub fn parse_line(line: &str) -> Line {
     }
 }
 
+/// `+5`, `-5`, `-0`: a sign and digits.
+fn is_signed_number(word: &str) -> bool {
+    word.strip_prefix(['+', '-'])
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, ParseError> {
+    // Negative zero (`-0`, `-0.0`) is zero, which every number here takes.
+    let zero = word
+        .strip_prefix('-')
+        .is_some_and(|d| d.bytes().any(|b| b == b'0') && d.bytes().all(|b| b == b'0' || b == b'.'))
+        && word.bytes().filter(|&b| b == b'.').count() <= 1;
+    let word = if zero { "0" } else { word };
     word.parse()
         .map_err(|_| ParseError::BadArgument(format!("{what} must be a number, not '{word}'")))
 }

@@ -37,8 +37,10 @@ pub enum Input {
     NotUtf8,
 }
 
-/// Reads one raw line into `buf`, keeping at most `MAX_LINE + 1` bytes.
-/// Returns `None` at end of input, otherwise whether the line was cut.
+/// Reads one raw line into `buf` (without its newline, or its CRLF),
+/// keeping at most `MAX_LINE + 2` bytes. Returns `None` at end of input,
+/// otherwise whether the line was over [`MAX_LINE`] bytes: the limit is
+/// on the line's text, whichever line ending it has.
 fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
     buf.clear();
     let mut cut = false;
@@ -47,18 +49,15 @@ fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Op
         let chunk = reader.fill_buf()?;
         if chunk.is_empty() {
             // A last line with no newline is held to the same limit.
-            return Ok(if any {
-                Some(cut || buf.len() > MAX_LINE)
-            } else {
-                None
-            });
+            return Ok(any.then(|| over_limit(buf, cut)));
         }
         any = true;
         let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
             Some(i) => (&chunk[..i], Some(i + 1)),
             None => (chunk, None),
         };
-        let room = (MAX_LINE + 1).saturating_sub(buf.len());
+        // Room for a line one byte too long, and its CR.
+        let room = (MAX_LINE + 2).saturating_sub(buf.len());
         if part.len() > room {
             cut = true;
         }
@@ -66,9 +65,18 @@ fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Op
         let used = done.unwrap_or(chunk.len());
         reader.consume(used);
         if done.is_some() {
-            return Ok(Some(cut || buf.len() > MAX_LINE));
+            return Ok(Some(over_limit(buf, cut)));
         }
     }
+}
+
+/// Drops the CR of a CRLF ending from `buf`, and tells whether the line
+/// is over [`MAX_LINE`] bytes (`cut`: more was read than kept).
+fn over_limit(buf: &mut Vec<u8>, cut: bool) -> bool {
+    if !cut && buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    cut || buf.len() > MAX_LINE
 }
 
 /// Lines read ahead of the command running, at most: a peer that writes
@@ -199,6 +207,28 @@ mod tests {
         assert!(matches!(got[0], Input::TooLong(Some(5))));
         assert!(matches!(got[1], Input::NotUtf8));
         assert!(matches!(&got[2], Input::Line { text, .. } if text == "name"));
+    }
+
+    #[test]
+    fn the_limit_is_on_the_text_whatever_the_line_ending() {
+        for ending in ["\n", "\r\n", ""] {
+            let mut input = b"name ".to_vec();
+            input.extend(std::iter::repeat_n(b' ', MAX_LINE - 5));
+            input.extend_from_slice(ending.as_bytes());
+            let got = lines(&input);
+            assert!(
+                matches!(&got[..], [Input::Line { text, .. }] if text == "name"),
+                "{ending:?}: {got:?}"
+            );
+            let mut input = b"7 name ".to_vec();
+            input.extend(std::iter::repeat_n(b' ', MAX_LINE - 6));
+            input.extend_from_slice(ending.as_bytes());
+            let got = lines(&input);
+            assert!(
+                matches!(&got[..], [Input::TooLong(Some(7))]),
+                "{ending:?}: {got:?}"
+            );
+        }
     }
 
     #[test]

@@ -445,6 +445,11 @@ impl NinetyNine {
         Ok(())
     }
 
+    /// The cards left in the stock once a hand is dealt.
+    fn stock_after_deal(&self) -> u8 {
+        (52 * self.cfg.decks as usize - HAND_SIZE * self.active()) as u8
+    }
+
     /// Resets the hand bookkeeping for a new deal.
     fn reset_hand(&mut self) {
         let decks = self.cfg.decks;
@@ -457,7 +462,7 @@ impl NinetyNine {
             }
         }
         self.stock = [0; 52];
-        self.stock_len = (52 * decks as usize - HAND_SIZE * self.active()) as u8;
+        self.stock_len = self.stock_after_deal();
         self.pile = [0; 52];
         self.top = None;
         self.live = [decks; 52];

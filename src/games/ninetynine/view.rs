@@ -9,6 +9,14 @@ use crate::games::cards::to_move_text;
 
 impl NinetyNine {
     pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
+        // Waiting for a deal (seat-bound play, between hands): the hand to
+        // come, not the one just over.
+        let before_deal = self.phase == Phase::Deal;
+        let (total, reversed, top, stock) = if before_deal {
+            (0, false, None, self.stock_after_deal())
+        } else {
+            (self.total, self.reversed, self.top, self.stock_len)
+        };
         let _ = writeln!(
             out,
             "hand {}, dealer {}, total {}, direction {}, top {}, stock {}",
@@ -20,20 +28,22 @@ impl NinetyNine {
                 self.hand_no + 1
             },
             Self::seat_label(self.dealer as usize),
-            self.total,
-            if self.reversed {
+            total,
+            if reversed {
                 "counter-clockwise"
             } else {
                 "clockwise"
             },
-            self.top.map_or("-".to_string(), |c| c.to_string()),
-            self.stock_len
+            top.map_or("-".to_string(), |c| c.to_string()),
+            stock
         );
         for s in 0..self.cfg.players {
             let visible = viewer.is_none_or(|v| v == s)
                 && (self.observer.is_none() || self.observer == Some(s));
             let cards = if self.tokens[s] == 0 {
                 "out".to_string()
+            } else if before_deal {
+                "to be dealt".to_string()
             } else if visible {
                 self.hand_slice(s)
                     .iter()

@@ -17,6 +17,7 @@ use std::sync::{Mutex, OnceLock};
 
 use super::bitboard::{final_margin, moves};
 use super::pattern::{self, Weights, WeightsError};
+use crate::peer_file::{self, PeerFileError};
 
 /// The hand-made square table.
 pub const EVAL_TABLE: u8 = 0;
@@ -43,8 +44,8 @@ pub fn weights_of(slot: u8) -> Option<&'static Weights> {
 pub enum LoadError {
     /// A process loads at most this many files.
     TooMany(usize),
-    /// The file could not be read.
-    Read(PathBuf, std::io::Error),
+    /// The file could not be read, or is no regular file.
+    Read(PeerFileError),
     /// The file is not a weight file of this build, or is corrupted.
     Format(PathBuf, WeightsError),
 }
@@ -53,7 +54,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::TooMany(n) => write!(f, "at most {n} weight files per process"),
-            LoadError::Read(path, e) => write!(f, "cannot read '{}': {e}", path.display()),
+            LoadError::Read(e) => write!(f, "{e}"),
             LoadError::Format(path, e) => write!(f, "'{}': {e}", path.display()),
         }
     }
@@ -71,7 +72,15 @@ pub fn load_weights(path: &Path) -> Result<u8, LoadError> {
     if paths.len() >= LOADABLE {
         return Err(LoadError::TooMany(LOADABLE));
     }
-    let bytes = std::fs::read(path).map_err(|e| LoadError::Read(path.to_path_buf(), e))?;
+    // A name from a peer: a regular file only, its magic first, no more
+    // than a weight file can hold, in bounded time.
+    let bytes = peer_file::read(
+        path,
+        pattern::MAGIC,
+        pattern::max_file_len(),
+        peer_file::READ_WITHIN,
+    )
+    .map_err(LoadError::Read)?;
     let w = Weights::decode(&bytes).map_err(|e| LoadError::Format(path.to_path_buf(), e))?;
     let i = paths.len();
     let _ = LOADED[i].set(w);

@@ -366,7 +366,16 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-const MAGIC: &[u8; 8] = b"TBOPAT1\n";
+/// The first bytes of a weight file.
+pub const MAGIC: &[u8; 8] = b"TBOPAT1\n";
+
+/// The largest weight file this build reads: the magic, the layout's three
+/// sizes, every canonical weight as a varint of at most 3 bytes (a zigzag
+/// `i16`; a zero run takes no more than the weights it stands for), and
+/// the checksum.
+pub fn max_file_len() -> u64 {
+    (MAGIC.len() + 12 + 3 * STAGES * layout().size + 8) as u64
+}
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
