@@ -1,0 +1,279 @@
+//! The runner's output files (record, chart, live chart, engine stderr):
+//! what a path may name, and writing a file whole.
+//!
+//! A path may name a regular file (new or existing), a symbolic link to
+//! one (the file it points to is written; the link stays a link), or a
+//! character device such as `/dev/null` (written through, never
+//! replaced). A directory, a FIFO (opening one for writing waits for a
+//! reader, for ever), a socket or a block device is refused, as is a path
+//! in a directory that does not exist. Every path is checked before the
+//! first game ([`check`]), so a mistake costs nothing.
+//!
+//! A file written whole ([`write_whole`]) goes to a temporary file beside
+//! its target and is renamed over it, so that a reader never sees half of
+//! it; the temporary file is removed on every failure, and by
+//! [`remove_temporaries`] when a signal ends the runner mid-write.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What an output path names, links followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A regular file that does not exist yet, or does: the path to write
+    /// (a link's target).
+    File(PathBuf),
+    /// A character device (`/dev/null`, a terminal): written through.
+    Device(PathBuf),
+}
+
+/// Why an output path cannot be used.
+#[derive(Debug)]
+pub struct OutputError {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Why.
+    pub reason: String,
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// The most links followed from one path (as the system's own limit).
+const MAX_LINKS: usize = 40;
+
+fn error(path: &Path, reason: impl Into<String>) -> OutputError {
+    OutputError {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+/// What `path` names, with links followed (a link to a file that does not
+/// exist yet names that file).
+pub fn resolve(path: &Path) -> Result<Target, OutputError> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let dir = parent_dir(&at);
+                return match std::fs::metadata(&dir) {
+                    Ok(m) if m.is_dir() => Ok(Target::File(at)),
+                    Ok(_) => Err(error(path, format!("{} is not a directory", dir.display()))),
+                    Err(e) => Err(error(path, format!("its directory {}: {e}", dir.display()))),
+                };
+            }
+            Err(e) => return Err(error(path, e.to_string())),
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            let link = std::fs::read_link(&at).map_err(|e| error(path, e.to_string()))?;
+            at = parent_dir(&at).join(link);
+            continue;
+        }
+        if kind.is_file() {
+            return Ok(Target::File(at));
+        }
+        if kind.is_dir() {
+            return Err(error(path, "is a directory"));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_char_device() {
+                return Ok(Target::Device(at));
+            }
+            let what = if kind.is_fifo() {
+                "is a FIFO (writing to it would wait for a reader)"
+            } else if kind.is_socket() {
+                "is a socket"
+            } else if kind.is_block_device() {
+                "is a block device"
+            } else {
+                "is not a regular file"
+            };
+            return Err(error(
+                path,
+                format!("{what}: give a regular file (or a character device such as /dev/null)"),
+            ));
+        }
+        #[cfg(not(unix))]
+        return Err(error(path, "is not a regular file"));
+    }
+    Err(error(path, "too many levels of symbolic links"))
+}
+
+/// The directory holding `path` (`.` for a bare name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Checks that `path` can be written, changing nothing that is there: its
+/// kind (see [`resolve`]), that an existing file or device opens for
+/// writing, and that its directory takes a new file (for the rename of
+/// [`write_whole`]).
+pub fn check(path: &Path) -> Result<Target, OutputError> {
+    let target = resolve(path)?;
+    match &target {
+        Target::Device(at) => {
+            open_device(at).map_err(|e| error(path, e.to_string()))?;
+        }
+        Target::File(at) => {
+            if at.exists() {
+                OpenOptions::new()
+                    .append(true)
+                    .open(at)
+                    .map_err(|e| error(path, e.to_string()))?;
+            }
+            let (tmp, file) = new_temporary(at).map_err(|e| error(path, e.to_string()))?;
+            drop(file);
+            forget_temporary(&tmp);
+        }
+    }
+    Ok(target)
+}
+
+/// Opens a character device for writing, without waiting on it.
+fn open_device(at: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(at)
+}
+
+/// Opens `path` to be written from its start (a record): the file a link
+/// points to, truncated, or a device written through.
+pub fn create(path: &Path) -> Result<File, OutputError> {
+    match resolve(path)? {
+        Target::Device(at) => open_device(&at),
+        Target::File(at) => File::create(at),
+    }
+    .map_err(|e| error(path, e.to_string()))
+}
+
+/// Temporary files being written now (removed if a signal ends the runner).
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+static SERIAL: AtomicU64 = AtomicU64::new(1);
+
+/// A new temporary file beside `target` (hidden, named after it, this
+/// process and a serial number, so that two runners writing one chart do
+/// not share one), listed in [`TEMPORARIES`].
+fn new_temporary(target: &Path) -> std::io::Result<(PathBuf, File)> {
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = parent_dir(target).join(format!(
+        ".{name}.{}-{}.tmp",
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    ));
+    let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    TEMPORARIES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(tmp.clone());
+    Ok((tmp, file))
+}
+
+/// Removes a temporary file and takes it off the list.
+fn forget_temporary(tmp: &Path) {
+    let _ = std::fs::remove_file(tmp);
+    TEMPORARIES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|t| t != tmp);
+}
+
+/// Removes every temporary file being written (the runner is ending).
+pub fn remove_temporaries() {
+    if let Ok(list) = TEMPORARIES.try_lock() {
+        for tmp in list.iter() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Writes `bytes` as the whole of `path`: a regular file is replaced at
+/// once (a temporary file renamed over it, keeping its permissions; a file
+/// with other hard links is rewritten in place, so that they all see it),
+/// a device is written through.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let at = match resolve(path)? {
+        Target::Device(at) => {
+            return open_device(&at)
+                .and_then(|mut f| f.write_all(bytes))
+                .map_err(|e| error(path, e.to_string()));
+        }
+        Target::File(at) => at,
+    };
+    let existing = std::fs::metadata(&at).ok();
+    #[cfg(unix)]
+    if let Some(meta) = &existing {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return std::fs::write(&at, bytes).map_err(|e| error(path, e.to_string()));
+        }
+    }
+    let (tmp, mut file) = new_temporary(&at).map_err(|e| error(path, e.to_string()))?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.flush())
+        .and_then(|()| match &existing {
+            Some(meta) => file.set_permissions(meta.permissions()),
+            None => Ok(()),
+        })
+        .and_then(|()| {
+            drop(file);
+            std::fs::rename(&tmp, &at)
+        });
+    match written {
+        Ok(()) => {
+            TEMPORARIES
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|t| t != &tmp);
+            Ok(())
+        }
+        Err(e) => {
+            forget_temporary(&tmp);
+            Err(error(path, e.to_string()))
+        }
+    }
+}
+
+/// A record path not taken yet: `stem.txt`, else `stem-2.txt`,
+/// `stem-3.txt`... (the default record name never replaces an earlier
+/// record of the same seed), created empty.
+pub fn create_new_numbered(stem: &str) -> Result<(PathBuf, File), OutputError> {
+    let mut n = 1u32;
+    loop {
+        let path = if n == 1 {
+            PathBuf::from(format!("{stem}.txt"))
+        } else {
+            PathBuf::from(format!("{stem}-{n}.txt"))
+        };
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 10_000 => n += 1,
+            Err(e) => return Err(error(&path, e.to_string())),
+        }
+    }
+}
