@@ -5,6 +5,7 @@
 mod common;
 
 mod arena_cards;
+mod arena_exits;
 mod arena_faults;
 mod arena_match;
 mod arena_record;

@@ -31,6 +31,23 @@ static STOP_HOOKS: Mutex<Vec<(u64, StopHook)>> = Mutex::new(Vec::new());
 
 static NEXT_HOOK: AtomicU64 = AtomicU64::new(1);
 
+/// Set when a signal ends the runner: nothing more is recorded or said.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Whether a signal is ending the runner now.
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::SeqCst)
+}
+
+/// When a signal is ending the runner, waits (for ever: the signal thread
+/// exits the process) instead of going on to print a report of a match
+/// whose engines were killed.
+pub fn wait_if_stopping() {
+    while stopping() {
+        std::thread::park();
+    }
+}
+
 /// Whether Ctrl-C was pressed since [`Guard::install`].
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
@@ -59,10 +76,13 @@ impl Drop for StopHookGuard {
     }
 }
 
-/// Ends the runner now: the engines first (they must not outlive it), then
-/// the files, then the exit with `128 + signal`.
+/// Ends the runner now: the record closed, every engine ended (none may
+/// outlive the runner), temporary files removed, then the exit with
+/// `128 + signal`.
 pub fn stop_now(signal: i32, name: &str) -> ! {
-    super::process::end_all();
+    STOPPING.store(true, Ordering::SeqCst);
+    // The files first, closed after the last game written, so that the
+    // games the engines' deaths would end are not recorded as forfeits.
     // Hooks that are busy (a lock held by a thread that will never run
     // again) are skipped rather than waited for for ever.
     if let Ok(hooks) = STOP_HOOKS.try_lock() {
@@ -70,6 +90,7 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
             hook(name);
         }
     }
+    super::process::end_all();
     super::output::remove_temporaries();
     super::progress::eprint_line(&format!(
         "tabula match: stopped by {name}: every engine ended; the record holds the games finished"

@@ -580,6 +580,11 @@ pub fn run_with_referee(
     }
     let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
+        if interrupt::stopping() {
+            // A signal is ending the runner: this game ended because its
+            // engines were killed, and is neither recorded nor said.
+            return false;
+        }
         if let Ending::Forfeit {
             engine,
             fault,
@@ -632,6 +637,7 @@ pub fn run_with_referee(
             _ => stopped_by_sprt.is_none() && !interrupted,
         }
     });
+    interrupt::wait_if_stopping();
     progress.finish();
     rec.games.sort_by_key(|g| g.number);
     if rec.games.len() < total {
@@ -1149,6 +1155,9 @@ impl RecordWriter {
     fn write_game(&mut self, rec: &MatchRecord, game: &GameRecord) -> Option<String> {
         let shared = self.shared.as_ref()?;
         let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if f.closed {
+            return None;
+        }
         match f.file.write_all(rec.game_text(game).as_bytes()) {
             Ok(()) => {
                 f.games += 1;
