@@ -7,6 +7,7 @@ mod common;
 mod arena_cards;
 mod arena_exits;
 mod arena_faults;
+mod arena_files;
 mod arena_match;
 mod arena_record;
 mod arena_shards;
