@@ -209,6 +209,34 @@ fn sighup_ends_every_engine() {
 }
 
 #[test]
+fn sigquit_ends_every_engine() {
+    ends_every_engine("exit-quit", &[libc::SIGQUIT], 128 + libc::SIGQUIT);
+}
+
+/// A runner killed outright (SIGKILL, the OOM killer) cannot act: its
+/// engines get SIGKILL from the kernel.
+#[test]
+fn a_killed_runner_takes_its_engines_along() {
+    let dir = scratch("exit-kill");
+    let (mut child, pids) = deaf_match(&dir);
+    let hung = wait_for_hung(&pids, 2);
+    signal(child.id(), libc::SIGKILL);
+    let _ = child.wait();
+    let killed = Instant::now();
+    while hung.iter().any(|&p| alive(p)) && killed.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let left: Vec<u32> = hung.iter().copied().filter(|&p| alive(p)).collect();
+    for &p in &left {
+        signal(p, libc::SIGKILL);
+    }
+    assert!(
+        left.is_empty(),
+        "engines outlived a killed runner: {left:?}"
+    );
+}
+
+#[test]
 fn a_second_ctrl_c_ends_every_engine() {
     ends_every_engine(
         "exit-int2",

@@ -324,3 +324,51 @@ fn the_default_record_replaces_no_earlier_one() {
     );
     assert!(dir.join("tabula-match-77-2.txt").exists());
 }
+
+/// Two outputs that are one file (by name, by a link or by `./`) are
+/// refused before the first game: the chart would overwrite the record, an
+/// engine's stderr would write into it, a merge would write over a record
+/// it reads.
+#[cfg(unix)]
+#[test]
+fn two_outputs_in_one_file_are_refused() {
+    let dir = scratch("files-same");
+    let record = dir.join("record.txt");
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink(&record, &link).unwrap();
+    let dotted = dir.join(".").join("record.txt");
+    for extra in [
+        vec!["--chart".to_string(), record.display().to_string()],
+        vec!["--live".to_string(), link.display().to_string()],
+        vec!["--chart".to_string(), dotted.display().to_string()],
+        vec!["--each".to_string(), format!("stderr={}", record.display())],
+    ] {
+        let _ = std::fs::remove_file(&record);
+        let mut a = args(&dir, &[]);
+        a.extend(extra.clone());
+        let err = try_nim(&a).expect_err("refused");
+        assert!(err.to_string().contains("same file"), "{extra:?}: {err}");
+        assert!(!record.exists(), "{extra:?}: a game was started");
+    }
+    // A merge that would write over a record it merges.
+    let played = nim_match(&args(&dir, &[]), &[]);
+    assert_eq!(played.record.games.len(), 4);
+    let before = std::fs::read_to_string(&record).unwrap();
+    for flag in ["--record", "--chart"] {
+        let err = arena::run(&common::parse(&words(&[
+            "--merge",
+            &record.display().to_string(),
+            flag,
+            &link.display().to_string(),
+            "--quiet",
+        ])))
+        .expect_err("refused");
+        assert!(err.to_string().contains("same file"), "{flag}: {err}");
+    }
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), before);
+    // Engines may share one stderr log.
+    let log = dir.join("engines.log");
+    let mut a = args(&dir, &[]);
+    a.extend(words(&["--each", &format!("stderr={}", log.display())]));
+    assert_eq!(try_nim(&a).unwrap().record.games.len(), 4);
+}

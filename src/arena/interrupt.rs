@@ -2,13 +2,14 @@
 //!
 //! The first Ctrl-C (SIGINT) stops new games from starting and lets the
 //! games under way finish, so the report and record still come out. A
-//! second Ctrl-C, a SIGTERM or a SIGHUP (the terminal closed, `kill`, a
-//! scheduler's stop) end the match at once: every engine process group
+//! second Ctrl-C, a SIGTERM, a SIGHUP (the terminal closed, `kill`, a
+//! scheduler's stop) or a SIGQUIT (Ctrl-\\) end the match at once: every engine process group
 //! the runner started is killed (an engine that does not read its input
 //! would otherwise never notice that its runner is gone), the record gets
 //! a closing line after its last finished game, stray temporary files are
 //! removed, and the runner exits with 128 + the signal's number (130,
-//! 143, 129).
+//! 143, 129, 131). A runner killed outright (SIGKILL) cannot act: its
+//! engines get SIGKILL from the kernel instead (see [`super::process`]).
 //!
 //! Built on `signal-hook`: the handlers only queue the signal; a thread of
 //! this module, started with the first match and kept, does the work
@@ -112,14 +113,15 @@ fn watch() -> bool {
     *WATCHING.get_or_init(|| {
         #[cfg(unix)]
         {
-            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-            let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-                Ok(s) => s,
-                Err(e) => {
-                    log::warn!("cannot catch Ctrl-C, SIGTERM and SIGHUP: {e}");
-                    return false;
-                }
-            };
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+            let mut signals =
+                match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        log::warn!("cannot catch Ctrl-C, SIGTERM, SIGHUP and SIGQUIT: {e}");
+                        return false;
+                    }
+                };
             let flag = Arc::clone(&INTERRUPTED);
             let thread = std::thread::Builder::new()
                 .name("match signals".to_string())
@@ -134,6 +136,7 @@ fn watch() -> bool {
                             SIGINT => stop_now(signal, "Ctrl-C"),
                             SIGTERM => stop_now(signal, "SIGTERM"),
                             SIGHUP => stop_now(signal, "SIGHUP"),
+                            SIGQUIT => stop_now(signal, "SIGQUIT"),
                             _ => {}
                         }
                     }

@@ -521,9 +521,18 @@ pub fn run_with_referee(
         .engines
         .iter()
         .filter_map(|e| e.launch.stderr.as_ref());
-    for path in outputs.into_iter().flatten().chain(stderrs) {
+    for path in outputs.into_iter().flatten().chain(stderrs.clone()) {
         output::check(path).map_err(ArenaError::Output)?;
     }
+    let roles: Vec<(&str, &std::path::Path)> = ["--record", "--chart", "--live"]
+        .into_iter()
+        .zip(outputs)
+        .filter_map(|(role, p)| Some((role, p?.as_path())))
+        // The live chart's last picture is the chart: they may share.
+        .map(|(role, p)| (if role == "--live" { "--chart" } else { role }, p))
+        .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
+        .collect();
+    output::check_distinct(&roles).map_err(ArenaError::Output)?;
 
     check_engines(&setup, referee.as_ref())?;
 
@@ -853,6 +862,14 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     {
         output::check(path).map_err(ArenaError::Output)?;
     }
+    // Nothing written over a record being merged, or over each other.
+    let roles: Vec<(&str, &std::path::Path)> =
+        [("--record", &record_path), ("--chart", &args.chart)]
+            .into_iter()
+            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
+            .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
+            .collect();
+    output::check_distinct(&roles).map_err(ArenaError::Output)?;
     let merged = MatchRecord::merge_files(&named, args.partial)?;
     let rec = merged.record;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;

@@ -146,6 +146,38 @@ pub fn check(path: &Path) -> Result<Target, OutputError> {
     Ok(target)
 }
 
+/// The file `path` writes, links followed, as one absolute name (to tell
+/// two outputs apart); `None` for a device (`/dev/null` may take them
+/// all) or a path that cannot be written.
+pub fn identity(path: &Path) -> Option<PathBuf> {
+    match resolve(path).ok()? {
+        Target::Device(_) => None,
+        Target::File(at) => {
+            let dir = std::fs::canonicalize(parent_dir(&at)).ok()?;
+            Some(dir.join(at.file_name()?))
+        }
+    }
+}
+
+/// Refuses two outputs of different roles that are one file (a chart
+/// written over the record, an engine's stderr into it): `outputs` are
+/// `(role, path)`; paths of one role may share a file (engines sharing
+/// one stderr log).
+pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
+    let ids: Vec<Option<PathBuf>> = outputs.iter().map(|(_, p)| identity(p)).collect();
+    for (i, (role, path)) in outputs.iter().enumerate() {
+        for (j, (other, _)) in outputs.iter().enumerate().take(i) {
+            if role != other && ids[i].is_some() && ids[i] == ids[j] {
+                return Err(error(
+                    path,
+                    format!("{role} and {other} name the same file: one would overwrite the other"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Opens a character device for writing, without waiting on it.
 fn open_device(at: &Path) -> std::io::Result<File> {
     let mut options = OpenOptions::new();

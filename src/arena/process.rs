@@ -7,7 +7,11 @@
 //! The engine runs in a process group of its own, so killing it also kills
 //! whatever it started (`sh -c` wrappers, helper processes); on Linux its
 //! processes also carry a token in their environment, so that a helper
-//! that left the group (`setsid`) is found and ended too.
+//! that left the group (`setsid`) is found and ended too, and the engine
+//! gets SIGKILL from the kernel if the runner itself is killed outright.
+//! Input is written with a deadline: an engine that stops reading cannot
+//! block the runner. Every engine started and not yet ended is listed, so
+//! that a signal that ends the runner ends them all ([`end_all`]).
 //!
 //! Everything read is bounded: a line is at most [`MAX_LINE`] bytes, a
 //! reply at most [`MAX_REPLY_LINES`] lines and [`MAX_REPLY_BYTES`] bytes,
@@ -370,6 +374,27 @@ impl EngineProcess {
             // A group of its own: killing the group also ends helpers the
             // engine started, and a Ctrl-C in the terminal reaches only us.
             cmd.process_group(0);
+        }
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            let runner = i32::try_from(std::process::id()).unwrap_or(0);
+            // SAFETY: between fork and exec only async-signal-safe calls
+            // (prctl, getppid) are made, and nothing is allocated.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // A runner killed outright (SIGKILL, the OOM killer)
+                    // takes its engines along: the kernel sends them
+                    // SIGKILL when the thread that started them ends.
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    if libc::getppid() != runner {
+                        return Err(std::io::Error::other("the runner is gone"));
+                    }
+                    Ok(())
+                });
+            }
         }
         // Started and registered under the lock, so that `end_all` either
         // sees the new group or has already stopped every start.
