@@ -372,3 +372,36 @@ fn two_outputs_in_one_file_are_refused() {
     a.extend(words(&["--each", &format!("stderr={}", log.display())]));
     assert_eq!(try_nim(&a).unwrap().record.games.len(), 4);
 }
+
+/// A device that takes no bytes (`/dev/full`): as the record it is refused
+/// before the first game; as the chart the report is whole and the run
+/// says the chart failed. A merge never reads a device or a FIFO (which
+/// would never end, or never start).
+#[cfg(target_os = "linux")]
+#[test]
+fn devices_that_fail_cost_no_report() {
+    let dir = scratch("files-full");
+    let mut a = args(&dir, &[]);
+    let at = a.iter().position(|w| w == "--record").unwrap();
+    a[at + 1] = "/dev/full".to_string();
+    let err = try_nim(&a).expect_err("refused");
+    assert!(err.to_string().contains("/dev/full"), "{err}");
+    let report = try_nim(&args(&dir, &["--chart", "/dev/full"])).expect("the report");
+    assert_eq!(report.record.games.len(), 4);
+    assert_eq!(report.file_errors.len(), 1);
+    assert!(
+        report.text.contains("Chart: not written"),
+        "{}",
+        report.text
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let r = arena::run(&common::parse(&words(&["--merge", "/dev/zero", "--quiet"])));
+        let _ = tx.send(r.map(|_| ()).map_err(|e| e.to_string()));
+    });
+    let err = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("a merge of /dev/zero ends")
+        .expect_err("refused");
+    assert!(err.contains("not a regular file"), "{err}");
+}

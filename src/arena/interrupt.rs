@@ -109,7 +109,7 @@ static WATCHING: OnceLock<bool> = OnceLock::new();
 
 /// Starts the thread that acts on SIGINT, SIGTERM and SIGHUP; whether it
 /// runs.
-fn watch() -> bool {
+pub fn watch() -> bool {
     *WATCHING.get_or_init(|| {
         #[cfg(unix)]
         {

@@ -534,6 +534,8 @@ pub fn run_with_referee(
         .collect();
     output::check_distinct(&roles).map_err(ArenaError::Output)?;
 
+    // From the first engine started, the signals act on the match.
+    let ctrl_c = interrupt::Guard::install();
     check_engines(&setup, referee.as_ref())?;
 
     let mut rec = MatchRecord {
@@ -587,7 +589,6 @@ pub fn run_with_referee(
         live.update(&rec, sprt, &mut progress);
         live.last = None;
     }
-    let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if interrupt::stopping() {
             // A signal is ending the runner: this game ended because its
@@ -674,7 +675,7 @@ pub fn run_with_referee(
     {
         progress::eprint_line(&format!("tabula match: warning: --live: {e}"));
     }
-    let report = MatchReport {
+    let mut report = MatchReport {
         record: rec,
         summary,
         text,
@@ -682,6 +683,12 @@ pub fn run_with_referee(
         stopped_by_sprt,
         file_errors: Vec::new(),
     };
+    if let Some(e) = writer.failure() {
+        let e = format!("the record is not complete: {e}");
+        progress::eprint_line(&format!("tabula match: {e}"));
+        report.text.push_str(&format!("Record: {e}\n"));
+        file_errors.push(e);
+    }
     let mut report = publish(report, args.chart.as_ref());
     writer.finish(&report.record, &report.text);
     // The signals act on the match until its record is closed.
@@ -831,6 +838,20 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
 /// `--merge`: combines record files into one report.
 fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
+    // A signal removes a merged record or chart being written.
+    interrupt::watch();
+    for path in &args.merge {
+        // A FIFO would block the read, a device never end it.
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(ArenaError::Record(RecordError::Io {
+                    path: path.clone(),
+                    source: std::io::Error::other("not a regular file"),
+                }));
+            }
+            _ => {}
+        }
+    }
     // The same file twice would count its games twice.
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
     for path in &args.merge {
@@ -1089,8 +1110,8 @@ struct RecordFile {
     file: File,
     /// Games written.
     games: usize,
-    /// Whether a write failed (said once).
-    failed: bool,
+    /// The first write that failed (said once).
+    failed: Option<String>,
     /// Whether the closing lines are written.
     closed: bool,
 }
@@ -1130,7 +1151,7 @@ impl RecordWriter {
             path,
             file,
             games: 0,
-            failed: false,
+            failed: None,
             closed: false,
         }));
         let for_signals = Arc::clone(&shared);
@@ -1180,15 +1201,20 @@ impl RecordWriter {
                 f.games += 1;
                 None
             }
-            Err(e) if !f.failed => {
-                f.failed = true;
-                Some(format!(
-                    "warning: cannot write the record {}: {e}",
-                    f.path.display()
-                ))
+            Err(e) if f.failed.is_none() => {
+                let said = format!("{}: {e} (at game {})", f.path.display(), game.number);
+                f.failed = Some(said.clone());
+                Some(format!("warning: cannot write the record {said}"))
             }
             Err(_) => None,
         }
+    }
+
+    /// The first write to the record that failed, if one did.
+    fn failure(&self) -> Option<String> {
+        let shared = self.shared.as_ref()?;
+        let f = shared.lock().unwrap_or_else(|e| e.into_inner());
+        f.failed.clone()
     }
 
     /// Closes the record: the `# stopped` line if the match stopped early,

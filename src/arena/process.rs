@@ -87,8 +87,14 @@ fn live() -> MutexGuard<'static, Live> {
 /// yet (and, on Linux, every process marked as one of its engines), and
 /// refuses to start any more: for a runner about to exit on a signal.
 pub fn end_all() {
+    live().closing = true;
+    end_live();
+}
+
+/// Ends every engine process group this runner started and has not ended
+/// yet (a fatal error: their games end at once as crashes).
+pub fn end_live() {
     let mut live = live();
-    live.closing = true;
     for &(_, pid) in &live.groups {
         signal_group(pid);
     }
