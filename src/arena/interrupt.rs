@@ -18,7 +18,7 @@
 //! mid-game.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, TryLockError};
 
 /// Set by the first Ctrl-C (shared with the signal thread).
 static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
@@ -86,9 +86,24 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
     // games the engines' deaths would end are not recorded as forfeits.
     // Hooks that are busy (a lock held by a thread that will never run
     // again) are skipped rather than waited for for ever.
-    if let Ok(hooks) = STOP_HOOKS.try_lock() {
-        for (_, hook) in hooks.iter() {
-            hook(name);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(300);
+    loop {
+        let hooks = match STOP_HOOKS.try_lock() {
+            Ok(hooks) => Ok(hooks),
+            Err(TryLockError::Poisoned(e)) => Ok(e.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(()),
+        };
+        match hooks {
+            Ok(hooks) => {
+                for (_, hook) in hooks.iter() {
+                    hook(name);
+                }
+                break;
+            }
+            Err(()) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            Err(()) => break,
         }
     }
     super::process::end_all();

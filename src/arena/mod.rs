@@ -953,7 +953,7 @@ fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> MatchReport {
 /// Writes a chart whole (see [`output::write_whole`]): a browser (or
 /// anyone) never reads half a chart, and a link or device stays what it is.
 fn write_chart(
-    path: &PathBuf,
+    path: &std::path::Path,
     rec: &MatchRecord,
     summary: &Summary,
     live: bool,
