@@ -123,21 +123,22 @@ fn parent_dir(path: &Path) -> PathBuf {
 
 /// Checks that `path` can be written, changing nothing that is there: its
 /// kind (see [`resolve`]), that an existing file or device opens for
-/// writing, and that its directory takes a new file (for the rename of
-/// [`write_whole`]).
+/// writing, or that the directory of a new file takes it.
 pub fn check(path: &Path) -> Result<Target, OutputError> {
     let target = resolve(path)?;
     match &target {
         Target::Device(at) => {
             open_device(at).map_err(|e| error(path, e.to_string()))?;
         }
+        // An existing file needs only to open for writing (where its
+        // directory takes no new file, it is rewritten in place).
+        Target::File(at) if at.exists() => {
+            OpenOptions::new()
+                .append(true)
+                .open(at)
+                .map_err(|e| error(path, e.to_string()))?;
+        }
         Target::File(at) => {
-            if at.exists() {
-                OpenOptions::new()
-                    .append(true)
-                    .open(at)
-                    .map_err(|e| error(path, e.to_string()))?;
-            }
             let (tmp, file) = new_temporary(at).map_err(|e| error(path, e.to_string()))?;
             drop(file);
             forget_temporary(&tmp);
@@ -245,8 +246,8 @@ pub fn remove_temporaries() {
 
 /// Writes `bytes` as the whole of `path`: a regular file is replaced at
 /// once (a temporary file renamed over it, keeping its permissions; a file
-/// with other hard links is rewritten in place, so that they all see it),
-/// a device is written through.
+/// with other hard links, or in a directory that takes no new file, is
+/// rewritten in place), a device is written through.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let at = match resolve(path)? {
         Target::Device(at) => {
@@ -264,7 +265,15 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
             return std::fs::write(&at, bytes).map_err(|e| error(path, e.to_string()));
         }
     }
-    let (tmp, mut file) = new_temporary(&at).map_err(|e| error(path, e.to_string()))?;
+    let (tmp, mut file) = match new_temporary(&at) {
+        Ok(made) => made,
+        // A directory that takes no new file: an existing file is
+        // rewritten in place instead.
+        Err(_) if existing.is_some() => {
+            return std::fs::write(&at, bytes).map_err(|e| error(path, e.to_string()));
+        }
+        Err(e) => return Err(error(path, e.to_string())),
+    };
     let written = file
         .write_all(bytes)
         .and_then(|()| file.flush())
@@ -307,5 +316,62 @@ pub fn create_new_numbered(stem: &str) -> Result<(PathBuf, File), OutputError> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 10_000 => n += 1,
             Err(e) => return Err(error(&path, e.to_string())),
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tabula-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn links_are_followed_and_loops_refused() {
+        let dir = scratch("links");
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("target.svg", &b).unwrap();
+        // A chain ending at a file not written yet names that file.
+        assert_eq!(resolve(&a).unwrap(), Target::File(dir.join("target.svg")));
+        write_whole(&a, b"one").unwrap();
+        write_whole(&a, b"two").unwrap();
+        assert_eq!(std::fs::read(dir.join("target.svg")).unwrap(), b"two");
+        assert!(
+            std::fs::symlink_metadata(&a)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let (x, y) = (dir.join("x"), dir.join("y"));
+        std::os::unix::fs::symlink("y", &x).unwrap();
+        std::os::unix::fs::symlink("x", &y).unwrap();
+        assert!(resolve(&x).unwrap_err().reason.contains("symbolic links"));
+        assert_eq!(
+            resolve(Path::new("/dev/null")).unwrap(),
+            Target::Device("/dev/null".into())
+        );
+        assert!(check(&dir.join("no/such/dir/f.svg")).is_err());
+        // Nothing temporary is left.
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    }
+
+    #[test]
+    fn hard_links_see_the_new_content() {
+        let dir = scratch("hard");
+        let (a, b) = (dir.join("a.svg"), dir.join("b.svg"));
+        std::fs::write(&a, "old").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        write_whole(&a, b"new").unwrap();
+        assert_eq!(std::fs::read(&b).unwrap(), b"new");
     }
 }
