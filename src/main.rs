@@ -263,7 +263,10 @@ fn main() -> ExitCode {
         Tool::Match(args) => match tabula::arena::run(&args) {
             Ok(report) => {
                 let lost = report.forfeited_all();
-                if lost.is_empty() {
+                if !report.file_errors.is_empty() {
+                    // Said already; the report is printed, a file is not.
+                    ExitCode::FAILURE
+                } else if lost.is_empty() {
                     ExitCode::SUCCESS
                 } else {
                     let _ = writeln!(

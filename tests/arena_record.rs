@@ -15,6 +15,7 @@ fn engine(name: &str) -> EngineInfo {
             "set search uct".to_string(),
             "set iterations 100".to_string(),
         ],
+        settings: vec![("movetime".to_string(), "50".to_string())],
     }
 }
 
@@ -24,6 +25,8 @@ fn game(number: usize, a_first: bool, a_result: f64, ending: Ending) -> GameReco
     let a_seat = if a_first { 0 } else { 1 };
     let mut seat_results = vec![1.0 - a_result; 2];
     seat_results[a_seat] = a_result;
+    // The winners the results follow from (none for a draw).
+    let winners = (0..2).filter(|&s| seat_results[s] == 1.0).collect();
     GameRecord {
         number,
         pairing: (0, 1),
@@ -31,7 +34,7 @@ fn game(number: usize, a_first: bool, a_result: f64, ending: Ending) -> GameReco
         seats,
         ending,
         scores: Some(vec![33.0, 31.0]),
-        winners: vec![0],
+        winners,
         seat_results,
         plies: 60,
         millis: 1234,
@@ -51,6 +54,8 @@ fn record(seed: u64, engines: Vec<EngineInfo>, games: Vec<GameRecord>) -> MatchR
         seat_names: vec!["black".to_string(), "white".to_string()],
         engines,
         shard: None,
+        settings: Vec::new(),
+        stopped: None,
         games,
     }
 }
@@ -73,7 +78,7 @@ fn write_read_round_trip() {
         ],
     );
     let text = rec.to_text();
-    assert!(text.starts_with("# tabula-match 1\n"));
+    assert!(text.starts_with("# tabula-match 2\n"));
     // The body is a replayable transcript: every non-comment line is a command.
     assert!(
         text.lines()
@@ -90,7 +95,7 @@ fn parse_errors_name_the_line() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("x.txt:1"), "{err}");
-    let bad = "# tabula-match 1\n# match game=othello\n# engine name=a\n# game number=1 pairing=a,zz seats=a,zz results=1,0 deal=0 ending=normal\n";
+    let bad = "# tabula-match 1\n# match game=othello seats=black,white\n# engine name=a\n# game number=1 pairing=a,zz seats=a,zz results=1,0 deal=0 ending=normal\n";
     let err = MatchRecord::parse(bad, Path::new("x.txt"))
         .unwrap_err()
         .to_string();

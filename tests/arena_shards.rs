@@ -100,15 +100,33 @@ fn merged_shards_are_the_whole_match() {
     assert_eq!(back.games.len(), 14);
     assert_eq!(back.shard, None);
 
-    // A missing shard is said; a shard given twice is refused.
-    let two = tabula::arena::run(&common::parse(&words(&[
+    // A missing shard refuses the merge, naming its deals (2 and 5 of
+    // deals 0-6) and games; with --partial the report names them.
+    let err = tabula::arena::run(&common::parse(&words(&[
         "--merge",
         &paths[0],
         &paths[1],
         "--no-record",
     ])))
+    .expect_err("a merge with a shard missing is refused");
+    assert!(
+        err.to_string().contains("deals 2, 5 (games 5-6, 11-12)"),
+        "{err}"
+    );
+    let two = tabula::arena::run(&common::parse(&words(&[
+        "--merge",
+        &paths[0],
+        &paths[1],
+        "--no-record",
+        "--partial",
+    ])))
     .unwrap();
-    assert!(two.text.contains("Missing shards: 3/3"), "{}", two.text);
+    assert!(
+        two.text
+            .contains("Missing (seed 11): deals 2, 5 (games 5-6, 11-12)"),
+        "{}",
+        two.text
+    );
     let copy = dir.join("copy.txt");
     std::fs::copy(&paths[0], &copy).unwrap();
     let err = tabula::arena::run(&common::parse(&words(&[

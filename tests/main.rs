@@ -5,8 +5,11 @@
 mod common;
 
 mod arena_cards;
+mod arena_exits;
 mod arena_faults;
+mod arena_files;
 mod arena_match;
+mod arena_merge;
 mod arena_record;
 mod arena_shards;
 mod arena_stats;

@@ -297,7 +297,37 @@ impl EngineSpec {
             proto: self.proto.word().to_string(),
             command: self.launch.command.clone(),
             init: self.init.clone(),
+            settings: self.record_settings(),
         }
+    }
+
+    /// What of this engine, beyond its command and set-up lines, changes
+    /// its games, as the record's `key=value` pairs: its working directory
+    /// and its limits (the match's, where it has none of its own).
+    fn record_settings(&self) -> Vec<(String, String)> {
+        let l = &self.limits;
+        [
+            (
+                "dir",
+                self.launch.dir.as_ref().map(|d| d.display().to_string()),
+            ),
+            ("movetime", l.movetime.map(|v| v.to_string())),
+            ("depth", l.depth.map(|v| v.to_string())),
+            ("iterations", l.iterations.map(|v| v.to_string())),
+            (
+                "tc",
+                l.clock.map(|c| {
+                    if c.byoyomi.is_zero() {
+                        fmt_seconds(c.main)
+                    } else {
+                        format!("{}+{}", fmt_seconds(c.main), fmt_seconds(c.byoyomi))
+                    }
+                }),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+        .collect()
     }
 }
 

@@ -13,8 +13,9 @@
 //! (one engine process), [`referee`] (the game as text), [`play`] (one
 //! game), [`schedule`] (pairings, seats, threads), [`stats`] (Elo, SPRT),
 //! [`record`] (the match file, merging), [`report`] (the text report),
-//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C),
-//! [`stdio`] (the runner's own standard streams).
+//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C,
+//! SIGTERM, SIGHUP), [`output`] (the paths written), [`stdio`] (the
+//! runner's own standard streams).
 //!
 //! Before the first game every engine is checked (started, sent its
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
@@ -23,6 +24,7 @@
 pub mod chart;
 pub(crate) mod config;
 pub(crate) mod interrupt;
+pub mod output;
 pub(crate) mod play;
 pub mod process;
 pub(crate) mod progress;
@@ -37,7 +39,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::ArgAction;
@@ -106,7 +108,8 @@ faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
 command) lose that game for the culprit and are counted in the report; the match
 goes on, but exits non-zero if an engine forfeited every game it played. Ctrl-C
 stops starting games, lets those under way finish and prints the report; a second
-Ctrl-C quits at once.";
+Ctrl-C, SIGTERM or SIGHUP quits at once, ending every engine, with the record whole
+up to the last finished game. Every output path is checked before the first game.";
 
 /// The command line of `tabula match`.
 #[derive(Clone, Debug, clap::Args)]
@@ -225,6 +228,11 @@ pub struct MatchArgs {
     #[arg(long, value_name = "RECORD", num_args = 1..)]
     pub merge: Vec<PathBuf>,
 
+    /// With --merge: merge even when deals of the match are missing (the
+    /// report names them); without it such a merge is refused.
+    #[arg(long, requires = "merge")]
+    pub partial: bool,
+
     /// No progress bar, one line per finished game instead.
     #[arg(long)]
     pub no_progress: bool,
@@ -304,6 +312,8 @@ pub enum ArenaError {
         /// What went wrong.
         error: process::EngineError,
     },
+    /// An output path cannot be written (checked before the first game).
+    Output(output::OutputError),
     /// A file (chart) could not be written.
     Io {
         /// The file.
@@ -321,6 +331,7 @@ impl fmt::Display for ArenaError {
             ArenaError::Options(e) => write!(f, "{e}"),
             ArenaError::Sprt(e) => write!(f, "{e}"),
             ArenaError::Record(e) => write!(f, "{e}"),
+            ArenaError::Output(e) => write!(f, "cannot write {e}"),
             ArenaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             ArenaError::EngineCheck {
                 engine,
@@ -384,6 +395,9 @@ pub struct MatchReport {
     pub record_path: Option<PathBuf>,
     /// Set when the SPRT stopped the match early.
     pub stopped_by_sprt: Option<SprtDecision>,
+    /// Output files that could not be written at the end (a chart), each
+    /// said: the report is whole, but the run failed.
+    pub file_errors: Vec<String>,
 }
 
 impl MatchReport {
@@ -497,6 +511,31 @@ pub fn run_with_referee(
     // No more workers than games.
     let concurrency = concurrency.min(total);
 
+    // Every path written is checked before anything starts.
+    let outputs = [
+        (!args.no_record).then_some(args.record.as_ref()).flatten(),
+        args.chart.as_ref(),
+        args.live.as_ref(),
+    ];
+    let stderrs = setup
+        .engines
+        .iter()
+        .filter_map(|e| e.launch.stderr.as_ref());
+    for path in outputs.into_iter().flatten().chain(stderrs.clone()) {
+        output::check(path).map_err(ArenaError::Output)?;
+    }
+    let roles: Vec<(&str, &std::path::Path)> = ["--record", "--chart", "--live"]
+        .into_iter()
+        .zip(outputs)
+        .filter_map(|(role, p)| Some((role, p?.as_path())))
+        // The live chart's last picture is the chart: they may share.
+        .map(|(role, p)| (if role == "--live" { "--chart" } else { role }, p))
+        .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
+        .collect();
+    output::check_distinct(&roles).map_err(ArenaError::Output)?;
+
+    // From the first engine started, the signals act on the match.
+    let ctrl_c = interrupt::Guard::install();
     check_engines(&setup, referee.as_ref())?;
 
     let mut rec = MatchRecord {
@@ -506,20 +545,20 @@ pub fn run_with_referee(
         seat_names: (0..seats).map(|s| referee.seat_name(s)).collect(),
         engines: setup.engines.iter().map(EngineSpec::info).collect(),
         shard: shard.map(|s| s.to_string()),
+        settings: match_settings(args, &setup),
+        stopped: None,
         games: Vec::new(),
     };
-    let record_path = (!args.no_record).then(|| {
-        args.record.clone().unwrap_or_else(|| match shard {
-            Some(s) => PathBuf::from(format!(
-                "tabula-match-{}-shard{}of{}.txt",
-                setup.seed,
-                s.index + 1,
-                s.count
-            )),
-            None => PathBuf::from(format!("tabula-match-{}.txt", setup.seed)),
-        })
-    });
-    let mut writer = RecordWriter::open(record_path.as_ref(), &rec)?;
+    let mut writer = if args.no_record {
+        RecordWriter::none()
+    } else {
+        RecordWriter::open(
+            args.record.as_ref(),
+            &default_record_stem(&setup, shard),
+            &rec,
+        )?
+    };
+    let record_path = writer.path();
 
     let mut progress = progress::Progress::new(
         progress::Mode::choose(args.no_progress, args.quiet),
@@ -543,15 +582,19 @@ pub fn run_with_referee(
     let mut live = args.live.as_ref().map(|path| LiveChart {
         path: path.clone(),
         last: None,
-        failed: false,
+        failing: false,
     });
     if let Some(live) = live.as_mut() {
         // A first picture, so that a browser has something to reload.
         live.update(&rec, sprt, &mut progress);
         live.last = None;
     }
-    let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
+        if interrupt::stopping() {
+            // A signal is ending the runner: this game ended because its
+            // engines were killed, and is neither recorded nor said.
+            return false;
+        }
         if let Ending::Forfeit {
             engine,
             fault,
@@ -568,7 +611,9 @@ pub fn run_with_referee(
         if let Ending::Error(m) = &game.ending {
             progress.message(&format!("Game {}: not counted: {m}", game.number));
         }
-        writer.write_game(&rec, &game, &mut progress);
+        if let Some(e) = writer.write_game(&rec, &game) {
+            progress.message(&e);
+        }
         let line = game_line(&rec, &game);
         if let (Some(score), Some(i)) = (
             game.first_score(),
@@ -602,9 +647,12 @@ pub fn run_with_referee(
             _ => stopped_by_sprt.is_none() && !interrupted,
         }
     });
-    drop(ctrl_c);
+    interrupt::wait_if_stopping();
     progress.finish();
     rec.games.sort_by_key(|g| g.number);
+    if rec.games.len() < total {
+        rec.stopped = Some(if interrupted { "interrupted" } else { "sprt" }.to_string());
+    }
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
     if interrupted {
@@ -620,26 +668,80 @@ pub fn run_with_referee(
     if let Some(path) = &record_path {
         text.push_str(&format!("Record: {}\n", path.display()));
     }
-    if let Some(live) = &live {
+    let mut file_errors = Vec::new();
+    if let Some(live) = &live
         // The last picture, which no longer reloads itself.
-        write_chart(&live.path, &rec, &summary, false)?;
+        && let Err(e) = write_chart(&live.path, &rec, &summary, false)
+    {
+        progress::eprint_line(&format!("tabula match: warning: --live: {e}"));
     }
-    writer.finish(&text);
-    let report = MatchReport {
+    let mut report = MatchReport {
         record: rec,
         summary,
         text,
         record_path,
         stopped_by_sprt,
+        file_errors: Vec::new(),
     };
-    publish(report, args.chart.as_ref())
+    if let Some(e) = writer.failure() {
+        let e = format!("the record is not complete: {e}");
+        progress::eprint_line(&format!("tabula match: {e}"));
+        report.text.push_str(&format!("Record: {e}\n"));
+        file_errors.push(e);
+    }
+    let mut report = publish(report, args.chart.as_ref());
+    writer.finish(&report.record, &report.text);
+    // The signals act on the match until its record is closed.
+    drop(ctrl_c);
+    file_errors.append(&mut report.file_errors);
+    report.file_errors = file_errors;
+    Ok(report)
 }
 
-/// `--live`: the chart rewritten while the match runs.
+/// What the record's `# settings` line holds: every setting of the runner
+/// that changes the games (each engine's limits are on its own line).
+fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
+    let table = args
+        .table
+        .as_ref()
+        .map_or("alternate".to_string(), |t| t.to_ascii_uppercase());
+    [
+        (record::GAMES_KEY, args.games.to_string()),
+        (record::TABLE_KEY, table),
+        ("random-plies", setup.random_plies.to_string()),
+        ("max-moves", setup.max_moves.to_string()),
+        ("timemargin", args.timemargin.to_string()),
+        ("timeout", args.timeout.to_string()),
+        (
+            "game-seeds",
+            if setup.game_seeds { "on" } else { "off" }.to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// The default record name, without its `.txt`.
+fn default_record_stem(setup: &Setup, shard: Option<schedule::Shard>) -> String {
+    match shard {
+        Some(s) => format!(
+            "tabula-match-{}-shard{}of{}",
+            setup.seed,
+            s.index + 1,
+            s.count
+        ),
+        None => format!("tabula-match-{}", setup.seed),
+    }
+}
+
+/// `--live`: the chart rewritten while the match runs, best effort: a
+/// failed write is said (once until a write succeeds again) and tried
+/// again later; it never stops the match or costs the report.
 struct LiveChart {
     path: PathBuf,
     last: Option<Instant>,
-    failed: bool,
+    failing: bool,
 }
 
 impl LiveChart {
@@ -647,7 +749,7 @@ impl LiveChart {
     const EVERY: Duration = Duration::from_secs(1);
 
     fn update(&mut self, rec: &MatchRecord, sprt: Option<Sprt>, progress: &mut progress::Progress) {
-        if self.failed || self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
+        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
             return;
         }
         self.last = Some(Instant::now());
@@ -655,9 +757,18 @@ impl LiveChart {
         let mut sorted = rec.clone();
         sorted.games.sort_by_key(|g| g.number);
         let summary = Summary::compute(&sorted, sprt);
-        if let Err(e) = write_chart(&self.path, &sorted, &summary, true) {
-            progress.message(&format!("warning: --live: {e}"));
-            self.failed = true;
+        match write_chart(&self.path, &sorted, &summary, true) {
+            Err(e) if !self.failing => {
+                progress.message(&format!("warning: --live: {e} (tried again every second)"));
+                self.failing = true;
+            }
+            Err(_) => {}
+            Ok(()) => {
+                if self.failing {
+                    progress.message(&format!("--live: {} written again", self.path.display()));
+                }
+                self.failing = false;
+            }
         }
     }
 }
@@ -727,6 +838,20 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
 /// `--merge`: combines record files into one report.
 fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
+    // A signal removes a merged record or chart being written.
+    interrupt::watch();
+    for path in &args.merge {
+        // A FIFO would block the read, a device never end it.
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(ArenaError::Record(RecordError::Io {
+                    path: path.clone(),
+                    source: std::io::Error::other("not a regular file"),
+                }));
+            }
+            _ => {}
+        }
+    }
     // The same file twice would count its games twice.
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
     for path in &args.merge {
@@ -751,7 +876,23 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         .map(|p| MatchRecord::read(p))
         .collect::<Result<Vec<_>, _>>()?;
     let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
-    let rec = MatchRecord::merge_files(&named)?;
+    let record_path = args.record.clone().filter(|_| !args.no_record);
+    for path in [record_path.as_ref(), args.chart.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        output::check(path).map_err(ArenaError::Output)?;
+    }
+    // Nothing written over a record being merged, or over each other.
+    let roles: Vec<(&str, &std::path::Path)> =
+        [("--record", &record_path), ("--chart", &args.chart)]
+            .into_iter()
+            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
+            .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
+            .collect();
+    output::check_distinct(&roles).map_err(ArenaError::Output)?;
+    let merged = MatchRecord::merge_files(&named, args.partial)?;
+    let rec = merged.record;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
@@ -763,10 +904,12 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    if let Some(missing) = record::missing_shards(named.iter().map(|(_, r)| r)) {
-        text.push_str(&format!("Missing shards: {missing}\n"));
+    for (seed, missing) in &merged.missing {
+        text.push_str(&format!("Missing (seed {seed}): {missing}\n"));
     }
-    let record_path = args.record.clone().filter(|_| !args.no_record);
+    if merged.unchecked {
+        text.push_str("Not checked for missing games: a record without settings (version 1)\n");
+    }
     if let Some(path) = &record_path {
         rec.write(path)?;
         text.push_str(&format!("Record: {}\n", path.display()));
@@ -777,44 +920,46 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         text,
         record_path,
         stopped_by_sprt: None,
+        file_errors: Vec::new(),
     };
-    publish(report, args.chart.as_ref())
+    Ok(publish(report, args.chart.as_ref()))
 }
 
 /// The end of a run or a merge: writes the chart if one is asked for (and
-/// says so in the text), then prints the report text (a closed or broken
-/// stdout loses the text, not the match).
-fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> Result<MatchReport, ArenaError> {
+/// says so in the text, or why it could not), then prints the report text
+/// (a closed or broken stdout loses the text, not the match). A chart
+/// that cannot be written is in [`MatchReport::file_errors`]: the report
+/// is never lost for it.
+fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> MatchReport {
     if let Some(path) = chart {
-        write_chart(path, &report.record, &report.summary, false)?;
-        report
-            .text
-            .push_str(&format!("Chart: {}\n", path.display()));
+        match write_chart(path, &report.record, &report.summary, false) {
+            Ok(()) => report
+                .text
+                .push_str(&format!("Chart: {}\n", path.display())),
+            Err(e) => {
+                progress::eprint_line(&format!("tabula match: {e}"));
+                report.text.push_str(&format!("Chart: not written: {e}\n"));
+                report.file_errors.push(e.to_string());
+            }
+        }
     }
     let mut out = std::io::stdout().lock();
     let _ = out
         .write_all(report.text.as_bytes())
         .and_then(|()| out.flush());
-    Ok(report)
+    report
 }
 
-/// Writes a chart whole: to a temporary file beside it, then renamed over
-/// it, so that a browser (or anyone) never reads half a chart.
+/// Writes a chart whole (see [`output::write_whole`]): a browser (or
+/// anyone) never reads half a chart, and a link or device stays what it is.
 fn write_chart(
-    path: &PathBuf,
+    path: &std::path::Path,
     rec: &MatchRecord,
     summary: &Summary,
     live: bool,
 ) -> Result<(), ArenaError> {
-    let io = |source| ArenaError::Io {
-        path: path.clone(),
-        source,
-    };
-    let mut tmp = path.clone().into_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, chart::svg_with(rec, summary, live)).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    output::write_whole(path, chart::svg_with(rec, summary, live).as_bytes())
+        .map_err(ArenaError::Output)
 }
 
 /// Engines, limits and the rest, checked against the game.
@@ -951,19 +1096,47 @@ fn game_line(rec: &MatchRecord, g: &GameRecord) -> String {
 }
 
 /// Appends games to the record file as they finish, so that an
-/// interrupted match keeps what it played.
+/// interrupted match keeps what it played. The file is shared with the
+/// signal thread ([`interrupt::on_stop`]): a game is written whole under
+/// its lock, and a signal that ends the runner closes the record after the
+/// last game written.
 struct RecordWriter {
-    file: Option<(PathBuf, File)>,
-    failed: bool,
+    shared: Option<Arc<Mutex<RecordFile>>>,
+    _on_stop: Option<interrupt::StopHookGuard>,
+}
+
+struct RecordFile {
+    path: PathBuf,
+    file: File,
+    /// Games written.
+    games: usize,
+    /// The first write that failed (said once).
+    failed: Option<String>,
+    /// Whether the closing lines are written.
+    closed: bool,
 }
 
 impl RecordWriter {
-    fn open(path: Option<&PathBuf>, rec: &MatchRecord) -> Result<RecordWriter, ArenaError> {
-        let Some(path) = path else {
-            return Ok(RecordWriter {
-                file: None,
-                failed: false,
-            });
+    fn none() -> RecordWriter {
+        RecordWriter {
+            shared: None,
+            _on_stop: None,
+        }
+    }
+
+    /// Opens `path` (checked already), or a new file named after `stem`
+    /// that replaces no earlier record, and writes the header.
+    fn open(
+        path: Option<&PathBuf>,
+        stem: &str,
+        rec: &MatchRecord,
+    ) -> Result<RecordWriter, ArenaError> {
+        let (path, mut file) = match path {
+            Some(path) => (
+                path.clone(),
+                output::create(path).map_err(ArenaError::Output)?,
+            ),
+            None => output::create_new_numbered(stem).map_err(ArenaError::Output)?,
         };
         let io = |source| {
             ArenaError::Record(RecordError::Io {
@@ -971,45 +1144,109 @@ impl RecordWriter {
                 source,
             })
         };
-        let mut file = File::create(path).map_err(io)?;
         file.write_all(rec.header_text().as_bytes())
             .and_then(|()| file.write_all(b"\n"))
             .map_err(io)?;
+        let shared = Arc::new(Mutex::new(RecordFile {
+            path,
+            file,
+            games: 0,
+            failed: None,
+            closed: false,
+        }));
+        let for_signals = Arc::clone(&shared);
+        let on_stop = interrupt::on_stop(move |signal| {
+            // A game being written is finished first (briefly waited for).
+            let deadline = Instant::now() + Duration::from_millis(500);
+            loop {
+                match for_signals.try_lock() {
+                    Ok(mut f) => {
+                        let text = format!(
+                            "Stopped by {signal} after {} games: the games under way were not \
+                             recorded",
+                            f.games
+                        );
+                        f.close(signal, &text);
+                        return;
+                    }
+                    Err(_) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
         Ok(RecordWriter {
-            file: Some((path.clone(), file)),
-            failed: false,
+            shared: Some(shared),
+            _on_stop: Some(on_stop),
         })
     }
 
-    fn write_game(
-        &mut self,
-        rec: &MatchRecord,
-        game: &GameRecord,
-        progress: &mut progress::Progress,
-    ) {
-        if let Some((path, file)) = &mut self.file
-            && let Err(e) = file.write_all(rec.game_text(game).as_bytes())
-        {
-            if !self.failed {
-                progress.message(&format!(
-                    "warning: cannot write the record {}: {e}",
-                    path.display()
-                ));
+    /// Where the record goes, if anywhere.
+    fn path(&self) -> Option<PathBuf> {
+        self.shared
+            .as_ref()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).path.clone())
+    }
+
+    /// Appends a game; returns a warning the first time a write fails.
+    fn write_game(&mut self, rec: &MatchRecord, game: &GameRecord) -> Option<String> {
+        let shared = self.shared.as_ref()?;
+        let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if f.closed {
+            return None;
+        }
+        match f.file.write_all(rec.game_text(game).as_bytes()) {
+            Ok(()) => {
+                f.games += 1;
+                None
             }
-            self.failed = true;
+            Err(e) if f.failed.is_none() => {
+                let said = format!("{}: {e} (at game {})", f.path.display(), game.number);
+                f.failed = Some(said.clone());
+                Some(format!("warning: cannot write the record {said}"))
+            }
+            Err(_) => None,
         }
     }
 
-    /// Appends the report as comments.
-    fn finish(&mut self, report: &str) {
-        if let Some((_, file)) = &mut self.file {
-            let mut text = String::new();
-            for line in report.lines() {
-                text.push_str("#| ");
-                text.push_str(line);
-                text.push('\n');
-            }
-            let _ = file.write_all(text.as_bytes()).and_then(|()| file.flush());
+    /// The first write to the record that failed, if one did.
+    fn failure(&self) -> Option<String> {
+        let shared = self.shared.as_ref()?;
+        let f = shared.lock().unwrap_or_else(|e| e.into_inner());
+        f.failed.clone()
+    }
+
+    /// Closes the record: the `# stopped` line if the match stopped early,
+    /// then the report as comments.
+    fn finish(&mut self, rec: &MatchRecord, report: &str) {
+        if let Some(shared) = &self.shared {
+            let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
+            f.close(rec.stopped.as_deref().unwrap_or(""), report);
         }
+    }
+}
+
+impl RecordFile {
+    /// Writes the closing lines once: `# stopped reason=...` (unless
+    /// `reason` is empty) and `text` as `#| ` comments.
+    fn close(&mut self, reason: &str, text: &str) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        let mut out = String::new();
+        if !reason.is_empty() {
+            out.push_str(&MatchRecord::stopped_text(reason, self.games));
+        }
+        for line in text.lines() {
+            out.push_str("#| ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        let _ = self
+            .file
+            .write_all(out.as_bytes())
+            .and_then(|()| self.file.flush());
     }
 }

@@ -7,7 +7,11 @@
 //! The engine runs in a process group of its own, so killing it also kills
 //! whatever it started (`sh -c` wrappers, helper processes); on Linux its
 //! processes also carry a token in their environment, so that a helper
-//! that left the group (`setsid`) is found and ended too.
+//! that left the group (`setsid`) is found and ended too, and the engine
+//! gets SIGKILL from the kernel if the runner itself is killed outright.
+//! Input is written with a deadline: an engine that stops reading cannot
+//! block the runner. Every engine started and not yet ended is listed, so
+//! that a signal that ends the runner ends them all ([`end_all`]).
 //!
 //! Everything read is bounded: a line is at most [`MAX_LINE`] bytes, a
 //! reply at most [`MAX_REPLY_LINES`] lines and [`MAX_REPLY_BYTES`] bytes,
@@ -21,9 +25,9 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -58,6 +62,61 @@ static SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// How long `quit` waits for an engine to exit before killing it.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The process groups of every engine this runner has started and not yet
+/// ended, so that a signal that ends the runner ([`end_all`]) ends them
+/// too: an engine that does not read its input would never notice that
+/// its runner is gone.
+struct Live {
+    /// Set by [`end_all`]: no engine starts from then on.
+    closing: bool,
+    /// Serial number to process (group) id.
+    groups: Vec<(u64, u32)>,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    closing: false,
+    groups: Vec::new(),
+});
+
+fn live() -> MutexGuard<'static, Live> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Ends every engine process group this runner started and has not ended
+/// yet (and, on Linux, every process marked as one of its engines), and
+/// refuses to start any more: for a runner about to exit on a signal.
+pub fn end_all() {
+    live().closing = true;
+    end_live();
+}
+
+/// Ends every engine process group this runner started and has not ended
+/// yet (a fatal error: their games end at once as crashes).
+pub fn end_live() {
+    let mut live = live();
+    for &(_, pid) in &live.groups {
+        signal_group(pid);
+    }
+    live.groups.clear();
+    drop(live);
+    #[cfg(target_os = "linux")]
+    kill_marked(&format!("{}-", std::process::id()), true);
+}
+
+/// Sends SIGKILL to the process group `pid` leads.
+fn signal_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) with a negative pid signals the process group
+        // created at spawn; it has no memory-safety preconditions.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
 
 /// A sink for the traffic log (`--debug`): one line per message.
 pub type TrafficLog = Arc<dyn Fn(&str) + Send + Sync>;
@@ -255,6 +314,8 @@ pub struct EngineProcess {
     answered: bool,
     /// Banner lines ignored so far.
     banner: usize,
+    /// This engine's number in the runner (in [`LIVE`]).
+    serial: u64,
     /// The value of [`TOKEN_VAR`] in this engine's environment.
     token: String,
 }
@@ -291,20 +352,24 @@ impl EngineProcess {
             cmd.current_dir(dir);
         }
         let stderr = match &launch.stderr {
+            // Links followed; a FIFO (which would block the open) or a
+            // directory refused.
             Some(path) => Stdio::from(
                 File::options()
                     .create(true)
                     .append(true)
-                    .open(path)
+                    .open(match super::output::resolve(path) {
+                        Ok(super::output::Target::File(at) | super::output::Target::Device(at)) => {
+                            at
+                        }
+                        Err(e) => return Err(spawn_err(std::io::Error::other(e.reason))),
+                    })
                     .map_err(spawn_err)?,
             ),
             None => Stdio::null(),
         };
-        let token = format!(
-            "{}-{}",
-            std::process::id(),
-            SERIAL.fetch_add(1, Ordering::Relaxed)
-        );
+        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
+        let token = format!("{}-{serial}", std::process::id());
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -316,18 +381,63 @@ impl EngineProcess {
             // engine started, and a Ctrl-C in the terminal reaches only us.
             cmd.process_group(0);
         }
-        let mut child = cmd.spawn().map_err(spawn_err)?;
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            let runner = i32::try_from(std::process::id()).unwrap_or(0);
+            // SAFETY: between fork and exec only async-signal-safe calls
+            // (prctl, getppid) are made, and nothing is allocated.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // A runner killed outright (SIGKILL, the OOM killer)
+                    // takes its engines along: the kernel sends them
+                    // SIGKILL when the thread that started them ends.
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    if libc::getppid() != runner {
+                        return Err(std::io::Error::other("the runner is gone"));
+                    }
+                    Ok(())
+                });
+            }
+        }
+        // Started and registered under the lock, so that `end_all` either
+        // sees the new group or has already stopped every start.
+        let mut child = {
+            let mut live = live();
+            if live.closing {
+                return Err(spawn_err(std::io::Error::other("the match is stopping")));
+            }
+            let child = cmd.spawn().map_err(spawn_err)?;
+            live.groups.push((serial, child.id()));
+            child
+        };
+        let stdin = child.stdin.take();
+        #[cfg(unix)]
+        if let Some(stdin) = &stdin {
+            // Writes wait by `poll` with a deadline (see `write_within`):
+            // an engine that stops reading cannot block the runner.
+            use std::os::fd::AsRawFd;
+            let fd = stdin.as_raw_fd();
+            // SAFETY: fcntl on a descriptor we own; no memory involved.
+            unsafe {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags >= 0 {
+                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                }
+            }
+        }
         let stdout = child
             .stdout
             .take()
             .ok_or_else(|| spawn_err(std::io::Error::other("no stdout pipe")))?;
-        let stdin = child.stdin.take();
         let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Err(e) = thread::Builder::new()
             .name(format!("read {label}"))
             .spawn(move || reader_loop(stdout, tx))
         {
-            kill_tree(&mut child, &token);
+            kill_tree(&mut child, serial, &token);
             return Err(spawn_err(e));
         }
         Ok(EngineProcess {
@@ -340,6 +450,7 @@ impl EngineProcess {
             dead: false,
             answered: false,
             banner: 0,
+            serial,
             token,
         })
     }
@@ -404,20 +515,26 @@ impl EngineProcess {
         self.next_id += 1;
         let line = format!("{id} {command}\n");
         self.log(">", line.trim_end());
+        let started = Instant::now();
         let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(line.as_bytes())
-                .and_then(|()| stdin.flush()),
+            Some(stdin) => write_within(stdin, line.as_bytes(), timeout),
             None => Err(std::io::Error::other("stdin closed")),
         };
         if let Err(e) = written {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                self.kill();
+                return Err(EngineError::Timeout {
+                    command: format!("{command} (the engine does not read its input)"),
+                    waited: timeout,
+                });
+            }
             let status = self.exit_status();
             self.kill();
             return Err(EngineError::Crashed(format!(
                 "cannot write '{command}' ({e}); {status}"
             )));
         }
-        let result = self.wait_reply(command, id, timeout);
+        let result = self.wait_reply(command, id, timeout.saturating_sub(started.elapsed()));
         if !matches!(
             result,
             Ok(_) | Err(EngineError::Refused { .. } | EngineError::Spawn { .. })
@@ -528,7 +645,7 @@ impl EngineProcess {
         }
         self.dead = true;
         self.stdin = None;
-        kill_tree(&mut self.child, &self.token);
+        kill_tree(&mut self.child, self.serial, &self.token);
     }
 
     /// Asks the engine to quit, and kills it if it does not exit promptly.
@@ -538,7 +655,7 @@ impl EngineProcess {
         }
         self.log(">", "quit");
         if let Some(stdin) = self.stdin.as_mut() {
-            let _ = stdin.write_all(b"quit\n").and_then(|()| stdin.flush());
+            let _ = write_within(stdin, b"quit\n", QUIT_GRACE);
         }
         self.stdin = None;
         let deadline = Instant::now() + QUIT_GRACE;
@@ -555,27 +672,75 @@ impl EngineProcess {
 
 /// Kills `child`'s process group and every process whose environment
 /// holds `token`, then reaps `child`.
-fn kill_tree(child: &mut Child, token: &str) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the process group
-        // we created at spawn; it has no memory-safety preconditions.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+fn kill_tree(child: &mut Child, serial: u64, token: &str) {
+    {
+        // Signalled before it is reaped (its id cannot be reused yet) and
+        // taken off the list under one lock, so `end_all` never signals a
+        // group that is gone.
+        let mut live = live();
+        signal_group(child.id());
+        live.groups.retain(|&(s, _)| s != serial);
     }
     let _ = child.kill();
     let _ = child.wait();
     #[cfg(target_os = "linux")]
-    kill_marked(token);
+    kill_marked(token, false);
     #[cfg(not(target_os = "linux"))]
     let _ = token;
 }
 
-/// Kills every process whose environment holds `TOKEN_VAR=token`, until
-/// none is left (a process may fork while we look), a few rounds at most.
+/// Writes all of `bytes` to an engine's input within `timeout`: a pipe
+/// that stays full (the engine does not read) ends in a `TimedOut` error
+/// instead of a runner blocked for ever.
+fn write_within(stdin: &mut ChildStdin, bytes: &[u8], timeout: Duration) -> std::io::Result<()> {
+    let deadline = Instant::now() + timeout;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match stdin.write(rest) {
+            Ok(0) => return Err(std::io::Error::from(std::io::ErrorKind::WriteZero)),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::Error::from(std::io::ErrorKind::TimedOut));
+                }
+                wait_writable(stdin, left);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    stdin.flush()
+}
+
+/// Waits until the pipe takes more bytes, or `left` has passed.
+fn wait_writable(stdin: &ChildStdin, left: Duration) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: stdin.as_raw_fd(),
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
+        // SAFETY: one valid pollfd, the count says one.
+        unsafe {
+            libc::poll(&mut fd, 1, ms);
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = stdin;
+        thread::sleep(left.min(POLL));
+    }
+}
+
+/// Kills every process whose environment holds `TOKEN_VAR=token` (or, with
+/// `prefix`, a value starting with `token`), until none is left (a process
+/// may fork while we look), a few rounds at most.
 #[cfg(target_os = "linux")]
-fn kill_marked(token: &str) {
+fn kill_marked(token: &str, prefix: bool) {
     let needle = format!("{TOKEN_VAR}={token}");
     let me = std::process::id();
     for _ in 0..8 {
@@ -597,10 +762,13 @@ fn kill_marked(token: &str) {
             let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
                 continue;
             };
-            if environ
-                .split(|&b| b == 0)
-                .any(|var| var == needle.as_bytes())
-                && let Ok(pid) = i32::try_from(pid)
+            if environ.split(|&b| b == 0).any(|var| {
+                if prefix {
+                    var.starts_with(needle.as_bytes())
+                } else {
+                    var == needle.as_bytes()
+                }
+            }) && let Ok(pid) = i32::try_from(pid)
             {
                 found = true;
                 // SAFETY: kill(2) has no memory-safety preconditions.

@@ -6,28 +6,49 @@
 //! while the headers carry what the runner needs to rebuild the report:
 //!
 //! ```text
-//! # tabula-match 1
+//! # tabula-match 2
 //! # match game=othello options="" seed=42 seats=black,white
-//! # engine index=0 name=uct proto=tabula cmd="./tabula" init="set search uct"
-//! # engine index=1 name=ab proto=tabula cmd="./tabula" init="set search alphabeta"
-//! # game number=1 pairing=uct,ab deal=0 seats=uct,ab ending=normal scores=40,24 winners=0 results=1,0 plies=60 ms=812
+//! # settings games=100 table=alternate random-plies=4 max-moves=2000 timemargin=200 timeout=60 game-seeds=on
+//! # engine index=0 name=uct proto=tabula cmd="./tabula" init="set search uct" movetime=50
+//! # engine index=1 name=ab proto=tabula cmd="./tabula" init="set search alphabeta" movetime=50
+//! # game number=1 pairing=uct,ab deal=0 seats=uct,ab ending=normal scores=40,24 winners=0 results=1,0 plies=60 ms=812 lines=61
 //! game othello
 //! play black d3
 //! ...
+//! # stopped reason=interrupted games=3
 //! ```
 //!
 //! Each game block is written when the game ends (so games appear in the
 //! order they finished) and is followed by an empty line. Values holding
 //! spaces are double-quoted with `\"`, `\\` and `\n` escapes.
+//!
+//! The record proves what it holds: `# settings` holds every setting of
+//! the runner that changes the games, and each engine line its own
+//! (budgets, clock), all as `key=value` pairs that [`MatchRecord::merge`]
+//! compares whole, whatever the keys (so a new setting needs no new merge
+//! code); every game line is complete (`lines=` counts its transcript, so
+//! a file cut inside a game is refused) and checked against itself
+//! (results against the ending and winners, seats against the header) and,
+//! when merged, against the schedule of its match (its deal, pairing and
+//! seats); a match that stopped early says so in `# stopped`. Version 1
+//! records (no settings, no `lines=`) are still read.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// The first line of every record file.
-pub const MAGIC: &str = "# tabula-match 1";
+/// The first line of every record file written now.
+pub const MAGIC: &str = "# tabula-match 2";
+
+/// The first line of a record written before settings were recorded.
+pub const MAGIC_V1: &str = "# tabula-match 1";
+
+/// The setting that says how many games each pairing plays.
+pub const GAMES_KEY: &str = "games";
+
+/// The setting that says who sits where (`alternate`, or a `--table`
+/// pattern such as `ABBB`).
+pub const TABLE_KEY: &str = "table";
 
 /// What kind of fault forfeited a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -192,6 +213,9 @@ pub struct EngineInfo {
     pub command: String,
     /// The lines sent once after start (settings).
     pub init: Vec<String>,
+    /// Its limits and anything else of it that changes the games, as
+    /// `key=value` pairs in order (`movetime=50`, `tc=5+0.5`...).
+    pub settings: Vec<(String, String)>,
 }
 
 /// A whole match: what was played, by whom, and every game.
@@ -209,6 +233,12 @@ pub struct MatchRecord {
     pub engines: Vec<EngineInfo>,
     /// `K/N` when this is shard K of N of a match (`--shard`).
     pub shard: Option<String>,
+    /// The runner's settings that change the games, as `key=value` pairs
+    /// in order (see [`GAMES_KEY`], [`TABLE_KEY`]).
+    pub settings: Vec<(String, String)>,
+    /// Why the match stopped before its last game (`interrupted`, `sprt`,
+    /// `SIGTERM`...), when it did.
+    pub stopped: Option<String>,
     /// The games.
     pub games: Vec<GameRecord>,
 }
@@ -324,8 +354,27 @@ fn join_nums(values: &[f64]) -> String {
         .join(",")
 }
 
+/// `key=value` pairs as header words: ` key=value key="two words"`.
+fn pairs_text(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| format!(" {k}={}", quote(v)))
+        .collect()
+}
+
+/// The words of an `# engine` line that are not the engine's settings.
+const ENGINE_KEYS: [&str; 5] = ["index", "name", "proto", "cmd", "init"];
+
 impl MatchRecord {
-    /// The header lines (magic, match, engines).
+    /// A setting's value, if the record holds it.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The header lines (magic, match, settings, engines).
     pub fn header_text(&self) -> String {
         let mut out = format!("{MAGIC}\n");
         let seeds: Vec<String> = self.seeds.iter().map(u64::to_string).collect();
@@ -339,16 +388,24 @@ impl MatchRecord {
                 .as_ref()
                 .map_or(String::new(), |s| format!(" shard={}", quote(s))),
         ));
+        out.push_str(&format!("# settings{}\n", pairs_text(&self.settings)));
         for (i, e) in self.engines.iter().enumerate() {
             out.push_str(&format!(
-                "# engine index={i} name={} proto={} cmd={} init={}\n",
+                "# engine index={i} name={} proto={} cmd={} init={}{}\n",
                 quote(&e.name),
                 quote(&e.proto),
                 quote(&e.command),
                 quote(&e.init.join("\n")),
+                pairs_text(&e.settings),
             ));
         }
         out
+    }
+
+    /// The line that closes a record whose match stopped before its last
+    /// game.
+    pub fn stopped_text(reason: &str, games: usize) -> String {
+        format!("# stopped reason={} games={games}\n", quote(reason))
     }
 
     /// The block of one game: its header line, its transcript, an empty line.
@@ -391,11 +448,12 @@ impl MatchRecord {
         }
         let winners: Vec<String> = g.winners.iter().map(usize::to_string).collect();
         line.push_str(&format!(
-            " winners={} results={} plies={} ms={}\n",
+            " winners={} results={} plies={} ms={} lines={}\n",
             quote(&winners.join(",")),
             join_nums(&g.seat_results),
             g.plies,
-            g.millis
+            g.millis,
+            g.transcript.len()
         ));
         for cmd in &g.transcript {
             line.push_str(cmd);
@@ -412,18 +470,19 @@ impl MatchRecord {
         for g in &self.games {
             out.push_str(&self.game_text(g));
         }
+        if let Some(reason) = &self.stopped {
+            out.push_str(&MatchRecord::stopped_text(reason, self.games.len()));
+        }
         out
     }
 
-    /// Writes the whole file.
+    /// Writes the whole file (at once: a reader never sees half of it; see
+    /// [`super::output`] for the paths it takes).
     pub fn write(&self, path: &Path) -> Result<(), RecordError> {
-        let io = |source| RecordError::Io {
+        super::output::write_whole(path, self.to_text().as_bytes()).map_err(|e| RecordError::Io {
             path: path.to_path_buf(),
-            source,
-        };
-        let mut f = BufWriter::new(File::create(path).map_err(io)?);
-        f.write_all(self.to_text().as_bytes()).map_err(io)?;
-        f.flush().map_err(io)
+            source: std::io::Error::other(e.reason),
+        })
     }
 
     /// Reads a record from its text; `path` names it in errors.
@@ -434,17 +493,42 @@ impl MatchRecord {
             line: line + 1,
             message,
         };
-        match lines.next() {
-            Some((_, first)) if first.trim() == MAGIC => {}
+        let version = match lines.next() {
+            Some((_, first)) if first.trim() == MAGIC => 2,
+            Some((_, first)) if first.trim() == MAGIC_V1 => 1,
             _ => {
                 return Err(err(
                     0,
                     format!("not a match record (the first line must be '{MAGIC}')"),
                 ));
             }
+        };
+        let count = text.lines().count();
+        if !text.ends_with('\n') {
+            return Err(err(
+                count.saturating_sub(1),
+                "the file ends inside a line: the record was cut off".to_string(),
+            ));
         }
         let mut rec = MatchRecord::default();
-        let mut seen_match = false;
+        let (mut seen_match, mut seen_settings) = (false, false);
+        // The transcript lines the open game's header announced, and where.
+        let mut announced: Option<(usize, usize)> = None;
+        let close_game = |rec: &MatchRecord, announced: Option<(usize, usize)>| match (
+            announced,
+            rec.games.last(),
+        ) {
+            (Some((no, want)), Some(g)) if g.transcript.len() != want => Err(err(
+                no,
+                format!(
+                    "game {} announces {want} transcript lines and has {}: the record was cut \
+                     off or altered",
+                    g.number,
+                    g.transcript.len()
+                ),
+            )),
+            _ => Ok(()),
+        };
         for (no, raw) in lines {
             let line = raw.trim();
             let Some(comment) = line.strip_prefix('#') else {
@@ -452,11 +536,13 @@ impl MatchRecord {
                     continue;
                 }
                 match rec.games.last_mut() {
-                    Some(g) => g.transcript.push(line.to_string()),
-                    None => {
+                    Some(g) if rec.stopped.is_none() => g.transcript.push(line.to_string()),
+                    _ => {
                         return Err(err(
                             no,
-                            "a command before the first game header".to_string(),
+                            "a command outside a game (before the first game header or after \
+                             the closing line)"
+                                .to_string(),
                         ));
                     }
                 }
@@ -464,18 +550,51 @@ impl MatchRecord {
             };
             let comment = comment.trim_start();
             let (kind, rest) = comment.split_once(' ').unwrap_or((comment, ""));
-            if !matches!(kind, "match" | "engine" | "game") {
+            if !matches!(kind, "match" | "settings" | "engine" | "game" | "stopped") {
+                if comment.starts_with("tabula-match") {
+                    return Err(err(
+                        no,
+                        "a second record inside this one (two files joined?)".to_string(),
+                    ));
+                }
                 continue;
             }
-            let pairs: BTreeMap<String, String> = parse_pairs(rest)
-                .map_err(|m| err(no, m))?
-                .into_iter()
-                .collect();
+            let pair_list = parse_pairs(rest).map_err(|m| err(no, m))?;
+            let mut pairs: BTreeMap<String, String> = BTreeMap::new();
+            for (k, v) in &pair_list {
+                if pairs.insert(k.clone(), v.clone()).is_some() {
+                    return Err(err(no, format!("'{k}' given twice")));
+                }
+            }
             let get = |key: &str| pairs.get(key).cloned().unwrap_or_default();
+            if kind != "match" && !seen_match {
+                return Err(err(no, format!("a '# {kind}' line before '# match'")));
+            }
+            if matches!(kind, "settings" | "engine") && !rec.games.is_empty() {
+                return Err(err(no, format!("a '# {kind}' line after the first game")));
+            }
+            if rec.stopped.is_some() {
+                return Err(err(
+                    no,
+                    "a line after the closing '# stopped' line".to_string(),
+                ));
+            }
+            if kind != "settings" && kind != "match" && version >= 2 && !seen_settings {
+                return Err(err(no, "no '# settings' line after '# match'".to_string()));
+            }
             match kind {
                 "match" => {
+                    if seen_match {
+                        return Err(err(
+                            no,
+                            "a second '# match' header (two records joined?)".to_string(),
+                        ));
+                    }
                     seen_match = true;
                     rec.game = get("game");
+                    if rec.game.is_empty() {
+                        return Err(err(no, "'# match' names no game".to_string()));
+                    }
                     rec.options = get("options")
                         .split_whitespace()
                         .map(str::to_string)
@@ -485,7 +604,20 @@ impl MatchRecord {
                         .map(|s| s.parse().map_err(|_| err(no, format!("bad seed '{s}'"))))
                         .collect::<Result<_, _>>()?;
                     rec.seat_names = split_list(&get("seats"));
+                    if rec.seat_names.is_empty() {
+                        return Err(err(no, "'# match' names no seats".to_string()));
+                    }
                     rec.shard = pairs.get("shard").cloned();
+                }
+                "settings" => {
+                    if seen_settings {
+                        return Err(err(no, "a second '# settings' line".to_string()));
+                    }
+                    if !rec.engines.is_empty() {
+                        return Err(err(no, "'# settings' after an engine".to_string()));
+                    }
+                    seen_settings = true;
+                    rec.settings = pair_list;
                 }
                 "engine" => {
                     let name = get("name");
@@ -494,6 +626,12 @@ impl MatchRecord {
                     }
                     if rec.engines.iter().any(|e| e.name == name) {
                         return Err(err(no, format!("engine '{name}' appears twice")));
+                    }
+                    if version >= 2 && get("index") != rec.engines.len().to_string() {
+                        return Err(err(
+                            no,
+                            format!("engine '{name}' is not numbered {}", rec.engines.len()),
+                        ));
                     }
                     let init = get("init");
                     rec.engines.push(EngineInfo {
@@ -505,19 +643,53 @@ impl MatchRecord {
                             .map(str::to_string)
                             .filter(|l| !l.is_empty())
                             .collect(),
+                        settings: pair_list
+                            .into_iter()
+                            .filter(|(k, _)| !ENGINE_KEYS.contains(&k.as_str()))
+                            .collect(),
                     });
                 }
+                "stopped" => {
+                    close_game(&rec, announced.take())?;
+                    let reason = get("reason");
+                    if reason.is_empty() {
+                        return Err(err(no, "'# stopped' without a reason".to_string()));
+                    }
+                    if get("games") != rec.games.len().to_string() {
+                        return Err(err(
+                            no,
+                            format!(
+                                "'# stopped' counts {} games where the record holds {}",
+                                get("games"),
+                                rec.games.len()
+                            ),
+                        ));
+                    }
+                    rec.stopped = Some(reason);
+                }
                 _ => {
-                    let g = parse_game(&pairs, &rec.engines).map_err(|m| err(no, m))?;
+                    close_game(&rec, announced.take())?;
+                    let g = parse_game(&pairs, &rec.engines, rec.seat_names.len())
+                        .map_err(|m| err(no, m))?;
                     if rec.games.iter().any(|o| o.number == g.number) {
                         return Err(err(no, format!("game {} appears twice", g.number)));
+                    }
+                    if version >= 2 {
+                        let lines = get("lines").parse().map_err(|_| {
+                            err(no, format!("bad or missing lines '{}'", get("lines")))
+                        })?;
+                        announced = Some((no, lines));
                     }
                     rec.games.push(g);
                 }
             }
         }
+        close_game(&rec, announced)?;
         if !seen_match {
             return Err(err(1, "no '# match' header".to_string()));
+        }
+        if version >= 2 && !seen_settings {
+            return Err(err(1, "no '# settings' line".to_string()));
         }
         Ok(rec)
     }
@@ -531,84 +703,324 @@ impl MatchRecord {
         MatchRecord::parse(&text, path)
     }
 
-    /// Merges several records of the same match (same game and options):
-    /// engines are matched by name. Records of one seed (the shards of a
-    /// match) keep their game numbers, in order, and must not share a
-    /// game: the result is that match. Records of different seeds are
-    /// runs of their own, and their games are numbered on.
+    /// Merges several records of the same match (same game, options,
+    /// settings and engines), and refuses a merge that would not be whole:
+    /// see [`MatchRecord::merge_files`].
     pub fn merge(records: &[MatchRecord]) -> Result<MatchRecord, RecordError> {
         let named: Vec<(String, &MatchRecord)> = records
             .iter()
             .enumerate()
             .map(|(i, r)| (format!("record {}", i + 1), r))
             .collect();
-        merge_named(&named)
+        merge_named(&named, false).map(|m| m.record)
     }
 
-    /// [`MatchRecord::merge`] of records read from files (named in errors).
+    /// Merges records read from files (named in errors). Records of one
+    /// seed (the shards of a match, or copies of parts of it) keep their
+    /// game numbers and must not share a game: the result is that match,
+    /// and every game is checked against its schedule. Records of
+    /// different seeds are runs of their own, each whole, and their games
+    /// are numbered on. Every record must hold the same settings (a run of
+    /// another seed may differ in its number of games) and the same
+    /// engines, everything of them compared, not only their names.
+    ///
+    /// Deals that are missing (a shard not given, a shard interrupted or
+    /// killed, shards of different counts) refuse the merge, naming them,
+    /// unless `partial`; then [`Merged::missing`] names them.
     pub fn merge_files<P: AsRef<Path>>(
         records: &[(P, MatchRecord)],
-    ) -> Result<MatchRecord, RecordError> {
+        partial: bool,
+    ) -> Result<Merged, RecordError> {
         let named: Vec<(String, &MatchRecord)> = records
             .iter()
             .map(|(p, r)| (p.as_ref().display().to_string(), r))
             .collect();
-        merge_named(&named)
+        merge_named(&named, partial)
+    }
+
+    /// The games of the whole match this record belongs to (of its first
+    /// seed), as its settings schedule them; `None` when the record does
+    /// not say (a version 1 record, or one of several seeds).
+    fn schedule(&self) -> Option<Result<super::schedule::Jobs, String>> {
+        if self.seeds.len() != 1 {
+            return None;
+        }
+        let games = self.setting(GAMES_KEY)?;
+        Some((|| {
+            let games: usize = games
+                .parse()
+                .map_err(|_| format!("bad setting games={games}"))?;
+            let seats = self.seat_names.len();
+            let patterns = match self.setting(TABLE_KEY) {
+                None | Some("alternate") => super::schedule::seat_patterns(seats),
+                Some(t) => {
+                    super::schedule::table_patterns(&super::schedule::parse_table(t, seats)?)
+                }
+            };
+            Ok(super::schedule::Jobs::new(
+                self.engines.len(),
+                games,
+                patterns,
+            ))
+        })())
+    }
+
+    /// The deals and games of the whole match missing from this record (a
+    /// record of one seed with its settings), after checking that every
+    /// game it holds is the game of that number in the match's schedule
+    /// (its deal, pairing and seats). `Ok(None)` when the record cannot
+    /// say (no settings).
+    pub fn missing(&self) -> Result<Option<Missing>, String> {
+        let Some(jobs) = self.schedule() else {
+            return Ok(None);
+        };
+        let mut jobs = jobs?;
+        let total = jobs.total().unwrap_or(usize::MAX);
+        let mut games: Vec<&GameRecord> = self.games.iter().collect();
+        games.sort_by_key(|g| g.number);
+        if let Some(g) = games.iter().find(|g| g.number == 0 || g.number > total) {
+            return Err(format!(
+                "game {} is not a game of this match (it has {total})",
+                g.number
+            ));
+        }
+        let mut missing = Missing::default();
+        let mut present = games.into_iter().peekable();
+        for job in jobs.by_ref() {
+            match present.next_if(|g| g.number == job.number) {
+                Some(g) => {
+                    if (g.deal, g.pairing, &g.seats) != (job.deal, job.pairing, &job.seats) {
+                        return Err(format!(
+                            "game {} does not match the schedule of its match (deal {}, {} \
+                             seats): it is deal {} with seats {:?} in the record",
+                            g.number,
+                            job.deal,
+                            job.seats.len(),
+                            g.deal,
+                            g.seats
+                        ));
+                    }
+                }
+                None => {
+                    missing.games.push(job.number);
+                    if missing.deals.last() != Some(&job.deal) && !missing.deals.contains(&job.deal)
+                    {
+                        missing.deals.push(job.deal);
+                    }
+                }
+            }
+        }
+        missing.deals.sort_unstable();
+        missing.deals.dedup();
+        Ok(Some(missing))
     }
 }
 
-fn merge_named(records: &[(String, &MatchRecord)]) -> Result<MatchRecord, RecordError> {
-    let Some((_, first)) = records.first() else {
-        return Err(RecordError::Incompatible("no records given".to_string()));
+/// What a merge is missing of its match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Missing {
+    /// The deals (from 0) with a game missing.
+    pub deals: Vec<u64>,
+    /// The game numbers missing.
+    pub games: Vec<usize>,
+}
+
+impl Missing {
+    /// Whether nothing is missing.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let deals: Vec<usize> = self.deals.iter().map(|&d| d as usize).collect();
+        write!(
+            f,
+            "deal{} {} (game{} {})",
+            if deals.len() == 1 { "" } else { "s" },
+            ranges(&deals),
+            if self.games.len() == 1 { "" } else { "s" },
+            ranges(&self.games)
+        )
+    }
+}
+
+/// Numbers as ranges: `1-3, 7, 9-10` (at most 20 ranges, then a count).
+fn ranges(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            numbers[i].to_string()
+        } else {
+            format!("{}-{}", numbers[i], numbers[j])
+        });
+        i = j + 1;
+    }
+    if parts.len() > 20 {
+        let more = parts.len() - 20;
+        parts.truncate(20);
+        parts.push(format!("and {more} more ranges"));
+    }
+    parts.join(", ")
+}
+
+/// A merge: the record, and what it is missing of its match (when
+/// merged with `partial`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The merged record.
+    pub record: MatchRecord,
+    /// Per seed, the deals and games missing, if any.
+    pub missing: Vec<(u64, Missing)>,
+    /// Whether a record could not say what it misses (version 1).
+    pub unchecked: bool,
+}
+
+/// The first setting that differs between two lists of `key=value`
+/// pairs, ignoring the keys in `except`: `(key, here, there)`.
+fn first_difference<'a>(
+    a: &'a [(String, String)],
+    b: &'a [(String, String)],
+    except: &[&str],
+) -> Option<(&'a str, Option<&'a str>, Option<&'a str>)> {
+    let map = |pairs: &'a [(String, String)]| -> BTreeMap<&'a str, &'a str> {
+        pairs
+            .iter()
+            .filter(|(k, _)| !except.contains(&k.as_str()))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    };
+    let (ma, mb) = (map(a), map(b));
+    ma.keys()
+        .chain(mb.keys())
+        .find(|k| ma.get(*k) != mb.get(*k))
+        .map(|k| (*k, ma.get(k).copied(), mb.get(k).copied()))
+}
+
+fn show_setting(key: &str, value: Option<&str>) -> String {
+    match value {
+        Some(v) => format!("{key}={}", quote(v)),
+        None => format!("no {key}"),
+    }
+}
+
+/// The first difference between two engines of the same name, said.
+fn engine_difference(a: &EngineInfo, b: &EngineInfo) -> Option<String> {
+    if a.proto != b.proto {
+        return Some(format!("proto {} against {}", a.proto, b.proto));
+    }
+    if a.command != b.command || a.init != b.init {
+        return Some(format!(
+            "'{}' with {:?} against '{}' with {:?}",
+            a.command, a.init, b.command, b.init
+        ));
+    }
+    first_difference(&a.settings, &b.settings, &[])
+        .map(|(k, x, y)| format!("{} against {}", show_setting(k, x), show_setting(k, y)))
+}
+
+fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merged, RecordError> {
+    let incompatible = |m: String| Err(RecordError::Incompatible(m));
+    let Some((first_name, first)) = records.first() else {
+        return incompatible("no records given".to_string());
     };
     let mut out = MatchRecord {
         game: first.game.clone(),
         options: first.options.clone(),
         seat_names: first.seat_names.clone(),
+        settings: first.settings.clone(),
         ..MatchRecord::default()
     };
     // One seed throughout: the shards (or copies) of one match.
     let one_seed = records
         .iter()
         .all(|(_, r)| r.seeds.len() == 1 && r.seeds == first.seeds);
+    // A run of another seed may be longer or shorter.
+    let except: &[&str] = if one_seed { &[] } else { &[GAMES_KEY] };
     // Which record brought each seed, and each game of a one-seed merge.
     let mut seed_from: Vec<(u64, &str)> = Vec::new();
     let mut number_from: BTreeMap<usize, &str> = BTreeMap::new();
+    let mut merged = Merged {
+        record: MatchRecord::default(),
+        missing: Vec::new(),
+        unchecked: false,
+    };
     for (name, rec) in records {
-        if rec.game != out.game || rec.options != out.options {
-            return Err(RecordError::Incompatible(format!(
-                "'{} {}' and '{} {}' ({name}) are different games",
+        if rec.game != out.game || rec.options != out.options || rec.seat_names != out.seat_names {
+            return incompatible(format!(
+                "'{} {}' ({first_name}) and '{} {}' ({name}) are different games",
                 out.game,
                 out.options.join(" "),
                 rec.game,
                 rec.options.join(" ")
-            )));
+            ));
+        }
+        if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
+            return incompatible(format!(
+                "{first_name} has {} where {name} has {}: records of different matches",
+                show_setting(key, a),
+                show_setting(key, b)
+            ));
+        }
+        if one_seed {
+            // The same engines, in the same order: the games' engine
+            // numbers mean the same in every shard.
+            let names =
+                |r: &MatchRecord| r.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+            if names(rec) != names(first) {
+                return incompatible(format!(
+                    "{first_name} has the engines {:?} and {name} {:?}: shards of one match must \
+                     run the same engines",
+                    names(first),
+                    names(rec)
+                ));
+            }
+        }
+        for e in &rec.engines {
+            if let Some(o) = out.engines.iter().find(|o| o.name == e.name)
+                && let Some(diff) = engine_difference(o, e)
+            {
+                return incompatible(format!(
+                    "engine {} is {diff} ({first_name} against {name}): records of one match \
+                     must run the same engines",
+                    e.name
+                ));
+            }
         }
         if !one_seed {
             for &seed in &rec.seeds {
                 if let Some((_, other)) = seed_from.iter().find(|(s, _)| *s == seed) {
-                    return Err(RecordError::Incompatible(format!(
-                        "{other} and {name} both hold games of seed {seed}, mixed with other seeds: \
-                         merge the records of one seed first"
-                    )));
+                    return incompatible(format!(
+                        "{other} and {name} both hold games of seed {seed}, mixed with other \
+                         seeds: merge the records of one seed first"
+                    ));
                 }
                 seed_from.push((seed, name));
             }
             out.seeds.extend(&rec.seeds);
-        }
-        if one_seed
-            && let Some((e, o)) = rec.engines.iter().find_map(|e| {
-                out.engines
-                    .iter()
-                    .find(|o| o.name == e.name && (o.command != e.command || o.init != e.init))
-                    .map(|o| (e, o))
-            })
-        {
-            return Err(RecordError::Incompatible(format!(
-                "engine {} is '{}' with {:?} in one record and '{}' with {:?} in {name}: \
-                 shards of one match must run the same engines",
-                e.name, o.command, o.init, e.command, e.init
-            )));
+            // Each run must be whole by itself.
+            match rec.missing() {
+                Err(m) => return incompatible(format!("{name}: {m}")),
+                Ok(None) => merged.unchecked = true,
+                Ok(Some(m)) if m.is_empty() || rec.stopped.as_deref() == Some("sprt") => {}
+                Ok(Some(m)) => {
+                    if !partial {
+                        return incompatible(format!(
+                            "{name} (seed {}) is missing {m}{}: merge only whole runs, or give \
+                             --partial",
+                            rec.seeds[0],
+                            stopped_note(rec)
+                        ));
+                    }
+                    merged.missing.push((rec.seeds[0], m));
+                }
+            }
         }
         let map: Vec<usize> = rec
             .engines
@@ -628,11 +1040,11 @@ fn merge_named(records: &[(String, &MatchRecord)]) -> Result<MatchRecord, Record
             let mut g = g.clone();
             if one_seed {
                 if let Some(other) = number_from.insert(g.number, name) {
-                    return Err(RecordError::Incompatible(format!(
+                    return incompatible(format!(
                         "game {} of seed {} is in both {other} and {name}: the same games would \
                          count twice",
                         g.number, first.seeds[0]
-                    )));
+                    ));
                 }
             } else {
                 g.number = out.games.len() + 1;
@@ -658,31 +1070,45 @@ fn merge_named(records: &[(String, &MatchRecord)]) -> Result<MatchRecord, Record
     if one_seed {
         out.seeds = first.seeds.clone();
         out.games.sort_by_key(|g| g.number);
+        let sprt = records
+            .iter()
+            .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
+        match out.missing() {
+            Err(m) => return incompatible(m),
+            Ok(None) => merged.unchecked = true,
+            Ok(Some(m)) if m.is_empty() || sprt => {}
+            Ok(Some(m)) => {
+                if !partial {
+                    let shards: Vec<String> = records
+                        .iter()
+                        .map(|(name, r)| match &r.shard {
+                            Some(s) => format!("{name} (shard {s}{})", stopped_note(r)),
+                            None => format!("{name}{}", stopped_note(r)),
+                        })
+                        .collect();
+                    return incompatible(format!(
+                        "seed {} is missing {m}; given: {} (give the missing shards, or \
+                         --partial to merge what there is)",
+                        out.seeds[0],
+                        shards.join(", ")
+                    ));
+                }
+                merged.missing.push((out.seeds[0], m));
+            }
+        }
+    } else {
+        // Runs of different lengths: the merged record keeps no count.
+        out.settings.retain(|(k, _)| k != GAMES_KEY);
     }
-    Ok(out)
+    merged.record = out;
+    Ok(merged)
 }
 
-/// When `records` are shards of one match (`shard=K/N` headers, one seed,
-/// one N), the shards not among them, as `2/4, 3/4`; `None` when none is
-/// missing or they are not shards.
-pub fn missing_shards<'a>(records: impl Iterator<Item = &'a MatchRecord>) -> Option<String> {
-    let mut count = None;
-    let mut have = Vec::new();
-    for rec in records {
-        let (k, n) = rec.shard.as_deref()?.split_once('/')?;
-        let (k, n): (u64, u64) = (k.parse().ok()?, n.parse().ok()?);
-        if count.is_some_and(|c| c != n) {
-            return None;
-        }
-        count = Some(n);
-        have.push(k);
-    }
-    let n = count?;
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| !have.contains(k))
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    (!missing.is_empty()).then(|| missing.join(", "))
+/// `, stopped (interrupted) after 3 games` for a record that says so.
+fn stopped_note(rec: &MatchRecord) -> String {
+    rec.stopped.as_ref().map_or(String::new(), |r| {
+        format!(", stopped ({r}) after {} games", rec.games.len())
+    })
 }
 
 fn split_list(text: &str) -> Vec<String> {
@@ -704,9 +1130,14 @@ fn parse_nums(text: &str, what: &str) -> Result<Vec<f64>, String> {
         .collect()
 }
 
+/// Reads a game header line and checks it against itself: every field
+/// there, as many seats as the match has, the results those of its ending
+/// (the winners' for a game played out, a loss for a resigning or
+/// forfeiting engine's seats, a draw for a move limit or a runner error).
 fn parse_game(
     pairs: &BTreeMap<String, String>,
     engines: &[EngineInfo],
+    seat_count: usize,
 ) -> Result<GameRecord, String> {
     let get = |key: &str| pairs.get(key).map(String::as_str).unwrap_or("");
     let engine = |name: &str| {
@@ -728,6 +1159,20 @@ fn parse_game(
         .iter()
         .map(|n| engine(n))
         .collect::<Result<Vec<_>, _>>()?;
+    let required: &[&str] = &[
+        "number", "pairing", "deal", "seats", "ending", "winners", "results", "plies", "ms",
+    ];
+    if let Some(key) = required.iter().find(|k| !pairs.contains_key(**k)) {
+        return Err(format!(
+            "the game line has no {key}=: the record was cut off or altered"
+        ));
+    }
+    if seats.len() != seat_count {
+        return Err(format!(
+            "{} seats in a game of a {seat_count}-seat match",
+            seats.len()
+        ));
+    }
     let seat_results = parse_nums(get("results"), "results")?;
     if seat_results.len() != seats.len() {
         return Err("results and seats differ in length".to_string());
@@ -759,20 +1204,49 @@ fn parse_game(
     if pa == pb || !seats.contains(&pa) || !seats.contains(&pb) {
         return Err("the pairing's engines must be two engines at its seats".to_string());
     }
+    if let Some(e) = seats.iter().find(|e| **e != pa && **e != pb) {
+        return Err(format!(
+            "engine {} sits in a game of the pairing {a},{b}",
+            engines[*e].name
+        ));
+    }
+    let scores = pairs
+        .get("scores")
+        .map(|s| parse_nums(s, "scores"))
+        .transpose()?;
+    let expected = match &ending {
+        Ending::Normal => results_from_winners(seats.len(), &winners),
+        Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => {
+            if !seats.contains(e) {
+                return Err("the culprit does not sit in the game".to_string());
+            }
+            seats
+                .iter()
+                .map(|s| if s == e { 0.0 } else { 1.0 })
+                .collect()
+        }
+        Ending::MoveLimit | Ending::Error(_) => vec![0.5; seats.len()],
+    };
+    if seat_results != expected {
+        return Err(format!(
+            "results {} do not follow from the ending {} and winners {:?} (they give {})",
+            join_nums(&seat_results),
+            get("ending"),
+            winners,
+            join_nums(&expected)
+        ));
+    }
     Ok(GameRecord {
         number: int("number")? as usize,
         pairing: (pa, pb),
         deal: int("deal")?,
         seats,
         ending,
-        scores: pairs
-            .get("scores")
-            .map(|s| parse_nums(s, "scores"))
-            .transpose()?,
+        scores,
         winners,
         seat_results,
-        plies: int("plies").unwrap_or(0) as usize,
-        millis: int("ms").unwrap_or(0),
+        plies: int("plies")? as usize,
+        millis: int("ms")?,
         transcript: Vec::new(),
     })
 }

@@ -247,6 +247,7 @@ pub fn run_jobs(
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
+    let mut failure = None;
     thread::scope(|scope| {
         for w in 0..concurrency.max(1) {
             let tx = tx.clone();
@@ -297,11 +298,25 @@ pub fn run_jobs(
         }
         drop(tx);
         for record in rx {
-            if !on_result(record) {
-                stop.store(true, Ordering::Relaxed);
+            match catch_unwind(AssertUnwindSafe(|| on_result(record))) {
+                Ok(true) => {}
+                Ok(false) => stop.store(true, Ordering::Relaxed),
+                Err(panic) => {
+                    // A bug on this thread ends the match: no game is
+                    // started, the engines under way are ended at once
+                    // (their games end, the workers return) and the
+                    // panic goes on once they have.
+                    stop.store(true, Ordering::Relaxed);
+                    super::process::end_live();
+                    failure = Some(panic);
+                    break;
+                }
             }
         }
     });
+    if let Some(panic) = failure {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,278 @@
+//! Records that prove what they hold, and merges that refuse anything but
+//! the whole of one match: shards of different counts, shards interrupted
+//! or killed, records of other settings or other engines, and records cut
+//! off or altered are refused, naming the difference or the missing deals.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{self, fixture, nim_match, scratch, words};
+use tabula::arena::record::MatchRecord;
+use tabula::arena::{self, ArenaError, MatchReport};
+
+/// A shard (or with `shard` empty, the whole) of a 12-game Nim match of
+/// seed 11, with `extra` words; its record path.
+fn play(dir: &Path, name: &str, shard: &str, extra: &[&str]) -> PathBuf {
+    let path = dir.join(name);
+    let mut w = if extra.contains(&"--games") {
+        Vec::new()
+    } else {
+        words(&["--games", "12"])
+    };
+    w.extend(words(&[
+        "-j",
+        "2",
+        "--seed",
+        "11",
+        "--quiet",
+        "--record",
+        &path.display().to_string(),
+    ]));
+    if !extra.contains(&"--random-plies") {
+        w.extend(words(&["--random-plies", "2"]));
+    }
+    if !shard.is_empty() {
+        w.extend(words(&["--shard", shard]));
+    }
+    w.extend(words(extra));
+    for (mode, name) in [("good", "good"), ("weak", "weak")] {
+        w.extend(words(&[
+            "--engine",
+            &format!("cmd={}", fixture("nim_engine.sh", mode)),
+            &format!("name={name}"),
+        ]));
+    }
+    nim_match(&w, &["stones=9"]);
+    path
+}
+
+fn merge(paths: &[&Path], extra: &[&str]) -> Result<MatchReport, ArenaError> {
+    let mut a = vec!["--merge".to_string()];
+    a.extend(paths.iter().map(|p| p.display().to_string()));
+    a.extend(words(&["--quiet", "--no-record"]));
+    a.extend(words(extra));
+    arena::run(&common::parse(&a))
+}
+
+fn refused(paths: &[&Path], says: &[&str]) {
+    let err = merge(paths, &[]).expect_err("refused").to_string();
+    for s in says {
+        assert!(err.contains(s), "'{s}' not in: {err}");
+    }
+}
+
+#[test]
+fn shards_of_different_counts_are_missing_deals() {
+    let dir = scratch("merge-counts");
+    // 12 games, 6 deals: 1/2 holds deals 0, 2, 4; 2/4 holds 1, 5.
+    let a = play(&dir, "a.txt", "1/2", &[]);
+    let b = play(&dir, "b.txt", "2/4", &[]);
+    refused(&[&a, &b], &["deal 3 (games 7-8)", "shard 1/2", "shard 2/4"]);
+    let partial = merge(&[&a, &b], &["--partial"]).unwrap();
+    assert_eq!(partial.record.games.len(), 10);
+    assert!(
+        partial
+            .text
+            .contains("Missing (seed 11): deal 3 (games 7-8)"),
+        "{}",
+        partial.text
+    );
+    // The right shards make the whole match.
+    let c = play(&dir, "c.txt", "2/2", &[]);
+    assert_eq!(merge(&[&a, &c], &[]).unwrap().record.games.len(), 12);
+}
+
+#[test]
+fn interrupted_and_empty_shards_are_missing_deals() {
+    let dir = scratch("merge-interrupted");
+    let a = play(&dir, "a.txt", "1/2", &[]);
+    let b = play(&dir, "b.txt", "2/2", &[]);
+    let text = std::fs::read_to_string(&b).unwrap();
+    // Shard 2/2 as a match interrupted after its first 2 games leaves it:
+    // its first games, the closing line, the report.
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    let header = blocks[0];
+    let mut games: Vec<&str> = blocks
+        .iter()
+        .copied()
+        .filter(|b| b.starts_with("# game "))
+        .collect();
+    games.sort_by_key(|b| {
+        b.split_whitespace()
+            .nth(2)
+            .and_then(|w| w.strip_prefix("number="))
+            .and_then(|n| n.parse::<usize>().ok())
+    });
+    let interrupted = dir.join("interrupted.txt");
+    std::fs::write(
+        &interrupted,
+        format!(
+            "{header}\n\n{}\n\n# stopped reason=interrupted games=2\n#| Interrupted after 2 of 6 games\n",
+            games[..2].join("\n\n")
+        ),
+    )
+    .unwrap();
+    refused(
+        &[&a, &interrupted],
+        &[
+            "deals 3, 5 (games 7-8, 11-12)",
+            "stopped (interrupted) after 2 games",
+        ],
+    );
+    // Killed before its first game: the header alone.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, format!("{header}\n\n")).unwrap();
+    refused(&[&a, &empty], &["deals 1, 3, 5 (games 3-4, 7-8, 11-12)"]);
+    // And a single record of an interrupted match, alone.
+    refused(&[&interrupted], &["deals 0, 2-5 (games 1-2, 5-12)"]);
+}
+
+#[test]
+fn records_of_other_settings_or_engines_are_refused() {
+    let dir = scratch("merge-settings");
+    let a = play(&dir, "a.txt", "1/2", &[]);
+    for (name, extra, says) in [
+        ("games.txt", &["--games", "14"][..], "games=12 where"),
+        ("movetime.txt", &["--movetime", "500"][..], "movetime=500"),
+        (
+            "plies.txt",
+            &["--random-plies", "3"][..],
+            "random-plies=2 where",
+        ),
+        ("moves.txt", &["--max-moves", "50"][..], "max-moves=2000"),
+        ("tc.txt", &["--tc", "30"][..], "tc=30"),
+        ("seeds.txt", &["--no-game-seeds"][..], "game-seeds=on"),
+        // A budget of the engines' own.
+        (
+            "budget.txt",
+            &["--each", "iterations=5"][..],
+            "iterations=5",
+        ),
+    ] {
+        let b = play(&dir, name, "2/2", extra);
+        refused(&[&a, &b], &[says]);
+    }
+}
+
+#[test]
+fn altered_or_cut_records_are_refused() {
+    let dir = scratch("merge-cut");
+    let whole = play(&dir, "whole.txt", "", &[]);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let read = |name: &str, body: &str| -> Result<MatchRecord, String> {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        MatchRecord::read(&path).map_err(|e| e.to_string())
+    };
+    assert!(read("same.txt", &text).is_ok());
+    // Cut inside the last game's header line (a draw read as a loss, a
+    // missing ms=...): every cut of that line is refused.
+    let last = text.rfind("# game ").unwrap();
+    let end = last + text[last..].find('\n').unwrap();
+    for cut in (last + 8..end).step_by(7) {
+        let err = read("cut.txt", &text[..cut]).expect_err("a cut line is refused");
+        assert!(err.contains("cut off"), "{err}");
+    }
+    // Cut after the header line, or inside the transcript.
+    for cut in [end + 1, end + 12] {
+        let body = format!("{}\n", text[..cut].trim_end_matches('\n'));
+        let err = read("cut2.txt", &body).expect_err("a cut game is refused");
+        assert!(err.contains("transcript lines"), "{err}");
+    }
+    let first_game = text.find("# game ").unwrap();
+    let line_end = first_game + text[first_game..].find('\n').unwrap();
+    let line = &text[first_game..line_end];
+    let edit = |from: &str, to: &str| {
+        assert!(line.contains(from), "{line}");
+        text.replacen(line, &line.replacen(from, to, 1), 1)
+    };
+    // Results that do not follow from the winners.
+    let flipped = if line.contains("results=1,0") {
+        edit("results=1,0", "results=0,1")
+    } else {
+        edit("results=0,1", "results=1,0")
+    };
+    let err = read("results.txt", &flipped).unwrap_err();
+    assert!(err.contains("do not follow"), "{err}");
+    // Three seats in a game of a two-seat match.
+    let three = edit("seats=", "seats=good,");
+    let err = read("three.txt", &three).unwrap_err();
+    assert!(err.contains("3 seats in a game of a 2-seat match"), "{err}");
+    // A field missing.
+    let no_ms = edit(" ms=", " msx=");
+    let err = read("noms.txt", &no_ms).unwrap_err();
+    assert!(err.contains("no ms="), "{err}");
+    // Two records joined: a second header is refused.
+    let err = read("joined.txt", &format!("{text}{text}")).unwrap_err();
+    assert!(err.contains("second record"), "{err}");
+    let err = read(
+        "joined2.txt",
+        &format!("{text}{}\n", text.lines().nth(1).unwrap()),
+    )
+    .unwrap_err();
+    assert!(err.contains("second '# match'"), "{err}");
+    // A game that is not the game of its number in the match: the merge
+    // checks the schedule.
+    let deal = line
+        .split_whitespace()
+        .find(|w| w.starts_with("deal="))
+        .unwrap();
+    let moved = edit(deal, "deal=4");
+    let path = dir.join("moved.txt");
+    std::fs::write(&path, &moved).unwrap();
+    let err = merge(&[&path], &[]).unwrap_err().to_string();
+    assert!(err.contains("schedule"), "{err}");
+}
+
+#[test]
+fn engines_are_compared_whole_not_by_name() {
+    let dir = scratch("merge-engines");
+    let a = play(&dir, "a.txt", "1/2", &[]);
+    let b = play(&dir, "b.txt", "2/2", &[]);
+    let text = std::fs::read_to_string(&b).unwrap();
+    // The same name, another set-up line.
+    let other = dir.join("other.txt");
+    std::fs::write(
+        &other,
+        text.replacen("name=weak proto=tabula", "name=weak proto=gtp", 1),
+    )
+    .unwrap();
+    refused(&[&a, &other], &["engine weak", "proto"]);
+    // The engines in another order (their numbers would mean others).
+    let swapped = text
+        .replacen("index=0 name=good", "index=0 name=TMP", 1)
+        .replacen("index=1 name=weak", "index=1 name=good", 1)
+        .replacen("index=0 name=TMP", "index=0 name=weak", 1);
+    let path = dir.join("swapped.txt");
+    std::fs::write(&path, swapped).unwrap();
+    refused(&[&a, &path], &["same engines"]);
+}
+
+#[test]
+fn the_record_holds_the_settings() {
+    let dir = scratch("merge-header");
+    let path = play(
+        &dir,
+        "r.txt",
+        "",
+        &["--each", "movetime=300", "--table", "ba"],
+    );
+    let rec = MatchRecord::read(&path).unwrap();
+    for (k, v) in [
+        ("games", "12"),
+        ("table", "BA"),
+        ("random-plies", "2"),
+        ("max-moves", "2000"),
+        ("game-seeds", "on"),
+    ] {
+        assert_eq!(rec.setting(k), Some(v), "{k}");
+    }
+    for e in &rec.engines {
+        assert!(
+            e.settings
+                .contains(&("movetime".to_string(), "300".to_string())),
+            "{e:?}"
+        );
+    }
+    assert_eq!(rec.stopped, None);
+    assert!(rec.missing().unwrap().unwrap().is_empty());
+}
