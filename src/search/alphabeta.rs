@@ -298,6 +298,11 @@ struct Worker<'t, G: Game> {
     iterations: Option<&'t Iterations<G::Move>>,
     /// Shared likewise: the positions the threads are in.
     busy: Option<&'t Busy>,
+    /// Under a depth budget: no ProbCut, and table cutoffs only from
+    /// entries of the depth asked, so that a node's value is its minimax
+    /// value at that depth whichever thread stored what first (see
+    /// [`AlphaBeta`]'s search).
+    fixed_depth: bool,
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
@@ -374,6 +379,7 @@ impl<'t, G: Game> Worker<'t, G> {
             helper: 0,
             iterations: None,
             busy: None,
+            fixed_depth: false,
             buffers,
             orders,
         }
@@ -411,9 +417,17 @@ impl<'t, G: Game> Worker<'t, G> {
         (e.salted_key == key ^ self.table.salt).then_some(e)
     }
 
-    /// Stores what a search of `state` found; `best` is the best move's
-    /// index in the generated move list.
-    fn store(&mut self, state: &G, depth: u32, bound: Bound, score: i32, best: Option<usize>) {
+    /// Stores what a search of `state`, `ply` plies from the root, found;
+    /// `best` is the best move's index in the generated move list.
+    fn store(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: u32,
+        bound: Bound,
+        score: i32,
+        best: Option<usize>,
+    ) {
         if let Some(key) = state.hash_key() {
             let salted_key = key ^ self.table.salt;
             let e = self.table.read(key);
@@ -422,7 +436,7 @@ impl<'t, G: Game> Worker<'t, G> {
                     key,
                     &Entry {
                         salted_key,
-                        score,
+                        score: to_table(score, ply),
                         depth: depth.min(255) as u8,
                         bound,
                         best: best.map_or(0, |i| u16::try_from(i + 1).unwrap_or(0)),
@@ -516,19 +530,23 @@ impl<'t, G: Game> Worker<'t, G> {
         }
         let original_alpha = alpha;
         let entry = self.probe(state);
+        // A deeper entry answers for this depth too, except where the
+        // value must be this depth's own (a depth budget).
         if let Some(e) = entry
-            && e.depth as u32 >= depth
+            && (e.depth as u32 == depth || (e.depth as u32 > depth && !self.fixed_depth))
         {
+            let score = from_table(e.score, ply);
             match e.bound {
-                Bound::Exact => return e.score,
-                Bound::Lower if e.score >= beta => return e.score,
-                Bound::Upper if e.score <= alpha => return e.score,
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
                 _ => {}
             }
         }
         // ProbCut at null-window nodes only: the principal variation keeps
         // its exact scores.
         if beta - alpha == 1
+            && !self.fixed_depth
             && alpha.abs() < WIN / 2
             && let Some(pc) = state.probcut(depth)
             && let Some(score) = self.probcut(state, &pc, ply, alpha, pacer)
@@ -577,7 +595,7 @@ impl<'t, G: Game> Worker<'t, G> {
             return 0;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.store(state, depth, bound, best_score, best_move);
+        self.store(state, depth, ply, bound, best_score, best_move);
         best_score
     }
 
@@ -678,7 +696,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         let (mv, score, i) = best?;
-        self.store(root, depth, Bound::of(score, lo, hi), score, Some(i));
+        self.store(root, depth, 0, Bound::of(score, lo, hi), score, Some(i));
         Some((mv, score))
     }
 
@@ -886,6 +904,31 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 }
 
+/// A won or lost score as the table keeps it: counted from the node
+/// `ply` plies from the root (the search counts from the root), so that an
+/// entry found at another ply gives the same distance to the end.
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > WIN / 2 {
+        score + ply as i32
+    } else if score < -WIN / 2 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A table score as the search counts it at a node `ply` plies from the
+/// root: the inverse of [`to_table`].
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > WIN / 2 {
+        score - ply as i32
+    } else if score < -WIN / 2 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
 fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     let r = state.reward(me);
     if r > 0.5 {
@@ -918,6 +961,11 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let started = Instant::now();
         let node_limit = budget.iterations.unwrap_or(u64::MAX);
         let max_depth = budget.depth.unwrap_or(64).max(1);
+        // A depth budget asks for that depth's value, the same on any
+        // number of threads: ProbCut's cuts, and a deeper entry standing
+        // in for a shallower search, would depend on what the other
+        // threads happened to store first.
+        let fixed_depth = budget.depth.is_some();
         let mut first = Vec::new();
         root.legal_moves(&mut first);
         let mut result = SearchResult {
@@ -947,6 +995,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.helper = helper;
                             w.iterations = Some(iterations);
                             w.busy = busy;
+                            w.fixed_depth = fixed_depth;
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
@@ -960,6 +1009,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 })
                 .collect();
             let mut main = Worker::<G>::new(table, node_limit, buffers);
+            main.fixed_depth = fixed_depth;
             if self.threads > 1 {
                 main.iterations = Some(iterations);
                 main.busy = busy;
@@ -1199,6 +1249,24 @@ mod value_tests {
         )
     }
 
+    /// Iterative deepening of `state` to `depth` on one thread as under a
+    /// clock (no depth budget, so ProbCut as the position has it): the
+    /// best move, its score and the nodes.
+    fn deepened(state: &Othello, depth: u32) -> (u8, i32, u64) {
+        let Turn::Player(seat) = state.turn() else {
+            unreachable!("positions are not over")
+        };
+        let mut search = AlphaBeta::<Othello>::new(4);
+        let table = SharedTable::new(&mut search.table, search.salt);
+        let mut w = Worker::<Othello>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut last = None;
+        w.deepen(state, seat, depth, &Control::unlimited(), |_, mv, score, _| {
+            last = Some((mv, score));
+        });
+        let (mv, score) = last.expect("depth 1 at least");
+        (mv, score, w.nodes)
+    }
+
     #[test]
     fn probcut_prunes_and_is_deterministic() {
         // ProbCut on: fewer nodes to the same depth over a few positions,
@@ -1206,14 +1274,28 @@ mod value_tests {
         // search without it (the minimax test below).
         let (mut on, mut off) = (0, 0);
         for s in positions(6, 20) {
-            let a = search_value(&s.with_probcut(true), 8);
-            let b = search_value(&s.with_probcut(true), 8);
-            assert_eq!((a.best, a.iterations), (b.best, b.iterations));
-            assert!(s.is_legal(a.best));
-            on += a.iterations;
-            off += search_value(&s, 8).iterations;
+            let a = deepened(&s.with_probcut(true), 8);
+            let b = deepened(&s.with_probcut(true), 8);
+            assert_eq!(a, b);
+            assert!(s.is_legal(a.0));
+            on += a.2;
+            off += deepened(&s, 8).2;
         }
         assert!(on < off, "ProbCut searched {on} nodes, without {off}");
+    }
+
+    #[test]
+    fn a_depth_budget_searches_without_probcut() {
+        // The depth's own value, on any number of threads: the search with
+        // ProbCut on is the search without it, node for node.
+        for s in positions(4, 20) {
+            let on = search_value(&s.with_probcut(true), 6);
+            let off = search_value(&s, 6);
+            assert_eq!(
+                (on.best, on.score, on.iterations),
+                (off.best, off.score, off.iterations)
+            );
+        }
     }
 
     #[test]
