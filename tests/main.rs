@@ -27,6 +27,7 @@ mod quoridor_race;
 mod quoridor_reference;
 mod quoridor_rules;
 mod robustness;
+mod tool_args;
 mod thread_determinism;
 mod transcripts;
 mod wizard_rules;
