@@ -146,7 +146,11 @@ fn main() -> ExitCode {
             rounds,
             clock,
         )
-        .and_then(|c| tabula::bench::check_latency(&c).map_err(|e| e.to_string()).map(|()| c))
+        .and_then(|c| {
+            tabula::bench::check_latency(&c)
+                .map_err(|e| e.to_string())
+                .map(|()| c)
+        })
         .and_then(|c| tabula::bench::latency::run(&c))
         {
             Ok(report) => {

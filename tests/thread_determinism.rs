@@ -53,7 +53,12 @@ fn value_at<G: Game>(state: &G, depth: u32, threads: usize) -> (f64, u32) {
 /// Positions where `threads` threads gave another value than one thread,
 /// each searched `tries` times on the threads (a race shows only now and
 /// then).
-fn disagreements<G: Game>(positions: &[G], depths: &[u32], threads: usize, tries: usize) -> Vec<String> {
+fn disagreements<G: Game>(
+    positions: &[G],
+    depths: &[u32],
+    threads: usize,
+    tries: usize,
+) -> Vec<String> {
     let mut wrong = Vec::new();
     for (i, s) in positions.iter().enumerate() {
         for &depth in depths {
@@ -61,7 +66,9 @@ fn disagreements<G: Game>(positions: &[G], depths: &[u32], threads: usize, tries
             for _ in 0..tries {
                 let many = value_at(s, depth, threads);
                 if many != one {
-                    wrong.push(format!("position {i} depth {depth}: {one:?} on 1 thread, {many:?} on {threads}"));
+                    wrong.push(format!(
+                        "position {i} depth {depth}: {one:?} on 1 thread, {many:?} on {threads}"
+                    ));
                     break;
                 }
             }
@@ -77,7 +84,10 @@ fn othello_with_probcut_gives_one_threads_value_on_several() {
         .filter_map(|seed| random_from(&Othello::start(), seed, 14 + (seed % 24) as u32))
         .collect();
     assert!(positions.len() > 30);
-    assert!(positions[0].probcut(8).is_some(), "ProbCut is on by default");
+    assert!(
+        positions[0].probcut(8).is_some(),
+        "ProbCut is on by default"
+    );
     let wrong = disagreements(&positions, &[4, 8], 2, 2);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

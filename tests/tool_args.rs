@@ -127,7 +127,10 @@ fn train_othello_refuses_numbers_out_of_range_and_writes_nothing() {
         refused(&all, name);
     }
     assert!(!data.exists(), "a refused run created the data folder");
-    assert_eq!(std::fs::read(&out).expect("still there"), b"the weights we keep");
+    assert_eq!(
+        std::fs::read(&out).expect("still there"),
+        b"the weights we keep"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -151,7 +154,10 @@ fn a_fit_without_positions_writes_no_weight_file() {
             &out.to_string_lossy(),
         ];
         refused(&args, "no positions to fit");
-        assert_eq!(std::fs::read(&out).expect("still there"), b"the weights we keep");
+        assert_eq!(
+            std::fs::read(&out).expect("still there"),
+            b"the weights we keep"
+        );
         assert!(!data.join("weights.bin").exists());
     }
     let _ = std::fs::remove_dir_all(&dir);

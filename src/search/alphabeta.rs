@@ -1078,37 +1078,106 @@ pub fn shallow_best<G: Game>(
     scratch: &mut Vec<G::Move>,
     pacer: &mut Pacer,
 ) -> Option<G::Move> {
+    shallow_best_within(state, depth, buf, scratch, pacer, u64::MAX).0
+}
+
+/// [`shallow_best`] within about `cap` looks (a move listed or a position
+/// evaluated: on a wide board both cost a path search or more), and the
+/// looks it took. Depth 1 looks at every move. Depth 2 does too where
+/// every move's replies fit in `cap` (taking the moves' count for the
+/// replies'); else it ranks the moves by depth 1 and looks at the
+/// replies of the best ranked first, as many as fit in `cap` (one at
+/// least), choosing among those. Ties go to the move generated first,
+/// either way.
+pub fn shallow_best_within<G: Game>(
+    state: &G,
+    depth: u32,
+    buf: &mut Vec<G::Move>,
+    scratch: &mut Vec<G::Move>,
+    pacer: &mut Pacer,
+    cap: u64,
+) -> (Option<G::Move>, u64) {
     let Turn::Player(me) = state.turn() else {
-        return None;
+        return (None, 0);
     };
     state.legal_moves(buf);
+    let moves = buf.len() as u64;
+    let mut looks = moves;
     let mut best: Option<(G::Move, f64)> = None;
-    for &mv in buf.iter() {
+    let whole = moves.saturating_add(moves.saturating_mul(moves).saturating_mul(2));
+    if depth < 2 || whole <= cap {
+        for &mv in buf.iter() {
+            if pacer.tick() {
+                return (None, looks);
+            }
+            let mut child = state.clone();
+            child.apply(mv);
+            looks += 1;
+            let value = if child.at_horizon() {
+                child.reward(me) * 4.0 - 2.0
+            } else if depth >= 2 {
+                let (value, replies) = reply_value(&child, me, scratch);
+                looks += replies;
+                value
+            } else {
+                child.evaluate(me)
+            };
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((mv, value));
+            }
+        }
+        return (best.map(|(mv, _)| mv), looks);
+    }
+    // Too wide for every reply: rank by depth 1, then look deeper at the
+    // best ranked while the looks last.
+    let mut ranked = Vec::with_capacity(buf.len());
+    for (i, &mv) in buf.iter().enumerate() {
         if pacer.tick() {
-            return None;
+            return (None, looks);
         }
         let mut child = state.clone();
         child.apply(mv);
+        looks += 1;
         let value = if child.at_horizon() {
             child.reward(me) * 4.0 - 2.0
-        } else if depth >= 2 {
-            reply_value(&child, me, scratch)
         } else {
             child.evaluate(me)
         };
-        if best.is_none_or(|(_, v)| value > v) {
-            best = Some((mv, value));
+        ranked.push((value, i));
+    }
+    // Stable: equal values keep generation order.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut chosen: Option<(usize, f64)> = None;
+    for (refined, &(shallow, i)) in ranked.iter().enumerate() {
+        if refined > 0 && looks >= cap {
+            break;
+        }
+        if pacer.tick() {
+            return (None, looks);
+        }
+        let mut child = state.clone();
+        child.apply(buf[i]);
+        let value = if child.at_horizon() {
+            shallow
+        } else {
+            let (value, replies) = reply_value(&child, me, scratch);
+            looks += replies;
+            value
+        };
+        if chosen.is_none_or(|(j, v)| value > v || (value == v && i < j)) {
+            chosen = Some((i, value));
         }
     }
-    best.map(|(mv, _)| mv)
+    (chosen.map(|(i, _)| buf[i]), looks)
 }
 
 /// The value for `me` of `state` after the opponent's best reply (the
-/// opponent minimises `me`'s evaluation).
-fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 {
+/// opponent minimises `me`'s evaluation), and the looks it took (the
+/// replies listed and evaluated).
+fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64, u64) {
     match state.turn() {
         Turn::Player(p) if p != me => {}
-        _ => return state.evaluate(me),
+        _ => return (state.evaluate(me), 1),
     }
     state.legal_moves(scratch);
     let mut worst = f64::INFINITY;
@@ -1122,7 +1191,7 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 
         };
         worst = worst.min(v);
     }
-    worst
+    (worst, 2 * scratch.len() as u64)
 }
 
 #[cfg(test)]
@@ -1260,9 +1329,15 @@ mod value_tests {
         let table = SharedTable::new(&mut search.table, search.salt);
         let mut w = Worker::<Othello>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
         let mut last = None;
-        w.deepen(state, seat, depth, &Control::unlimited(), |_, mv, score, _| {
-            last = Some((mv, score));
-        });
+        w.deepen(
+            state,
+            seat,
+            depth,
+            &Control::unlimited(),
+            |_, mv, score, _| {
+                last = Some((mv, score));
+            },
+        );
         let (mv, score) = last.expect("depth 1 at least");
         (mv, score, w.nodes)
     }

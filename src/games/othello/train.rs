@@ -686,6 +686,34 @@ mod tests {
     }
 
     #[test]
+    fn a_fit_with_a_weight_that_is_no_number_is_refused() {
+        // The arguments' check refuses --lambda nan; the fit itself still
+        // refuses to hand back weights that are not finite.
+        let games: Vec<Vec<Record>> = (0..3).map(|i| self_play(2, i, 0)).collect();
+        let mut args = TrainArgs {
+            data: PathBuf::from("unused"),
+            games: 3,
+            threads: 1,
+            force_threads: false,
+            seed: 2,
+            solve_empties: 0,
+            depth: 1,
+            lambda: f64::NAN,
+            iterations: 5,
+            out: None,
+            gen_only: false,
+            fit_only: true,
+        };
+        assert!(args.check().is_err());
+        let mut report = String::new();
+        let e = fit(&args, &games, &mut report).expect_err("NaN weights");
+        assert!(e.contains("no weight file written"), "{e}");
+        args.lambda = 3.0;
+        assert!(args.check().is_ok());
+        assert!(fit(&args, &games, &mut report).is_ok());
+    }
+
+    #[test]
     fn games_round_trip_through_the_file_format() {
         let dir = std::env::temp_dir().join(format!("tabula-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
