@@ -14,7 +14,7 @@
 //!    trait, which never name a game.
 //! 4. [`engine`]: the facade that owns the game, settings and search;
 //!    [`arena`]: the match runner (`tabula match`); [`perft`] and
-//!    [`bench`].
+//!    [`bench`]; [`tool_args`]: the range checks of the tools' arguments.
 //! 5. [`protocol`]: the command grammar and the session loop.
 //! 6. `main.rs`: the command line.
 
@@ -31,4 +31,5 @@ pub mod perft;
 pub mod played;
 pub mod protocol;
 pub mod search;
+pub mod tool_args;
 pub(crate) mod zeroed;

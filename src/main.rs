@@ -127,6 +127,9 @@ enum Tool {
         /// core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Allow --threads above the cores this process may use (up to 256).
+        #[arg(long)]
+        force_threads: bool,
         /// With --latency: more engine settings, `name=value` (repeatable).
         #[arg(long = "set")]
         set: Vec<String>,
@@ -205,6 +208,11 @@ fn main() -> ExitCode {
             rounds,
             clock,
         )
+        .and_then(|c| {
+            tabula::bench::check_latency(&c)
+                .map_err(|e| e.to_string())
+                .map(|()| c)
+        })
         .and_then(|c| tabula::bench::latency::run(&c))
         {
             Ok(report) => {
@@ -224,21 +232,28 @@ fn main() -> ExitCode {
             hash,
             runs,
             threads,
+            force_threads,
             ..
         } => {
             let config = tabula::bench::BenchConfig {
-                seconds: seconds.clamp(0.1, 600.0),
-                perft_depth: perft.min(14),
+                seconds,
+                perft_depth: perft,
                 ffo: ffo.or_else(tabula::bench::default_ffo_dir),
                 ffo_count,
-                hash_mib: hash.clamp(1, 65536),
-                runs: runs.clamp(1, 100),
-                threads: threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                    .clamp(1, 256),
+                hash_mib: hash,
+                runs,
+                threads: threads.unwrap_or_else(tabula::engine::settings::available_cores),
             };
-            print!("{}", tabula::bench::run(&config));
-            ExitCode::SUCCESS
+            match config.validated(force_threads) {
+                Ok(config) => {
+                    print!("{}", tabula::bench::run(&config));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("tabula bench: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Tool::TrainOthello(args) => match tabula::games::othello::train::run(&args) {
             Ok(report) => {
@@ -349,10 +364,10 @@ fn latency_config(
     Ok(tabula::bench::latency::LatencyConfig {
         game,
         search,
-        threads: threads.max(1),
+        threads,
         settings,
         movetimes,
-        rounds: rounds.max(1),
+        rounds,
         clock,
     })
 }

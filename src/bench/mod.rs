@@ -28,6 +28,7 @@ use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::pimc::Pimc;
 use crate::search::{Budget, Control, Search};
+use crate::tool_args::{self, ArgError, within};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -46,6 +47,52 @@ pub struct BenchConfig {
     pub runs: usize,
     /// Threads that alpha-beta and the FFO solves compare with one thread.
     pub threads: usize,
+}
+
+/// The deepest Othello perft `tabula bench` runs: depth 13 counts 18.4
+/// billion leaves (minutes a run), 14 ten times as many.
+pub const MAX_PERFT_DEPTH: u32 = 13;
+
+/// The FFO positions from #40 on in `fforum-40-59.obf`.
+pub const FFO_POSITIONS: usize = 20;
+
+impl BenchConfig {
+    /// The configuration if every figure is in range: seconds a figure
+    /// 0.1 to 600, perft depth 1 to [`MAX_PERFT_DEPTH`], FFO positions 0
+    /// to 20, hash 1 to 65536 MiB (the engine's `hash`), runs 1 to 100,
+    /// threads 1 to the cores (to 256 if `force_threads`).
+    pub fn validated(self, force_threads: bool) -> Result<BenchConfig, ArgError> {
+        within("--seconds", self.seconds, 0.1..=600.0)?;
+        within("--perft", self.perft_depth, 1..=MAX_PERFT_DEPTH)?;
+        within("--ffo-count", self.ffo_count, 0..=FFO_POSITIONS)?;
+        within("--hash", self.hash_mib, 1..=65536)?;
+        within("--runs", self.runs, 1..=100)?;
+        tool_args::threads("--threads", self.threads, force_threads)?;
+        Ok(self)
+    }
+}
+
+/// Checks the numbers of a `--latency` run: rounds 1 to 100000, move
+/// times 1 ms to an hour, threads 1 to the cores (the engine's own
+/// `threads` refuses more, forced or not), and a clock's main time and
+/// byo-yomi finite, 0 to a million seconds, with some time to play.
+pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
+    within("--rounds", config.rounds, 1..=100_000)?;
+    for &ms in &config.movetimes {
+        within("--movetime", ms, 1..=3_600_000)?;
+    }
+    tool_args::threads("--threads", config.threads, false)?;
+    if let Some((main, byoyomi, stones)) = config.clock {
+        within("--clock main time", main, 0.0..=1e6)?;
+        within("--clock byo-yomi", byoyomi, 0.0..=1e6)?;
+        within("--clock stones", stones, 0..=1_000_000)?;
+        if main <= 0.0 && (byoyomi <= 0.0 || stones == 0) {
+            return Err(ArgError::Conflict(
+                "--clock leaves no time to play: a main time, or byo-yomi with stones".into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Simulations per second of `search` on `root` for `seconds`.

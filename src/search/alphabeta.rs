@@ -298,6 +298,11 @@ struct Worker<'t, G: Game> {
     iterations: Option<&'t Iterations<G::Move>>,
     /// Shared likewise: the positions the threads are in.
     busy: Option<&'t Busy>,
+    /// Under a depth budget: no ProbCut, and table cutoffs only from
+    /// entries of the depth asked, so that a node's value is its minimax
+    /// value at that depth whichever thread stored what first (see
+    /// [`AlphaBeta`]'s search).
+    fixed_depth: bool,
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
@@ -380,6 +385,7 @@ impl<'t, G: Game> Worker<'t, G> {
             helper: 0,
             iterations: None,
             busy: None,
+            fixed_depth: false,
             buffers,
             orders,
             multipv: 0,
@@ -419,9 +425,17 @@ impl<'t, G: Game> Worker<'t, G> {
         (e.salted_key == key ^ self.table.salt).then_some(e)
     }
 
-    /// Stores what a search of `state` found; `best` is the best move's
-    /// index in the generated move list.
-    fn store(&mut self, state: &G, depth: u32, bound: Bound, score: i32, best: Option<usize>) {
+    /// Stores what a search of `state`, `ply` plies from the root, found;
+    /// `best` is the best move's index in the generated move list.
+    fn store(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: u32,
+        bound: Bound,
+        score: i32,
+        best: Option<usize>,
+    ) {
         if let Some(key) = state.hash_key() {
             let salted_key = key ^ self.table.salt;
             let e = self.table.read(key);
@@ -430,7 +444,7 @@ impl<'t, G: Game> Worker<'t, G> {
                     key,
                     &Entry {
                         salted_key,
-                        score,
+                        score: to_table(score, ply),
                         depth: depth.min(255) as u8,
                         bound,
                         best: best.map_or(0, |i| u16::try_from(i + 1).unwrap_or(0)),
@@ -524,19 +538,23 @@ impl<'t, G: Game> Worker<'t, G> {
         }
         let original_alpha = alpha;
         let entry = self.probe(state);
+        // A deeper entry answers for this depth too, except where the
+        // value must be this depth's own (a depth budget).
         if let Some(e) = entry
-            && e.depth as u32 >= depth
+            && (e.depth as u32 == depth || (e.depth as u32 > depth && !self.fixed_depth))
         {
+            let score = from_table(e.score, ply);
             match e.bound {
-                Bound::Exact => return e.score,
-                Bound::Lower if e.score >= beta => return e.score,
-                Bound::Upper if e.score <= alpha => return e.score,
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
                 _ => {}
             }
         }
         // ProbCut at null-window nodes only: the principal variation keeps
         // its exact scores.
         if beta - alpha == 1
+            && !self.fixed_depth
             && alpha.abs() < WIN / 2
             && let Some(pc) = state.probcut(depth)
             && let Some(score) = self.probcut(state, &pc, ply, alpha, pacer)
@@ -585,7 +603,7 @@ impl<'t, G: Game> Worker<'t, G> {
             return 0;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.store(state, depth, bound, best_score, best_move);
+        self.store(state, depth, ply, bound, best_score, best_move);
         best_score
     }
 
@@ -686,7 +704,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         let (mv, score, i) = best?;
-        self.store(root, depth, Bound::of(score, lo, hi), score, Some(i));
+        self.store(root, depth, 0, Bound::of(score, lo, hi), score, Some(i));
         Some((mv, score))
     }
 
@@ -988,6 +1006,31 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 }
 
+/// A won or lost score as the table keeps it: counted from the node
+/// `ply` plies from the root (the search counts from the root), so that an
+/// entry found at another ply gives the same distance to the end.
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > WIN / 2 {
+        score + ply as i32
+    } else if score < -WIN / 2 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A table score as the search counts it at a node `ply` plies from the
+/// root: the inverse of [`to_table`].
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > WIN / 2 {
+        score - ply as i32
+    } else if score < -WIN / 2 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
 fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     let r = state.reward(me);
     if r > 0.5 {
@@ -1020,6 +1063,11 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let started = Instant::now();
         let node_limit = budget.iterations.unwrap_or(u64::MAX);
         let max_depth = budget.depth.unwrap_or(64).max(1);
+        // A depth budget asks for that depth's value, the same on any
+        // number of threads: ProbCut's cuts, and a deeper entry standing
+        // in for a shallower search, would depend on what the other
+        // threads happened to store first.
+        let fixed_depth = budget.depth.is_some();
         let mut first = Vec::new();
         root.legal_moves(&mut first);
         let mut result = SearchResult {
@@ -1050,6 +1098,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.helper = helper;
                             w.iterations = Some(iterations);
                             w.busy = busy;
+                            w.fixed_depth = fixed_depth;
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
@@ -1068,6 +1117,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             let mut main = Worker::<G>::new(table, node_limit, buffers);
             let multipv = control.multipv();
             main.multipv = multipv;
+            main.fixed_depth = fixed_depth;
             if self.threads > 1 {
                 main.iterations = Some(iterations);
                 main.busy = busy;
@@ -1142,37 +1192,106 @@ pub fn shallow_best<G: Game>(
     scratch: &mut Vec<G::Move>,
     pacer: &mut Pacer,
 ) -> Option<G::Move> {
+    shallow_best_within(state, depth, buf, scratch, pacer, u64::MAX).0
+}
+
+/// [`shallow_best`] within about `cap` looks (a move listed or a position
+/// evaluated: on a wide board both cost a path search or more), and the
+/// looks it took. Depth 1 looks at every move. Depth 2 does too where
+/// every move's replies fit in `cap` (taking the moves' count for the
+/// replies'); else it ranks the moves by depth 1 and looks at the
+/// replies of the best ranked first, as many as fit in `cap` (one at
+/// least), choosing among those. Ties go to the move generated first,
+/// either way.
+pub fn shallow_best_within<G: Game>(
+    state: &G,
+    depth: u32,
+    buf: &mut Vec<G::Move>,
+    scratch: &mut Vec<G::Move>,
+    pacer: &mut Pacer,
+    cap: u64,
+) -> (Option<G::Move>, u64) {
     let Turn::Player(me) = state.turn() else {
-        return None;
+        return (None, 0);
     };
     state.legal_moves(buf);
+    let moves = buf.len() as u64;
+    let mut looks = moves;
     let mut best: Option<(G::Move, f64)> = None;
-    for &mv in buf.iter() {
+    let whole = moves.saturating_add(moves.saturating_mul(moves).saturating_mul(2));
+    if depth < 2 || whole <= cap {
+        for &mv in buf.iter() {
+            if pacer.tick() {
+                return (None, looks);
+            }
+            let mut child = state.clone();
+            child.apply(mv);
+            looks += 1;
+            let value = if child.at_horizon() {
+                child.reward(me) * 4.0 - 2.0
+            } else if depth >= 2 {
+                let (value, replies) = reply_value(&child, me, scratch);
+                looks += replies;
+                value
+            } else {
+                child.evaluate(me)
+            };
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((mv, value));
+            }
+        }
+        return (best.map(|(mv, _)| mv), looks);
+    }
+    // Too wide for every reply: rank by depth 1, then look deeper at the
+    // best ranked while the looks last.
+    let mut ranked = Vec::with_capacity(buf.len());
+    for (i, &mv) in buf.iter().enumerate() {
         if pacer.tick() {
-            return None;
+            return (None, looks);
         }
         let mut child = state.clone();
         child.apply(mv);
+        looks += 1;
         let value = if child.at_horizon() {
             child.reward(me) * 4.0 - 2.0
-        } else if depth >= 2 {
-            reply_value(&child, me, scratch)
         } else {
             child.evaluate(me)
         };
-        if best.is_none_or(|(_, v)| value > v) {
-            best = Some((mv, value));
+        ranked.push((value, i));
+    }
+    // Stable: equal values keep generation order.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut chosen: Option<(usize, f64)> = None;
+    for (refined, &(shallow, i)) in ranked.iter().enumerate() {
+        if refined > 0 && looks >= cap {
+            break;
+        }
+        if pacer.tick() {
+            return (None, looks);
+        }
+        let mut child = state.clone();
+        child.apply(buf[i]);
+        let value = if child.at_horizon() {
+            shallow
+        } else {
+            let (value, replies) = reply_value(&child, me, scratch);
+            looks += replies;
+            value
+        };
+        if chosen.is_none_or(|(j, v)| value > v || (value == v && i < j)) {
+            chosen = Some((i, value));
         }
     }
-    best.map(|(mv, _)| mv)
+    (chosen.map(|(i, _)| buf[i]), looks)
 }
 
 /// The value for `me` of `state` after the opponent's best reply (the
-/// opponent minimises `me`'s evaluation).
-fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 {
+/// opponent minimises `me`'s evaluation), and the looks it took (the
+/// replies listed and evaluated).
+fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64, u64) {
     match state.turn() {
         Turn::Player(p) if p != me => {}
-        _ => return state.evaluate(me),
+        _ => return (state.evaluate(me), 1),
     }
     state.legal_moves(scratch);
     let mut worst = f64::INFINITY;
@@ -1186,7 +1305,7 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> f64 
         };
         worst = worst.min(v);
     }
-    worst
+    (worst, 2 * scratch.len() as u64)
 }
 
 #[cfg(test)]
@@ -1313,6 +1432,30 @@ mod value_tests {
         )
     }
 
+    /// Iterative deepening of `state` to `depth` on one thread as under a
+    /// clock (no depth budget, so ProbCut as the position has it): the
+    /// best move, its score and the nodes.
+    fn deepened(state: &Othello, depth: u32) -> (u8, i32, u64) {
+        let Turn::Player(seat) = state.turn() else {
+            unreachable!("positions are not over")
+        };
+        let mut search = AlphaBeta::<Othello>::new(4);
+        let table = SharedTable::new(&mut search.table, search.salt);
+        let mut w = Worker::<Othello>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut last = None;
+        w.deepen(
+            state,
+            seat,
+            depth,
+            &Control::unlimited(),
+            |_, mv, score, _| {
+                last = Some((mv, score));
+            },
+        );
+        let (mv, score) = last.expect("depth 1 at least");
+        (mv, score, w.nodes)
+    }
+
     #[test]
     fn probcut_prunes_and_is_deterministic() {
         // ProbCut on: fewer nodes to the same depth over a few positions,
@@ -1320,14 +1463,28 @@ mod value_tests {
         // search without it (the minimax test below).
         let (mut on, mut off) = (0, 0);
         for s in positions(6, 20) {
-            let a = search_value(&s.with_probcut(true), 8);
-            let b = search_value(&s.with_probcut(true), 8);
-            assert_eq!((a.best, a.iterations), (b.best, b.iterations));
-            assert!(s.is_legal(a.best));
-            on += a.iterations;
-            off += search_value(&s, 8).iterations;
+            let a = deepened(&s.with_probcut(true), 8);
+            let b = deepened(&s.with_probcut(true), 8);
+            assert_eq!(a, b);
+            assert!(s.is_legal(a.0));
+            on += a.2;
+            off += deepened(&s, 8).2;
         }
         assert!(on < off, "ProbCut searched {on} nodes, without {off}");
+    }
+
+    #[test]
+    fn a_depth_budget_searches_without_probcut() {
+        // The depth's own value, on any number of threads: the search with
+        // ProbCut on is the search without it, node for node.
+        for s in positions(4, 20) {
+            let on = search_value(&s.with_probcut(true), 6);
+            let off = search_value(&s, 6);
+            assert_eq!(
+                (on.best, on.score, on.iterations),
+                (off.best, off.score, off.iterations)
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::control::Pacer;
 use crate::game::{Game, Rng, Turn};
-use crate::search::alphabeta::shallow_best;
+use crate::search::alphabeta::shallow_best_within;
 
 /// Plays uniformly random moves (and chance outcomes) until the horizon,
 /// through the game's [`Game::random_playout`]. Returns the plies played.
@@ -127,6 +127,22 @@ pub fn eval_reward(value: f64, scale: f64) -> f64 {
     1.0 / (1.0 + (-scale * value).exp())
 }
 
+/// The most looks (moves listed and positions evaluated, see
+/// [`shallow_best_within`]) one heuristic move choice takes: a depth-2
+/// look-ahead on a wide board (Quoridor 9x9: some 130 moves, each with as
+/// many replies, 34,000 looks) looks deeper only at the moves depth 1
+/// ranks first. Othello's depth 2 (up to 31 moves) and every depth 1 stay
+/// whole.
+pub const DECISION_LOOKS: u64 = 2_000;
+
+/// The most looks a heuristic playout spends on its choices: past them it
+/// plays on with random moves, which cost the least a game has, so that
+/// one iteration's cost is bounded whatever the board, the walls or the
+/// ply limit. Measured playouts: Othello at depth 2 and Quoridor 9x9 at
+/// depth 1 take at most about 13,000 (so they are whole), Quoridor 11x11
+/// with 100 walls at depth 1 about 17,000 on average.
+pub const PLAYOUT_LOOKS: u64 = 20_000;
+
 /// Scratch space for playouts, kept between iterations.
 pub struct Scratch<M> {
     moves: Vec<M>,
@@ -146,7 +162,9 @@ impl<M> Default for Scratch<M> {
 /// cutoff of [`Policy::Cutoff`]. Returns how it ended, or `None` if `pacer`
 /// stopped it first: heuristic steps can take long (a depth-2 look-ahead
 /// on a wide board), so they tick the pacer, one tick per player move
-/// and per move looked at.
+/// and per move looked at. A heuristic playout's choices are capped in
+/// work ([`DECISION_LOOKS`] each, [`PLAYOUT_LOOKS`] in all, then random
+/// moves).
 pub fn playout<G: Game>(
     state: &mut G,
     policy: Policy,
@@ -167,24 +185,30 @@ pub fn playout<G: Game>(
                 Step::Play(state.random_move(rng, &mut scratch.moves))
             }
         }),
-        Policy::Heuristic { greedy, depth } => play_out(state, rng, |state, rng, _| {
-            if pacer.tick() {
-                return Step::Abandon;
-            }
-            if !rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) {
-                return Step::Play(state.random_move(rng, &mut scratch.moves));
-            }
-            match shallow_best(
-                state,
-                depth,
-                &mut scratch.moves,
-                &mut scratch.replies,
-                pacer,
-            ) {
-                Some(mv) => Step::Play(mv),
-                None if pacer.stopped() => Step::Abandon,
-                None => Step::End,
-            }
-        }),
+        Policy::Heuristic { greedy, depth } => {
+            let mut looks = 0u64;
+            play_out(state, rng, |state, rng, _| {
+                if pacer.tick() {
+                    return Step::Abandon;
+                }
+                if !rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) || looks >= PLAYOUT_LOOKS {
+                    return Step::Play(state.random_move(rng, &mut scratch.moves));
+                }
+                let (mv, spent) = shallow_best_within(
+                    state,
+                    depth,
+                    &mut scratch.moves,
+                    &mut scratch.replies,
+                    pacer,
+                    DECISION_LOOKS,
+                );
+                looks += spent;
+                match mv {
+                    Some(mv) => Step::Play(mv),
+                    None if pacer.stopped() => Step::Abandon,
+                    None => Step::End,
+                }
+            })
+        }
     }
 }

@@ -952,3 +952,80 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
         .collect();
     assert_eq!(rewards, expected);
 }
+
+#[test]
+fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
+    use crate::games::quoridor::Quoridor;
+    use crate::search::alphabeta::{shallow_best, shallow_best_within};
+    use crate::search::playout::DECISION_LOOKS;
+    let control = Control::unlimited();
+    let mut pacer = control.pacer(4);
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    // Quoridor 11x11 with 100 walls: some 200 moves of 200 replies, 80,000
+    // looks whole; capped, the best ranked moves' replies only.
+    let options = Options::parse(Quoridor::OPTIONS, &["size=11", "walls=100"]).unwrap();
+    let wide = Quoridor::new_game(&options).unwrap();
+    let (mv, looks) =
+        shallow_best_within(&wide, 2, &mut buf, &mut scratch, &mut pacer, DECISION_LOOKS);
+    let moves = buf.len() as u64;
+    assert!(moves > 150, "{moves} moves");
+    assert!(mv.is_some_and(|m| wide.is_legal(m)));
+    // The cap, and at most one more move's replies (listed and looked at).
+    assert!(looks <= DECISION_LOOKS + 2 * (moves + 8), "{looks} looks");
+    // Othello's depth 2 is whole: the same move as the uncapped search.
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    for seed in 0..20 {
+        let s = random_position(seed, 40);
+        if s.is_over() {
+            continue;
+        }
+        let whole = shallow_best(&s, 2, &mut buf, &mut scratch, &mut pacer);
+        let (capped, _) =
+            shallow_best_within(&s, 2, &mut buf, &mut scratch, &mut pacer, DECISION_LOOKS);
+        assert_eq!(capped, whole, "seed {seed}");
+    }
+    // With no room beyond the ranking, the one move looked at deeper is
+    // the one depth 1 ranks first: depth 1's choice.
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    let (narrowest, _) = shallow_best_within(&wide, 2, &mut buf, &mut scratch, &mut pacer, 1);
+    let depth_1 = shallow_best(&wide, 1, &mut buf, &mut scratch, &mut pacer);
+    assert!(narrowest.is_some() && narrowest == depth_1);
+}
+
+#[test]
+fn a_heuristic_playout_on_the_widest_board_ends_within_its_work() {
+    // Every move by depth-2 look-ahead on Quoridor 11x11, 100 walls each,
+    // 100,000 plies allowed: the playout still ends, at the horizon, past
+    // its looks on random moves.
+    use crate::games::quoridor::Quoridor;
+    let options = Options::parse(
+        Quoridor::OPTIONS,
+        &["size=11", "walls=100", "max_plies=100000"],
+    )
+    .unwrap();
+    let control = Control::unlimited();
+    let mut pacer = control.pacer(4);
+    let mut scratch = Scratch::default();
+    let started = std::time::Instant::now();
+    for seed in 0..3 {
+        let mut state = Quoridor::new_game(&options).unwrap();
+        let policy = Policy::Heuristic {
+            greedy: 1.0,
+            depth: 2,
+        };
+        let ended = playout(
+            &mut state,
+            policy,
+            &mut Rng::seed_from_u64(seed),
+            &mut scratch,
+            &mut pacer,
+        );
+        assert!(ended.is_some_and(|e| !e.cut) && state.at_horizon());
+    }
+    // Some tenths of a second each on an idle machine (uncapped: minutes).
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -23,6 +23,7 @@ use crate::control::Control;
 use crate::game::{Game, ProbCut};
 use crate::search::Search as _;
 use crate::search::alphabeta::{AlphaBeta, shallow_best};
+use crate::tool_args::{self, ArgError, within};
 
 /// The shallowest depth tested.
 pub const MIN_DEPTH: u32 = 3;
@@ -107,9 +108,12 @@ pub struct CalibrateArgs {
     /// The deepest search (at most 11, the table's last depth).
     #[arg(long, default_value_t = MAX_DEPTH)]
     pub depth: u32,
-    /// Worker threads.
+    /// Worker threads (at most the cores).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Allow --threads above the cores this process may use (up to 256).
+    #[arg(long)]
+    pub force_threads: bool,
     /// Seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -184,12 +188,30 @@ fn regress(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((slope, intercept, (ssr / (n - 2.0)).sqrt()))
 }
 
-/// Runs the calibration; returns the report, ending with the table to
-/// paste into [`PARAMS`].
-pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
-    if !(MIN_DEPTH..=MAX_DEPTH).contains(&args.depth) {
-        return Err(format!("--depth must be {MIN_DEPTH}..={MAX_DEPTH}"));
+/// The most memory the threads' tables may take together, MiB (the
+/// engine's `hash` limit).
+const MAX_TABLES_MIB: u64 = 65536;
+
+impl CalibrateArgs {
+    /// Checks every number before anything is searched: games 1 to
+    /// 100000, positions a game 1 to 60, depth [`MIN_DEPTH`] to
+    /// [`MAX_DEPTH`], threads 1 to the cores (256 with `--force-threads`),
+    /// hash 1 MiB a thread to 65536 MiB for all threads together.
+    pub fn check(&self) -> Result<(), ArgError> {
+        within("--games", self.games, 1..=100_000)?;
+        within("--per-game", self.per_game, 1..=60)?;
+        within("--depth", self.depth, MIN_DEPTH..=MAX_DEPTH)?;
+        let threads = tool_args::threads("--threads", self.threads, self.force_threads)?;
+        within("--hash", self.hash, 1..=MAX_TABLES_MIB / threads as u64)?;
+        Ok(())
     }
+}
+
+/// Runs the calibration; returns the report, ending with the table to
+/// paste into [`PARAMS`]. An error for bad arguments, or when no stage
+/// and depth had the positions to fit (the table would be guesses).
+pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
+    args.check().map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
     let positions: Vec<Othello> = (0..args.games)
         .flat_map(|g| game_positions(args.seed, g, args.per_game))
@@ -275,6 +297,13 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
             }
             row[(d - MIN_DEPTH) as usize] = fit;
         }
+    }
+    if rows.iter().flatten().all(Option::is_none) {
+        return Err(format!(
+            "{} positions kept of {}: too few to fit any stage and depth (at least 8 each)",
+            values.len(),
+            positions.len()
+        ));
     }
     // What was not measured (a stage too few positions fall in, depths
     // beyond --depth) is taken from the nearest stage measured, then from

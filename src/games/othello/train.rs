@@ -33,6 +33,7 @@ use super::endgame::solve_exact;
 use super::eval::square_score;
 use super::pattern::{self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of};
 use crate::control::Control;
+use crate::tool_args::{self, ArgError, within};
 
 /// `tabula train-othello`: generate self-play data and fit the weights.
 #[derive(clap::Args, Debug, Clone)]
@@ -43,9 +44,12 @@ pub struct TrainArgs {
     /// Self-play games the data should hold (a rerun adds the missing ones).
     #[arg(long, default_value_t = 2000)]
     pub games: u64,
-    /// Worker threads for generation and labelling.
+    /// Worker threads for generation and labelling (at most the cores).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Allow --threads above the cores this process may use (up to 256).
+    #[arg(long)]
+    pub force_threads: bool,
     /// Seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -88,8 +92,47 @@ pub const UNLABELLED: i8 = i8::MIN;
 
 const RECORD_BYTES: usize = 17;
 
-/// Runs the pipeline; returns the report.
+/// The most self-play games the data may hold (a game's number is kept
+/// in 32 bits; ten million is days of generation).
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// The most empty squares a position may have to be solved exactly: a
+/// solve of 20 empties takes about a second, and each added empty
+/// multiplies that by about three, for ~20 positions of every game.
+pub const MAX_SOLVE_EMPTIES: u32 = 20;
+
+/// The deepest labelling search (it has no table: depth 8 is some 10^7
+/// nodes for each of hundreds of thousands of positions).
+pub const MAX_LABEL_DEPTH: u32 = 8;
+
+impl TrainArgs {
+    /// Checks every number before anything is generated or written:
+    /// games 1 to [`MAX_GAMES`], threads 1 to the cores (256 with
+    /// `--force-threads`), solved empties 0 to [`MAX_SOLVE_EMPTIES`],
+    /// labelling depth 1 to [`MAX_LABEL_DEPTH`], lambda a finite 0.001 to
+    /// 10^6 (0 would divide by the count of a configuration never seen),
+    /// iterations 1 to 10000; and not both `--gen-only` and `--fit-only`.
+    pub fn check(&self) -> Result<(), ArgError> {
+        within("--games", self.games, 1..=MAX_GAMES)?;
+        tool_args::threads("--threads", self.threads, self.force_threads)?;
+        within("--solve-empties", self.solve_empties, 0..=MAX_SOLVE_EMPTIES)?;
+        within("--depth", self.depth, 1..=MAX_LABEL_DEPTH)?;
+        within("--lambda", self.lambda, 0.001..=1e6)?;
+        within("--iterations", self.iterations, 1..=10_000)?;
+        if self.gen_only && self.fit_only {
+            return Err(ArgError::Conflict(
+                "--gen-only and --fit-only together leave nothing to do".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs the pipeline; returns the report. Refuses bad arguments before
+/// touching any file, and writes no weight file from a fit without
+/// positions or with a weight that is not a finite number.
 pub fn run(args: &TrainArgs) -> Result<String, String> {
+    args.check().map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&args.data)
         .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
     let file = args.data.join("positions.bin");
@@ -101,7 +144,13 @@ pub fn run(args: &TrainArgs) -> Result<String, String> {
         return Ok(report);
     }
     let games = read_games(&file)?.0;
-    let weights = fit(args, &games, &mut report);
+    if games.iter().all(Vec::is_empty) {
+        return Err(format!(
+            "no positions to fit in {} (generate them first): no weight file written",
+            file.display()
+        ));
+    }
+    let weights = fit(args, &games, &mut report)?;
     let out = args
         .out
         .clone()
@@ -475,8 +524,9 @@ pub fn fit_stage(
     (w.iter().map(|&x| x as f32).collect(), before, after)
 }
 
-/// Fits every stage, backwards; writes a line per stage to `report`.
-fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Weights {
+/// Fits every stage, backwards; writes a line per stage to `report`. An
+/// error if a weight came out as no finite number.
+fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Result<Weights, String> {
     let size = layout().size;
     let mut fw = FloatWeights {
         w: vec![0f32; STAGES * size],
@@ -577,12 +627,18 @@ fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Weights 
         eprint!("{}", report.lines().last().unwrap_or_default());
         eprintln!();
     }
+    if let Some(bad) = fw.w.iter().position(|x| !x.is_finite()) {
+        return Err(format!(
+            "the fit gave weight {bad} the value {}: no weight file written",
+            fw.w[bad]
+        ));
+    }
     let q: Vec<i16> = fw
         .w
         .iter()
         .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
         .collect();
-    Weights::from_canonical(&q).unwrap_or_else(|_| Weights::zero())
+    Weights::from_canonical(&q).map_err(|e| format!("the fitted weights: {e}"))
 }
 
 /// The pattern module's stage of a record (for tests and reports).
@@ -627,6 +683,34 @@ mod tests {
         let (_, before, after) = fit_stage(&positions, &labels, 1.0, 50);
         assert!(before > 3.0, "{before}");
         assert!(after < before * 0.5, "{before} -> {after}");
+    }
+
+    #[test]
+    fn a_fit_with_a_weight_that_is_no_number_is_refused() {
+        // The arguments' check refuses --lambda nan; the fit itself still
+        // refuses to hand back weights that are not finite.
+        let games: Vec<Vec<Record>> = (0..3).map(|i| self_play(2, i, 0)).collect();
+        let mut args = TrainArgs {
+            data: PathBuf::from("unused"),
+            games: 3,
+            threads: 1,
+            force_threads: false,
+            seed: 2,
+            solve_empties: 0,
+            depth: 1,
+            lambda: f64::NAN,
+            iterations: 5,
+            out: None,
+            gen_only: false,
+            fit_only: true,
+        };
+        assert!(args.check().is_err());
+        let mut report = String::new();
+        let e = fit(&args, &games, &mut report).expect_err("NaN weights");
+        assert!(e.contains("no weight file written"), "{e}");
+        args.lambda = 3.0;
+        assert!(args.check().is_ok());
+        assert!(fit(&args, &games, &mut report).is_ok());
     }
 
     #[test]
