@@ -20,6 +20,7 @@ fn budget(engine: &Engine) -> Duration {
         since,
         reporter: None,
         answer: None,
+        multipv: 0,
     };
     engine
         .deadline(&request)

@@ -761,7 +761,7 @@ impl<'t, G: Game> Worker<'t, G> {
             }
         }
         let &(_, score, i) = exact.first()?;
-        self.store(root, depth, Bound::Exact, score, Some(i));
+        self.store(root, depth, 0, Bound::Exact, score, Some(i));
         Some(exact.into_iter().map(|(mv, s, _)| (mv, s)).collect())
     }
 
