@@ -109,7 +109,8 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
     super::process::end_all();
     super::output::remove_temporaries();
     super::progress::eprint_line(&format!(
-        "tabula match: stopped by {name}: every engine ended; the record holds the games finished"
+        "tabula match: stopped by {name}; no engine is left running, and the record (if any) \
+         holds every game finished"
     ));
     std::process::exit(128 + signal)
 }
