@@ -129,9 +129,9 @@ const ROUNDING: Duration = Duration::from_secs(1);
 /// The share of a byo-yomi stone's time kept back for the pipe, the GUI's
 /// own clock and the scheduler, in percent, and a second kept back on top
 /// (as Leela Zero's and KataGo's lag buffers do by default: on a loaded
-/// machine the engine or the GUI may wait that long for a core; `bench
-/// --clock` saw answers 0.6 s late on 2 cores at load 20), so long as
-/// half the share is left.
+/// machine the engine or the GUI may wait that long for a core: `bench
+/// --clock` read answers up to 1.6 s late on 2 cores at load 20), so long
+/// as half the share is left.
 const PERIOD_MARGIN_PERCENT: u32 = 5;
 const PERIOD_LAG: Duration = Duration::from_secs(1);
 
@@ -180,11 +180,10 @@ impl Clock {
     pub fn moved(&mut self, seat: Seat, spent: Option<Duration>) {
         self.moved.insert(seat);
         let Some(spent) = spent else { return };
-        let Some(time) = self.seat_time(seat) else {
+        let Some(mut time) = self.seat_time(seat) else {
             return;
         };
         let (byo, per) = self.period();
-        let mut time = time;
         time.charge(spent + OWN_MOVE_MARGIN, byo, per);
         self.left.insert(seat, time);
     }

@@ -400,6 +400,16 @@ impl<G: Game> AnyGame for Table<G> {
         if let Some(pass) = pass {
             self.apply(pass);
         }
+        // A legal move to answer with should the search publish none
+        // before its deadline (a solve that overruns its share of the
+        // move): a move the search finds replaces it.
+        if let Some(answer) = control.answer() {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            if let Some(&mv) = moves.first() {
+                answer.publish(&state.move_text(mv));
+            }
+        }
         let mut r = self.decide(&state, seat, false, settings, budget, control, rng)?;
         // A move already answered from outside the search is the one played.
         if let Some(sent) = control
