@@ -33,7 +33,7 @@ fn genmove_time(setup: &[&str], genmove: &str, limit: Duration) -> Duration {
             }
         }
     });
-    let mut reply = |within: Duration| -> Option<Vec<String>> {
+    let reply = |within: Duration| -> Option<Vec<String>> {
         let deadline = Instant::now() + within;
         let mut out = Vec::new();
         loop {
