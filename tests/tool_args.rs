@@ -159,6 +159,7 @@ fn a_fit_without_positions_writes_no_weight_file() {
             b"the weights we keep"
         );
         assert!(!data.join("weights.bin").exists());
+        assert_eq!(data.exists(), data.ends_with("cut"), "a fit made a folder");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -133,11 +133,11 @@ impl TrainArgs {
 /// positions or with a weight that is not a finite number.
 pub fn run(args: &TrainArgs) -> Result<String, String> {
     args.check().map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&args.data)
-        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
     let file = args.data.join("positions.bin");
     let mut report = String::new();
     if !args.fit_only {
+        std::fs::create_dir_all(&args.data)
+            .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
         generate(args, &file, &mut report)?;
     }
     if args.gen_only {
