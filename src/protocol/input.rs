@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
 
+use crate::protocol::Protocol;
 use crate::protocol::command::{Command, leading_id, parse_line};
 
 /// The longest line accepted, in bytes.
@@ -85,7 +86,14 @@ enum Kind {
     Plain,
 }
 
-fn kind(text: &str) -> Kind {
+fn kind(protocol: Protocol, text: &str) -> Kind {
+    if protocol != Protocol::Gtp {
+        return if protocol.stops(text) {
+            Kind::Stop
+        } else {
+            Kind::Plain
+        };
+    }
     match parse_line(text).command {
         Ok(Command::Stop) => Kind::Stop,
         Ok(Command::Analyze { budget, .. }) if budget.is_empty() => Kind::Streaming,
@@ -94,7 +102,19 @@ fn kind(text: &str) -> Kind {
 }
 
 /// Reads `reader` to its end, sending lines to `out`. Runs on its own thread.
-pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
+pub fn read_lines<R: BufRead>(reader: R, out: SyncSender<Input>) {
+    read_protocol_lines(reader, out, Protocol::Gtp);
+}
+
+/// [`read_lines`] for a session that starts in `protocol`; a GTP session
+/// whose first line enters another protocol (`nboard 2`, `ugi`) is read as
+/// that protocol from there on.
+pub fn read_protocol_lines<R: BufRead>(
+    mut reader: R,
+    out: SyncSender<Input>,
+    mut protocol: Protocol,
+) {
+    let mut first = true;
     let mut buf = Vec::new();
     // The cancel flag of the last command read, and whether it streams.
     let mut last: Option<(Arc<AtomicBool>, bool)> = None;
@@ -143,7 +163,13 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
             continue;
         }
         let at = Instant::now();
-        let kind = kind(text);
+        if std::mem::take(&mut first)
+            && protocol == Protocol::Gtp
+            && let Some(entered) = Protocol::entered_by(text)
+        {
+            protocol = entered;
+        }
+        let kind = kind(protocol, text);
         if let Some((flag, streaming)) = &last
             && (*streaming || matches!(kind, Kind::Stop))
         {
