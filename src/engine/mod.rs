@@ -5,6 +5,7 @@
 pub(crate) mod clock;
 mod searchers;
 pub mod settings;
+pub mod startup;
 pub(crate) mod table;
 
 use std::fmt;
