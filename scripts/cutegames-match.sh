@@ -3,12 +3,18 @@
 # and plays tabula against tabula over UGI, then counts forfeits and
 # illegal moves.
 #
-#   scripts/cutegames-match.sh CUTEGAMES_SRC [GAME] [GAMES] [MOVETIME_MS]
+#   scripts/cutegames-match.sh CUTEGAMES_SRC [GAME] [GAMES] [TC]
 #
 # CUTEGAMES_SRC  a checkout of https://github.com/kz04px/cutegames
 # GAME           othello (default) or quoridor
 # GAMES          games to play (default 20)
-# MOVETIME_MS    time per move (default 100)
+# TC             milliseconds a move (default 100), or a clock
+#                MAIN+INC in milliseconds (e.g. 10000+100)
+#
+# Prints the games played, the score, forfeits (games cutegames
+# adjudicated: time, crash, game-over or result mismatch) and illegal
+# moves (positions an engine refused); exits 1 unless every game was
+# played out with none of either.
 #
 # cutegames' CMake fetches its libraries (nlohmann/json, CLI11, termcolor,
 # doctest, libataxx, libchess) from GitHub. Without a network, put
@@ -23,14 +29,23 @@
 # /tmp/cutegames-match).
 set -euo pipefail
 
-src=${1:?usage: $0 CUTEGAMES_SRC [GAME] [GAMES] [MOVETIME_MS]}
+src=${1:?usage: $0 CUTEGAMES_SRC [GAME] [GAMES] [TC]}
 game=${2:-othello}
 games=${3:-20}
-movetime=${4:-100}
+tc=${4:-100}
 build=${BUILD_DIR:-/tmp/cutegames-build}
 out=${OUT_DIR:-/tmp/cutegames-match}
 here=$(cd "$(dirname "$0")/.." && pwd)
 src=$(cd "$src" && pwd)
+
+if [[ $tc =~ ^([0-9]+)\+([0-9]+)$ ]]; then
+    timecontrol="{ \"type\": \"clock\", \"time\": ${BASH_REMATCH[1]}, \"increment\": ${BASH_REMATCH[2]} }"
+elif [[ $tc =~ ^[0-9]+$ ]]; then
+    timecontrol="{ \"type\": \"movetime\", \"time\": $tc }"
+else
+    echo "TC must be milliseconds a move or MAIN+INC, not '$tc'" >&2
+    exit 2
+fi
 
 case $game in
 othello | quoridor) ;;
@@ -68,6 +83,41 @@ if [[ -z ${TABULA:-} ]]; then
 fi
 
 mkdir -p "$out"
+
+# Openings: GAMES/2 positions a few random plies from the start (each
+# played twice, the engines swapping sides), written as the game's
+# position text, which tabula's UGI takes as a FEN. Drawn by tabula's
+# own legal_moves over GTP; reproducible (RANDOM is seeded).
+RANDOM=${OPENING_SEED:-1}
+plies=${OPENING_PLIES:-4}
+coproc GTP { "$TABULA" --game "$game" 2>/dev/null; }
+ask() {
+    local line reply=""
+    echo "$1" >&"${GTP[1]}"
+    while IFS= read -r line <&"${GTP[0]}"; do
+        [[ -z $line ]] && break
+        reply+=$line
+    done
+    [[ $reply == =* ]] || {
+        echo "tabula refused '$1': $reply" >&2
+        exit 1
+    }
+    reply=${reply#=}
+    echo "${reply# }"
+}
+: >"$out/openings.txt"
+for ((i = 0; i < (games + 1) / 2; i++)); do
+    ask clear_board >/dev/null
+    for ((p = 0; p < plies; p++)); do
+        read -r -a moves <<<"$(ask legal_moves)"
+        ((${#moves[@]})) || break
+        ask "play ${moves[RANDOM % ${#moves[@]}]}" >/dev/null
+    done
+    ask position >>"$out/openings.txt"
+done
+gtp_pid=$GTP_PID
+echo quit >&"${GTP[1]}"
+wait "$gtp_pid" 2>/dev/null || true
 # cutegames passes "parameters" to the engine as its arguments.
 args="--protocol ugi --game $game ${TABULA_ARGS:-}"
 cat >"$out/settings.json" <<JSON
@@ -81,22 +131,37 @@ cat >"$out/settings.json" <<JSON
     "recover": false,
     "tournament": "roundrobin",
     "protocol": { "askturn": true, "gameover": "both" },
+    "openings": { "path": "$out/openings.txt", "repeat": true, "shuffle": false },
     "adjudication": { "timeoutbuffer": 100, "maxfullmoves": 500 },
-    "timecontrol": { "type": "movetime", "movetime": $movetime },
+    "timecontrol": $timecontrol,
     "options": {},
     "sprt": { "enabled": false },
     "pgn": { "enabled": true, "verbose": true, "override": true,
              "colour1": "P1", "colour2": "P2", "path": "$out/games.pgn",
              "event": "tabula vs tabula ($game)" },
     "engines": [
-        { "name": "tabula-1", "protocol": "ugi", "path": "$TABULA", "parameters": "$args --seed 1" },
-        { "name": "tabula-2", "protocol": "ugi", "path": "$TABULA", "parameters": "$args --seed 2" }
+        { "name": "tabula-1", "protocol": "UGI", "path": "$TABULA", "parameters": "$args --seed 1" },
+        { "name": "tabula-2", "protocol": "UGI", "path": "$TABULA", "parameters": "$args --seed 2" }
     ]
 }
 JSON
 
-echo "cutegames: $games games of $game at ${movetime} ms a move" >&2
+echo "cutegames: $games games of $game, time control $tc" >&2
+rm -f "$out/games.pgn"
 "$build/cutegames" --settings "$out/settings.json" >"$out/log.txt" 2>&1 || {
     tail -20 "$out/log.txt" >&2
     exit 1
 }
+
+# The debug log has every line sent and received; the PGN every game.
+played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
+unfinished=$(grep -c '^\[Result "\*"\]' "$out/games.pgn" || true)
+forfeits=$(grep -c '^\[Adjudicated ' "$out/games.pgn" || true)
+illegal=$(grep -c 'info string error' "$out/log.txt" || true)
+score=$(grep '^Score of' "$out/log.txt" | tail -1 | sed 's/ *\[.*//')
+echo "cutegames $(grep -o 'Cute Games v[0-9.]*' "$out/log.txt" | head -1 | sed 's/Cute Games //'), $game, tc $tc: $played games played, $unfinished without a result"
+echo "$score"
+echo "forfeits (adjudicated games): $forfeits"
+echo "illegal moves or refused positions: $illegal"
+echo "log: $out/log.txt, games: $out/games.pgn"
+[[ $played -eq $games && $unfinished -eq 0 && $forfeits -eq 0 && $illegal -eq 0 ]]

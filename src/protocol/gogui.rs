@@ -49,10 +49,11 @@ fn reply(name: &str, engine: &Engine) -> Result<String, String> {
         "gogui-rules_game_id" => game.name().to_string(),
         "gogui-rules_board_size" => board.size.to_string(),
         "gogui-rules_board" => board.picture(),
+        // Points a GUI can click, and a pass (Othello's forced one).
         "gogui-rules_legal_moves" => game
             .legal_moves()
             .into_iter()
-            .filter(|m| board.is_point(m))
+            .filter(|m| board.is_point(m) || m.eq_ignore_ascii_case("pass"))
             .map(|m| m.to_ascii_uppercase())
             .collect::<Vec<_>>()
             .join(" "),

@@ -132,4 +132,26 @@ mod tests {
         assert!(p("fischer 60 5").is_err());
         assert!(p("").is_err());
     }
+
+    #[test]
+    fn the_command_sets_the_engine_clock_and_a_refusal_leaves_it() {
+        let mut engine = Engine::new(1).unwrap();
+        let mut expected = crate::engine::Clock::default();
+        let secs = Duration::from_secs;
+        assert_eq!(
+            execute("3 kgs-time_settings canadian 60 30 10", &mut engine),
+            Some((Some(3), Ok(String::new())))
+        );
+        expected.set(secs(60), secs(30), 10);
+        assert_eq!(engine.clock_mut(), &expected);
+        let refused = execute("kgs-time_settings canadian 60 30 0", &mut engine);
+        assert!(matches!(refused, Some((None, Err(_)))));
+        assert_eq!(engine.clock_mut(), &expected);
+        execute("kgs-time_settings byoyomi 300 20 5", &mut engine);
+        expected.set(secs(300), secs(20), 1);
+        assert_eq!(engine.clock_mut(), &expected);
+        execute("kgs-time_settings none", &mut engine);
+        assert_eq!(engine.clock_mut().allot(0, None), None);
+        assert_eq!(execute("time_settings 1 2 3", &mut engine), None);
+    }
 }

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
+use crate::engine::Settings;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::{Input, MAX_LINE};
@@ -118,16 +119,20 @@ pub(crate) fn serve<W: Write + Send>(
     Ending::EndOfInput
 }
 
-/// NBoard is Othello's, and its depth a midgame alpha-beta depth.
+/// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
+/// search is alpha-beta unless another than the default was set.
 fn enter(engine: &mut Engine) -> Result<(), String> {
     if engine.game().name() != "othello" {
         engine
             .load_game("othello", &[])
             .map_err(|e| e.to_string())?;
     }
-    engine
-        .set("search", "alphabeta")
-        .map_err(|e| e.to_string())
+    if engine.settings().search == Settings::default().search {
+        engine
+            .set("search", "alphabeta")
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 fn refuse(send: &impl Fn(&str), message: &str) {

@@ -434,7 +434,28 @@ fn genmove<W: Write + Send>(
         Err(e) => return Some(Err(e.into())),
     };
     let send = |mv: &str| out.write(&success(id, mv));
-    let answer = Answer::new(&send);
+    match answered_genmove(engine, seat, budget, cancel, at, None, &send) {
+        Ok(None) => None,
+        Ok(Some(mv)) => Some(Ok(mv)),
+        Err(e) => Some(Err(e.into())),
+    }
+}
+
+/// `genmove`'s search, for any protocol: searches and plays, and sends
+/// the move through `send` when the search returns or, if that is late,
+/// from the watcher (see [`genmove`]). `Ok(None)`: sent; `Ok(Some(mv))`:
+/// decided without a search, for the caller to send; `Err`: refused
+/// before anything was sent.
+pub(crate) fn answered_genmove(
+    engine: &mut Engine,
+    seat: Option<Seat>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+    reporter: Option<&(dyn Fn(&Progress) + Sync)>,
+    send: &(dyn Fn(&str) + Sync),
+) -> Result<Option<String>, EngineError> {
+    let answer = Answer::new(send);
     // The time runs from when the line was read, not from when its turn
     // came: a command queued behind others is still on time.
     let request = Request {
@@ -442,7 +463,7 @@ fn genmove<W: Write + Send>(
         budget,
         stop: cancel.clone(),
         since: at,
-        reporter: None,
+        reporter,
         answer: Some(&answer),
     };
     let deadline = engine.deadline(&request).map(|d| d + ANSWER_GRACE);
@@ -471,10 +492,10 @@ fn genmove<W: Write + Send>(
     let d = match decided {
         Ok(d) => d,
         // Refused (before any search: nothing was answered).
-        Err(e) if !answer.is_settled() => return Some(Err(e.into())),
+        Err(e) if !answer.is_settled() => return Err(e),
         Err(e) => {
             log::error!("genmove failed after its answer: {e}");
-            return None;
+            return Ok(None);
         }
     };
     log::info!(
@@ -492,11 +513,11 @@ fn genmove<W: Write + Send>(
         }
     );
     if answer.is_settled() {
-        None
+        Ok(None)
     } else {
         // Decided without a search (a forced or only move is settled too):
-        // replied here.
-        Some(Ok(d.mv))
+        // replied by the caller.
+        Ok(Some(d.mv))
     }
 }
 

@@ -16,11 +16,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
-use crate::engine::{BudgetOverride, Decision, Engine};
+use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::{Input, MAX_LINE};
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Ending, Output};
+use crate::protocol::session::{Ending, Output, answered_genmove};
 
 /// UGI's null move, a pass.
 const NULL_MOVE: &str = "0000";
@@ -69,28 +69,8 @@ pub(crate) fn serve<W: Write + Send>(
             }
             "go" => match parse_go(&mut engine, args) {
                 Ok(bound) => {
-                    let last = Mutex::new(None::<Instant>);
-                    let report = |p: &Progress| {
-                        let Ok(mut last) = last.lock() else { return };
-                        if last.is_none_or(|t| t.elapsed() >= INFO_INTERVAL) {
-                            *last = Some(Instant::now());
-                            send(&info_line(p));
-                        }
-                    };
-                    match game.think(&mut engine, bound, cancel, at, Some(&report)) {
-                        Ok(d) => {
-                            send(&final_info(&d, at.elapsed()));
-                            send(&format!("bestmove {}", move_out(&d.mv)));
-                            Ok(())
-                        }
-                        Err(e) => {
-                            // A runner waits for a best move: the null
-                            // move tells it there is none.
-                            send(&format!("info string error: {e}"));
-                            send(&format!("bestmove {NULL_MOVE}"));
-                            Ok(())
-                        }
-                    }
+                    go(&mut engine, &game, bound, cancel, at, &send);
+                    Ok(())
                 }
                 Err(e) => Err(e),
             },
@@ -114,6 +94,62 @@ pub(crate) fn serve<W: Write + Send>(
         }
     }
     Ending::EndOfInput
+}
+
+/// `go`: searches without playing and answers `bestmove`, after an
+/// `info` line with the search's last report. A search under a time
+/// budget answers on time from its best move so far even when its
+/// threads are late (as GTP's `genmove` does); the game is set again
+/// after it, since the search plays the move it answers.
+fn go(
+    engine: &mut Engine,
+    game: &Replay,
+    bound: Bound,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    at: Instant,
+    send: &(dyn Fn(&str) + Sync),
+) {
+    // The first `info` waits an interval too: a quick search sends only
+    // the one before its answer.
+    let last = Mutex::new((Instant::now(), Progress::default()));
+    let report = |p: &Progress| {
+        let Ok(mut last) = last.lock() else { return };
+        last.1 = p.clone();
+        if last.0.elapsed() >= INFO_INTERVAL {
+            last.0 = Instant::now();
+            send(&info_line(p, at.elapsed()));
+        }
+    };
+    let answer = |mv: &str| {
+        let mut p = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+        if p.pv.first().map(String::as_str) != Some(mv) {
+            p.pv = vec![mv.to_string()];
+        }
+        send(&info_line(&p, at.elapsed()));
+        send(&format!("bestmove {}", move_out(mv)));
+    };
+    let decided = match bound {
+        Bound::Infinite => game
+            .think(engine, bound, cancel, at, Some(&report))
+            .map(|d| Some(d.mv)),
+        Bound::Budget(budget) => {
+            let sent = answered_genmove(engine, None, budget, cancel, at, Some(&report), &answer);
+            if let Err(e) = game.set(engine, game) {
+                log::error!("could not set the game again after go: {e}");
+            }
+            sent
+        }
+    };
+    match decided {
+        Ok(Some(mv)) => answer(&mv),
+        Ok(None) => {}
+        Err(e) => {
+            // A runner waits for a best move: the null move tells it
+            // there is none.
+            send(&format!("info string error: {e}"));
+            send(&format!("bestmove {NULL_MOVE}"));
+        }
+    }
 }
 
 /// The least time between two `info` lines of one search.
@@ -296,25 +332,14 @@ fn centipawns(value: f64) -> i64 {
     ((value - 0.5) * 200.0).round() as i64
 }
 
-fn info_line(p: &Progress) -> String {
+fn info_line(p: &Progress, elapsed: Duration) -> String {
     let pv: Vec<String> = p.pv.iter().map(|m| move_out(m)).collect();
     format!(
         "info depth {} score cp {} nodes {} time {} pv {}",
         p.depth,
         centipawns(p.score),
         p.iterations,
-        p.elapsed.as_millis(),
-        if pv.is_empty() { move_out(&p.best) } else { pv.join(" ") }
-    )
-}
-
-fn final_info(d: &Decision, elapsed: Duration) -> String {
-    format!(
-        "info depth {} score cp {} nodes {} time {} pv {}",
-        d.depth,
-        centipawns(d.score),
-        d.iterations,
         elapsed.as_millis(),
-        move_out(&d.mv)
+        pv.join(" ")
     )
 }
