@@ -8,8 +8,10 @@
 # CUTEGAMES_SRC  a checkout of https://github.com/kz04px/cutegames
 # GAME           othello (default) or quoridor
 # GAMES          games to play (default 20)
-# TC             milliseconds a move (default 100), or a clock
-#                MAIN+INC in milliseconds (e.g. 10000+100)
+# TC             milliseconds a move (default 100), a clock MAIN+INC in
+#                milliseconds (e.g. 10000+100), or a search size with no
+#                clock: nodes:N (iterations) or depth:N (alpha-beta plies,
+#                with TABULA_ARGS="--set search=alphabeta")
 #
 # Prints the games played, the score, forfeits (games cutegames
 # adjudicated: time, crash, game-over or result mismatch) and illegal
@@ -40,10 +42,14 @@ src=$(cd "$src" && pwd)
 
 if [[ $tc =~ ^([0-9]+)\+([0-9]+)$ ]]; then
     timecontrol="{ \"type\": \"clock\", \"time\": ${BASH_REMATCH[1]}, \"increment\": ${BASH_REMATCH[2]} }"
+elif [[ $tc =~ ^nodes:([0-9]+)$ ]]; then
+    timecontrol="{ \"type\": \"nodes\", \"nodes\": ${BASH_REMATCH[1]} }"
+elif [[ $tc =~ ^depth:([0-9]+)$ ]]; then
+    timecontrol="{ \"type\": \"depth\", \"ply\": ${BASH_REMATCH[1]} }"
 elif [[ $tc =~ ^[0-9]+$ ]]; then
     timecontrol="{ \"type\": \"movetime\", \"time\": $tc }"
 else
-    echo "TC must be milliseconds a move or MAIN+INC, not '$tc'" >&2
+    echo "TC must be milliseconds a move, MAIN+INC, nodes:N or depth:N, not '$tc'" >&2
     exit 2
 fi
 

@@ -22,6 +22,7 @@ mod othello_perft;
 mod othello_rules;
 mod othello_solver;
 mod protocol_props;
+mod protocols;
 mod quoridor_four;
 mod quoridor_race;
 mod quoridor_reference;
