@@ -193,8 +193,7 @@ fn main() -> ExitCode {
                 .and_then(tabula::protocol::Protocol::from_name)
                 .unwrap_or_default();
             let stdin = BufReader::new(std::io::stdin());
-            let ending =
-                tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
+            let ending = tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
             log::debug!("session ended: {ending:?}");
             ExitCode::SUCCESS
         }

@@ -75,11 +75,22 @@ fn boardsize_is_accepted_where_the_game_has_that_size_and_refused_clearly_otherw
     );
     assert_eq!(r[7], "=", "boardsize 11 (a size option Quoridor has)");
     // Eleven files: the pawn starts on f1.
-    assert!(r[8].contains("f2") && r[8].contains("e1") && r[8].contains("g1"), "{}", r[8]);
+    assert!(
+        r[8].contains("f2") && r[8].contains("e1") && r[8].contains("g1"),
+        "{}",
+        r[8]
+    );
     assert_eq!(r[9], "= ongoing");
-    assert!(r[10].contains("   k") && r[10].contains(" 11 "), "{}", r[10]);
+    assert!(
+        r[10].contains("   k") && r[10].contains(" 11 "),
+        "{}",
+        r[10]
+    );
 
-    let (out, _) = run(&["--game", "othello"], "boardsize 8\nboardsize 9\nplay b d3\n");
+    let (out, _) = run(
+        &["--game", "othello"],
+        "boardsize 8\nboardsize 9\nplay b d3\n",
+    );
     let r = replies(&out);
     assert_eq!(r[0], "=");
     assert_eq!(r[1], "? unacceptable size: othello is played on 8x8");
@@ -108,7 +119,10 @@ fn nboard_and_ugi_from_the_command_line_without_their_opening_line() {
     assert_eq!(lines[0], "readyok");
     assert_eq!(lines[1], "response true");
     assert!(lines[2].starts_with("info string error: position refused, game unchanged: move 2"));
-    assert_eq!(lines[3], "response true", "the refused position changed nothing");
+    assert_eq!(
+        lines[3], "response true",
+        "the refused position changed nothing"
+    );
 }
 
 #[test]
@@ -146,8 +160,15 @@ fn ugi_stop_ends_go_infinite_with_a_best_move() {
         .iter()
         .find_map(|l| l.strip_prefix("bestmove "))
         .expect("a best move after stop");
-    assert!(["c3", "c5", "e3"].contains(&best), "{best} is not a white reply to d3");
-    assert_eq!(lines.last(), Some(&"response false"), "the game is as it was");
+    assert!(
+        ["c3", "c5", "e3"].contains(&best),
+        "{best} is not a white reply to d3"
+    );
+    assert_eq!(
+        lines.last(),
+        Some(&"response false"),
+        "the game is as it was"
+    );
 }
 
 /// OpenSpiel's GTPBot drives tabula at Othello (full games against
@@ -171,13 +192,24 @@ fn openspiel_gtp_bot_plays_tabula_where_open_spiel_is_installed() {
     let out = Command::new("python3")
         .arg(script)
         .args(["--tabula", env!("CARGO_BIN_EXE_tabula")])
-        .args(["--games", "2", "--movetime", "20", "--mcts-simulations", "50"])
+        .args([
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--mcts-simulations",
+            "50",
+        ])
         .stderr(Stdio::null())
         .output()
         .expect("python3 runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("failed 0"), "{text}");
-    assert_eq!(text.matches(" moves\n").count(), 2, "two finished games: {text}");
+    assert_eq!(
+        text.matches(" moves\n").count(),
+        2,
+        "two finished games: {text}"
+    );
     assert!(text.contains("quoridor: boardsize 9 accepted"), "{text}");
 }

@@ -96,7 +96,12 @@ fn is_stream(commands: &[String]) -> bool {
 
 /// A line protocol's output against the expected lines of all commands.
 fn compare_stream(t: &Transcript, got: &[Vec<String>]) -> Result<(), String> {
-    let want: Vec<&String> = t.expected.iter().flatten().filter(|l| !l.is_empty()).collect();
+    let want: Vec<&String> = t
+        .expected
+        .iter()
+        .flatten()
+        .filter(|l| !l.is_empty())
+        .collect();
     let got: Vec<&String> = got.iter().flatten().collect();
     let same = |w: &String, g: &String| match w.strip_suffix("...") {
         Some(start) => g.starts_with(start),
@@ -111,7 +116,10 @@ fn compare_stream(t: &Transcript, got: &[Vec<String>]) -> Result<(), String> {
                     i + 1,
                     w,
                     g,
-                    got.iter().map(|l| l.as_str()).collect::<Vec<_>>().join("\n")
+                    got.iter()
+                        .map(|l| l.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
                 ));
             }
         }

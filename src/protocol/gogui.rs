@@ -158,12 +158,7 @@ impl Board {
         let lines: Vec<String> = rows
             .iter()
             .rev()
-            .map(|r| {
-                r.iter()
-                    .map(char::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|r| r.iter().map(char::to_string).collect::<Vec<_>>().join(" "))
             .collect();
         format!("\n{}", lines.join("\n"))
     }

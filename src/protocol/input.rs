@@ -150,7 +150,14 @@ pub fn read_protocol_lines<R: BufRead>(
             continue;
         };
         let text = text.trim_end_matches('\r');
-        if text.trim_start().starts_with('#') {
+        if std::mem::take(&mut first)
+            && protocol == Protocol::Gtp
+            && let Some(entered) = Protocol::entered_by(text)
+        {
+            protocol = entered;
+        }
+        // `#` comments are GTP's (a GGF game may hold a `#`).
+        if protocol == Protocol::Gtp && text.trim_start().starts_with('#') {
             if text.trim().eq_ignore_ascii_case("# interrupt")
                 && let Some((flag, _)) = &last
             {
@@ -158,17 +165,15 @@ pub fn read_protocol_lines<R: BufRead>(
             }
             continue;
         }
-        let text = text.split('#').next().unwrap_or("").trim_end();
+        let text = if protocol == Protocol::Gtp {
+            text.split('#').next().unwrap_or("").trim_end()
+        } else {
+            text.trim_end()
+        };
         if text.trim().is_empty() {
             continue;
         }
         let at = Instant::now();
-        if std::mem::take(&mut first)
-            && protocol == Protocol::Gtp
-            && let Some(entered) = Protocol::entered_by(text)
-        {
-            protocol = entered;
-        }
         let kind = kind(protocol, text);
         if let Some((flag, streaming)) = &last
             && (*streaming || matches!(kind, Kind::Stop))
@@ -246,6 +251,24 @@ mod tests {
         assert!(matches!(&got[0], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));
         let got = lines(b"genmove\n");
         assert!(matches!(&got[0], Input::Line { cancel, .. } if !cancel.load(Ordering::Relaxed)));
+    }
+
+    #[test]
+    fn a_line_protocol_keeps_its_hashes_and_stops_on_its_own_words() {
+        let got = lines(b"nboard 2\ngo\nset game (;C[#1];)\nhint 1\nping 1\n");
+        let texts: Vec<(String, bool)> = got
+            .iter()
+            .map(|i| match i {
+                Input::Line { text, cancel, .. } => (text.clone(), cancel.load(Ordering::Relaxed)),
+                other => (format!("{other:?}"), false),
+            })
+            .collect();
+        assert_eq!(texts[2].0, "set game (;C[#1];)");
+        // `ping` stops the hint before it, nothing else.
+        let stopped: Vec<bool> = texts.iter().map(|t| t.1).collect();
+        assert_eq!(stopped, vec![false, false, false, true, false]);
+        let got = lines(b"ugi\ngo infinite\nstop\n");
+        assert!(matches!(&got[1], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));
     }
 
     #[test]

@@ -23,7 +23,11 @@ pub enum KgsClock {
     Absolute { main: f64 },
     /// Main time, then `periods` periods of `period` seconds, each for one
     /// move (a period used up is lost).
-    Byoyomi { main: f64, period: f64, periods: u32 },
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
     /// Main time, then periods of `period` seconds for `stones` moves.
     Canadian { main: f64, period: f64, stones: u32 },
 }
@@ -102,11 +106,7 @@ pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<S
     };
     let secs = Duration::from_secs_f64;
     match clock.gtp() {
-        Some((main, period, stones)) => {
-            engine
-                .clock_mut()
-                .set(secs(main), secs(period), stones)
-        }
+        Some((main, period, stones)) => engine.clock_mut().set(secs(main), secs(period), stones),
         // GTP's "no time limit": a period with no stones.
         None => engine
             .clock_mut()

@@ -15,9 +15,9 @@
 //! shows, and on stderr, and changes nothing.
 
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
@@ -147,7 +147,12 @@ fn switch(engine: &mut Engine, game: &mut Replay, next: Replay) -> Result<(), St
     Ok(())
 }
 
-fn set(engine: &mut Engine, s: &mut Session, rest: &str, send: &impl Fn(&str)) -> Result<(), String> {
+fn set(
+    engine: &mut Engine,
+    s: &mut Session,
+    rest: &str,
+    send: &impl Fn(&str),
+) -> Result<(), String> {
     let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let value = value.trim();
     match what {
@@ -407,7 +412,9 @@ pub fn parse_ggf(text: &str) -> Result<Replay, String> {
 fn ggf_board(value: &str) -> Result<String, String> {
     let words: Vec<&str> = value.split_whitespace().collect();
     let [size, squares, side] = words[..] else {
-        return Err(format!("GGF board '{value}' is not '8 <64 squares> <side>'"));
+        return Err(format!(
+            "GGF board '{value}' is not '8 <64 squares> <side>'"
+        ));
     };
     if size != "8" {
         return Err(format!("tabula plays Othello on 8x8, not '{size}'"));

@@ -42,9 +42,9 @@ impl Replay {
             engine.set_position(start)?;
         }
         for (i, (seat, mv)) in self.moves.iter().enumerate() {
-            engine.play(seat.as_deref(), mv).map_err(|e| {
-                EngineError::Unsupported(format!("move {} ({mv}): {e}", i + 1))
-            })?;
+            engine
+                .play(seat.as_deref(), mv)
+                .map_err(|e| EngineError::Unsupported(format!("move {} ({mv}): {e}", i + 1)))?;
         }
         Ok(())
     }

@@ -12,7 +12,8 @@
 //! nothing.
 
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
@@ -37,7 +38,9 @@ pub(crate) fn serve<W: Write + Send>(
         let (text, cancel, at) = match item {
             Input::Line { text, cancel, at } => (text, cancel, at),
             Input::TooLong(_) => {
-                send(&format!("info string error: line too long (over {MAX_LINE} bytes)"));
+                send(&format!(
+                    "info string error: line too long (over {MAX_LINE} bytes)"
+                ));
                 continue;
             }
             Input::NotUtf8 => {
@@ -105,15 +108,21 @@ fn go(
     engine: &mut Engine,
     game: &Replay,
     bound: Bound,
-    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cancel: Arc<AtomicBool>,
     at: Instant,
     send: &(dyn Fn(&str) + Sync),
 ) {
     // The first `info` waits an interval too: a quick search sends only
     // the one before its answer.
     let last = Mutex::new((Instant::now(), Progress::default()));
+    // Nothing follows `bestmove`: reports of a search that runs on after
+    // its answer are dropped.
+    let answered = AtomicBool::new(false);
     let report = |p: &Progress| {
         let Ok(mut last) = last.lock() else { return };
+        if answered.load(Ordering::Acquire) {
+            return;
+        }
         last.1 = p.clone();
         if last.0.elapsed() >= INFO_INTERVAL {
             last.0 = Instant::now();
@@ -121,7 +130,11 @@ fn go(
         }
     };
     let answer = |mv: &str| {
-        let mut p = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+        let last = last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        answered.store(true, Ordering::Release);
+        let mut p = last.1.clone();
         if p.pv.first().map(String::as_str) != Some(mv) {
             p.pv = vec![mv.to_string()];
         }
@@ -156,7 +169,11 @@ fn go(
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Sets the engine to `next` (unchanged on an error) and keeps it.
-fn switch(engine: &mut Engine, game: &mut Replay, next: Result<Replay, String>) -> Result<(), String> {
+fn switch(
+    engine: &mut Engine,
+    game: &mut Replay,
+    next: Result<Replay, String>,
+) -> Result<(), String> {
     let next = next?;
     next.set(engine, game).map_err(|e| e.to_string())?;
     *game = next;
