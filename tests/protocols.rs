@@ -213,3 +213,30 @@ fn openspiel_gtp_bot_plays_tabula_where_open_spiel_is_installed() {
     );
     assert!(text.contains("quoridor: boardsize 9 accepted"), "{text}");
 }
+
+#[test]
+fn nboard_analyze_values_every_position_and_leaves_the_game() {
+    let game = "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)";
+    let out = session(
+        Protocol::Nboard,
+        &format!("set depth 3\n{game}\ngo\nanalyze\ngo\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let analysed: Vec<usize> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (n, eval) = l.split_once(' ').expect("analysis <n> <eval>");
+            assert!(eval.parse::<f64>().is_ok(), "{l}");
+            n.parse().expect("a move number")
+        })
+        .collect();
+    assert_eq!(analysed, vec![4, 3, 2, 1, 0], "{out}");
+    let moves: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("=== "))
+        .map(|l| l.split('/').next().unwrap_or(""))
+        .collect();
+    assert_eq!(moves.len(), 2, "{out}");
+    assert_eq!(moves[0], moves[1], "the game is as it was after analyze");
+}

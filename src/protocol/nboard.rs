@@ -306,7 +306,7 @@ fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
     let black = scores.first().copied().unwrap_or(0.0) - scores.get(1).copied().unwrap_or(0.0);
     // After the last move the side "to move" alternates with the moves
     // played; the engine's turn is over, so take the mover by parity.
-    let black_to_move = engine.game().history().len() % 2 == 0;
+    let black_to_move = engine.game().history().len().is_multiple_of(2);
     if black_to_move { black } else { -black }
 }
 
