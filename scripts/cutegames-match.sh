@@ -27,7 +27,8 @@
 #
 # Environment: TABULA (the engine binary; default: cargo build --release),
 # TABULA_ARGS (extra engine arguments, e.g. "--set search=alphabeta"),
-# BUILD_DIR (default /tmp/cutegames-build), OUT_DIR (default
+# TIMEOUT_BUFFER (ms a move may run over its time before cutegames
+# forfeits it; default 100), BUILD_DIR (default /tmp/cutegames-build), OUT_DIR (default
 # /tmp/cutegames-match).
 set -euo pipefail
 
@@ -138,7 +139,7 @@ cat >"$out/settings.json" <<JSON
     "tournament": "roundrobin",
     "protocol": { "askturn": true, "gameover": "both" },
     "openings": { "path": "$out/openings.txt", "repeat": true, "shuffle": false },
-    "adjudication": { "timeoutbuffer": 100, "maxfullmoves": 500 },
+    "adjudication": { "timeoutbuffer": ${TIMEOUT_BUFFER:-100}, "maxfullmoves": 500 },
     "timecontrol": $timecontrol,
     "options": {},
     "sprt": { "enabled": false },
