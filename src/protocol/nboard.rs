@@ -107,6 +107,13 @@ pub(crate) fn serve<W: Write + Send>(
                 Ok(())
             }
             "quit" => return Ending::Quit,
+            // NBoard 1.1 sent a move as the whole line (`F5`).
+            other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
+                let mut next = s.game.clone();
+                next.moves.push((None, move_in(other)));
+                switch(&mut engine, &mut s.game, next)
+                    .map_err(|e| format!("unknown command or bad move '{other}': {e}"))
+            }
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = done {

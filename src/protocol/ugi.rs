@@ -52,7 +52,13 @@ pub(crate) fn serve<W: Write + Send>(
         let Some((&command, args)) = words.split_first() else {
             continue;
         };
+        let two_seats = engine.game().num_seats() == 2;
         let reply: Result<(), String> = match command {
+            "uginewgame" | "position" | "go" | "query" if !two_seats => Err(format!(
+                "UGI plays two-player games, not {} with {} seats",
+                engine.game().name(),
+                engine.game().num_seats()
+            )),
             "ugi" => {
                 send("id name tabula");
                 send(&format!("id author tabula {}", env!("CARGO_PKG_VERSION")));
