@@ -240,3 +240,95 @@ fn nboard_analyze_values_every_position_and_leaves_the_game() {
     assert_eq!(moves.len(), 2, "{out}");
     assert_eq!(moves[0], moves[1], "the game is as it was after analyze");
 }
+
+/// Malformed lines of each line protocol: a clear refusal each, no panic,
+/// and nothing but the protocol's own lines on the output.
+#[test]
+fn malformed_nboard_and_ugi_lines_are_refused_without_harm() {
+    let nboard = [
+        "nboard 2",
+        "nboard 7",
+        "set",
+        "set depth",
+        "set depth 0",
+        "set depth 99999999999999999999",
+        "set game",
+        "set game (;;)",
+        "set game (;BO[8 ",
+        "set game (;GM[Go]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "set game (;GM[Othello]TY[10]BO[10 -- *];)",
+        "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- ?];)",
+        "set contempt x",
+        "set frobnicate 3",
+        "move",
+        "move //",
+        "move Z9/1/2",
+        "hint",
+        "hint -1",
+        "hint x",
+        "ping",
+        "ping -3",
+        "é",
+        "go",
+        "hint 2",
+    ];
+    let out = session(Protocol::Nboard, &(nboard.join("\n") + "\n"));
+    for line in out.lines() {
+        assert!(
+            [
+                "status",
+                "pong",
+                "===",
+                "search",
+                "nodestats",
+                "set myname",
+                "learned"
+            ]
+            .iter()
+            .any(|w| line.starts_with(w)),
+            "not an NBoard line: {line:?}"
+        );
+    }
+    let refused = out
+        .lines()
+        .filter(|l| l.starts_with("status tabula: "))
+        .count();
+    assert_eq!(refused, nboard.len() - 3, "{out}");
+    assert_eq!(
+        out.matches("=== ").count(),
+        1,
+        "the start position still searched"
+    );
+
+    let ugi = [
+        "position",
+        "position fen",
+        "position fen moves",
+        "position startpos moves",
+        "position fen 8/8/8 x",
+        "position fen 8/8/8/3ox3/3xo3/8/8/9 x",
+        "position fen 8/8/8/3ox3/3xo3/8/8/8 z",
+        "position sideways",
+        "go depth",
+        "go depth x",
+        "go movetime -5",
+        "go wtime 100",
+        "query",
+        "query p1turn extra",
+        "setoption name",
+        "setoption name frobnicate value 3",
+        "é",
+        "query p1turn",
+    ];
+    let out = session(Protocol::Ugi, &(ugi.join("\n") + "\n"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info string error: ") || l.starts_with("response")),
+        "{out}"
+    );
+    // `position startpos moves` is the start with no moves: accepted.
+    assert_eq!(lines.len(), ugi.len() - 1, "{out}");
+    assert_eq!(lines.last(), Some(&"response true"));
+}
