@@ -22,8 +22,10 @@ use std::time::{Duration, Instant};
 
 use crate::control::Progress;
 use crate::engine::Settings;
+use crate::engine::settings::SearchKind;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
+use crate::games::othello::WIN_SCALE;
 use crate::protocol::input::{Input, MAX_LINE};
 use crate::protocol::replay::{Bound, Replay};
 use crate::protocol::session::{Ending, Output};
@@ -242,13 +244,13 @@ fn think(
             Ask::Go => send(&format!(
                 "=== {}/{:.2}/{:.1}",
                 move_out(&d.mv, true),
-                eval(&d),
+                eval(engine, &d),
                 seconds.as_secs_f64()
             )),
             Ask::Hint => send(&format!(
                 "search {} {:.2} 0 {}",
                 pv_text(engine, &d, &pv),
-                eval(&d),
+                eval(engine, &d),
                 d.depth
             )),
         }
@@ -290,7 +292,7 @@ fn analyze(
                     ..Default::default()
                 });
                 match position.think(engine, bound, cancel.clone(), Instant::now(), None) {
-                    Ok(d) => eval(&d),
+                    Ok(d) => eval(engine, &d),
                     Err(e) => {
                         outcome = Err(e.to_string());
                         break;
@@ -318,13 +320,18 @@ fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
 }
 
 /// The search's value for the side to move, in discs: the solver's exact
-/// margin, else the evaluation's predicted margin (alpha-beta reports
-/// `1/2 + margin / 128`, its evaluation being margin / 64).
-fn eval(d: &Decision) -> f64 {
-    match d.exact {
-        Some(margin) => f64::from(margin),
-        None => (d.score - 0.5) * 128.0,
+/// margin; else alpha-beta's evaluation, whose report is `1/2 + margin /
+/// 128` (the evaluation being margin / 64); else a win rate, turned into
+/// the margin Othello's logistic ([`WIN_SCALE`]) gives that chance.
+fn eval(engine: &Engine, d: &Decision) -> f64 {
+    if let Some(margin) = d.exact {
+        return f64::from(margin);
     }
+    if engine.settings().search == SearchKind::AlphaBeta {
+        return (d.score - 0.5) * 128.0;
+    }
+    let p = d.score.clamp(1e-6, 1.0 - 1e-6);
+    (64.0 * (p / (1.0 - p)).ln() / WIN_SCALE).clamp(-64.0, 64.0)
 }
 
 fn nodestats(nodes: u64, elapsed: Duration) -> String {
