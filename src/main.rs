@@ -43,6 +43,10 @@ struct StartupArgs {
     /// KEY=VALUE`, or any setting), applied before the flags.
     #[arg(long, value_name = "FILE")]
     config: Option<std::path::PathBuf>,
+    /// The protocol spoken from the first line: gtp (default; a first
+    /// line `nboard 2` or `ugi` switches), nboard or ugi.
+    #[arg(long, value_name = "NAME", value_parser = ["gtp", "nboard", "ugi"])]
+    protocol: Option<String>,
 }
 
 impl StartupArgs {
@@ -51,6 +55,7 @@ impl StartupArgs {
             && self.options.is_empty()
             && self.settings.is_empty()
             && self.config.is_none()
+            && self.protocol.is_none()
     }
 
     /// The settings file first, then the flags.
@@ -167,7 +172,7 @@ fn main() -> ExitCode {
     let command = cli.command.unwrap_or(Tool::Engine(StartupArgs::default()));
     if !cli.startup.is_empty() && !matches!(command, Tool::Engine(_)) {
         eprintln!(
-            "tabula: --game, -o, --set and --config start the engine; give them to `tabula` or `tabula engine`"
+            "tabula: --game, -o, --set, --config and --protocol start the engine; give them to `tabula` or `tabula engine`"
         );
         return ExitCode::from(2);
     }
@@ -185,8 +190,13 @@ fn main() -> ExitCode {
                 eprintln!("tabula: {e}");
                 return ExitCode::from(2);
             }
+            let protocol = args
+                .protocol
+                .as_deref()
+                .and_then(tabula::protocol::Protocol::from_name)
+                .unwrap_or_default();
             let stdin = BufReader::new(std::io::stdin());
-            let ending = tabula::protocol::run(stdin, std::io::stdout(), engine);
+            let ending = tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
             log::debug!("session ended: {ending:?}");
             ExitCode::SUCCESS
         }

@@ -29,6 +29,7 @@ mod othello_rules;
 mod othello_solver;
 mod protocol_low;
 mod protocol_props;
+mod protocols;
 mod quoridor_four;
 mod quoridor_race;
 mod quoridor_reference;

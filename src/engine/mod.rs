@@ -241,6 +241,10 @@ impl Engine {
             EngineError::Option(OptionError::BadValue { expected, .. }) => {
                 EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}"))
             }
+            // GTP's wording for any size the game refuses.
+            EngineError::Option(other) => {
+                EngineError::Unsupported(format!("unacceptable size: {other}"))
+            }
             other => other,
         })?;
         self.game = game;

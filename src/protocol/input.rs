@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
 
+use crate::protocol::Protocol;
 use crate::protocol::command::{Command, leading_id, parse_line};
 
 /// The longest line accepted, in bytes.
@@ -93,7 +94,14 @@ enum Kind {
     Plain,
 }
 
-fn kind(text: &str) -> Kind {
+fn kind(protocol: Protocol, text: &str) -> Kind {
+    if protocol != Protocol::Gtp {
+        return if protocol.stops(text) {
+            Kind::Stop
+        } else {
+            Kind::Plain
+        };
+    }
     match parse_line(text).command {
         Ok(Command::Stop) => Kind::Stop,
         Ok(Command::Analyze { budget, .. }) if budget.is_empty() => Kind::Streaming,
@@ -102,7 +110,19 @@ fn kind(text: &str) -> Kind {
 }
 
 /// Reads `reader` to its end, sending lines to `out`. Runs on its own thread.
-pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
+pub fn read_lines<R: BufRead>(reader: R, out: SyncSender<Input>) {
+    read_protocol_lines(reader, out, Protocol::Gtp);
+}
+
+/// [`read_lines`] for a session that starts in `protocol`; a GTP session
+/// whose first line enters another protocol (`nboard 2`, `ugi`) is read as
+/// that protocol from there on.
+pub fn read_protocol_lines<R: BufRead>(
+    mut reader: R,
+    out: SyncSender<Input>,
+    mut protocol: Protocol,
+) {
+    let mut first = true;
     let mut buf = Vec::new();
     // The cancel flag of the last command read, and whether it streams.
     let mut last: Option<(Arc<AtomicBool>, bool)> = None;
@@ -138,7 +158,14 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
             continue;
         };
         let text = text.trim_end_matches('\r');
-        if text.trim_start().starts_with('#') {
+        if std::mem::take(&mut first)
+            && protocol == Protocol::Gtp
+            && let Some(entered) = Protocol::entered_by(text)
+        {
+            protocol = entered;
+        }
+        // `#` comments are GTP's (a GGF game may hold a `#`).
+        if protocol == Protocol::Gtp && text.trim_start().starts_with('#') {
             if text.trim().eq_ignore_ascii_case("# interrupt")
                 && let Some((flag, _)) = &last
             {
@@ -146,12 +173,16 @@ pub fn read_lines<R: BufRead>(mut reader: R, out: SyncSender<Input>) {
             }
             continue;
         }
-        let text = text.split('#').next().unwrap_or("").trim_end();
+        let text = if protocol == Protocol::Gtp {
+            text.split('#').next().unwrap_or("").trim_end()
+        } else {
+            text.trim_end()
+        };
         if text.trim().is_empty() {
             continue;
         }
         let at = Instant::now();
-        let kind = kind(text);
+        let kind = kind(protocol, text);
         if let Some((flag, streaming)) = &last
             && (*streaming || matches!(kind, Kind::Stop))
         {
@@ -250,6 +281,24 @@ mod tests {
         assert!(matches!(&got[0], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));
         let got = lines(b"genmove\n");
         assert!(matches!(&got[0], Input::Line { cancel, .. } if !cancel.load(Ordering::Relaxed)));
+    }
+
+    #[test]
+    fn a_line_protocol_keeps_its_hashes_and_stops_on_its_own_words() {
+        let got = lines(b"nboard 2\ngo\nset game (;C[#1];)\nhint 1\nping 1\n");
+        let texts: Vec<(String, bool)> = got
+            .iter()
+            .map(|i| match i {
+                Input::Line { text, cancel, .. } => (text.clone(), cancel.load(Ordering::Relaxed)),
+                other => (format!("{other:?}"), false),
+            })
+            .collect();
+        assert_eq!(texts[2].0, "set game (;C[#1];)");
+        // `ping` stops the hint before it, nothing else.
+        let stopped: Vec<bool> = texts.iter().map(|t| t.1).collect();
+        assert_eq!(stopped, vec![false, false, false, true, false]);
+        let got = lines(b"ugi\ngo infinite\nstop\n");
+        assert!(matches!(&got[1], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));
     }
 
     #[test]

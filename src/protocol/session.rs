@@ -20,7 +20,8 @@ use crate::game::{Outcome, Seat, Turn};
 use crate::games;
 use crate::protocol::command::{COMMANDS, Command, OutputFormat, ParseError, Shown, parse_line};
 use crate::protocol::info::{Info, decision_lines, millis, progress_lines, render_lines};
-use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_lines};
+use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_protocol_lines};
+use crate::protocol::{Protocol, gogui, kgs, nboard, ugi};
 
 /// What the session tells its caller when it ends.
 #[derive(Debug, PartialEq, Eq)]
@@ -58,13 +59,13 @@ impl std::fmt::Display for Failure {
 
 /// The output side: replies and analysis lines, flushed as they are
 /// written. A failed write marks the output closed.
-struct Output<W: Write> {
+pub(crate) struct Output<W: Write> {
     out: Mutex<W>,
     closed: AtomicBool,
 }
 
 impl<W: Write> Output<W> {
-    fn write(&self, text: &str) {
+    pub(crate) fn write(&self, text: &str) {
         let Ok(mut out) = self.out.lock() else { return };
         if out
             .write_all(text.as_bytes())
@@ -76,7 +77,7 @@ impl<W: Write> Output<W> {
         }
     }
 
-    fn is_closed(&self) -> bool {
+    pub(crate) fn is_closed(&self) -> bool {
         self.closed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
@@ -95,22 +96,45 @@ fn failure(id: Option<u64>, text: &str) -> String {
 
 /// Runs a session over `input` and `output` until `quit`, the end of the
 /// input, or a closed output.
-pub fn run<R, W>(input: R, output: W, mut engine: Engine) -> Ending
+pub fn run<R, W>(input: R, output: W, engine: Engine) -> Ending
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send,
+{
+    run_protocol(input, output, engine, Protocol::Gtp)
+}
+
+/// [`run`] in `protocol` from the first line (`--protocol`).
+pub fn run_protocol<R, W>(input: R, output: W, mut engine: Engine, protocol: Protocol) -> Ending
 where
     R: BufRead + Send + 'static,
     W: Write + Send,
 {
     let (tx, rx) = sync_channel(QUEUE);
     // The reader is detached: at `quit` it may still be blocked on input.
-    std::thread::spawn(move || read_lines(input, tx));
+    std::thread::spawn(move || read_protocol_lines(input, tx, protocol));
     let out = Output {
         out: Mutex::new(output),
         closed: AtomicBool::new(false),
     };
+    match protocol {
+        Protocol::Nboard => return nboard::serve(rx.iter(), &out, engine),
+        Protocol::Ugi => return ugi::serve(rx.iter(), &out, engine),
+        Protocol::Gtp => {}
+    }
+    let mut items = rx.iter().peekable();
+    // A first line that opens another protocol hands the session over.
+    if let Some(Input::Line { text, .. }) = items.peek() {
+        match Protocol::entered_by(text) {
+            Some(Protocol::Nboard) => return nboard::serve(items, &out, engine),
+            Some(Protocol::Ugi) => return ugi::serve(items, &out, engine),
+            _ => {}
+        }
+    }
     // The form of `info` lines (`set output`): the session's, not the
     // engine's, since only the protocol shows them.
     let mut format = OutputFormat::Text;
-    for item in rx {
+    for item in items {
         match item {
             Input::TooLong(id) => out.write(&failure(
                 id,
@@ -118,6 +142,16 @@ where
             )),
             Input::NotUtf8 => out.write(&failure(None, "input is not valid UTF-8")),
             Input::Line { text, cancel, at } => {
+                // GTP's hyphenated extensions (gogui-rules_*, kgs-*).
+                if let Some((id, reply)) =
+                    gogui::execute(&text, &mut engine).or_else(|| kgs::execute(&text, &mut engine))
+                {
+                    out.write(&match reply {
+                        Ok(text) => success(id, &text),
+                        Err(e) => failure(id, &e),
+                    });
+                    continue;
+                }
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
                 let reply = match line.command {
@@ -252,17 +286,26 @@ fn final_score(engine: &Engine) -> String {
         .join(" ")
 }
 
+/// Every GTP command name: the core and tabula's, then the extensions.
+fn all_commands() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .chain(gogui::COMMANDS)
+        .chain(kgs::COMMANDS)
+        .copied()
+}
+
 fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
     Ok(match command {
         Command::ProtocolVersion => "2".into(),
         Command::Name => "tabula".into(),
         Command::Version => env!("CARGO_PKG_VERSION").into(),
-        Command::KnownCommand(name) => COMMANDS
-            .contains(&name.to_ascii_lowercase().as_str())
+        Command::KnownCommand(name) => all_commands()
+            .any(|c| c.eq_ignore_ascii_case(&name))
             .to_string(),
         // The first name on the `=` line, as GTP tools parse it (Quarry
         // calls a leading empty line a wrong response format).
-        Command::ListCommands => COMMANDS.join("\n"),
+        Command::ListCommands => all_commands().collect::<Vec<_>>().join("\n"),
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;
@@ -413,7 +456,28 @@ fn genmove<W: Write + Send>(
         Err(e) => return Some(Err(e.into())),
     };
     let send = |mv: &str| out.write(&success(id, mv));
-    let answer = Answer::new(&send);
+    match answered_genmove(engine, seat, budget, cancel, at, None, &send) {
+        Ok(None) => None,
+        Ok(Some(mv)) => Some(Ok(mv)),
+        Err(e) => Some(Err(e.into())),
+    }
+}
+
+/// `genmove`'s search, for any protocol: searches and plays, and sends
+/// the move through `send` when the search returns or, if that is late,
+/// from the watcher (see [`genmove`]). `Ok(None)`: sent; `Ok(Some(mv))`:
+/// decided without a search, for the caller to send; `Err`: refused
+/// before anything was sent.
+pub(crate) fn answered_genmove(
+    engine: &mut Engine,
+    seat: Option<Seat>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+    reporter: Option<&(dyn Fn(&Progress) + Sync)>,
+    send: &(dyn Fn(&str) + Sync),
+) -> Result<Option<String>, EngineError> {
+    let answer = Answer::new(send);
     // The time runs from when the line was read, not from when its turn
     // came: a command queued behind others is still on time.
     let request = Request {
@@ -421,7 +485,7 @@ fn genmove<W: Write + Send>(
         budget,
         stop: cancel.clone(),
         since: at,
-        reporter: None,
+        reporter,
         answer: Some(&answer),
         multipv: 0,
     };
@@ -451,10 +515,10 @@ fn genmove<W: Write + Send>(
     let d = match decided {
         Ok(d) => d,
         // Refused (before any search: nothing was answered).
-        Err(e) if !answer.is_settled() => return Some(Err(e.into())),
+        Err(e) if !answer.is_settled() => return Err(e),
         Err(e) => {
             log::error!("genmove failed after its answer: {e}");
-            return None;
+            return Ok(None);
         }
     };
     log::info!(
@@ -472,11 +536,11 @@ fn genmove<W: Write + Send>(
         }
     );
     if answer.is_settled() {
-        None
+        Ok(None)
     } else {
         // Decided without a search (a forced or only move is settled too):
-        // replied here.
-        Some(Ok(d.mv))
+        // replied by the caller.
+        Ok(Some(d.mv))
     }
 }
 

@@ -1,0 +1,482 @@
+//! NBoard (protocol version 2), as the NBoard GUI speaks to NTest and
+//! Edax: Othello only. Entered by a first line `nboard 2` (or
+//! `--protocol nboard`).
+//!
+//! The GUI sets the whole game (`set game <GGF>`) or adds a move
+//! (`move F5/0.00/1.2`), asks for the engine's move (`go`, answered
+//! `=== F5/<eval>/<seconds>` without playing it: the GUI sends it back
+//! with `move`) or for hints (`hint N`, `search <pv> <eval> 0 <depth>`
+//! lines), and `ping N` stops what runs and is answered `pong N`. Evals
+//! are discs for the side to move. `status` lines frame each search and
+//! `nodestats <nodes> <seconds>` report its progress.
+//!
+//! NBoard has no error reply (an engine is to ignore what it does not
+//! understand): a refused line is reported as a `status` line the GUI
+//! shows, and on stderr, and changes nothing.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::control::Progress;
+use crate::engine::Settings;
+use crate::engine::settings::SearchKind;
+use crate::engine::{BudgetOverride, Decision, Engine};
+use crate::game::Turn;
+use crate::games::othello::WIN_SCALE;
+use crate::protocol::input::{Input, MAX_LINE};
+use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::session::{Ending, Output};
+
+/// The midgame depth before any `set depth`.
+const DEFAULT_DEPTH: u32 = 8;
+/// The deepest `set depth` taken (an Othello game has 60 moves).
+const MAX_DEPTH: u32 = 60;
+/// The least time between two `nodestats` lines (the last comes with
+/// the answer).
+const NODESTATS_INTERVAL: Duration = Duration::from_millis(500);
+
+/// What the session keeps besides the engine.
+struct Session {
+    game: Replay,
+    depth: u32,
+    /// Discs a draw is worth to the engine (`set contempt`), kept for
+    /// `get`-style reports; tabula's searches score a draw as half a win.
+    contempt: f64,
+}
+
+/// Runs an NBoard session over the reader's lines until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(
+    lines: impl Iterator<Item = Input>,
+    out: &Output<W>,
+    mut engine: Engine,
+) -> Ending {
+    let send = |text: &str| out.write(&format!("{text}\n"));
+    if let Err(e) = enter(&mut engine) {
+        send(&format!("status tabula: {e}"));
+    }
+    let mut s = Session {
+        game: Replay::default(),
+        depth: DEFAULT_DEPTH,
+        contempt: 0.0,
+    };
+    for item in lines {
+        let (text, cancel, at) = match item {
+            Input::Line { text, cancel, at } => (text, cancel, at),
+            Input::TooLong(_) => {
+                refuse(&send, &format!("line too long (over {MAX_LINE} bytes)"));
+                continue;
+            }
+            Input::NotUtf8 => {
+                refuse(&send, "input is not valid UTF-8");
+                continue;
+            }
+        };
+        let (command, rest) = match text.trim().split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (text.trim(), ""),
+        };
+        let done = match command {
+            "nboard" => match rest {
+                "1" | "2" => Ok(()),
+                v => Err(format!("tabula speaks NBoard version 2, not '{v}'")),
+            },
+            "set" => set(&mut engine, &mut s, rest, &send),
+            "move" => {
+                let mut next = s.game.clone();
+                next.moves.push((None, move_in(rest)));
+                switch(&mut engine, &mut s.game, next)
+            }
+            "go" => think(&mut engine, &s, cancel, at, &send, Ask::Go),
+            "hint" => match rest.parse::<u32>() {
+                Ok(n) if n >= 1 => think(&mut engine, &s, cancel, at, &send, Ask::Hint(n)),
+                _ => Err(format!("usage: hint <moves from 1>, not 'hint {rest}'")),
+            },
+            "analyze" => analyze(&mut engine, &s, cancel, &send),
+            "ping" => match rest.parse::<u64>() {
+                Ok(n) => {
+                    send(&format!("pong {n}"));
+                    Ok(())
+                }
+                Err(_) => Err(format!("usage: ping <number>, not 'ping {rest}'")),
+            },
+            "learn" => {
+                // tabula keeps no opening book: nothing to add it to.
+                log::info!("learn: tabula keeps no book");
+                send("learned");
+                Ok(())
+            }
+            "quit" => return Ending::Quit,
+            // NBoard 1.1 sent a move as the whole line (`F5`).
+            other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
+                let mut next = s.game.clone();
+                next.moves.push((None, move_in(other)));
+                switch(&mut engine, &mut s.game, next)
+                    .map_err(|e| format!("unknown command or bad move '{other}': {e}"))
+            }
+            other => Err(format!("unknown command '{other}'")),
+        };
+        if let Err(e) = done {
+            refuse(&send, &e);
+        }
+        if out.is_closed() {
+            return Ending::OutputClosed;
+        }
+    }
+    Ending::EndOfInput
+}
+
+/// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
+/// search is alpha-beta unless another than the default was set.
+fn enter(engine: &mut Engine) -> Result<(), String> {
+    if engine.game().name() != "othello" {
+        engine
+            .load_game("othello", &[])
+            .map_err(|e| e.to_string())?;
+    }
+    if engine.settings().search == Settings::default().search {
+        engine
+            .set("search", "alphabeta")
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn refuse(send: &impl Fn(&str), message: &str) {
+    log::warn!("nboard: {message}");
+    send(&format!("status tabula: {message}"));
+}
+
+/// Sets the engine to `next` (unchanged on an error) and keeps it.
+fn switch(engine: &mut Engine, game: &mut Replay, next: Replay) -> Result<(), String> {
+    next.set(engine, game).map_err(|e| e.to_string())?;
+    *game = next;
+    Ok(())
+}
+
+fn set(
+    engine: &mut Engine,
+    s: &mut Session,
+    rest: &str,
+    send: &impl Fn(&str),
+) -> Result<(), String> {
+    let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let value = value.trim();
+    match what {
+        "depth" => {
+            let depth = value
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .ok_or_else(|| format!("depth must be from 1 to {MAX_DEPTH}, not '{value}'"))?;
+            s.depth = depth;
+            send(&format!("set myname tabula{depth}"));
+            Ok(())
+        }
+        "game" => {
+            let next = parse_ggf(value)?;
+            switch(engine, &mut s.game, next)
+        }
+        "contempt" => {
+            s.contempt = value
+                .parse::<f64>()
+                .ok()
+                .filter(|c| c.is_finite())
+                .ok_or_else(|| format!("contempt must be a number, not '{value}'"))?;
+            log::info!(
+                "contempt {} discs: tabula scores a draw as half a win",
+                s.contempt
+            );
+            Ok(())
+        }
+        other => Err(format!("unknown setting '{other}'")),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    /// `go`: the move, answered with `===`.
+    Go,
+    /// `hint N`: the N best moves' lines (a MultiPV search), best
+    /// first, one `search` line each.
+    Hint(u32),
+}
+
+/// `go` or `hint`: searches the position to the set depth, without
+/// playing, between two `status` lines.
+fn think(
+    engine: &mut Engine,
+    s: &Session,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+    send: &(impl Fn(&str) + Sync),
+    ask: Ask,
+) -> Result<(), String> {
+    if engine.game().turn() == Turn::Over {
+        return Err("the game is over".into());
+    }
+    let last = Mutex::new((Instant::now(), Vec::<String>::new()));
+    let report = |p: &Progress| {
+        let Ok(mut last) = last.lock() else { return };
+        last.1 = if p.pv.is_empty() {
+            vec![p.best.clone()]
+        } else {
+            p.pv.clone()
+        };
+        if last.0.elapsed() >= NODESTATS_INTERVAL {
+            last.0 = Instant::now();
+            send(&nodestats(p.iterations, p.elapsed));
+        }
+    };
+    send("status tabula is thinking");
+    let bound = Bound::Budget(BudgetOverride {
+        depth: Some(s.depth),
+        ..Default::default()
+    });
+    let multipv = match ask {
+        Ask::Hint(n) if n > 1 => n as usize,
+        _ => 0,
+    };
+    let decided = s
+        .game
+        .think(engine, bound, cancel, at, Some(&report), multipv);
+    let pv = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+    let result = decided.map_err(|e| e.to_string()).map(|d| {
+        let seconds = at.elapsed();
+        send(&nodestats(d.iterations, seconds));
+        match ask {
+            Ask::Go => send(&format!(
+                "=== {}/{:.2}/{:.1}",
+                move_out(&d.mv, true),
+                eval(engine, &d),
+                seconds.as_secs_f64()
+            )),
+            Ask::Hint(_) if !d.lines.is_empty() => {
+                for line in &d.lines {
+                    send(&format!(
+                        "search {} {:.2} 0 {}",
+                        pv_text(engine, &line.mv, &line.pv),
+                        value(engine, line.score, line.exact),
+                        d.depth
+                    ));
+                }
+            }
+            Ask::Hint(_) => send(&format!(
+                "search {} {:.2} 0 {}",
+                pv_text(engine, &d.mv, &pv),
+                eval(engine, &d),
+                d.depth
+            )),
+        }
+    });
+    send("status");
+    result
+}
+
+/// `analyze`: the value of every position of the game, from the last to
+/// the first, as `analysis <moves played> <eval>` lines (the side to
+/// move's discs); `ping` stops it. The game is left as it was.
+fn analyze(
+    engine: &mut Engine,
+    s: &Session,
+    cancel: Arc<AtomicBool>,
+    send: &impl Fn(&str),
+) -> Result<(), String> {
+    send("status tabula is analysing");
+    let mut outcome = Ok(());
+    for played in (0..=s.game.moves.len()).rev() {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let position = Replay {
+            start: s.game.start.clone(),
+            moves: s.game.moves[..played].to_vec(),
+        };
+        if let Err(e) = position.set(engine, &s.game) {
+            outcome = Err(e.to_string());
+            break;
+        }
+        let value = match engine.outcome() {
+            // A finished game's value is its margin for the side that
+            // would move.
+            Some(o) => final_margin(engine, &o.scores),
+            None => {
+                let bound = Bound::Budget(BudgetOverride {
+                    depth: Some(s.depth),
+                    ..Default::default()
+                });
+                match position.think(engine, bound, cancel.clone(), Instant::now(), None, 0) {
+                    Ok(d) => eval(engine, &d),
+                    Err(e) => {
+                        outcome = Err(e.to_string());
+                        break;
+                    }
+                }
+            }
+        };
+        send(&format!("analysis {played} {value:.2}"));
+    }
+    if let Err(e) = s.game.set(engine, &s.game) {
+        outcome = Err(e.to_string());
+    }
+    send("status");
+    outcome
+}
+
+/// The margin of a finished game for black (seat 0) when black would
+/// move next, as NBoard's evals are the mover's.
+fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
+    let black = scores.first().copied().unwrap_or(0.0) - scores.get(1).copied().unwrap_or(0.0);
+    // After the last move the side "to move" alternates with the moves
+    // played; the engine's turn is over, so take the mover by parity.
+    let black_to_move = engine.game().history().len().is_multiple_of(2);
+    if black_to_move { black } else { -black }
+}
+
+/// The search's value for the side to move, in discs: the solver's exact
+/// margin; else alpha-beta's evaluation, whose report is `1/2 + margin /
+/// 128` (the evaluation being margin / 64); else a win rate, turned into
+/// the margin Othello's logistic ([`WIN_SCALE`]) gives that chance.
+fn eval(engine: &Engine, d: &Decision) -> f64 {
+    value(engine, d.score, d.exact)
+}
+
+/// [`eval`] of a score and an exact margin (a decision's, or one of its
+/// MultiPV lines').
+fn value(engine: &Engine, score: f64, exact: Option<i32>) -> f64 {
+    if let Some(margin) = exact {
+        return f64::from(margin);
+    }
+    if engine.settings().search == SearchKind::AlphaBeta {
+        return (score - 0.5) * 128.0;
+    }
+    let p = score.clamp(1e-6, 1.0 - 1e-6);
+    (64.0 * (p / (1.0 - p)).ln() / WIN_SCALE).clamp(-64.0, 64.0)
+}
+
+fn nodestats(nodes: u64, elapsed: Duration) -> String {
+    format!("nodestats {nodes} {:.2}", elapsed.as_secs_f64())
+}
+
+/// A pv as NBoard wants it, one word: black's moves in capitals, white's
+/// in small letters (`F5d6C3`), a pass `PA`/`pa`.
+fn pv_text(engine: &Engine, mv: &String, pv: &[String]) -> String {
+    let line: Vec<&String> = if pv.first() == Some(mv) {
+        pv.iter().collect()
+    } else {
+        vec![mv]
+    };
+    let mut black = engine.game().turn() == Turn::Player(0);
+    let mut text = String::new();
+    for mv in line {
+        text.push_str(&move_out(mv, black));
+        black = !black;
+    }
+    text
+}
+
+/// An engine move as NBoard writes it.
+fn move_out(mv: &str, capitals: bool) -> String {
+    let text = if mv.eq_ignore_ascii_case("pass") {
+        "pa"
+    } else {
+        mv
+    };
+    if capitals {
+        text.to_ascii_uppercase()
+    } else {
+        text.to_ascii_lowercase()
+    }
+}
+
+/// An NBoard move (`F5`, `F5/1.00/2.5`, `PA`) as the engine reads it.
+fn move_in(text: &str) -> String {
+    let mv = text.split('/').next().unwrap_or("").trim();
+    if mv.eq_ignore_ascii_case("pa") {
+        "pass".to_string()
+    } else {
+        mv.to_ascii_lowercase()
+    }
+}
+
+/// Reads a GGF Othello game: the start board (`BO[8 <64 squares> <side>]`,
+/// `*` black, `O` white, `-` empty) and the moves (`B[F5]`, `W[PA]`,
+/// evals and times after a `/` ignored).
+pub fn parse_ggf(text: &str) -> Result<Replay, String> {
+    let body = text
+        .trim()
+        .strip_prefix("(;")
+        .and_then(|t| t.strip_suffix(";)"))
+        .ok_or_else(|| "a GGF game is written (;...;)".to_string())?;
+    let mut game = Replay::default();
+    let mut rest = body;
+    while !rest.trim().is_empty() {
+        let open = rest
+            .find('[')
+            .ok_or_else(|| format!("GGF property without a value: '{}'", rest.trim()))?;
+        let close = rest[open..]
+            .find(']')
+            .map(|i| open + i)
+            .ok_or_else(|| "GGF value without its ']'".to_string())?;
+        let key = rest[..open].trim();
+        let value = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        match key {
+            "GM" if !value.eq_ignore_ascii_case("othello") => {
+                return Err(format!("tabula plays Othello, not '{value}'"));
+            }
+            "TY" if value.trim() != "8" && !value.trim().is_empty() => {
+                return Err(format!("tabula plays Othello on 8x8, not type '{value}'"));
+            }
+            "BO" => game.start = Some(ggf_board(value)?),
+            "B" | "W" => {
+                let seat = if key == "B" { "black" } else { "white" };
+                game.moves.push((Some(seat.to_string()), move_in(value)));
+            }
+            _ => {}
+        }
+    }
+    if game.start.is_none() {
+        return Err("a GGF game needs its start board, BO[...]".into());
+    }
+    Ok(game)
+}
+
+/// A GGF board (`8 <64 squares> <side>`) as the engine's position text.
+fn ggf_board(value: &str) -> Result<String, String> {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    let [size, squares, side] = words[..] else {
+        return Err(format!(
+            "GGF board '{value}' is not '8 <64 squares> <side>'"
+        ));
+    };
+    if size != "8" {
+        return Err(format!("tabula plays Othello on 8x8, not '{size}'"));
+    }
+    if squares.chars().count() != 64 {
+        return Err(format!(
+            "a GGF board has 64 squares, not {}",
+            squares.chars().count()
+        ));
+    }
+    // GGF's squares run from a1 to h8 row by row, as the engine's do.
+    let mut text: String = squares
+        .chars()
+        .map(|c| match c {
+            '*' | 'X' | 'x' | 'B' | 'b' => Ok('X'),
+            'O' | 'o' | 'W' | 'w' => Ok('O'),
+            '-' | '.' => Ok('-'),
+            other => Err(format!("'{other}' is not a GGF square (*, O or -)")),
+        })
+        .collect::<Result<_, _>>()?;
+    let side = match side {
+        "*" | "B" | "b" | "X" | "x" => 'X',
+        "O" | "o" | "W" | "w" => 'O',
+        other => return Err(format!("'{other}' is not a GGF side to move (* or O)")),
+    };
+    text.push(' ');
+    text.push(side);
+    Ok(text)
+}

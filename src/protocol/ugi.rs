@@ -1,0 +1,368 @@
+//! UGI, the Universal Game Interface of the cutegames runner (UCI made
+//! game-neutral, with `query` and `response`), for the two-player games.
+//!
+//! Conventions: `p1` is the first seat (Othello's black), a pass is
+//! `0000` (UCI's null move), moves are the game's own texts otherwise. A
+//! `position fen` is the game's position text; for Othello also a FEN of
+//! rows from row 1 (the top) down, `x` black, `o` white, `-` or digits
+//! for empties, then the side `x`/`o` (the start is
+//! `8/8/8/3ox3/3xo3/8/8/8 x`). The engine keeps no state between
+//! `position` commands but the game they give. A bad line gets an
+//! `info string error ...` line (UGI has no error reply) and changes
+//! nothing.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::control::Progress;
+use crate::engine::{BudgetOverride, Engine};
+use crate::game::{Outcome, Turn};
+use crate::protocol::input::{Input, MAX_LINE};
+use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::session::{Ending, Output, answered_genmove};
+
+/// UGI's null move, a pass.
+const NULL_MOVE: &str = "0000";
+
+/// Runs a UGI session over the reader's lines until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(
+    lines: impl Iterator<Item = Input>,
+    out: &Output<W>,
+    mut engine: Engine,
+) -> Ending {
+    let send = |text: &str| out.write(&format!("{text}\n"));
+    let mut game = Replay::default();
+    for item in lines {
+        let (text, cancel, at) = match item {
+            Input::Line { text, cancel, at } => (text, cancel, at),
+            Input::TooLong(_) => {
+                send(&format!(
+                    "info string error: line too long (over {MAX_LINE} bytes)"
+                ));
+                continue;
+            }
+            Input::NotUtf8 => {
+                send("info string error: input is not valid UTF-8");
+                continue;
+            }
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            continue;
+        };
+        let two_seats = engine.game().num_seats() == 2;
+        let reply: Result<(), String> = match command {
+            "uginewgame" | "position" | "go" | "query" if !two_seats => Err(format!(
+                "UGI plays two-player games, not {} with {} seats",
+                engine.game().name(),
+                engine.game().num_seats()
+            )),
+            "ugi" => {
+                send("id name tabula");
+                send(&format!("id author tabula {}", env!("CARGO_PKG_VERSION")));
+                send("ugiok");
+                Ok(())
+            }
+            "isready" => {
+                send("readyok");
+                Ok(())
+            }
+            "uginewgame" => switch(&mut engine, &mut game, Ok(Replay::default())),
+            "setoption" => set_option(&mut engine, args),
+            "position" => {
+                let next = parse_position(&engine, args);
+                switch(&mut engine, &mut game, next)
+                    .map_err(|e| format!("position refused, game unchanged: {e}"))
+            }
+            "go" => match parse_go(&mut engine, args) {
+                Ok(bound) => {
+                    go(&mut engine, &game, bound, cancel, at, &send);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            // A search has ended before this line is read.
+            "stop" => Ok(()),
+            "query" => match query(&engine, args) {
+                Ok(answer) => {
+                    send(&format!("response {answer}"));
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            "quit" => return Ending::Quit,
+            other => Err(format!("unknown command '{other}'")),
+        };
+        if let Err(e) = reply {
+            send(&format!("info string error: {e}"));
+        }
+        if out.is_closed() {
+            return Ending::OutputClosed;
+        }
+    }
+    Ending::EndOfInput
+}
+
+/// `go`: searches without playing and answers `bestmove`, after an
+/// `info` line with the search's last report. A search under a time
+/// budget answers on time from its best move so far even when its
+/// threads are late (as GTP's `genmove` does); the game is set again
+/// after it, since the search plays the move it answers.
+fn go(
+    engine: &mut Engine,
+    game: &Replay,
+    bound: Bound,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+    send: &(dyn Fn(&str) + Sync),
+) {
+    // The first `info` waits an interval too: a quick search sends only
+    // the one before its answer.
+    let last = Mutex::new((Instant::now(), Progress::default()));
+    // Nothing follows `bestmove`: reports of a search that runs on after
+    // its answer are dropped.
+    let answered = AtomicBool::new(false);
+    let report = |p: &Progress| {
+        let Ok(mut last) = last.lock() else { return };
+        if answered.load(Ordering::Acquire) {
+            return;
+        }
+        last.1 = p.clone();
+        if last.0.elapsed() >= INFO_INTERVAL {
+            last.0 = Instant::now();
+            send(&info_line(p, at.elapsed()));
+        }
+    };
+    let answer = |mv: &str| {
+        let last = last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        answered.store(true, Ordering::Release);
+        let mut p = last.1.clone();
+        if p.pv.first().map(String::as_str) != Some(mv) {
+            p.pv = vec![mv.to_string()];
+        }
+        send(&info_line(&p, at.elapsed()));
+        send(&format!("bestmove {}", move_out(mv)));
+    };
+    let decided = match bound {
+        Bound::Infinite => game
+            .think(engine, bound, cancel, at, Some(&report), 0)
+            .map(|d| Some(d.mv)),
+        Bound::Budget(budget) => {
+            let sent = answered_genmove(engine, None, budget, cancel, at, Some(&report), &answer);
+            if let Err(e) = game.set(engine, game) {
+                log::error!("could not set the game again after go: {e}");
+            }
+            sent
+        }
+    };
+    match decided {
+        Ok(Some(mv)) => answer(&mv),
+        Ok(None) => {}
+        Err(e) => {
+            // A runner waits for a best move: the null move tells it
+            // there is none.
+            send(&format!("info string error: {e}"));
+            send(&format!("bestmove {NULL_MOVE}"));
+        }
+    }
+}
+
+/// The least time between two `info` lines of one search.
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Sets the engine to `next` (unchanged on an error) and keeps it.
+fn switch(
+    engine: &mut Engine,
+    game: &mut Replay,
+    next: Result<Replay, String>,
+) -> Result<(), String> {
+    let next = next?;
+    next.set(engine, game).map_err(|e| e.to_string())?;
+    *game = next;
+    Ok(())
+}
+
+/// `setoption name <setting> value <value>`: an engine setting (the
+/// names `get` lists).
+fn set_option(engine: &mut Engine, args: &[&str]) -> Result<(), String> {
+    match args {
+        ["name", name, "value", value @ ..] if !value.is_empty() => engine
+            .set(name, &value.join(" "))
+            .map_err(|e| e.to_string()),
+        _ => Err("usage: setoption name <setting> value <value>".into()),
+    }
+}
+
+/// `position startpos|fen <fen> [moves <m>...]`, read into a game.
+fn parse_position(engine: &Engine, args: &[&str]) -> Result<Replay, String> {
+    let usage = || "usage: position startpos|fen <fen> [moves <move>...]".to_string();
+    let split = args.iter().position(|&w| w == "moves");
+    let (head, moves) = match split {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match head {
+        ["startpos"] => None,
+        ["fen", fen @ ..] if !fen.is_empty() => Some(position_text(engine, &fen.join(" "))?),
+        _ => return Err(usage()),
+    };
+    Ok(Replay {
+        start,
+        moves: moves.iter().map(|m| (None, move_in(m))).collect(),
+    })
+}
+
+/// The engine's position text for a UGI FEN: Othello's rank FEN
+/// converted, anything else taken as the game's own position text.
+fn position_text(engine: &Engine, fen: &str) -> Result<String, String> {
+    if engine.game().name() != "othello" || !fen.contains('/') {
+        return Ok(fen.to_string());
+    }
+    let mut words = fen.split_whitespace();
+    let board = words.next().unwrap_or("");
+    let side = match words.next().map(str::to_ascii_lowercase).as_deref() {
+        Some("x") | Some("b") => 'X',
+        Some("o") | Some("w") => 'O',
+        other => {
+            return Err(format!(
+                "the side to move must be x or o, not '{}'",
+                other.unwrap_or("")
+            ));
+        }
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("an Othello FEN has 8 ranks, not {}", ranks.len()));
+    }
+    // The engine's text runs from a1 to h8 row by row, as the FEN does.
+    let mut cells = String::new();
+    for rank in &ranks {
+        let mut row = String::new();
+        for c in rank.chars() {
+            match c {
+                'x' | 'X' => row.push('X'),
+                'o' | 'O' => row.push('O'),
+                '-' | '.' => row.push('-'),
+                d @ '1'..='8' => row.extend(std::iter::repeat_n('-', d as usize - '0' as usize)),
+                other => return Err(format!("'{other}' is not x, o, - or a digit")),
+            }
+        }
+        if row.len() != 8 {
+            return Err(format!("row '{rank}' is not 8 squares"));
+        }
+        cells.push_str(&row);
+    }
+    Ok(format!("{cells} {side}"))
+}
+
+/// A move text as UGI writes it: the null move for a pass.
+fn move_out(mv: &str) -> String {
+    if mv.eq_ignore_ascii_case("pass") {
+        NULL_MOVE.to_string()
+    } else {
+        mv.to_string()
+    }
+}
+
+/// A UGI move text as the engine reads it.
+fn move_in(mv: &str) -> String {
+    if mv == NULL_MOVE {
+        "pass".to_string()
+    } else {
+        mv.to_string()
+    }
+}
+
+/// `go` parameters: the clock (`p1time`, `p2time`, `p1inc`, `p2inc`, in
+/// ms; the side to move's), `movetime`, `depth`, `nodes` (iterations),
+/// `infinite`.
+fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
+    let mut budget = BudgetOverride::default();
+    let mut times = [None::<u64>; 2];
+    let mut infinite = false;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        if key == "infinite" {
+            infinite = true;
+            i += 1;
+            continue;
+        }
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("go {key} needs a value"))?;
+        let number = value
+            .parse::<u64>()
+            .map_err(|_| format!("go {key} takes a whole number, not '{value}'"))?;
+        match key {
+            "p1time" => times[0] = Some(number),
+            "p2time" => times[1] = Some(number),
+            // The clock has no increment: a move spends its share of the
+            // time left, and the increment comes on top of it.
+            "p1inc" | "p2inc" => {}
+            "movetime" => budget.movetime = Some(number.max(1)),
+            "depth" => budget.depth = Some(u32::try_from(number).unwrap_or(u32::MAX)),
+            "nodes" => budget.iterations = Some(number.max(1)),
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += 2;
+    }
+    if infinite {
+        return Ok(Bound::Infinite);
+    }
+    let mover = match engine.game().turn() {
+        Turn::Player(p) => p,
+        _ => return Err("the game is over".into()),
+    };
+    let clock = engine.clock_mut();
+    match times.get(mover) {
+        Some(Some(ms)) => {
+            let left = Duration::from_millis(*ms);
+            clock.set(left, Duration::ZERO, 0);
+            clock.time_left(mover, left, 0);
+        }
+        // No clock for this search (GTP's "no time limit").
+        _ => clock.set(Duration::ZERO, Duration::from_secs(1), 0),
+    }
+    Ok(Bound::Budget(budget))
+}
+
+/// `query gameover|p1turn|result`.
+fn query(engine: &Engine, args: &[&str]) -> Result<String, String> {
+    let game = engine.game();
+    Ok(match args {
+        ["gameover"] => (game.turn() == Turn::Over).to_string(),
+        ["p1turn"] => (game.turn() == Turn::Player(0)).to_string(),
+        ["result"] => match engine.outcome() {
+            None => "none".to_string(),
+            Some(Outcome { winners, .. }) => match winners[..] {
+                [0] => "p1win".to_string(),
+                [1] => "p2win".to_string(),
+                _ => "draw".to_string(),
+            },
+        },
+        _ => return Err("usage: query gameover|p1turn|result".into()),
+    })
+}
+
+/// A value in `[0, 1]` as UCI's centipawns: 200 x (value - 1/2), so a
+/// sure win is +100 and an even game 0.
+fn centipawns(value: f64) -> i64 {
+    ((value - 0.5) * 200.0).round() as i64
+}
+
+fn info_line(p: &Progress, elapsed: Duration) -> String {
+    let pv: Vec<String> = p.pv.iter().map(|m| move_out(m)).collect();
+    format!(
+        "info depth {} score cp {} nodes {} time {} pv {}",
+        p.depth,
+        centipawns(p.score),
+        p.iterations,
+        elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
