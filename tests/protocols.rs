@@ -332,3 +332,45 @@ fn malformed_nboard_and_ugi_lines_are_refused_without_harm() {
     assert_eq!(lines.len(), ugi.len() - 1, "{out}");
     assert_eq!(lines.last(), Some(&"response true"));
 }
+
+#[test]
+fn nboard_hint_n_lists_the_n_best_moves_best_first() {
+    // Four legal moves at the start; `hint 3` is a MultiPV search of 3.
+    let out = session(
+        Protocol::Nboard,
+        "nboard 2\nset depth 4\nset game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)\nhint 3\nhint 1\n",
+    );
+    let searches: Vec<&str> = out.lines().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(
+        searches.len(),
+        4,
+        "three lines for hint 3, one for hint 1: {out}"
+    );
+    let firsts: Vec<String> = searches[..3]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap_or("")[..2].to_string())
+        .collect();
+    let mut distinct = firsts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "three different moves: {out}");
+    let evals: Vec<f64> = searches[..3]
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    assert!(evals.windows(2).all(|w| w[0] >= w[1]), "best first: {out}");
+    // hint 1's move is hint 3's first.
+    assert!(
+        searches[3]
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .starts_with(&firsts[0]),
+        "{out}"
+    );
+}
