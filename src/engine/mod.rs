@@ -138,7 +138,11 @@ fn open(entry: &'static GameEntry, words: &[String]) -> Result<Box<dyn AnyGame>,
 /// The engine: one game in play, settings, generator, clock.
 pub struct Engine {
     game: Box<dyn AnyGame>,
+    /// The settings in force: the game's defaults with `chosen` laid over.
     settings: Settings,
+    /// The settings set by name (not the seed), in the order they were
+    /// set: they outlast a change of game, the game's defaults do not.
+    chosen: Vec<(&'static str, String)>,
     rng: Rng,
     clock: Clock,
 }
@@ -154,10 +158,12 @@ impl Engine {
         let mut engine = Engine {
             game,
             settings: Settings::default(),
+            chosen: Vec::new(),
             rng: Rng::seed_from_u64(seed),
             clock: Clock::default(),
         };
         engine.settings.seed = seed;
+        engine.apply_game_defaults();
         engine.game.restart(&mut engine.rng);
         Ok(engine)
     }
@@ -179,6 +185,7 @@ impl Engine {
         let (seed, rest) = split_seed(words).map_err(EngineError::Option)?;
         let game = open(entry, &rest)?;
         self.game = game;
+        self.apply_game_defaults();
         if let Some(seed) = seed {
             self.reseed(seed);
         }
@@ -239,19 +246,43 @@ impl Engine {
             other => other,
         })?;
         self.game = game;
+        self.apply_game_defaults();
         self.restart();
         Ok(())
     }
 
-    /// Changes a setting; `seed` reseeds the generator.
+    /// The settings for the game in play: its defaults (the per-game table
+    /// in [`settings::GAME_DEFAULTS`]), then what was chosen by name.
+    fn apply_game_defaults(&mut self) {
+        let seed = self.settings.seed;
+        self.settings = Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
+        self.settings.seed = seed;
+    }
+
+    /// Changes a setting; `seed` reseeds the generator. A chosen setting
+    /// holds for the rest of the session, over every game's defaults;
+    /// the value `default` gives it back to the game's default.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.settings
-            .set(name, value)
-            .map_err(EngineError::Setting)?;
-        if name.eq_ignore_ascii_case("seed") {
+        let canonical = Settings::canonical_name(name)
+            .ok_or_else(|| EngineError::Setting(SettingError::Unknown(name.to_string())))?;
+        if canonical == "seed" {
+            self.settings
+                .set(name, value)
+                .map_err(EngineError::Setting)?;
             let seed = self.settings.seed;
             self.reseed(seed);
+            return Ok(());
         }
+        if value.eq_ignore_ascii_case("default") {
+            self.chosen.retain(|(n, _)| *n != canonical);
+        } else {
+            self.settings
+                .set(name, value)
+                .map_err(EngineError::Setting)?;
+            self.chosen.retain(|(n, _)| *n != canonical);
+            self.chosen.push((canonical, value.to_string()));
+        }
+        self.apply_game_defaults();
         Ok(())
     }
 
@@ -429,6 +460,7 @@ mod tests {
     #[test]
     fn every_budget_ends_the_search() {
         let mut e = Engine::new(1).expect("engine");
+        e.set("search", "mcts").expect("set");
         let depth_only = BudgetOverride {
             depth: Some(3),
             ..BudgetOverride::default()
@@ -458,9 +490,39 @@ mod tests {
     }
 
     #[test]
+    fn game_defaults_follow_the_game_and_chosen_settings_outlast_it() {
+        let mut e = Engine::new(1).expect("engine");
+        assert_eq!(e.settings().search, settings::SearchKind::AlphaBeta);
+        assert_eq!(e.settings().solve_reach, 24);
+        e.load_game("hearts", &[]).expect("hearts");
+        assert_eq!(e.settings().search, settings::SearchKind::Ismcts);
+        assert_eq!(e.settings().solve_reach, 0);
+        e.load_game("quoridor", &["players=4".into()])
+            .expect("quoridor");
+        assert_ne!(e.settings().search, settings::SearchKind::AlphaBeta);
+        e.set("search", "MCTS").expect("set");
+        e.set("c", "0.5").expect("set");
+        e.load_game("othello", &[]).expect("othello");
+        assert_eq!(e.settings().search, settings::SearchKind::Mcts);
+        assert_eq!((e.settings().c, e.settings().solve_reach), (0.5, 24));
+        // `default` gives a setting back to the game; the seed is no
+        // game's business and stays.
+        e.set("seed", "77").expect("set");
+        e.set("search", "default").expect("set");
+        assert_eq!(e.settings().search, settings::SearchKind::AlphaBeta);
+        e.load_game("wizard", &[]).expect("wizard");
+        assert_eq!(e.settings().seed, 77);
+        assert_eq!(e.settings().c, 0.5);
+        assert!(e.set("search", "magic").is_err());
+        assert!(e.set("colour", "default").is_err());
+        assert_eq!(e.settings().search, settings::SearchKind::Ismcts);
+    }
+
+    #[test]
     fn under_a_clock_alpha_beta_gets_a_target_and_the_others_spend_it() {
         let mut e = Engine::new(1).expect("engine");
         e.set("overhead", "0").expect("set");
+        e.set("search", "mcts").expect("set");
         // 64 s, the start of Othello: 30 moves a side, a twentieth.
         e.clock_mut()
             .set(Duration::from_secs(64), Duration::ZERO, 0);

@@ -18,7 +18,9 @@ use crate::control::{Answer, Progress};
 use crate::engine::{BudgetOverride, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
-use crate::protocol::command::{COMMANDS, Command, ParseError, parse_line};
+use crate::protocol::command::{
+    COMMANDS, Command, ParseError, find_command, help_text, parse_line,
+};
 use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_lines};
 
 /// What the session tells its caller when it ends.
@@ -235,12 +237,15 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         Command::ProtocolVersion => "2".into(),
         Command::Name => "tabula".into(),
         Command::Version => env!("CARGO_PKG_VERSION").into(),
-        Command::KnownCommand(name) => COMMANDS
-            .contains(&name.to_ascii_lowercase().as_str())
-            .to_string(),
+        Command::KnownCommand(name) => find_command(&name).is_some().to_string(),
         // The first name on the `=` line, as GTP tools parse it (Quarry
         // calls a leading empty line a wrong response format).
-        Command::ListCommands => COMMANDS.join("\n"),
+        Command::ListCommands => COMMANDS
+            .iter()
+            .map(|c| c.name)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Command::Help(name) => help_text(name.as_deref()).map_err(Failure::Parse)?,
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;
