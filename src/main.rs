@@ -120,6 +120,9 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprintln!("{}", tabula::protocol::banner());
+            }
             let stdin = BufReader::new(std::io::stdin());
             let ending = tabula::protocol::run(stdin, std::io::stdout(), engine);
             log::debug!("session ended: {ending:?}");

@@ -3,6 +3,7 @@
 //! commands and formats what it returns; it never prints.
 
 pub(crate) mod clock;
+pub mod human;
 mod searchers;
 pub mod settings;
 pub(crate) mod table;
@@ -145,6 +146,11 @@ pub struct Engine {
     chosen: Vec<(&'static str, String)>,
     rng: Rng,
     clock: Clock,
+    /// Human-seat mode (`game NAME human=SEAT`): the seat a person plays;
+    /// the engine deals and plays every other seat as its turn comes.
+    human: Option<Seat>,
+    /// Human-seat mode: what the person is told besides the moves.
+    notes: Vec<String>,
 }
 
 impl Engine {
@@ -161,6 +167,8 @@ impl Engine {
             chosen: Vec::new(),
             rng: Rng::seed_from_u64(seed),
             clock: Clock::default(),
+            human: None,
+            notes: Vec::new(),
         };
         engine.settings.seed = seed;
         engine.apply_game_defaults();
@@ -179,18 +187,27 @@ impl Engine {
     }
 
     /// Loads a game by name with `key=value` options; `seed=N` among them
-    /// reseeds the session generator first. Unchanged on error.
+    /// reseeds the session generator first, `human=SEAT` starts human-seat
+    /// mode (the engine plays the other seats up to that seat's turn).
+    /// Unchanged on error.
     pub fn load_game(&mut self, name: &str, words: &[String]) -> Result<(), EngineError> {
         let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
         let (seed, rest) = split_seed(words).map_err(EngineError::Option)?;
-        let game = open(entry, &rest)?;
+        let (human, rest) = human::split_human(&rest);
+        let mut game = open(entry, &rest)?;
+        let human = human
+            .map(|text| human::seat_for_person(game.as_ref(), &text))
+            .transpose()?;
+        game.watch(human);
         self.game = game;
+        self.human = human;
         self.apply_game_defaults();
         if let Some(seed) = seed {
             self.reseed(seed);
         }
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
+        self.play_others();
         Ok(())
     }
 
@@ -211,6 +228,7 @@ impl Engine {
     pub fn restart(&mut self) {
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
+        self.play_others();
     }
 
     /// Reloads the game with a board size option (GTP `boardsize`).
@@ -239,12 +257,13 @@ impl Engine {
             .filter(|w| !w.starts_with("size="))
             .collect();
         words.push(format!("size={size}"));
-        let game = open(entry, &words).map_err(|e| match e {
+        let mut game = open(entry, &words).map_err(|e| match e {
             EngineError::Option(OptionError::BadValue { expected, .. }) => {
                 EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}"))
             }
             other => other,
         })?;
+        game.watch(self.human);
         self.game = game;
         self.apply_game_defaults();
         self.restart();
@@ -283,6 +302,7 @@ impl Engine {
             self.chosen.push((canonical, value.to_string()));
         }
         self.apply_game_defaults();
+        self.play_others();
         Ok(())
     }
 
@@ -293,10 +313,58 @@ impl Engine {
             .ok_or_else(|| EngineError::UnknownSeat(text.to_string()))
     }
 
-    /// Plays a move for a seat (or the seat to move).
+    /// Plays a move for a seat (or the seat to move). In human-seat mode
+    /// only the person's seat is played so, and the engine then plays the
+    /// other seats up to the person's next turn.
     pub fn play(&mut self, seat: Option<&str>, mv: &str) -> Result<String, EngineError> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
-        self.game.play(seat, mv, &mut self.rng)
+        if let Some(h) = self.human {
+            human::check_person_plays(self.game.as_ref(), h, seat)?;
+        }
+        let played = self.game.play(seat, mv, &mut self.rng)?;
+        self.play_others();
+        Ok(played)
+    }
+
+    /// The seat a person plays in human-seat mode.
+    pub fn human(&self) -> Option<Seat> {
+        self.human
+    }
+
+    /// What the person was told since the last call (human-seat mode):
+    /// the other seats' moves and the person's own cards, in order.
+    pub fn take_told(&mut self) -> Vec<String> {
+        let mut told = self.game.take_told();
+        told.append(&mut self.notes);
+        told
+    }
+
+    /// Human-seat mode: plays every seat but the person's, each with the
+    /// settings' budget, until the person is to move or the game is over.
+    /// A search that is refused (a setting that does not fit the game) is
+    /// told as a line, and the game waits: the next `set` or `play` tries
+    /// again.
+    pub fn play_others(&mut self) {
+        let Some(h) = self.human else { return };
+        while let Turn::Player(p) = self.game.turn() {
+            if p == h {
+                break;
+            }
+            let request = Request {
+                seat: None,
+                budget: BudgetOverride::default(),
+                stop: Arc::new(AtomicBool::new(false)),
+                since: Instant::now(),
+                reporter: None,
+                answer: None,
+            };
+            if let Err(e) = self.genmove(&request) {
+                let seat = self.game.seat_name(p);
+                self.notes
+                    .push(format!("{seat} cannot move: {e} (set search to fix it)"));
+                break;
+            }
+        }
     }
 
     /// Applies a chance outcome told by a referee.
@@ -419,7 +487,9 @@ impl Engine {
 
     /// Sets the position from text.
     pub fn set_position(&mut self, text: &str) -> Result<(), EngineError> {
-        self.game.set_position(text)
+        self.game.set_position(text)?;
+        self.play_others();
+        Ok(())
     }
 
     /// The outcome, once the game is over.

@@ -6,4 +6,4 @@ pub mod command;
 pub mod input;
 pub(crate) mod session;
 
-pub use session::{Ending, run};
+pub use session::{Ending, banner, run};

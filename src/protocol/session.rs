@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use crate::control::{Answer, Progress};
 use crate::engine::{BudgetOverride, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
+use crate::engine::human;
 use crate::games;
 use crate::protocol::command::{
     COMMANDS, Command, ParseError, find_command, help_text, parse_line,
@@ -118,7 +119,13 @@ where
             Input::Line { text, cancel, at } => {
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
+                let refused = engine
+                    .human()
+                    .and_then(|_| human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?));
                 let reply = match line.command {
+                    Ok(_) if refused.is_some() => {
+                        Some(Err(Failure::Other(refused.unwrap_or_default())))
+                    }
                     Ok(Command::Analyze {
                         seat,
                         budget,
@@ -139,7 +146,10 @@ where
                     Ok(Command::Genmove { seat, budget }) => {
                         genmove(&mut engine, &out, line.id, seat, budget, cancel, at)
                     }
-                    Ok(command) => Some(execute(&mut engine, command)),
+                    Ok(command) => Some(execute(&mut engine, command).map(|text| {
+                        // Human-seat mode: what the person saw happen.
+                        told_after(&mut engine, text)
+                    })),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
                 match reply {
@@ -157,6 +167,42 @@ where
         }
     }
     Ending::EndOfInput
+}
+
+/// A reply in human-seat mode: its text, then the lines told to the
+/// person since the last reply (the other seats' moves, their own new
+/// cards), then who is to move. Outside the mode, the text alone.
+fn told_after(engine: &mut Engine, text: String) -> String {
+    let Some(h) = engine.human() else {
+        return text;
+    };
+    let mut lines = engine.take_told();
+    if lines.is_empty() {
+        return text;
+    }
+    let game = engine.game();
+    lines.push(match game.turn() {
+        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
+        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
+        Turn::Chance => "a deal is next".into(),
+        Turn::Over => format!("game {}", result_text(engine)),
+    });
+    if text.is_empty() {
+        format!("\n{}", lines.join("\n"))
+    } else {
+        format!("{text}\n{}", lines.join("\n"))
+    }
+}
+
+/// The banner and hint a person at a terminal sees on stderr (stdout
+/// carries protocol replies only).
+pub fn banner() -> String {
+    format!(
+        "tabula {}: Othello, Quoridor, Hearts, Wizard, Ninety-Nine over a GTP-style protocol\n\
+         type help for the commands, game hearts human=south to play a seat against the engine, \
+         quit to leave",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 fn seat_of(engine: &Engine, seat: &Option<String>) -> Result<Option<Seat>, EngineError> {
@@ -282,7 +328,14 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             engine.undo()?;
             String::new()
         }
-        Command::ShowBoard => format!("\n{}", engine.game().render().trim_end()),
+        Command::ShowBoard => {
+            let game = engine.game();
+            let picture = match engine.human() {
+                Some(h) => game.view(h),
+                None => game.render(),
+            };
+            format!("\n{}", picture.trim_end())
+        }
         Command::FinalScore => final_score(engine),
         Command::TimeSettings {
             main,
