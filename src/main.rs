@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use tabula::engine::Engine;
+use tabula::engine::startup::{Startup, StartupError};
 use tabula::games;
 use tabula::perft::PerftRun;
 
@@ -18,14 +19,63 @@ struct Cli {
     /// Seed of the session generator (default: drawn at random; `get seed` tells it).
     #[arg(long, global = true)]
     seed: Option<u64>,
+    #[command(flatten)]
+    startup: StartupArgs,
     #[command(subcommand)]
     command: Option<Tool>,
+}
+
+/// What the engine starts with, for GUIs and referees that can only name
+/// a program: `tabula --game quoridor -o size=11 --set search=alphabeta`.
+#[derive(clap::Args, Clone, Default)]
+struct StartupArgs {
+    /// The game to start with (default othello; `list_games` names them).
+    #[arg(long)]
+    game: Option<String>,
+    /// A game option, key=value (repeatable), e.g. -o size=11.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// A setting, as `set KEY VALUE` would give it (repeatable), e.g.
+    /// --set search=alphabeta.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    settings: Vec<String>,
+    /// A settings file: one `KEY VALUE` a line (`game NAME`, `option
+    /// KEY=VALUE`, or any setting), applied before the flags.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+}
+
+impl StartupArgs {
+    fn is_empty(&self) -> bool {
+        self.game.is_none()
+            && self.options.is_empty()
+            && self.settings.is_empty()
+            && self.config.is_none()
+    }
+
+    /// The settings file first, then the flags.
+    fn startup(&self) -> Result<Startup, StartupError> {
+        let mut startup = Startup::default();
+        if let Some(path) = &self.config {
+            startup.read_config(path)?;
+        }
+        if self.game.is_some() {
+            startup.game.clone_from(&self.game);
+        }
+        for word in &self.options {
+            startup.add_option(word)?;
+        }
+        for word in &self.settings {
+            startup.add_setting(word)?;
+        }
+        Ok(startup)
+    }
 }
 
 #[derive(Subcommand)]
 enum Tool {
     /// Run the engine on stdin/stdout (the default).
-    Engine,
+    Engine(StartupArgs),
     /// Count the leaves of the game tree to a depth (move generator test).
     /// Chance steps are not plies: a card game's deals and draws are drawn
     /// from `-o seed=N`, as `game NAME seed=N` deals them.
@@ -111,15 +161,27 @@ fn main() -> ExitCode {
     let seed = cli
         .seed
         .unwrap_or_else(|| rand::RngCore::next_u64(&mut rand::rngs::OsRng));
-    match cli.command.unwrap_or(Tool::Engine) {
-        Tool::Engine => {
-            let engine = match Engine::new(seed) {
+    let command = cli.command.unwrap_or(Tool::Engine(StartupArgs::default()));
+    if !cli.startup.is_empty() && !matches!(command, Tool::Engine(_)) {
+        eprintln!(
+            "tabula: --game, -o, --set and --config start the engine; give them to `tabula` or `tabula engine`"
+        );
+        return ExitCode::from(2);
+    }
+    match command {
+        Tool::Engine(args) => {
+            let args = if args.is_empty() { cli.startup } else { args };
+            let mut engine = match Engine::new(seed) {
                 Ok(e) => e,
                 Err(e) => {
                     eprintln!("tabula: {e}");
                     return ExitCode::FAILURE;
                 }
             };
+            if let Err(e) = args.startup().and_then(|s| s.apply(&mut engine)) {
+                eprintln!("tabula: {e}");
+                return ExitCode::from(2);
+            }
             if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
                 eprintln!("{}", tabula::protocol::banner());
             }

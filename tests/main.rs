@@ -27,5 +27,6 @@ mod quoridor_race;
 mod quoridor_reference;
 mod quoridor_rules;
 mod robustness;
+mod startup;
 mod transcripts;
 mod wizard_rules;

@@ -6,6 +6,7 @@ pub(crate) mod clock;
 pub mod human;
 mod searchers;
 pub mod settings;
+pub mod startup;
 pub(crate) mod table;
 
 use std::fmt;

@@ -1,0 +1,186 @@
+//! Start-up settings: the game and settings an engine process starts with,
+//! from its command line (`--game`, `-o`, `--set`) and a settings file
+//! (`--config FILE`), for GUIs and referees that can only name a program.
+//!
+//! A settings file holds one `KEY VALUE` a line; `#` starts a comment and
+//! blank lines are skipped. `game NAME` chooses the game, `option KEY=VALUE`
+//! gives it an option, and any other key is a setting, as `set KEY VALUE`
+//! would send it. The command line is applied after the file, so a flag
+//! overrides the file.
+
+use std::fmt;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use super::{Engine, EngineError};
+
+/// The largest settings file read: far above any real one, small enough
+/// that a wrong path (a device, a huge log) fails at once.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// What an engine process is started with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Startup {
+    /// The game to load (`None`: the default game, Othello).
+    pub game: Option<String>,
+    /// The game's options, `key=value`.
+    pub options: Vec<String>,
+    /// Settings, as `set KEY VALUE` pairs, in order.
+    pub settings: Vec<(String, String)>,
+}
+
+/// Why start-up settings were refused.
+#[derive(Debug)]
+pub enum StartupError {
+    /// The settings file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The settings file is not a regular file, or too large.
+    NotASettingsFile(PathBuf, &'static str),
+    /// A line of the settings file is not `KEY VALUE`.
+    Line {
+        path: PathBuf,
+        line: usize,
+        text: String,
+    },
+    /// An `-o`/`option` word is not `key=value`.
+    Option(String),
+    /// A `--set` word is not `KEY=VALUE`.
+    Set(String),
+    /// The engine refused the game, an option or a setting.
+    Engine { what: String, error: EngineError },
+}
+
+impl fmt::Display for StartupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartupError::Read(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            StartupError::NotASettingsFile(p, why) => write!(f, "{}: {why}", p.display()),
+            StartupError::Line { path, line, text } => write!(
+                f,
+                "{}:{line}: expected `KEY VALUE` (e.g. `search alphabeta`), not '{text}'",
+                path.display()
+            ),
+            StartupError::Option(w) => write!(f, "-o takes key=value (e.g. size=11), not '{w}'"),
+            StartupError::Set(w) => {
+                write!(
+                    f,
+                    "--set takes KEY=VALUE (e.g. search=alphabeta), not '{w}'"
+                )
+            }
+            StartupError::Engine { what, error } => write!(f, "{what}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StartupError {}
+
+impl Startup {
+    /// Reads a settings file into these settings (its lines come before
+    /// any added later).
+    pub fn read_config(&mut self, path: &Path) -> Result<(), StartupError> {
+        let file =
+            std::fs::File::open(path).map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
+        if !meta.is_file() {
+            return Err(StartupError::NotASettingsFile(
+                path.to_path_buf(),
+                "not a regular file",
+            ));
+        }
+        let mut text = String::new();
+        file.take(MAX_CONFIG_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
+        if text.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(StartupError::NotASettingsFile(
+                path.to_path_buf(),
+                "larger than 1 MiB: not a settings file",
+            ));
+        }
+        self.parse_config(path, &text)
+    }
+
+    /// Adds the lines of a settings file's text.
+    pub fn parse_config(&mut self, path: &Path, text: &str) -> Result<(), StartupError> {
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = || StartupError::Line {
+                path: path.to_path_buf(),
+                line: i + 1,
+                text: line.to_string(),
+            };
+            let (key, value) = line
+                .split_once(char::is_whitespace)
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .filter(|(_, v)| !v.is_empty())
+                .ok_or_else(bad)?;
+            match key {
+                "game" => self.game = Some(value.to_string()),
+                "option" => self.add_option(value)?,
+                _ => self.settings.push((key.to_string(), value.to_string())),
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a game option, `key=value`.
+    pub fn add_option(&mut self, word: &str) -> Result<(), StartupError> {
+        match word.split_once('=') {
+            Some((k, v)) if !k.is_empty() && !v.is_empty() && !word.contains(' ') => {
+                self.options.push(word.to_string());
+                Ok(())
+            }
+            _ => Err(StartupError::Option(word.to_string())),
+        }
+    }
+
+    /// Adds a setting, `KEY=VALUE`.
+    pub fn add_setting(&mut self, word: &str) -> Result<(), StartupError> {
+        match word.split_once('=') {
+            Some((k, v)) if !k.is_empty() && !v.trim().is_empty() => {
+                self.settings
+                    .push((k.trim().to_string(), v.trim().to_string()));
+                Ok(())
+            }
+            _ => Err(StartupError::Set(word.to_string())),
+        }
+    }
+
+    /// Loads the game (with its options) and applies the settings, in
+    /// order; the first refusal stops and is returned.
+    pub fn apply(&self, engine: &mut Engine) -> Result<(), StartupError> {
+        if self.game.is_some() || !self.options.is_empty() {
+            let name = match &self.game {
+                Some(name) => name.clone(),
+                None => engine.game().name().to_string(),
+            };
+            engine
+                .load_game(&name, &self.options)
+                .or_else(|e| match e {
+                    // A GTP tool's name for the game (`Reversi`) works too.
+                    EngineError::UnknownGame(_) if self.options.is_empty() => {
+                        engine.set_game(&name)
+                    }
+                    e => Err(e),
+                })
+                .map_err(|error| StartupError::Engine {
+                    what: format!("game {name}"),
+                    error,
+                })?;
+        }
+        for (key, value) in &self.settings {
+            engine
+                .set(key, value)
+                .map_err(|error| StartupError::Engine {
+                    what: format!("set {key} {value}"),
+                    error,
+                })?;
+        }
+        Ok(())
+    }
+}

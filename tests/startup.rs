@@ -1,0 +1,125 @@
+//! Start-up settings: `tabula --game NAME -o KEY=VALUE --set KEY=VALUE
+//! --config FILE`, as a GUI that can only name a program starts it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::common::scratch;
+
+/// Runs the engine with these arguments on this input; (exit code,
+/// stdout, stderr).
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--seed", "3"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    // An engine that refuses its start-up settings exits without reading.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("engine ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn game_options_and_settings_from_the_command_line() {
+    let (code, out, _) = run(
+        &[
+            "--game",
+            "quoridor",
+            "-o",
+            "size=5",
+            "-o",
+            "walls=2",
+            "--set",
+            "search=alphabeta",
+            "--set",
+            "movetime=250",
+        ],
+        "position\nget search\nget movetime\nclear_board\nposition\n",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "= c1 c5 2 2 p1\n\n= alphabeta\n\n= 250\n\n= \n\n= c1 c5 2 2 p1\n\n"
+    );
+}
+
+#[test]
+fn gtp_core_alone_plays_the_start_up_game() {
+    // A GTP controller sends boardsize and clear_board, never `game`.
+    let (code, out, _) = run(
+        &["engine", "--game", "quoridor"],
+        "boardsize 9\nclear_board\nplay p1 e2\ngenmove p2 iterations=50\nboardsize 8\n",
+    );
+    assert_eq!(code, 0);
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(&replies[..3], ["= ", "= ", "= "]);
+    assert!(replies[3].starts_with("= "), "{out}");
+    assert!(
+        replies[4].starts_with("? "),
+        "boardsize 8 is not a quoridor size: {out}"
+    );
+}
+
+#[test]
+fn a_settings_file_comes_before_the_flags() {
+    let dir = scratch("startup_config");
+    let path = dir.join("tabula.cfg");
+    std::fs::write(
+        &path,
+        "# for a GUI that takes only a command line\ngame quoridor\noption size=7\n\nsearch ucb1\nmovetime 400 # ms\n",
+    )
+    .expect("write");
+    let path = path.to_str().expect("utf-8 path");
+    let (code, out, _) = run(
+        &["--config", path, "--set", "movetime=90"],
+        "get search\nget movetime\nposition\n",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, "= ucb1\n\n= 90\n\n= d1 d7 6 6 p1\n\n");
+}
+
+#[test]
+fn refusals_say_what_is_wrong_and_print_nothing_on_stdout() {
+    let dir = scratch("startup_refusals");
+    let bad = dir.join("bad.cfg");
+    std::fs::write(&bad, "search alphabeta\nthreads\n").expect("write");
+    let bad = bad.to_str().expect("utf-8 path").to_string();
+    let cases: [(&[&str], &str); 7] = [
+        (&["--game", "chess"], "unknown game 'chess'"),
+        (&["--set", "search"], "--set takes KEY=VALUE"),
+        (
+            &["--set", "search=deepest"],
+            "bad value 'deepest' for search",
+        ),
+        (&["-o", "size"], "-o takes key=value"),
+        (&["--game", "othello", "-o", "size=9"], "game othello"),
+        (&["--config", "/dev/null"], "not a regular file"),
+        (&["--config", &bad], "bad.cfg:2: expected `KEY VALUE`"),
+    ];
+    for (args, said) in cases {
+        let (code, out, err) = run(args, "name\n");
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn start_up_flags_belong_to_the_engine_only() {
+    let (code, out, err) = run(&["--game", "quoridor", "perft", "othello", "1"], "");
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(err.contains("start the engine"), "{err}");
+}
