@@ -72,10 +72,14 @@ pub fn check_person_plays(
 pub fn refusal(command: &str) -> Option<String> {
     let why = match command {
         "genmove" | "analyze" => "the engine moves the other seats by itself; play your own move",
-        "history" => "the history holds the deal; the replies to play told you every move you may see",
+        "history" => {
+            "the history holds the deal; the replies to play told you every move you may see"
+        }
         "undo" => "not in human-seat mode",
         "deal" => "the engine deals in human-seat mode",
         _ => return None,
     };
-    Some(format!("{command}: {why} (game NAME without human= ends the mode)"))
+    Some(format!(
+        "{command}: {why} (game NAME without human= ends the mode)"
+    ))
 }

@@ -322,9 +322,32 @@ impl Engine {
         if let Some(h) = self.human {
             human::check_person_plays(self.game.as_ref(), h, seat)?;
         }
-        let played = self.game.play(seat, mv, &mut self.rng)?;
+        let played = self
+            .game
+            .play(seat, mv, &mut self.rng)
+            .map_err(|e| self.with_legal_moves(e))?;
         self.play_others();
         Ok(played)
+    }
+
+    /// A refused move's error with what is legal: the moves where they
+    /// are few, else how many, one example and how to list them.
+    fn with_legal_moves(&self, e: EngineError) -> EngineError {
+        let moves = self.game.legal_moves();
+        let hint = match moves.len() {
+            0 => return e,
+            1..=16 => format!("legal: {}", moves.join(" ")),
+            n => format!("{n} legal moves, e.g. {}; legal_moves lists them", moves[0]),
+        };
+        match e {
+            EngineError::Move(MoveError::Illegal(m)) => {
+                EngineError::Move(MoveError::Illegal(format!("{m}; {hint}")))
+            }
+            EngineError::Move(MoveError::Syntax(m)) => {
+                EngineError::Move(MoveError::Syntax(format!("{m}; {hint}")))
+            }
+            e => e,
+        }
     }
 
     /// The seat a person plays in human-seat mode.

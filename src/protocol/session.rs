@@ -15,9 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::{Answer, Progress};
+use crate::engine::human;
 use crate::engine::{BudgetOverride, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
-use crate::engine::human;
 use crate::games;
 use crate::protocol::command::{
     COMMANDS, Command, ParseError, find_command, help_text, parse_line,
@@ -119,9 +119,9 @@ where
             Input::Line { text, cancel, at } => {
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
-                let refused = engine
-                    .human()
-                    .and_then(|_| human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?));
+                let refused = engine.human().and_then(|_| {
+                    human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?)
+                });
                 let reply = match line.command {
                     Ok(_) if refused.is_some() => {
                         Some(Err(Failure::Other(refused.unwrap_or_default())))

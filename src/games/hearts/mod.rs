@@ -202,6 +202,9 @@ pub struct Hearts {
     forbidden: [CardSet; 4],
     /// The current trick, in playing order from `leader`.
     trick: [Card; 4],
+    /// The last trick completed (in playing order from its leader), its
+    /// leader and who took it, for the picture.
+    last_trick: Option<([Card; 4], u8, u8)>,
     trick_len: u8,
     leader: u8,
     to_move: u8,
@@ -287,6 +290,7 @@ impl Hearts {
             passed: 0,
             forbidden: [CardSet::EMPTY; 4],
             trick: [Card::TWO_CLUBS; 4],
+            last_trick: None,
             trick_len: 0,
             leader: 0,
             to_move: 0,
@@ -564,6 +568,7 @@ impl Hearts {
         let winner = (self.leader as usize + best) % SEATS;
         let taken: CardSet = self.trick.iter().copied().collect();
         self.points[winner] += points_of(taken);
+        self.last_trick = Some((self.trick, self.leader, winner as u8));
         self.tricks += 1;
         self.trick_len = 0;
         self.leader = winner as u8;
