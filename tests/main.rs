@@ -17,6 +17,7 @@ mod engine_process;
 mod hearts_hidden;
 mod hearts_rules;
 mod hearts_search;
+mod human_seat;
 mod ninetynine_rules;
 mod othello_perft;
 mod othello_rules;

@@ -473,9 +473,9 @@ pub static GAME_DEFAULTS: &[GameDefault] = &[
     GameDefault {
         game: "quoridor",
         seats: None,
-        settings: &[("search", "rules")],
-        why: "four players: the rule player (walk while not behind, else the wall that \
-              hurts the leader most) held its own against ucb1 and beat mcts",
+        settings: &[("search", "ucb1")],
+        why: "four players (alpha-beta is two-player): UCB1 with heuristic playouts, \
+              level with the rule players at 100 ms and ahead at 1 s, ahead of mcts",
     },
     GameDefault {
         game: "hearts",

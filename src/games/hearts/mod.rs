@@ -437,6 +437,7 @@ impl Hearts {
         self.passed = 0;
         self.forbidden = [CardSet::EMPTY; 4];
         self.trick_len = 0;
+        self.last_trick = None;
         self.heart_played = false;
         self.played = CardSet::EMPTY;
         self.tricks = 0;
