@@ -598,12 +598,14 @@ mod tests {
         e.set("c", "0.5").expect("set");
         e.load_game("othello", &[]).expect("othello");
         assert_eq!(e.settings().search, settings::SearchKind::Mcts);
-        assert_eq!((e.settings().c, e.settings().solve_reach), (0.5, 24));
+        // The search chosen by name leaves the game's whole player behind.
+        assert_eq!((e.settings().c, e.settings().solve_reach), (0.5, 0));
         // `default` gives a setting back to the game; the seed is no
         // game's business and stays.
         e.set("seed", "77").expect("set");
         e.set("search", "default").expect("set");
         assert_eq!(e.settings().search, settings::SearchKind::AlphaBeta);
+        assert_eq!(e.settings().solve_reach, 24);
         e.load_game("wizard", &[]).expect("wizard");
         assert_eq!(e.settings().seed, 77);
         assert_eq!(e.settings().c, 0.5);

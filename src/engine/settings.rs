@@ -511,10 +511,16 @@ impl GameDefault {
 impl Settings {
     /// The settings `game` with `seats` seats starts with: the engine-wide
     /// defaults with the game's row laid over them, then `chosen` (the
-    /// settings set by name, in the order they were set).
+    /// settings set by name, in the order they were set). The row is one
+    /// player: where the search was chosen by name, none of it applies
+    /// (`set search mcts` in Othello plays MCTS as it always did, without
+    /// the solver that goes with the default alpha-beta).
     pub fn for_game(game: &str, seats: usize, chosen: &[(&'static str, String)]) -> Settings {
         let mut s = Settings::default();
-        let rows = GameDefault::find(game, seats).map_or(&[][..], |d| d.settings);
+        let search_chosen = chosen.iter().any(|(n, _)| *n == "search");
+        let rows = GameDefault::find(game, seats)
+            .filter(|_| !search_chosen)
+            .map_or(&[][..], |d| d.settings);
         let pairs = rows
             .iter()
             .map(|&(n, v)| (n, v))
@@ -621,7 +627,10 @@ mod tests {
             Settings::for_game("othello", 2, &chosen).search,
             SearchKind::Mcts
         );
-        assert_eq!(Settings::for_game("othello", 2, &chosen).solve_reach, 24);
+        assert_eq!(Settings::for_game("othello", 2, &chosen).solve_reach, 0);
+        let hash = [("hash", "64".to_string())];
+        assert_eq!(Settings::for_game("othello", 2, &hash).solve_reach, 24);
+        assert_eq!(Settings::for_game("othello", 2, &hash).hash, 64);
         assert_eq!(
             Settings::for_game("nosuchgame", 2, &[]),
             Settings::default()
