@@ -30,6 +30,11 @@ Usage:
 
 `--tabula` lists tabula `set` lines as name=value words. Every tabula seat
 is its own `target/release/tabula` process.
+
+OpenSpiel is not installed with tabula: `python3 -m pip install
+open_spiel==2.0.2` (in a virtual environment: `python3 -m venv .venv &&
+.venv/bin/pip install open_spiel==2.0.2`, then run the script with
+`.venv/bin/python3`). The figures in docs/ were measured with 2.0.2.
 """
 
 import argparse
@@ -39,7 +44,10 @@ import subprocess
 import sys
 import time
 
-import pyspiel
+try:
+    import pyspiel
+except ModuleNotFoundError:
+    pyspiel = None  # --help works without it; main() says how to get it
 
 SEATS = ["north", "east", "south", "west"]
 # OpenSpiel's pass-direction chance outcomes, in action order.
@@ -247,6 +255,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--binary", default="target/release/tabula")
     args = ap.parse_args()
+    if pyspiel is None:
+        sys.exit("openspiel-hearts.py needs OpenSpiel's Python module pyspiel: "
+                 "python3 -m pip install open_spiel==2.0.2 (see --help)")
     args.settings = [w.split("=", 1) for w in args.tabula.split()]
     game = pyspiel.load_game("hearts")
     rng = random.Random(args.seed)

@@ -195,6 +195,9 @@ fn main() -> ExitCode {
                 .as_deref()
                 .and_then(tabula::protocol::Protocol::from_name)
                 .unwrap_or_default();
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprintln!("{}", tabula::protocol::banner());
+            }
             let stdin = BufReader::new(std::io::stdin());
             let ending = tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
             log::debug!("session ended: {ending:?}");

@@ -21,6 +21,7 @@ mod engine_process;
 mod hearts_hidden;
 mod hearts_rules;
 mod hearts_search;
+mod human_seat;
 mod iteration_cost;
 mod multipv;
 mod ninetynine_rules;

@@ -3,6 +3,7 @@
 //! commands and formats what it returns; it never prints.
 
 pub(crate) mod clock;
+pub mod human;
 mod searchers;
 pub mod settings;
 pub mod startup;
@@ -143,9 +144,18 @@ fn open(entry: &'static GameEntry, words: &[String]) -> Result<Box<dyn AnyGame>,
 /// The engine: one game in play, settings, generator, clock.
 pub struct Engine {
     game: Box<dyn AnyGame>,
+    /// The settings in force: the game's defaults with `chosen` laid over.
     settings: Settings,
+    /// The settings set by name (not the seed), in the order they were
+    /// set: they outlast a change of game, the game's defaults do not.
+    chosen: Vec<(&'static str, String)>,
     rng: Rng,
     clock: Clock,
+    /// Human-seat mode (`game NAME human=SEAT`): the seat a person plays;
+    /// the engine deals and plays every other seat as its turn comes.
+    human: Option<Seat>,
+    /// Human-seat mode: what the person is told besides the moves.
+    notes: Vec<String>,
 }
 
 impl Engine {
@@ -159,10 +169,14 @@ impl Engine {
         let mut engine = Engine {
             game,
             settings: Settings::default(),
+            chosen: Vec::new(),
             rng: Rng::seed_from_u64(seed),
             clock: Clock::default(),
+            human: None,
+            notes: Vec::new(),
         };
         engine.settings.seed = seed;
+        engine.apply_game_defaults();
         engine.game.restart(&mut engine.rng);
         Ok(engine)
     }
@@ -178,17 +192,27 @@ impl Engine {
     }
 
     /// Loads a game by name with `key=value` options; `seed=N` among them
-    /// reseeds the session generator first. Unchanged on error.
+    /// reseeds the session generator first, `human=SEAT` starts human-seat
+    /// mode (the engine plays the other seats up to that seat's turn).
+    /// Unchanged on error.
     pub fn load_game(&mut self, name: &str, words: &[String]) -> Result<(), EngineError> {
         let entry = games::find(name).ok_or_else(|| EngineError::UnknownGame(name.to_string()))?;
         let (seed, rest) = split_seed(words).map_err(EngineError::Option)?;
-        let game = open(entry, &rest)?;
+        let (human, rest) = human::split_human(&rest);
+        let mut game = open(entry, &rest)?;
+        let human = human
+            .map(|text| human::seat_for_person(game.as_ref(), &text))
+            .transpose()?;
+        game.watch(human);
         self.game = game;
+        self.human = human;
+        self.apply_game_defaults();
         if let Some(seed) = seed {
             self.reseed(seed);
         }
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
+        self.play_others();
         Ok(())
     }
 
@@ -209,6 +233,7 @@ impl Engine {
     pub fn restart(&mut self) {
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
+        self.play_others();
     }
 
     /// Reloads the game with a board size option (GTP `boardsize`).
@@ -237,7 +262,7 @@ impl Engine {
             .filter(|w| !w.starts_with("size="))
             .collect();
         words.push(format!("size={size}"));
-        let game = open(entry, &words).map_err(|e| match e {
+        let mut game = open(entry, &words).map_err(|e| match e {
             EngineError::Option(OptionError::BadValue { expected, .. }) => {
                 EngineError::Unsupported(format!("unacceptable size: {name} takes {expected}"))
             }
@@ -247,20 +272,46 @@ impl Engine {
             }
             other => other,
         })?;
+        game.watch(self.human);
         self.game = game;
+        self.apply_game_defaults();
         self.restart();
         Ok(())
     }
 
-    /// Changes a setting; `seed` reseeds the generator.
+    /// The settings for the game in play: its defaults (the per-game table
+    /// in [`settings::GAME_DEFAULTS`]), then what was chosen by name.
+    fn apply_game_defaults(&mut self) {
+        let seed = self.settings.seed;
+        self.settings = Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
+        self.settings.seed = seed;
+    }
+
+    /// Changes a setting; `seed` reseeds the generator. A chosen setting
+    /// holds for the rest of the session, over every game's defaults;
+    /// the value `default` gives it back to the game's default.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.settings
-            .set(name, value)
-            .map_err(EngineError::Setting)?;
-        if name.eq_ignore_ascii_case("seed") {
+        let canonical = Settings::canonical_name(name)
+            .ok_or_else(|| EngineError::Setting(SettingError::Unknown(name.to_string())))?;
+        if canonical == "seed" {
+            self.settings
+                .set(name, value)
+                .map_err(EngineError::Setting)?;
             let seed = self.settings.seed;
             self.reseed(seed);
+            return Ok(());
         }
+        if value.eq_ignore_ascii_case("default") {
+            self.chosen.retain(|(n, _)| *n != canonical);
+        } else {
+            self.settings
+                .set(name, value)
+                .map_err(EngineError::Setting)?;
+            self.chosen.retain(|(n, _)| *n != canonical);
+            self.chosen.push((canonical, value.to_string()));
+        }
+        self.apply_game_defaults();
+        self.play_others();
         Ok(())
     }
 
@@ -271,14 +322,23 @@ impl Engine {
             .ok_or_else(|| EngineError::UnknownSeat(text.to_string()))
     }
 
-    /// Plays a move for a seat (or the seat to move).
+    /// Plays a move for a seat (or the seat to move). In human-seat mode
+    /// only the person's seat is played so, and the engine then plays the
+    /// other seats up to the person's next turn.
     pub fn play(&mut self, seat: Option<&str>, mv: &str) -> Result<String, EngineError> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
+        if let Some(h) = self.human {
+            human::check_person_plays(self.game.as_ref(), h, seat)?;
+        }
         let mover = self.mover(seat);
-        let played = self.game.play(seat, mv, &mut self.rng)?;
+        let played = self
+            .game
+            .play(seat, mv, &mut self.rng)
+            .map_err(|e| self.with_legal_moves(e))?;
         if let Some(p) = mover {
             self.clock.moved(p, None);
         }
+        self.play_others();
         Ok(played)
     }
 
@@ -288,6 +348,68 @@ impl Engine {
             Turn::Player(p) => Some(p),
             _ => None,
         })
+    }
+
+    /// A refused move's error with what is legal: the moves where they
+    /// are few, else how many, one example and how to list them.
+    fn with_legal_moves(&self, e: EngineError) -> EngineError {
+        let moves = self.game.legal_moves();
+        let hint = match moves.len() {
+            0 => return e,
+            1..=16 => format!("legal: {}", moves.join(" ")),
+            n => format!("{n} legal moves, e.g. {}; legal_moves lists them", moves[0]),
+        };
+        match e {
+            EngineError::Move(MoveError::Illegal(m)) => {
+                EngineError::Move(MoveError::Illegal(format!("{m}; {hint}")))
+            }
+            EngineError::Move(MoveError::Syntax(m)) => {
+                EngineError::Move(MoveError::Syntax(format!("{m}; {hint}")))
+            }
+            e => e,
+        }
+    }
+
+    /// The seat a person plays in human-seat mode.
+    pub fn human(&self) -> Option<Seat> {
+        self.human
+    }
+
+    /// What the person was told since the last call (human-seat mode):
+    /// the other seats' moves and the person's own cards, in order.
+    pub fn take_told(&mut self) -> Vec<String> {
+        let mut told = self.game.take_told();
+        told.append(&mut self.notes);
+        told
+    }
+
+    /// Human-seat mode: plays every seat but the person's, each with the
+    /// settings' budget, until the person is to move or the game is over.
+    /// A search that is refused (a setting that does not fit the game) is
+    /// told as a line, and the game waits: the next `set` or `play` tries
+    /// again.
+    pub fn play_others(&mut self) {
+        let Some(h) = self.human else { return };
+        while let Turn::Player(p) = self.game.turn() {
+            if p == h {
+                break;
+            }
+            let request = Request {
+                seat: None,
+                budget: BudgetOverride::default(),
+                stop: Arc::new(AtomicBool::new(false)),
+                since: Instant::now(),
+                reporter: None,
+                answer: None,
+                multipv: 0,
+            };
+            if let Err(e) = self.genmove(&request) {
+                let seat = self.game.seat_name(p);
+                self.notes
+                    .push(format!("{seat} cannot move: {e} (set search to fix it)"));
+                break;
+            }
+        }
     }
 
     /// Applies a chance outcome told by a referee.
@@ -412,7 +534,9 @@ impl Engine {
 
     /// Sets the position from text.
     pub fn set_position(&mut self, text: &str) -> Result<(), EngineError> {
-        self.game.set_position(text)
+        self.game.set_position(text)?;
+        self.play_others();
+        Ok(())
     }
 
     /// The outcome, once the game is over.
@@ -453,6 +577,7 @@ mod tests {
     #[test]
     fn every_budget_ends_the_search() {
         let mut e = Engine::new(1).expect("engine");
+        e.set("search", "mcts").expect("set");
         let depth_only = BudgetOverride {
             depth: Some(3),
             ..BudgetOverride::default()
@@ -482,9 +607,41 @@ mod tests {
     }
 
     #[test]
+    fn game_defaults_follow_the_game_and_chosen_settings_outlast_it() {
+        let mut e = Engine::new(1).expect("engine");
+        assert_eq!(e.settings().search, settings::SearchKind::AlphaBeta);
+        assert_eq!(e.settings().solve_reach, 24);
+        e.load_game("hearts", &[]).expect("hearts");
+        assert_eq!(e.settings().search, settings::SearchKind::Ismcts);
+        assert_eq!(e.settings().solve_reach, 0);
+        e.load_game("quoridor", &["players=4".into()])
+            .expect("quoridor");
+        assert_ne!(e.settings().search, settings::SearchKind::AlphaBeta);
+        e.set("search", "MCTS").expect("set");
+        e.set("c", "0.5").expect("set");
+        e.load_game("othello", &[]).expect("othello");
+        assert_eq!(e.settings().search, settings::SearchKind::Mcts);
+        // The search chosen by name leaves the game's whole player behind.
+        assert_eq!((e.settings().c, e.settings().solve_reach), (0.5, 0));
+        // `default` gives a setting back to the game; the seed is no
+        // game's business and stays.
+        e.set("seed", "77").expect("set");
+        e.set("search", "default").expect("set");
+        assert_eq!(e.settings().search, settings::SearchKind::AlphaBeta);
+        assert_eq!(e.settings().solve_reach, 24);
+        e.load_game("wizard", &[]).expect("wizard");
+        assert_eq!(e.settings().seed, 77);
+        assert_eq!(e.settings().c, 0.5);
+        assert!(e.set("search", "magic").is_err());
+        assert!(e.set("colour", "default").is_err());
+        assert_eq!(e.settings().search, settings::SearchKind::Ismcts);
+    }
+
+    #[test]
     fn under_a_clock_alpha_beta_gets_a_target_and_the_others_spend_it() {
         let mut e = Engine::new(1).expect("engine");
         e.set("overhead", "0").expect("set");
+        e.set("search", "mcts").expect("set");
         // 64 s, the start of Othello: 30 moves a side, a twentieth.
         e.clock_mut()
             .set(Duration::from_secs(64), Duration::ZERO, 0);

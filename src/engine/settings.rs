@@ -437,7 +437,112 @@ pub static SETTINGS: &[SettingSpec] = &[
     },
 ];
 
+/// One row of the per-game defaults: the settings a game plays with
+/// where nobody chose them (no `set`, no start-up setting), its strongest
+/// player at the budgets a GUI gives (100 ms to a few seconds a move),
+/// decided by matches (docs/defaults.md gives them).
+pub struct GameDefault {
+    /// The game's registry name.
+    pub game: &'static str,
+    /// Only with this many seats (`None`: any number).
+    pub seats: Option<usize>,
+    /// `(setting, value)` pairs laid over [`Settings::default`].
+    pub settings: &'static [(&'static str, &'static str)],
+    /// Why, in one line (`help defaults` prints it).
+    pub why: &'static str,
+}
+
+/// Each game's default player. The first row that fits the game and its
+/// number of seats applies; a game without a row plays the engine-wide
+/// defaults (MCTS with random playouts).
+pub static GAME_DEFAULTS: &[GameDefault] = &[
+    GameDefault {
+        game: "othello",
+        seats: None,
+        settings: &[("search", "alphabeta"), ("solve_reach", "24")],
+        why: "alpha-beta on the pattern evaluation, exact solver from 24 empties: \
+              beats MCTS and GRhino at every budget measured",
+    },
+    GameDefault {
+        game: "quoridor",
+        seats: Some(2),
+        settings: &[("search", "alphabeta")],
+        why: "alpha-beta on the race evaluation: won 119 of 120 against the Monte Carlo \
+              searches at 50 ms",
+    },
+    GameDefault {
+        game: "quoridor",
+        seats: None,
+        settings: &[("search", "ucb1")],
+        why: "four players (alpha-beta is two-player): UCB1 with heuristic playouts, \
+              level with the rule players at 100 ms and ahead at 1 s, ahead of mcts",
+    },
+    GameDefault {
+        game: "hearts",
+        seats: None,
+        settings: &[("search", "ismcts")],
+        why: "information-set MCTS, tuned for Hearts (exploration, half rule-guided \
+              playouts): the outside yardstick, OpenSpiel's ISMCTS, loses to it",
+    },
+    GameDefault {
+        game: "wizard",
+        seats: None,
+        settings: &[("search", "ismcts")],
+        why: "information-set MCTS with half rule-guided playouts: 79% of games \
+              against the rule players",
+    },
+    GameDefault {
+        game: "ninetynine",
+        seats: None,
+        settings: &[("search", "ismcts")],
+        why: "information-set MCTS: beats the rule players from 400 iterations a move",
+    },
+];
+
+impl GameDefault {
+    /// The row for `game` with `seats` seats, if it has one.
+    pub fn find(game: &str, seats: usize) -> Option<&'static GameDefault> {
+        GAME_DEFAULTS
+            .iter()
+            .find(|d| d.game == game && d.seats.is_none_or(|n| n == seats))
+    }
+}
+
 impl Settings {
+    /// The settings `game` with `seats` seats starts with: the engine-wide
+    /// defaults with the game's row laid over them, then `chosen` (the
+    /// settings set by name, in the order they were set). The row is one
+    /// player: where the search was chosen by name, none of it applies
+    /// (`set search mcts` in Othello plays MCTS as it always did, without
+    /// the solver that goes with the default alpha-beta).
+    pub fn for_game(game: &str, seats: usize, chosen: &[(&'static str, String)]) -> Settings {
+        let mut s = Settings::default();
+        let search_chosen = chosen.iter().any(|(n, _)| *n == "search");
+        let rows = GameDefault::find(game, seats)
+            .filter(|_| !search_chosen)
+            .map_or(&[][..], |d| d.settings);
+        let pairs = rows
+            .iter()
+            .map(|&(n, v)| (n, v))
+            .chain(chosen.iter().map(|(n, v)| (*n, v.as_str())));
+        for (name, value) in pairs {
+            // Every value here was accepted before (chosen) or is checked
+            // by a test (the table): a refusal is a bug, not input.
+            if let Err(e) = s.set(name, value) {
+                log::error!("default {name} {value} refused: {e}");
+            }
+        }
+        s
+    }
+
+    /// The table's name of a setting (any letter case given).
+    pub fn canonical_name(name: &str) -> Option<&'static str> {
+        SETTINGS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .map(|s| s.name)
+    }
+
     /// Sets one setting; unchanged on error.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
         let spec = SETTINGS
@@ -501,6 +606,43 @@ mod tests {
         }
         s.set("search", "UCT").unwrap();
         assert_eq!(s.search, SearchKind::Mcts);
+    }
+
+    #[test]
+    fn every_game_default_is_a_game_and_an_accepted_value() {
+        for d in GAME_DEFAULTS {
+            assert!(crate::games::find(d.game).is_some(), "{}", d.game);
+            let mut s = Settings::default();
+            for (name, value) in d.settings {
+                s.set(name, value)
+                    .unwrap_or_else(|e| panic!("{}: {e}", d.game));
+                assert_eq!(s.get(name).unwrap(), *value);
+            }
+            assert_eq!(Settings::for_game(d.game, d.seats.unwrap_or(4), &[]), s);
+        }
+        // A chosen setting wins over the game's default; a game without a
+        // row keeps the engine-wide defaults.
+        let chosen = [("search", "mcts".to_string())];
+        assert_eq!(
+            Settings::for_game("othello", 2, &chosen).search,
+            SearchKind::Mcts
+        );
+        assert_eq!(Settings::for_game("othello", 2, &chosen).solve_reach, 0);
+        let hash = [("hash", "64".to_string())];
+        assert_eq!(Settings::for_game("othello", 2, &hash).solve_reach, 24);
+        assert_eq!(Settings::for_game("othello", 2, &hash).hash, 64);
+        assert_eq!(
+            Settings::for_game("nosuchgame", 2, &[]),
+            Settings::default()
+        );
+        assert_eq!(
+            Settings::for_game("quoridor", 2, &[]).search,
+            SearchKind::AlphaBeta
+        );
+        assert_ne!(
+            Settings::for_game("quoridor", 4, &[]).search,
+            SearchKind::AlphaBeta
+        );
     }
 
     #[test]

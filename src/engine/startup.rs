@@ -151,9 +151,19 @@ impl Startup {
         }
     }
 
-    /// Loads the game (with its options) and applies the settings, in
-    /// order; the first refusal stops and is returned.
+    /// Applies the settings, in order, then loads the game (with its
+    /// options): settings chosen by name hold in every game, and a game
+    /// that moves at once (human-seat mode) moves under them. The first
+    /// refusal stops and is returned.
     pub fn apply(&self, engine: &mut Engine) -> Result<(), StartupError> {
+        for (key, value) in &self.settings {
+            engine
+                .set(key, value)
+                .map_err(|error| StartupError::Engine {
+                    what: format!("set {key} {value}"),
+                    error,
+                })?;
+        }
         if self.game.is_some() || !self.options.is_empty() {
             let name = match &self.game {
                 Some(name) => name.clone(),
@@ -170,14 +180,6 @@ impl Startup {
                 })
                 .map_err(|error| StartupError::Engine {
                     what: format!("game {name}"),
-                    error,
-                })?;
-        }
-        for (key, value) in &self.settings {
-            engine
-                .set(key, value)
-                .map_err(|error| StartupError::Engine {
-                    what: format!("set {key} {value}"),
                     error,
                 })?;
         }

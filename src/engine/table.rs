@@ -7,7 +7,7 @@ use crate::control::{Budget, Control, RootLine};
 use crate::engine::EngineError;
 use crate::engine::searchers::{KeptSearcher, make_searcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::options::Options;
 use crate::played::Played;
 use crate::search::{SearchResult, lines_text};
@@ -104,6 +104,13 @@ pub trait AnyGame: Send {
     fn final_score(&self) -> Option<String>;
     /// The fixed board size, for games without a size option.
     fn board_size(&self) -> Option<u32>;
+    /// What `seat` sees ([`Game::view_text`]): a person's `showboard`.
+    fn view(&self, seat: Seat) -> String;
+    /// Tells `seat` (a person at the terminal) what it sees of every move
+    /// from now on, as lines for [`AnyGame::take_told`]; `None` stops.
+    fn watch(&mut self, seat: Option<Seat>);
+    /// The lines told to the watching seat since the last call.
+    fn take_told(&mut self) -> Vec<String>;
 }
 
 impl Decision {
@@ -124,6 +131,8 @@ pub struct Table<G: Game> {
     options: Options,
     game: Played<G>,
     searcher: KeptSearcher<G>,
+    /// The seat told about every move (a person's), and what it was told.
+    watcher: Option<(Seat, Vec<String>)>,
 }
 
 impl<G: Game> Table<G> {
@@ -134,6 +143,7 @@ impl<G: Game> Table<G> {
             options,
             game: Played::new(game),
             searcher: KeptSearcher::default(),
+            watcher: None,
         }
     }
 
@@ -143,6 +153,19 @@ impl<G: Game> Table<G> {
     }
 
     fn apply(&mut self, mv: G::Move) {
+        if let Some((seat, told)) = self.watcher.as_mut() {
+            // What a seat-bound player there would be told: the game's
+            // `tell` hides what the seat may not see.
+            let state = self.game.state();
+            for o in state.tell(mv, *seat) {
+                told.push(match o {
+                    Observation::Played { seat, mv } => {
+                        format!("{} plays {}", state.seat_name(seat), state.move_text(mv))
+                    }
+                    Observation::Dealt(mv) => format!("to you: {}", state.move_text(mv)),
+                });
+            }
+        }
         let chance = self.game.state().turn() == Turn::Chance;
         self.game.apply(mv);
         self.searcher.follow(mv, chance);
@@ -502,5 +525,20 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn board_size(&self) -> Option<u32> {
         self.game.state().board_size()
+    }
+
+    fn view(&self, seat: Seat) -> String {
+        self.game.state().view_text(seat)
+    }
+
+    fn watch(&mut self, seat: Option<Seat>) {
+        self.watcher = seat.map(|s| (s, Vec::new()));
+    }
+
+    fn take_told(&mut self) -> Vec<String> {
+        self.watcher
+            .as_mut()
+            .map(|(_, told)| std::mem::take(told))
+            .unwrap_or_default()
     }
 }

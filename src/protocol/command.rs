@@ -18,6 +18,7 @@ use nom::combinator::{map_res, opt};
 use nom::sequence::terminated;
 
 use crate::engine::BudgetOverride;
+use crate::engine::settings::GAME_DEFAULTS;
 
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +33,8 @@ pub enum Command {
     KnownCommand(String),
     /// `list_commands`
     ListCommands,
+    /// `help [command]`
+    Help(Option<String>),
     /// `quit`
     Quit,
     /// `boardsize <n>`
@@ -147,39 +150,249 @@ impl OutputFormat {
 /// at a decision, but for the Hearts pass (hundreds of card triples).
 pub const MAX_MULTIPV: usize = 256;
 
-/// Every command name, as `list_commands` prints them.
-pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "analyze",
-    "undo",
-    "showboard",
-    "final_score",
-    "time_settings",
-    "time_left",
-    "list_games",
-    "set_game",
-    "game",
-    "legal_moves",
-    "setboard",
-    "position",
-    "set",
-    "get",
-    "result",
-    "stop",
-    "deal",
-    "turn",
-    "history",
+/// One command: its name, syntax, what it does and an example. The one
+/// table `list_commands`, `known_command`, `help` and the usage in a
+/// refusal are all read from, so that they cannot drift apart.
+pub struct CommandSpec {
+    /// The name, as `list_commands` prints it.
+    pub name: &'static str,
+    /// The syntax (`?` replies quote it as `usage: ...`).
+    pub usage: &'static str,
+    /// What it does, in one line.
+    pub help: &'static str,
+    /// One example line.
+    pub example: &'static str,
+}
+
+const fn spec(
+    name: &'static str,
+    usage: &'static str,
+    help: &'static str,
+    example: &'static str,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        usage,
+        help,
+        example,
+    }
+}
+
+/// Every command, in the order `list_commands` prints them.
+pub const COMMANDS: &[CommandSpec] = &[
+    spec(
+        "protocol_version",
+        "protocol_version",
+        "the GTP version spoken: 2",
+        "protocol_version",
+    ),
+    spec("name", "name", "the engine's name", "name"),
+    spec("version", "version", "the engine's version", "version"),
+    spec(
+        "known_command",
+        "known_command <name>",
+        "whether a command exists: true or false",
+        "known_command genmove",
+    ),
+    spec(
+        "list_commands",
+        "list_commands",
+        "every command, one a line",
+        "list_commands",
+    ),
+    spec(
+        "help",
+        "help [command]",
+        "every command with its syntax, or one command with an example",
+        "help play",
+    ),
+    spec("quit", "quit", "ends the session", "quit"),
+    spec(
+        "boardsize",
+        "boardsize <n>",
+        "reloads a game that has a size option at that size (Othello: 8 only)",
+        "boardsize 8",
+    ),
+    spec(
+        "clear_board",
+        "clear_board",
+        "restarts the game in play, same options",
+        "clear_board",
+    ),
+    spec(
+        "komi",
+        "komi <value>",
+        "accepted and ignored (no game here has komi)",
+        "komi 0",
+    ),
+    spec(
+        "play",
+        "play [seat] <move>",
+        "plays a move for a seat, or for the seat to move",
+        "play black d3",
+    ),
+    spec(
+        "genmove",
+        "genmove [seat] [iterations=N] [movetime=MS] [depth=D] [multipv=N] [output=text|json]",
+        "searches, plays and replies with the move",
+        "genmove white movetime=1000",
+    ),
+    spec(
+        "analyze",
+        "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D] [multipv=N] [output=text|json]",
+        "searches without playing, with info lines, until its budget or the next line",
+        "analyze movetime=2000",
+    ),
+    spec("undo", "undo", "takes back the last move", "undo"),
+    spec(
+        "showboard",
+        "showboard",
+        "a picture of the game (a card game: the seat's own view)",
+        "showboard",
+    ),
+    spec(
+        "final_score",
+        "final_score",
+        "the score, GTP style (B+12)",
+        "final_score",
+    ),
+    spec(
+        "time_settings",
+        "time_settings <main seconds> <byo-yomi seconds> <stones>",
+        "a game clock for every seat",
+        "time_settings 300 0 0",
+    ),
+    spec(
+        "time_left",
+        "time_left <seat> <seconds> <stones>",
+        "the time a seat has left",
+        "time_left black 120 0",
+    ),
+    spec(
+        "list_games",
+        "list_games [verbose]",
+        "the games, one a line (verbose: with their options)",
+        "list_games verbose",
+    ),
+    spec(
+        "set_game",
+        "set_game <name>",
+        "selects a game by its list_games name",
+        "set_game Othello",
+    ),
+    spec(
+        "game",
+        "game <name> [key=value ...]",
+        "loads a game with options; human=SEAT: you play that seat, the engine the others",
+        "game hearts human=south",
+    ),
+    spec(
+        "legal_moves",
+        "legal_moves",
+        "the legal moves of the seat to move",
+        "legal_moves",
+    ),
+    spec(
+        "setboard",
+        "setboard <position text>",
+        "sets the position (the form position prints)",
+        "setboard XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOOOOOOOOOOOOOOOOOOOOO X",
+    ),
+    spec(
+        "position",
+        "position [position text]",
+        "the position text; with a text, sets it",
+        "position",
+    ),
+    spec(
+        "set",
+        "set <name> <value>",
+        "changes a setting (value default: back to the game's)",
+        "set search mcts",
+    ),
+    spec(
+        "get",
+        "get [name]",
+        "one setting's value, or every setting",
+        "get search",
+    ),
+    spec(
+        "result",
+        "result",
+        "ongoing, or each seat's score and the winner",
+        "result",
+    ),
+    spec("stop", "stop", "ends a running genmove or analyze", "stop"),
+    spec(
+        "deal",
+        "deal <text>",
+        "a chance outcome told by a referee (seat-bound card games)",
+        "deal 2C 5C 9C JC 3D 8D KD 4H 7H TH 2S 6S AS",
+    ),
+    spec("turn", "turn", "the seat to move, chance or over", "turn"),
+    spec(
+        "history",
+        "history",
+        "the moves played, space-separated",
+        "history",
+    ),
 ];
+
+/// The table row of a command (any letter case).
+pub fn find_command(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+}
+
+/// `help`: every command's syntax, one a line; `help NAME`: the command's
+/// syntax, what it does and an example.
+pub fn help_text(name: Option<&str>) -> Result<String, ParseError> {
+    match name {
+        None => {
+            let width = COMMANDS
+                .iter()
+                .map(|c| c.usage.len())
+                .max()
+                .unwrap_or(0)
+                .min(36);
+            let lines: Vec<String> = COMMANDS
+                .iter()
+                .map(|c| match c.usage.len() > width {
+                    true => format!("{}\n{:<width$}  {}", c.usage, "", c.help),
+                    false => format!("{:<width$}  {}", c.usage, c.help),
+                })
+                .collect();
+            Ok(format!(
+                "\n{}\n(help <command> shows an example; help defaults: each game's default player)",
+                lines.join("\n")
+            ))
+        }
+        Some(n) if n.eq_ignore_ascii_case("defaults") => Ok(format!(
+            "\n{}",
+            GAME_DEFAULTS
+                .iter()
+                .map(|d| {
+                    let seats = d
+                        .seats
+                        .map(|n| format!(" ({n} players)"))
+                        .unwrap_or_default();
+                    let set: Vec<String> =
+                        d.settings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                    format!("{}{seats}: {}; {}", d.game, set.join(", "), d.why)
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
+        Some(n) => {
+            let c = find_command(n).ok_or_else(|| ParseError::Unknown(n.to_string()))?;
+            Ok(format!("\n{}\n{}\nexample: {}", c.usage, c.help, c.example))
+        }
+    }
+}
+
+/// The usage refusal of command `name` (a name of the table).
+fn usage_of(name: &str) -> ParseError {
+    ParseError::Usage(find_command(name).map_or("", |c| c.usage))
+}
 
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,7 +523,7 @@ struct SearchWords {
 }
 
 /// Splits `[seat] key=value...` words of genmove and analyze.
-fn seat_and_budget(words: Vec<String>, usage: &'static str) -> Result<SearchWords, ParseError> {
+fn seat_and_budget(words: Vec<String>, command: &str) -> Result<SearchWords, ParseError> {
     let mut seat = None;
     let mut budget = BudgetOverride::default();
     let mut interval = None;
@@ -342,7 +555,7 @@ fn seat_and_budget(words: Vec<String>, usage: &'static str) -> Result<SearchWord
                 }
             },
             None if seat.is_none() => seat = Some(w),
-            None => return Err(ParseError::Usage(usage)),
+            None => return Err(usage_of(command)),
         }
     }
     Ok(SearchWords {
@@ -355,33 +568,26 @@ fn seat_and_budget(words: Vec<String>, usage: &'static str) -> Result<SearchWord
 
 fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
     let n = words.len();
-    let none = |c: Command, usage: &'static str| {
-        if n == 0 {
-            Ok(c)
-        } else {
-            Err(ParseError::Usage(usage))
-        }
-    };
+    let none = |c: Command| if n == 0 { Ok(c) } else { Err(usage_of(name)) };
     match name {
-        "protocol_version" => none(Command::ProtocolVersion, "protocol_version"),
-        "name" => none(Command::Name, "name"),
-        "version" => none(Command::Version, "version"),
+        "protocol_version" => none(Command::ProtocolVersion),
+        "name" => none(Command::Name),
+        "version" => none(Command::Version),
         "known_command" if n == 1 => Ok(Command::KnownCommand(words[0].clone())),
-        "known_command" => Err(ParseError::Usage("known_command <name>")),
-        "list_commands" => none(Command::ListCommands, "list_commands"),
-        "quit" => none(Command::Quit, "quit"),
+        "known_command" => Err(usage_of(name)),
+        "list_commands" => none(Command::ListCommands),
+        "help" if n <= 1 => Ok(Command::Help(words.first().cloned())),
+        "help" => Err(usage_of(name)),
+        "quit" => none(Command::Quit),
         "boardsize" if n == 1 => Ok(Command::BoardSize(number(&words[0], "the board size")?)),
-        "boardsize" => Err(ParseError::Usage("boardsize <n>")),
-        "clear_board" => none(Command::ClearBoard, "clear_board"),
+        "boardsize" => Err(usage_of(name)),
+        "clear_board" => none(Command::ClearBoard),
         "komi" if n == 1 => Ok(Command::Komi(number(&words[0], "komi")?)),
-        "komi" => Err(ParseError::Usage("komi <value>")),
+        "komi" => Err(usage_of(name)),
         "play" if n >= 1 => Ok(Command::Play(words)),
-        "play" => Err(ParseError::Usage("play [seat] <move>")),
+        "play" => Err(usage_of(name)),
         "genmove" => {
-            let w = seat_and_budget(
-                words,
-                "genmove [seat] [iterations=N] [movetime=MS] [depth=D]",
-            )?;
+            let w = seat_and_budget(words, name)?;
             if w.interval.is_some() {
                 return Err(ParseError::BadArgument(
                     "interval= belongs to analyze".into(),
@@ -394,10 +600,7 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
             })
         }
         "analyze" => {
-            let w = seat_and_budget(
-                words,
-                "analyze [seat] [interval=MS] [iterations=N] [movetime=MS] [depth=D]",
-            )?;
+            let w = seat_and_budget(words, name)?;
             Ok(Command::Analyze {
                 seat: w.seat,
                 budget: w.budget,
@@ -405,30 +608,28 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
                 shown: w.shown,
             })
         }
-        "undo" => none(Command::Undo, "undo"),
-        "showboard" => none(Command::ShowBoard, "showboard"),
-        "final_score" => none(Command::FinalScore, "final_score"),
+        "undo" => none(Command::Undo),
+        "showboard" => none(Command::ShowBoard),
+        "final_score" => none(Command::FinalScore),
         "time_settings" if n == 3 => Ok(Command::TimeSettings {
             main: seconds(&words[0])?,
             byoyomi: seconds(&words[1])?,
             stones: number(&words[2], "stones")?,
         }),
-        "time_settings" => Err(ParseError::Usage(
-            "time_settings <main seconds> <byo-yomi seconds> <stones>",
-        )),
+        "time_settings" => Err(usage_of(name)),
         "time_left" if n == 3 => Ok(Command::TimeLeft {
             seat: words[0].clone(),
             seconds: seconds(&words[1])?,
             stones: number(&words[2], "stones")?,
         }),
-        "time_left" => Err(ParseError::Usage("time_left <seat> <seconds> <stones>")),
+        "time_left" => Err(usage_of(name)),
         "list_games" if n == 0 => Ok(Command::ListGames { verbose: false }),
         "list_games" if n == 1 && words[0].eq_ignore_ascii_case("verbose") => {
             Ok(Command::ListGames { verbose: true })
         }
-        "list_games" => Err(ParseError::Usage("list_games [verbose]")),
+        "list_games" => Err(usage_of(name)),
         "set_game" if n >= 1 => Ok(Command::SetGame(words.join(" "))),
-        "set_game" => Err(ParseError::Usage("set_game <name>")),
+        "set_game" => Err(usage_of(name)),
         "game" if n >= 1 => {
             let mut words = words;
             let name = words.remove(0);
@@ -437,25 +638,25 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
                 options: words,
             })
         }
-        "game" => Err(ParseError::Usage("game <name> [key=value ...]")),
-        "legal_moves" => none(Command::LegalMoves, "legal_moves"),
+        "game" => Err(usage_of(name)),
+        "legal_moves" => none(Command::LegalMoves),
         "setboard" if n >= 1 => Ok(Command::SetBoard(words.join(" "))),
-        "setboard" => Err(ParseError::Usage("setboard <position text>")),
+        "setboard" => Err(usage_of(name)),
         "position" if n == 0 => Ok(Command::Position),
         "position" => Ok(Command::SetBoard(words.join(" "))),
         "set" if n == 2 => Ok(Command::Set {
             name: words[0].clone(),
             value: words[1].clone(),
         }),
-        "set" => Err(ParseError::Usage("set <name> <value>")),
+        "set" => Err(usage_of(name)),
         "get" if n <= 1 => Ok(Command::Get(words.first().cloned())),
-        "get" => Err(ParseError::Usage("get [name]")),
-        "result" => none(Command::Result, "result"),
-        "stop" => none(Command::Stop, "stop"),
+        "get" => Err(usage_of(name)),
+        "result" => none(Command::Result),
+        "stop" => none(Command::Stop),
         "deal" if n >= 1 => Ok(Command::Deal(words.join(" "))),
-        "deal" => Err(ParseError::Usage("deal <text>")),
-        "turn" => none(Command::Turn, "turn"),
-        "history" => none(Command::History, "history"),
+        "deal" => Err(usage_of(name)),
+        "turn" => none(Command::Turn),
+        "history" => none(Command::History),
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }
@@ -531,12 +732,43 @@ mod tests {
 
     #[test]
     fn every_listed_command_parses_or_asks_for_arguments() {
-        for name in COMMANDS {
+        for c in COMMANDS {
+            let name = c.name;
             match parse_line(name).command {
                 Ok(_) | Err(ParseError::Usage(_)) => {}
                 other => panic!("{name}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn help_comes_from_the_table_and_every_example_parses() {
+        let all = help_text(None).unwrap();
+        for c in COMMANDS {
+            assert!(all.contains(c.usage), "{}", c.name);
+            let one = help_text(Some(&c.name.to_ascii_uppercase())).unwrap();
+            assert!(
+                one.contains(c.example) && one.contains(c.help),
+                "{}",
+                c.name
+            );
+            let parsed = parse_line(c.example).command;
+            assert!(parsed.is_ok(), "{}: {parsed:?}", c.example);
+            // A refusal quotes the table's usage.
+            if let Err(ParseError::Usage(u)) = parse_line(&format!("{} a b c d e", c.name)).command
+            {
+                assert_eq!(u, c.usage);
+            }
+        }
+        assert_eq!(
+            help_text(Some("frob")),
+            Err(ParseError::Unknown("frob".into()))
+        );
+        assert!(
+            help_text(Some("defaults"))
+                .unwrap()
+                .contains("othello: search alphabeta")
+        );
     }
 
     #[test]

@@ -15,10 +15,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::{Answer, Progress};
+use crate::engine::human;
 use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request};
 use crate::game::{Outcome, Seat, Turn};
 use crate::games;
-use crate::protocol::command::{COMMANDS, Command, OutputFormat, ParseError, Shown, parse_line};
+use crate::protocol::command::{
+    COMMANDS, Command, OutputFormat, ParseError, Shown, help_text, parse_line,
+};
 use crate::protocol::info::{Info, decision_lines, millis, progress_lines, render_lines};
 use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_protocol_lines};
 use crate::protocol::{Protocol, gogui, kgs, nboard, ugi};
@@ -154,7 +157,13 @@ where
                 }
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
+                let refused = engine.human().and_then(|_| {
+                    human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?)
+                });
                 let reply = match line.command {
+                    Ok(_) if refused.is_some() => {
+                        Some(Err(Failure::Other(refused.unwrap_or_default())))
+                    }
                     Ok(Command::Analyze {
                         seat,
                         budget,
@@ -193,7 +202,10 @@ where
                     Ok(Command::Get(Some(name))) if name.eq_ignore_ascii_case("output") => {
                         Some(Ok(format.name().to_string()))
                     }
-                    Ok(command) => Some(execute(&mut engine, command)),
+                    Ok(command) => Some(execute(&mut engine, command).map(|text| {
+                        // Human-seat mode: what the person saw happen.
+                        told_after(&mut engine, text)
+                    })),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
                 match reply {
@@ -211,6 +223,42 @@ where
         }
     }
     Ending::EndOfInput
+}
+
+/// A reply in human-seat mode: its text, then the lines told to the
+/// person since the last reply (the other seats' moves, their own new
+/// cards), then who is to move. Outside the mode, the text alone.
+fn told_after(engine: &mut Engine, text: String) -> String {
+    let Some(h) = engine.human() else {
+        return text;
+    };
+    let mut lines = engine.take_told();
+    if lines.is_empty() {
+        return text;
+    }
+    let game = engine.game();
+    lines.push(match game.turn() {
+        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
+        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
+        Turn::Chance => "a deal is next".into(),
+        Turn::Over => format!("game {}", result_text(engine)),
+    });
+    if text.is_empty() {
+        format!("\n{}", lines.join("\n"))
+    } else {
+        format!("{text}\n{}", lines.join("\n"))
+    }
+}
+
+/// The banner and hint a person at a terminal sees on stderr (stdout
+/// carries protocol replies only).
+pub fn banner() -> String {
+    format!(
+        "tabula {}: Othello, Quoridor, Hearts, Wizard, Ninety-Nine over a GTP-style protocol\n\
+         type help for the commands, game hearts human=south to play a seat against the engine, \
+         quit to leave",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 fn seat_of(engine: &Engine, seat: &Option<String>) -> Result<Option<Seat>, EngineError> {
@@ -290,9 +338,9 @@ fn final_score(engine: &Engine) -> String {
 fn all_commands() -> impl Iterator<Item = &'static str> {
     COMMANDS
         .iter()
-        .chain(gogui::COMMANDS)
-        .chain(kgs::COMMANDS)
-        .copied()
+        .map(|c| c.name)
+        .chain(gogui::COMMANDS.iter().copied())
+        .chain(kgs::COMMANDS.iter().copied())
 }
 
 fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
@@ -306,6 +354,17 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         // The first name on the `=` line, as GTP tools parse it (Quarry
         // calls a leading empty line a wrong response format).
         Command::ListCommands => all_commands().collect::<Vec<_>>().join("\n"),
+        Command::Help(None) => format!(
+            "{}\nalso (protocol.md): {}",
+            help_text(None).map_err(Failure::Parse)?,
+            gogui::COMMANDS
+                .iter()
+                .chain(kgs::COMMANDS)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Command::Help(name) => help_text(name.as_deref()).map_err(Failure::Parse)?,
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;
@@ -342,7 +401,14 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             engine.undo()?;
             String::new()
         }
-        Command::ShowBoard => format!("\n{}", engine.game().render().trim_end()),
+        Command::ShowBoard => {
+            let game = engine.game();
+            let picture = match engine.human() {
+                Some(h) => game.view(h),
+                None => game.render(),
+            };
+            format!("\n{}", picture.trim_end())
+        }
         Command::FinalScore => final_score(engine),
         Command::TimeSettings {
             main,

@@ -202,6 +202,9 @@ pub struct Hearts {
     forbidden: [CardSet; 4],
     /// The current trick, in playing order from `leader`.
     trick: [Card; 4],
+    /// The last trick completed (in playing order from its leader), its
+    /// leader and who took it, for the picture.
+    last_trick: Option<([Card; 4], u8, u8)>,
     trick_len: u8,
     leader: u8,
     to_move: u8,
@@ -287,6 +290,7 @@ impl Hearts {
             passed: 0,
             forbidden: [CardSet::EMPTY; 4],
             trick: [Card::TWO_CLUBS; 4],
+            last_trick: None,
             trick_len: 0,
             leader: 0,
             to_move: 0,
@@ -433,6 +437,7 @@ impl Hearts {
         self.passed = 0;
         self.forbidden = [CardSet::EMPTY; 4];
         self.trick_len = 0;
+        self.last_trick = None;
         self.heart_played = false;
         self.played = CardSet::EMPTY;
         self.tricks = 0;
@@ -564,6 +569,7 @@ impl Hearts {
         let winner = (self.leader as usize + best) % SEATS;
         let taken: CardSet = self.trick.iter().copied().collect();
         self.points[winner] += points_of(taken);
+        self.last_trick = Some((self.trick, self.leader, winner as u8));
         self.tricks += 1;
         self.trick_len = 0;
         self.leader = winner as u8;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Hearts, Phase, SEATS};
 use crate::game::{Game, Seat};
-use crate::games::cards::{CardSet, to_move_text, trick_text};
+use crate::games::cards::{Card, CardSet, to_move_text, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -58,14 +58,24 @@ impl Hearts {
             );
         }
         let _ = writeln!(out, "trick: {}", trick_text(&self.trick(), Self::name));
+        if let Some((cards, leader, taker)) = self.last_trick {
+            let plays: Vec<(Seat, Card)> = (0..SEATS)
+                .map(|i| ((leader as usize + i) % SEATS, cards[i]))
+                .collect();
+            let _ = writeln!(
+                out,
+                "last trick: {}; {} took it",
+                trick_text(&plays, Self::name),
+                Self::name(taker as usize)
+            );
+        }
         let _ = writeln!(
             out,
             "last hand: {}",
-            self.last_hand
-                .iter()
-                .map(|x| x.to_string())
+            (0..SEATS)
+                .map(|s| format!("{} {}", Self::name(s), self.last_hand[s]))
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(", ")
         );
         let _ = write!(out, "to move: {}", to_move_text(self.turn(), Self::name));
     }

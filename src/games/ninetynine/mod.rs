@@ -667,33 +667,54 @@ impl NinetyNine {
         }
     }
 
-    fn parse_play(text: &str) -> Result<NnMove, MoveError> {
+    fn parse_play(&self, text: &str) -> Result<NnMove, MoveError> {
         if text.eq_ignore_ascii_case("lose") {
             return Ok(NnMove::Lose);
         }
-        let bad = || {
-            MoveError::Syntax(format!(
-                "'{text}': a play is a card with its value where there is a choice (5C, TH+, TH-, AS1, AS11), or lose"
-            ))
-        };
         let split = text.char_indices().nth(2).map_or(text.len(), |(i, _)| i);
         let (card_text, rest) = text.split_at(split);
-        let card: Card = card_text.parse().map_err(|_| bad())?;
-        if !card.is_normal() {
-            return Err(bad());
-        }
+        let card = card_text.parse::<Card>().ok().filter(|c| c.is_normal());
         let choice = match rest {
-            "" => Choice::Plain,
-            "+" => Choice::Plus,
-            "-" => Choice::Minus,
-            "1" => Choice::One,
-            "11" => Choice::Eleven,
-            _ => return Err(bad()),
+            "" => Some(Choice::Plain),
+            "+" => Some(Choice::Plus),
+            "-" => Some(Choice::Minus),
+            "1" => Some(Choice::One),
+            "11" => Some(Choice::Eleven),
+            _ => None,
         };
-        if !choices(card).contains(&choice) {
-            return Err(bad());
+        match (card, choice) {
+            (Some(card), Some(choice)) if choices(card).contains(&choice) => {
+                Ok(NnMove::Play(card, choice))
+            }
+            // A card that takes a value: its forms, and whether the seat
+            // to move holds it (where this state knows that hand).
+            (Some(card), _) => {
+                let forms: Vec<String> = choices(card)
+                    .iter()
+                    .map(|&c| self.move_text(NnMove::Play(card, c)))
+                    .collect();
+                let seat = self.to_move as usize;
+                let held = match self.observer {
+                    Some(o) if o != seat => String::new(),
+                    _ if self.hand(seat).contains(&card) => {
+                        format!("; {} holds {card}", self.seat_name(seat))
+                    }
+                    _ => format!("; {} does not hold {card}", self.seat_name(seat)),
+                };
+                let why = match card.rank() {
+                    Some(Rank::TEN) => " (a ten adds 10 or takes 10 off)",
+                    Some(Rank::ACE) => " (an ace counts 1 or 11)",
+                    _ => "",
+                };
+                Err(MoveError::Syntax(format!(
+                    "'{text}': {card} is played as {}{why}{held}",
+                    forms.join(" or ")
+                )))
+            }
+            (None, _) => Err(MoveError::Syntax(format!(
+                "'{text}': a play is a card with its value where there is a choice (5C, TH+, TH-, AS1, AS11), or lose"
+            ))),
         }
-        Ok(NnMove::Play(card, choice))
     }
 
     fn parse_normal(word: &str) -> Result<Card, MoveError> {
@@ -906,7 +927,7 @@ impl Game for NinetyNine {
                 Ok(NnMove::Hand(cards))
             }
             Phase::Draw => Ok(NnMove::Draw(Self::parse_normal(text)?)),
-            Phase::Play => Self::parse_play(text),
+            Phase::Play => self.parse_play(text),
         }
     }
 

@@ -1,0 +1,256 @@
+//! Human-seat mode (`game hearts human=south`): a whole Hearts game played
+//! through the engine's stdin as a person would, with every line the
+//! engine writes checked against the hidden hands.
+//!
+//! The hidden hands come from a twin: an in-process engine with the same
+//! seed, the same settings and the same moves, which deals and searches
+//! exactly as the process does (an iteration budget on one thread is
+//! reproducible). Its full picture (`AnyGame::render`, which the protocol
+//! never shows in this mode) gives every hand before and after each
+//! command; a card that is in another seat's hand then, and that the
+//! person has not been shown legitimately (played to a trick, passed to
+//! them, or passed by them), must appear in no line of the reply.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use tabula::engine::Engine;
+
+const SEED: u64 = 33;
+const SEATS: [&str; 4] = ["north", "east", "south", "west"];
+const HUMAN: usize = 2;
+
+type Cards = BTreeSet<String>;
+
+/// The tokens of a line that are cards (`2C`, `TH`, `QS`, ...): the parts
+/// of the line between anything that is not a letter or digit.
+fn cards_in(line: &str) -> Cards {
+    line.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| {
+            let b = w.as_bytes();
+            b.len() == 2 && b"23456789TJQKA".contains(&b[0]) && b"CDHS".contains(&b[1])
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every seat's hand, from the twin's full picture (`north: 4C 8C ...
+/// points 0 total 0`).
+fn hands(twin: &Engine) -> Vec<Cards> {
+    let picture = twin.game().render();
+    SEATS
+        .iter()
+        .map(|seat| {
+            let line = picture
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{seat}:")))
+                .unwrap_or_else(|| panic!("no hand of {seat} in {picture}"));
+            let cards = line.split("points").next().unwrap_or("");
+            cards_in(cards)
+        })
+        .collect()
+}
+
+/// The cards the person passed this hand (their view says where).
+fn passed_by_person(twin: &Engine) -> Cards {
+    twin.game()
+        .view(HUMAN)
+        .lines()
+        .filter(|l| l.starts_with("passed to"))
+        .flat_map(|l| cards_in(l.split(':').nth(1).unwrap_or("")))
+        .collect()
+}
+
+/// The cards the person may not see now: in another seat's hand, and not
+/// passed there by the person.
+fn hidden(twin: &Engine) -> Cards {
+    if twin.game().name() != "hearts" {
+        return Cards::new();
+    }
+    let h = hands(twin);
+    let passed = passed_by_person(twin);
+    (0..4)
+        .filter(|&s| s != HUMAN)
+        .flat_map(|s| h[s].iter().cloned())
+        .filter(|c| !passed.contains(c))
+        .collect()
+}
+
+/// One command of the script and the cards its reply must not name.
+struct Step {
+    command: String,
+    forbidden: Cards,
+}
+
+#[test]
+fn a_whole_hearts_game_against_the_engine_shows_no_hidden_card() {
+    let mut twin = Engine::new(SEED).expect("engine");
+    let setup = ["set iterations 30", "game hearts human=south"];
+    twin.set("iterations", "30").expect("set");
+    let before = hidden(&twin);
+    twin.load_game("hearts", &["human=south".into()])
+        .expect("human-seat game");
+    let mut steps = vec![Step {
+        command: setup[0].into(),
+        forbidden: before.clone(),
+    }];
+    // What was hidden before a command or is hidden after it must not
+    // show, but for the cards played to tricks meanwhile (history: one
+    // card a play) and those now in the person's hand (passed to them).
+    let forbid = |before: &Cards, history_before: usize, twin: &Engine| -> Cards {
+        let history = twin.game().history();
+        let played: Cards = history[history_before.min(history.len())..]
+            .iter()
+            .filter(|m| m.len() == 2)
+            .cloned()
+            .collect();
+        let mine = &hands(twin)[HUMAN];
+        before
+            .iter()
+            .cloned()
+            .chain(hidden(twin))
+            .filter(|c| !played.contains(c) && !mine.contains(c))
+            .collect()
+    };
+    steps.push(Step {
+        command: setup[1].into(),
+        forbidden: forbid(&before, 0, &twin),
+    });
+    let mut moves = 0;
+    while twin.outcome().is_none() {
+        let now = hidden(&twin);
+        for look in ["showboard", "legal_moves", "turn"] {
+            steps.push(Step {
+                command: look.into(),
+                forbidden: now.clone(),
+            });
+        }
+        let history_before = twin.game().history().len();
+        let legal = twin.game().legal_moves();
+        assert!(!legal.is_empty(), "the person is to move");
+        // Varied but reproducible choices.
+        let mv = legal[(moves * 7) % legal.len()].clone();
+        twin.play(None, &mv).expect("a legal move");
+        steps.push(Step {
+            command: format!("play {mv}"),
+            forbidden: forbid(&now, history_before, &twin),
+        });
+        moves += 1;
+        assert!(moves < 2000, "the game ends");
+    }
+    let result = twin.outcome().expect("over");
+    steps.push(Step {
+        command: "result".into(),
+        forbidden: Cards::new(),
+    });
+
+    // The same game through the engine's stdin, all at once.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--seed", &SEED.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("engine starts");
+    let script: String = steps.iter().map(|s| format!("{}\n", s.command)).collect();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(script.as_bytes()).expect("engine reads");
+    });
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut replies: Vec<Vec<String>> = vec![Vec::new()];
+    for line in stdout.lines() {
+        let line = line.expect("utf-8");
+        if line.is_empty() {
+            replies.push(Vec::new());
+        } else if let Some(last) = replies.last_mut() {
+            last.push(line);
+        }
+    }
+    writer.join().expect("writer");
+    assert!(child.wait().expect("exit").success());
+    replies.retain(|r| !r.is_empty());
+    assert_eq!(replies.len(), steps.len(), "one reply per command");
+
+    let mut told_plays = 0;
+    for (step, reply) in steps.iter().zip(&replies) {
+        assert!(
+            reply[0].starts_with('='),
+            "{}: refused: {reply:?}",
+            step.command
+        );
+        for line in reply {
+            let shown: Cards = cards_in(line)
+                .intersection(&step.forbidden)
+                .cloned()
+                .collect();
+            assert!(
+                shown.is_empty(),
+                "after `{}` the engine showed {shown:?} of hidden hands: {line}",
+                step.command
+            );
+            told_plays += usize::from(line.contains(" plays "));
+        }
+    }
+    // The other seats' plays were told (3 of every 4 cards played), and
+    // the process played the twin's game to its end.
+    assert!(told_plays >= 3 * 13 * 3 / 4, "{told_plays} plays told");
+    let last = replies.last().expect("result");
+    let totals: Vec<String> = SEATS
+        .iter()
+        .zip(&result.scores)
+        .map(|(s, v)| format!("{s}={v}"))
+        .collect();
+    for t in totals {
+        assert!(last[0].contains(&t), "{last:?} lacks {t}");
+    }
+}
+
+#[test]
+fn human_seat_mode_refuses_what_would_show_more_or_play_for_the_engine() {
+    let mut e = Engine::new(5).expect("engine");
+    e.set("iterations", "20").expect("set");
+    assert!(
+        e.load_game("hearts", &["human=south".into(), "seat=1".into()])
+            .is_err()
+    );
+    assert!(e.load_game("hearts", &["human=nobody".into()]).is_err());
+    e.load_game("hearts", &["human=south".into()])
+        .expect("game");
+    assert_eq!(e.human(), Some(HUMAN));
+    // The person passes first only if the others already have: the turn
+    // is theirs either way.
+    assert_eq!(e.game().turn(), tabula::game::Turn::Player(HUMAN));
+    assert!(e.play(Some("west"), "2C").is_err());
+    let told = e.take_told();
+    assert!(told.iter().any(|l| l.starts_with("to you: ")), "{told:?}");
+    // The person's view hides the other hands; the full picture does not.
+    let view = e.game().view(HUMAN);
+    let full = e.game().render();
+    let hands_full = hands(&e);
+    for s in [0, 1, 3] {
+        for c in &hands_full[s] {
+            assert!(!cards_in(&view).contains(c), "{c} shown in {view}");
+            assert!(cards_in(&full).contains(c));
+        }
+    }
+    // Leaving the mode: a game without human=.
+    e.load_game("hearts", &[]).expect("game");
+    assert_eq!(e.human(), None);
+
+    // Over the protocol: the commands that would show the deal or play
+    // for the engine's seats are refused, and change nothing.
+    let script = "set iterations 20\ngame hearts human=south\nhistory\ngenmove\ngenmove west\n\
+                  analyze movetime=10\nundo\ndeal 2C\nturn\n";
+    let mut out = Vec::new();
+    let input = std::io::Cursor::new(script.as_bytes().to_vec());
+    tabula::protocol::run(input, &mut out, Engine::new(5).expect("engine"));
+    let text = String::from_utf8(out).expect("utf-8");
+    let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 9, "{text}");
+    for r in &replies[2..8] {
+        assert!(r.starts_with("? "), "{r}");
+    }
+    assert_eq!(replies[8], "= south");
+}
