@@ -23,6 +23,7 @@
 pub mod chart;
 pub(crate) mod config;
 pub(crate) mod interrupt;
+pub mod pentanomial;
 pub(crate) mod play;
 pub mod process;
 pub(crate) mod progress;
@@ -538,6 +539,8 @@ pub fn run_with_referee(
     // Running tallies per pairing, so that each game costs O(1) here.
     let pairs = schedule::pairings(setup.engines.len());
     let mut running = vec![Wdl::default(); pairs.len()];
+    // The SPRT counts whole deals (game pairs), as the report does.
+    let mut deal_tally = pentanomial::DealTally::new(rotation);
     let started = Instant::now();
     let mut interrupted = false;
     let mut live = args.live.as_ref().map(|path| LiveChart {
@@ -575,13 +578,16 @@ pub fn run_with_referee(
             pairs.iter().position(|&p| p == game.pairing),
         ) {
             running[i].add(score);
+            if i == 0 {
+                deal_tally.add(game.deal, score);
+            }
         }
         rec.games.push(game);
         progress.game_done(&line, &running_status(&rec, &pairs, &running));
         if let Some(live) = live.as_mut() {
             live.update(&rec, sprt, &mut progress);
         }
-        match sprt.map(|s| s.decide(&running[0])) {
+        match sprt.map(|s| s.decision(s.llr_deals(&deal_tally.counts))) {
             Some(d @ (SprtDecision::AcceptH0 | SprtDecision::AcceptH1))
                 if stopped_by_sprt.is_none() =>
             {
