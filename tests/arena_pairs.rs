@@ -80,7 +80,8 @@ fn trinomial_llr_equals_fishtest() {
 #[test]
 fn pentanomial_elo_equals_fishtest_and_fastchess() {
     // fishtest get_elo: (elo, ±, LOS); fastchess: nElo ± (2 decimals).
-    let cases: [([u64; 5], f64, f64, f64, Option<(f64, f64)>); 3] = [
+    type Case = ([u64; 5], f64, f64, f64, Option<(f64, f64)>);
+    let cases: [Case; 3] = [
         (
             [34, 54, 63, 64, 75],
             55.579780,
