@@ -7,6 +7,7 @@ mod common;
 mod arena_cards;
 mod arena_faults;
 mod arena_match;
+mod arena_openings;
 mod arena_pairs;
 mod arena_record;
 mod arena_shards;

@@ -23,6 +23,7 @@
 pub mod chart;
 pub(crate) mod config;
 pub(crate) mod interrupt;
+pub mod openings;
 pub mod pentanomial;
 pub(crate) mod play;
 pub mod process;
@@ -181,6 +182,12 @@ pub struct MatchArgs {
     /// (the same for both colours of a deal), for varied openings.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_plies: usize,
+
+    /// Play the deals from an opening suite: FILE, then format=moves|positions
+    /// order=sequential|random start=N (see docs/match.md). Each opening is
+    /// played once per seat rotation; start=N begins at opening N.
+    #[arg(long, value_name = "FILE [KEY=VALUE]", num_args = 1..)]
+    pub openings: Option<Vec<String>>,
 
     /// The match seed: deals, openings and engine seeds derive from it
     /// (default: from the clock; always printed and recorded).
@@ -437,7 +444,14 @@ pub fn run_with_referee(
     referee: Box<dyn Referee>,
 ) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
-    let setup = setup_from(args, referee.as_ref())?;
+    let mut setup = setup_from(args, referee.as_ref())?;
+    if let Some(words) = &args.openings {
+        setup.openings = Some(Arc::new(openings::for_match(
+            words,
+            referee.as_ref(),
+            &setup,
+        )?));
+    }
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     if sprt.is_some() && setup.engines.len() != 2 {
         return Err(ConfigError("--sprt needs exactly two engines".to_string()).into());
@@ -494,7 +508,17 @@ pub fn run_with_referee(
         ))
         .into());
     }
-    let jobs = jobs.filter(move |j| shard.is_none_or(|s| s.holds(j.deal)));
+    // `--openings ... start=N`: the deals (and game numbers) of a longer
+    // match from its first opening, so that offset runs merge into it.
+    let first_deal = setup.openings.as_ref().map_or(0, |s| s.first_deal());
+    let games_per_deal = (schedule::pairings(setup.engines.len()).len() * rotation) as u64;
+    let jobs = jobs
+        .filter(move |j| shard.is_none_or(|s| s.holds(j.deal)))
+        .map(move |mut j| {
+            j.deal += first_deal;
+            j.number += usize::try_from(first_deal * games_per_deal).unwrap_or(usize::MAX / 2);
+            j
+        });
     // No more workers than games.
     let concurrency = concurrency.min(total);
 
@@ -893,6 +917,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         random_plies: args.random_plies,
         game_seeds: !args.no_game_seeds,
         log,
+        openings: None,
     })
 }
 

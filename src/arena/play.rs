@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng as _, SeedableRng};
 
 use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
+use super::openings::{Opening, OpeningSuite};
 use super::process::{EngineError, EngineProcess, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
@@ -37,6 +38,8 @@ pub struct Setup {
     pub game_seeds: bool,
     /// Where traffic goes with `--debug`.
     pub log: Option<TrafficLog>,
+    /// The opening suite (`--openings`), if any.
+    pub openings: Option<std::sync::Arc<OpeningSuite>>,
 }
 
 /// One game to play.
@@ -298,13 +301,35 @@ impl Table<'_> {
         format!("the referee refused its own step: {e}")
     }
 
-    /// Random opening moves, told to everyone including the mover.
+    /// The deal's opening from the suite, then the random opening moves:
+    /// told to everyone including the mover.
     fn opening(&mut self) -> Result<Result<(), String>, Forfeit> {
         if !self.referee.perfect_information() {
             return Ok(Ok(()));
         }
+        if let Some(suite) = &self.setup.openings {
+            match suite.for_deal(self.job.deal).1 {
+                Opening::Position(text) => {
+                    if let Err(e) = self.referee.set_position(text) {
+                        return Ok(Err(format!("the opening's position: {e}")));
+                    }
+                    let line = format!("setboard {text}");
+                    self.transcript.push(line.clone());
+                    for seat in 0..self.job.seats.len() {
+                        self.send(seat, &line, self.setup.timeout)?;
+                    }
+                }
+                Opening::Moves(moves) => {
+                    for mv in moves.clone() {
+                        if let Err(m) = self.opening_move(&mv)? {
+                            return Ok(Err(m));
+                        }
+                    }
+                }
+            }
+        }
         for k in 0..self.setup.random_plies {
-            let Turn::Player(seat) = self.referee.turn() else {
+            let Turn::Player(_) = self.referee.turn() else {
                 break;
             };
             let moves = self.referee.legal_moves();
@@ -312,16 +337,29 @@ impl Table<'_> {
                 break;
             }
             let mut rng = deal_rng(self.setup.seed, self.job.deal, 1_000_000 + k as u64);
-            let pick = &moves[rng.gen_range(0..moves.len())];
-            let told = match self.referee.play(pick) {
-                Ok(t) => t,
-                Err(e) => return Ok(Err(Self::runner_error(e))),
-            };
-            let line = self.played_line(seat, &told.text);
-            self.transcript.push(line.clone());
-            self.tell(&told)?;
-            self.send(seat, &line, self.setup.timeout)?;
+            let pick = moves[rng.gen_range(0..moves.len())].clone();
+            if let Err(m) = self.opening_move(&pick)? {
+                return Ok(Err(m));
+            }
         }
+        Ok(Ok(()))
+    }
+
+    /// One move of the opening, played by the runner for the seat to move.
+    fn opening_move(&mut self, mv: &str) -> Result<Result<(), String>, Forfeit> {
+        let Turn::Player(seat) = self.referee.turn() else {
+            return Ok(Err(format!(
+                "the opening move {mv} comes after the game's end"
+            )));
+        };
+        let told = match self.referee.play(mv) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(Self::runner_error(e))),
+        };
+        let line = self.played_line(seat, &told.text);
+        self.transcript.push(line.clone());
+        self.tell(&told)?;
+        self.send(seat, &line, self.setup.timeout)?;
         Ok(Ok(()))
     }
 

@@ -74,6 +74,11 @@ pub trait Referee: Send + Sync {
     /// The fixed board size of a game without a size option (Othello: 8),
     /// which a GTP engine is told with `boardsize`.
     fn board_size(&self) -> Option<u32>;
+    /// Sets the position from its text (`setboard`), with no history;
+    /// unchanged on error.
+    fn set_position(&mut self, text: &str) -> Result<(), String>;
+    /// The position as text, for games that have one.
+    fn position_text(&self) -> Option<String>;
 }
 
 /// The generic referee over a concrete game.
@@ -225,5 +230,15 @@ impl<G: Game> Referee for GameReferee<G> {
 
     fn board_size(&self) -> Option<u32> {
         self.game.state().board_size()
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        self.game.set_position(text).map_err(|e| e.to_string())?;
+        self.history.clear();
+        Ok(())
+    }
+
+    fn position_text(&self) -> Option<String> {
+        self.game.state().position_text()
     }
 }
