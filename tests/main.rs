@@ -4,6 +4,7 @@
 
 mod common;
 
+mod arena_adjudicate;
 mod arena_cards;
 mod arena_faults;
 mod arena_match;

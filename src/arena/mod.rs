@@ -20,6 +20,7 @@
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
 //! seeded match, whose records `--merge` back into the whole.
 
+pub mod adjudicate;
 pub mod chart;
 pub(crate) mod config;
 pub(crate) mod interrupt;
@@ -182,6 +183,11 @@ pub struct MatchArgs {
     /// (the same for both colours of a deal), for varied openings.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_plies: usize,
+
+    /// Adjudicate games whose result is known: solve=N ends an Othello
+    /// game at N empty squares or fewer with the exact solver's result.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub adjudicate: Option<Vec<String>>,
 
     /// Play the deals from an opening suite: FILE, then format=moves|positions
     /// order=sequential|random start=N (see docs/match.md). Each opening is
@@ -902,6 +908,8 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         ))
         .into());
     }
+    let adjudication = adjudicate::Adjudication::parse(args.adjudicate.as_deref().unwrap_or(&[]))?;
+    adjudication.check(referee)?;
     let log: Option<TrafficLog> = args.debug.then(|| {
         let start = Instant::now();
         Arc::new(move |line: &str| {
@@ -918,6 +926,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         game_seeds: !args.no_game_seeds,
         log,
         openings: None,
+        adjudication,
     })
 }
 
@@ -967,6 +976,7 @@ fn game_line(rec: &MatchRecord, g: &GameRecord) -> String {
     let how = match &g.ending {
         Ending::Normal => "by the rules".to_string(),
         Ending::MoveLimit => "move limit".to_string(),
+        Ending::Adjudicated(d) => format!("adjudicated, {d}"),
         Ending::Resign(e) => format!("{} resigns", name(*e)),
         Ending::Forfeit { engine, fault, .. } => {
             format!("{} forfeits: {}", name(*engine), fault.word())

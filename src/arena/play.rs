@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
+use super::adjudicate::{Adjudication, Verdict};
 use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
 use super::openings::{Opening, OpeningSuite};
 use super::process::{EngineError, EngineProcess, TrafficLog};
@@ -40,6 +41,8 @@ pub struct Setup {
     pub log: Option<TrafficLog>,
     /// The opening suite (`--openings`), if any.
     pub openings: Option<std::sync::Arc<OpeningSuite>>,
+    /// What `--adjudicate` decides.
+    pub adjudication: Adjudication,
 }
 
 /// One game to play.
@@ -131,6 +134,7 @@ fn fault_of(e: &EngineError) -> Fault {
 /// How a game loop stopped, short of a fault.
 enum Stop {
     Over,
+    Adjudicated(Verdict),
     Resign(usize),
     MoveLimit,
 }
@@ -467,6 +471,9 @@ impl Table<'_> {
                     if self.setup.max_moves > 0 && self.plies >= self.setup.max_moves {
                         return Ok(Ok(Stop::MoveLimit));
                     }
+                    if let Some(v) = self.setup.adjudication.judge(self.referee.as_ref()) {
+                        return Ok(Ok(Stop::Adjudicated(v)));
+                    }
                     let told = match self.genmove(seat)? {
                         Ok(t) => t,
                         Err(stop) => return Ok(Ok(stop)),
@@ -548,6 +555,12 @@ pub fn play_game(
             )
         }
         Ok(Ok(Stop::MoveLimit)) => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
+        Ok(Ok(Stop::Adjudicated(v))) => (
+            Ending::Adjudicated(v.detail),
+            results_from_winners(seats, &v.winners),
+            None,
+            v.winners,
+        ),
         Ok(Ok(Stop::Resign(e))) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
         Ok(Err(message)) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
         Err(f) => {

@@ -84,6 +84,9 @@ pub enum Ending {
     Resign(usize),
     /// Adjudicated a draw after the move limit.
     MoveLimit,
+    /// Adjudicated by `--adjudicate` (the winners say the result): what
+    /// decided it.
+    Adjudicated(String),
     /// The engine (index) forfeited by a fault.
     Forfeit {
         /// The culprit engine.
@@ -371,6 +374,9 @@ impl MatchRecord {
         match &g.ending {
             Ending::Normal => line.push_str(" ending=normal"),
             Ending::MoveLimit => line.push_str(" ending=movelimit"),
+            Ending::Adjudicated(d) => {
+                line.push_str(&format!(" ending=adjudicated detail={}", quote(d)))
+            }
             Ending::Resign(e) => {
                 line.push_str(&format!(" ending=resign culprit={}", quote(&name(*e))))
             }
@@ -738,6 +744,7 @@ fn parse_game(
     let ending = match get("ending") {
         "normal" => Ending::Normal,
         "movelimit" => Ending::MoveLimit,
+        "adjudicated" => Ending::Adjudicated(get("detail").to_string()),
         "resign" => Ending::Resign(engine(get("culprit"))?),
         "forfeit" => Ending::Forfeit {
             engine: engine(get("culprit"))?,

@@ -111,6 +111,8 @@ pub struct Endings {
     pub resign: u64,
     /// Drawn at the move limit.
     pub move_limit: u64,
+    /// Decided by `--adjudicate`.
+    pub adjudicated: u64,
     /// Forfeited by a fault.
     pub forfeit: u64,
     /// Not counted (runner errors).
@@ -203,6 +205,7 @@ impl Summary {
             match &g.ending {
                 Ending::Normal => endings.normal += 1,
                 Ending::MoveLimit => endings.move_limit += 1,
+                Ending::Adjudicated(_) => endings.adjudicated += 1,
                 Ending::Resign(e) => {
                     endings.resign += 1;
                     if let Some(s) = engines.get_mut(*e) {
@@ -469,8 +472,9 @@ impl Summary {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "Endings: {} by the rules, {} forfeits, {} resignations, {} drawn at the move limit{}",
+            "Endings: {} by the rules, {} adjudicated, {} forfeits, {} resignations, {} drawn at the move limit{}",
             e.normal,
+            e.adjudicated,
             e.forfeit,
             e.resign,
             e.move_limit,
