@@ -201,15 +201,20 @@ fn main() -> ExitCode {
         Tool::Match(args) => match tabula::arena::run(&args) {
             Ok(report) => {
                 let lost = report.forfeited_all();
-                if lost.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
+                if let Some(why) = &report.stopped {
+                    let _ = writeln!(std::io::stderr(), "tabula match: stopped: {why}");
+                }
+                if !lost.is_empty() {
                     let _ = writeln!(
                         std::io::stderr(),
                         "tabula match: {} forfeited every game it played: its results say nothing \
                          about its strength (see the faults above)",
                         lost.join(", ")
                     );
+                }
+                if lost.is_empty() && report.stopped.is_none() {
+                    ExitCode::SUCCESS
+                } else {
                     ExitCode::FAILURE
                 }
             }

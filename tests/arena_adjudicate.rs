@@ -118,8 +118,6 @@ fn match_words(dir: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String
         "--quiet",
         "--random-plies",
         "4",
-        "--depth",
-        "1",
         "--record",
     ]);
     w.push(
@@ -144,7 +142,7 @@ fn match_words(dir: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String
 #[test]
 fn a_match_adjudicates_records_and_reports() {
     let dir = scratch("adjudicate");
-    let args = match_words(&dir, "8", &["--adjudicate", "solve=12"]);
+    let args = match_words(&dir, "8", &["--depth", "1", "--adjudicate", "solve=12"]);
     let report = tabula::arena::run(&common::parse(&args)).expect("match runs");
     let adjudicated: Vec<_> = report
         .record
@@ -175,18 +173,29 @@ fn a_match_adjudicates_records_and_reports() {
     assert_eq!((checked, mismatches), (adjudicated.len(), vec![]));
 }
 
-/// The figure of the issue: `ADJUDICATE_GAMES` (default 1000) games with
-/// solve=14 and as many without, timed; every adjudication checked by
-/// playing it out with the solver. Run by hand:
+/// The figure of the issue: `ADJUDICATE_GAMES` (default 1000) games at
+/// `ADJUDICATE_MOVETIME` ms a move (default 5) with solve=14 and as many
+/// without, timed; every adjudication checked by playing it out with the
+/// solver. Run by hand:
 /// `ADJUDICATE_GAMES=1000 cargo test --profile quick -- --ignored solve_fourteen`.
 #[test]
 #[ignore]
 fn solve_fourteen_over_many_games() {
     let games = std::env::var("ADJUDICATE_GAMES").unwrap_or_else(|_| "1000".to_string());
+    let movetime = std::env::var("ADJUDICATE_MOVETIME").unwrap_or_else(|_| "5".to_string());
     let dir = scratch("adjudicate-many");
     let time = |extra: &[&str]| {
         let started = std::time::Instant::now();
-        let report = tabula::arena::run(&common::parse(&match_words(&dir, &games, extra))).unwrap();
+        let mut args = match_words(&dir, &games, extra);
+        // A wide margin: a loaded machine must not forfeit on time.
+        args.extend(words(&["--movetime", &movetime, "--timemargin", "1000"]));
+        // Both engines spend their time: MCTS instead of the instant rules.
+        for w in &mut args {
+            if w == "set.search=rules" {
+                *w = "set.search=mcts".to_string();
+            }
+        }
+        let report = tabula::arena::run(&common::parse(&args)).unwrap();
         (started.elapsed().as_secs_f64(), report)
     };
     let (with, report) = time(&["--adjudicate", "solve=14"]);

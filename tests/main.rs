@@ -11,6 +11,7 @@ mod arena_match;
 mod arena_openings;
 mod arena_pairs;
 mod arena_record;
+mod arena_recover;
 mod arena_shards;
 mod arena_stats;
 mod card_threads;

@@ -30,6 +30,7 @@ pub(crate) mod play;
 pub mod process;
 pub(crate) mod progress;
 pub mod record;
+pub mod recover;
 pub(crate) mod referee;
 pub mod report;
 pub mod schedule;
@@ -239,6 +240,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "RECORD", num_args = 1..)]
     pub merge: Vec<PathBuf>,
 
+    /// Restart an engine that crashed or hung and go on, however often
+    /// (its games are lost as forfeits). Without it the match stops at
+    /// an engine's second crash or hang.
+    #[arg(long)]
+    pub recover: bool,
+
     /// No progress bar, one line per finished game instead.
     #[arg(long)]
     pub no_progress: bool,
@@ -398,6 +405,9 @@ pub struct MatchReport {
     pub record_path: Option<PathBuf>,
     /// Set when the SPRT stopped the match early.
     pub stopped_by_sprt: Option<SprtDecision>,
+    /// Why the match stopped before its end, other than the SPRT or an
+    /// interrupt (an engine's second crash without `--recover`).
+    pub stopped: Option<String>,
 }
 
 impl MatchReport {
@@ -583,6 +593,9 @@ pub fn run_with_referee(
         live.update(&rec, sprt, &mut progress);
         live.last = None;
     }
+    let mut crash_watch = recover::CrashWatch::new(setup.engines.len(), args.recover);
+    let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
+    let mut crash_stop: Option<String> = None;
     let ctrl_c = interrupt::Guard::install();
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if let Ending::Forfeit {
@@ -612,6 +625,7 @@ pub fn run_with_referee(
                 deal_tally.add(game.deal, score);
             }
         }
+        let crash_note = crash_watch.note(&game, &names);
         rec.games.push(game);
         progress.game_done(&line, &running_status(&rec, &pairs, &running));
         if let Some(live) = live.as_mut() {
@@ -628,6 +642,13 @@ pub fn run_with_referee(
                 ));
                 false
             }
+            _ if crash_stop.is_none()
+                && let Some(why) = crash_note =>
+            {
+                progress.message(&format!("Stopping: {why}; finishing the games under way"));
+                crash_stop = Some(why);
+                false
+            }
             _ if interrupt::interrupted() && !interrupted => {
                 interrupted = true;
                 progress.message(
@@ -635,7 +656,7 @@ pub fn run_with_referee(
                 );
                 false
             }
-            _ => stopped_by_sprt.is_none() && !interrupted,
+            _ => stopped_by_sprt.is_none() && !interrupted && crash_stop.is_none(),
         }
     });
     drop(ctrl_c);
@@ -646,6 +667,12 @@ pub fn run_with_referee(
     if interrupted {
         text.push_str(&format!(
             "Interrupted after {} of {total} games\n",
+            rec.games.len()
+        ));
+    }
+    if let Some(why) = &crash_stop {
+        text.push_str(&format!(
+            "Stopped after {} of {total} games: {why}\n",
             rec.games.len()
         ));
     }
@@ -667,6 +694,7 @@ pub fn run_with_referee(
         text,
         record_path,
         stopped_by_sprt,
+        stopped: crash_stop,
     };
     publish(report, args.chart.as_ref())
 }
@@ -813,6 +841,7 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         text,
         record_path,
         stopped_by_sprt: None,
+        stopped: None,
     };
     publish(report, args.chart.as_ref())
 }

@@ -74,30 +74,38 @@ pub fn deal_rng(seed: u64, deal: u64, step: u64) -> Rng {
 #[derive(Default)]
 pub struct Pool {
     idle: Vec<Vec<EngineProcess>>,
+    /// Engines whose process died here: the next one started is a restart.
+    lost: Vec<bool>,
 }
 
 impl Pool {
-    /// An idle process of `engine`, or a new one (started and initialised).
+    /// An idle process of `engine`, or a new one (started and
+    /// initialised), and whether that new one replaces a dead one.
     fn take(
         &mut self,
         setup: &Setup,
         engine: usize,
         label: &str,
-    ) -> Result<EngineProcess, EngineError> {
+    ) -> Result<(EngineProcess, bool), EngineError> {
         if let Some(p) = self.idle.get_mut(engine).and_then(Vec::pop) {
-            return Ok(p);
+            return Ok((p, false));
         }
+        let restart = self.lost.get_mut(engine).is_some_and(std::mem::take);
         let spec = &setup.engines[engine];
         let mut p = EngineProcess::spawn(&spec.launch, label, setup.log.clone())?;
         for line in spec.start_lines() {
             p.send(line, setup.timeout)?;
         }
-        Ok(p)
+        Ok((p, restart))
     }
 
-    /// Returns a healthy process for later games.
+    /// Returns a healthy process for later games (a dead one is noted).
     fn give(&mut self, engine: usize, p: EngineProcess) {
         if p.is_dead() {
+            if self.lost.len() <= engine {
+                self.lost.resize(engine + 1, false);
+            }
+            self.lost[engine] = true;
             return;
         }
         if self.idle.len() <= engine {
@@ -149,6 +157,8 @@ struct Table<'a> {
     clocks: Vec<SeatClock>,
     transcript: Vec<String>,
     plies: usize,
+    /// Engines whose process was restarted for this game.
+    restarted: Vec<usize>,
 }
 
 impl Table<'_> {
@@ -183,10 +193,13 @@ impl Table<'_> {
                 self.referee.seat_name(seat)
             );
             match pool.take(self.setup, engine, &label) {
-                Ok(mut p) => {
+                Ok((mut p, restart)) => {
                     // A reused process plays this game at this seat now.
                     p.set_label(&label);
                     self.procs[seat] = Some(p);
+                    if restart {
+                        self.restarted.push(engine);
+                    }
                 }
                 Err(e) => {
                     return Err(Forfeit {
@@ -532,6 +545,7 @@ pub fn play_game(
         referee,
         transcript: vec![head],
         plies: 0,
+        restarted: Vec::new(),
     };
     let outcome = if job.seats.len() != seats {
         Ok(Err(format!(
@@ -589,6 +603,13 @@ pub fn play_game(
         if let (Some(p), Some(&engine)) = (p, job.seats.get(seat)) {
             pool.give(engine, p);
         }
+    }
+    for e in table.restarted {
+        table.transcript.push(format!(
+            "{}{}",
+            super::recover::RESTART_MARK,
+            setup.engines[e].name
+        ));
     }
     GameRecord {
         number: job.number,

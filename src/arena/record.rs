@@ -471,6 +471,12 @@ impl MatchRecord {
             let comment = comment.trim_start();
             let (kind, rest) = comment.split_once(' ').unwrap_or((comment, ""));
             if !matches!(kind, "match" | "engine" | "game") {
+                // A game's notes (a restarted engine) stay in its block.
+                if line.starts_with(super::recover::RESTART_MARK)
+                    && let Some(g) = rec.games.last_mut()
+                {
+                    g.transcript.push(line.to_string());
+                }
                 continue;
             }
             let pairs: BTreeMap<String, String> = parse_pairs(rest)

@@ -99,9 +99,9 @@ pub struct Solved {
     pub margin: i32,
 }
 
-/// The solver's table for adjudication: 16 MiB (a position at 20 empties
-/// solves in well under a second with it).
-const SOLVER_TABLE_BYTES: usize = 16 << 20;
+/// The solver's table for adjudication: 4 MiB (allocated per solve; at
+/// 14 empties a larger one costs more to clear than it saves).
+const SOLVER_TABLE_BYTES: usize = 4 << 20;
 
 /// The generic referee over a concrete game.
 struct GameReferee<G: Game> {

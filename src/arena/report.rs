@@ -498,6 +498,22 @@ impl Summary {
                 s.fault_count(Fault::Spawn),
             );
         }
+        let mut after_restart: Vec<(String, Vec<String>)> = Vec::new();
+        for g in &rec.games {
+            for name in super::recover::restarted_in(g) {
+                match after_restart.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, games)) => games.push(g.number.to_string()),
+                    None => after_restart.push((name.to_string(), vec![g.number.to_string()])),
+                }
+            }
+        }
+        for (name, games) in after_restart {
+            let _ = writeln!(
+                out,
+                "  {name} was restarted after a crash or hang before games {}",
+                games.join(", ")
+            );
+        }
         out
     }
 
