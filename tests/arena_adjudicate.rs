@@ -188,7 +188,9 @@ fn solve_fourteen_over_many_games() {
         let started = std::time::Instant::now();
         let mut args = match_words(&dir, &games, extra);
         // A wide margin: a loaded machine must not forfeit on time.
+        // No overhead kept back, so that the engines spend the movetime.
         args.extend(words(&["--movetime", &movetime, "--timemargin", "1000"]));
+        args.extend(words(&["--each", "set.overhead=0"]));
         // Both engines spend their time: MCTS instead of the instant rules.
         for w in &mut args {
             if w == "set.search=rules" {

@@ -6,6 +6,7 @@ mod common;
 
 mod arena_adjudicate;
 mod arena_cards;
+mod arena_export;
 mod arena_faults;
 mod arena_match;
 mod arena_openings;

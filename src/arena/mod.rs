@@ -23,6 +23,7 @@
 pub mod adjudicate;
 pub mod chart;
 pub(crate) mod config;
+pub mod export;
 pub(crate) mod interrupt;
 pub mod openings;
 pub mod pentanomial;
@@ -239,6 +240,12 @@ pub struct MatchArgs {
     /// match merge into that match, game numbers kept.
     #[arg(long, value_name = "RECORD", num_args = 1..)]
     pub merge: Vec<PathBuf>,
+
+    /// Also write the games in other formats: ggf=FILE (Othello, GGF as
+    /// NBoard and Edax read it), quoridor=FILE (Quoridor text, a line per
+    /// move), jsonl=FILE (any game, one JSON object per game).
+    #[arg(long, value_name = "FORMAT=FILE", num_args = 1..)]
+    pub export: Vec<String>,
 
     /// Restart an engine that crashed or hung and go on, however often
     /// (its games are lost as forfeits). Without it the match stops at
@@ -696,6 +703,7 @@ pub fn run_with_referee(
         stopped_by_sprt,
         stopped: crash_stop,
     };
+    export::write_exports(&args.export, &report.record)?;
     publish(report, args.chart.as_ref())
 }
 
@@ -816,6 +824,7 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         .collect::<Result<Vec<_>, _>>()?;
     let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
     let rec = MatchRecord::merge_files(&named)?;
+    export::check(&args.export, &rec.game)?;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
@@ -843,6 +852,7 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         stopped_by_sprt: None,
         stopped: None,
     };
+    export::write_exports(&args.export, &report.record)?;
     publish(report, args.chart.as_ref())
 }
 
@@ -937,6 +947,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         ))
         .into());
     }
+    export::check(&args.export, referee.game_name())?;
     let adjudication = adjudicate::Adjudication::parse(args.adjudicate.as_deref().unwrap_or(&[]))?;
     adjudication.check(referee)?;
     let log: Option<TrafficLog> = args.debug.then(|| {
