@@ -46,6 +46,10 @@ enum Tool {
     },
     /// Measure this build: perft, simulations per second, endgame solves.
     Bench {
+        /// Only the build signature: a node count fixed for this build,
+        /// and nodes a second (for `tabula match --tc-scale`).
+        #[arg(long)]
+        signature: bool,
         /// Seconds per simulation-rate figure.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
@@ -154,6 +158,12 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Tool::Bench {
+            signature: true, ..
+        } => {
+            println!("{}", tabula::bench::signature::measure().line());
+            ExitCode::SUCCESS
+        }
         Tool::Bench {
             seconds,
             perft,

@@ -191,6 +191,8 @@ fn solve_fourteen_over_many_games() {
         // No overhead kept back, so that the engines spend the movetime.
         args.extend(words(&["--movetime", &movetime, "--timemargin", "1000"]));
         args.extend(words(&["--each", "set.overhead=0"]));
+        // A time forfeit now and then on a loaded machine: go on.
+        args.push("--recover".to_string());
         // Both engines spend their time: MCTS instead of the instant rules.
         for w in &mut args {
             if w == "set.search=rules" {

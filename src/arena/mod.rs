@@ -37,6 +37,7 @@ pub mod report;
 pub mod schedule;
 pub mod stats;
 pub(crate) mod stdio;
+pub(crate) mod tcscale;
 
 use std::fmt;
 use std::fs::File;
@@ -246,6 +247,12 @@ pub struct MatchArgs {
     /// move), jsonl=FILE (any game, one JSON object per game).
     #[arg(long, value_name = "FORMAT=FILE", num_args = 1..)]
     pub export: Vec<String>,
+
+    /// Scale every time limit by this machine's speed: the reference
+    /// machine's nodes a second from `tabula bench` (its signature line);
+    /// limits are multiplied by REF_NPS / this machine's.
+    #[arg(long, value_name = "REF_NPS")]
+    pub tc_scale: Option<f64>,
 
     /// Restart an engine that crashed or hung and go on, however often
     /// (its games are lost as forfeits). Without it the match stops at
@@ -926,6 +933,14 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         engines.push(spec);
     }
     settle_names(&mut engines);
+    if let Some(reference) = args.tc_scale {
+        let (factor, line) = tcscale::measure(reference)?;
+        eprintln!("{line}");
+        for e in &mut engines {
+            e.limits = tcscale::scale(e.limits, factor);
+            e.limits.check_for(e.proto, &e.name)?;
+        }
+    }
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)

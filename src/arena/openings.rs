@@ -283,7 +283,10 @@ mod tests {
     fn suite(text: &str, words: &[&str]) -> Result<OpeningSuite, ConfigError> {
         let dir = std::env::temp_dir().join(format!("tabula-openings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{}.txt", words.join("_").replace(['=', '/'], "-")));
+        // One file per call: the tests run at the same time.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("suite-{n}.txt"));
         std::fs::write(&path, text).unwrap();
         let mut all = vec![path.display().to_string()];
         all.extend(words.iter().map(|w| w.to_string()));
