@@ -110,7 +110,9 @@ Before the first game every engine is started once and sent its set-up lines: on
 that cannot start or refuses a line stops the match with an error. During the match
 faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
 command) lose that game for the culprit and are counted in the report; the match
-goes on, but exits non-zero if an engine forfeited every game it played. Ctrl-C
+goes on, but exits non-zero if an engine forfeited every game it played. A crashed or
+hung engine is restarted for its next game; its second crash or hang stops the match
+unless --recover is given. Ctrl-C
 stops starting games, lets those under way finish and prints the report; a second
 Ctrl-C quits at once.";
 
