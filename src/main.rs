@@ -101,6 +101,10 @@ enum Tool {
     },
     /// Measure this build: perft, simulations per second, endgame solves.
     Bench {
+        /// Only the build signature: a node count fixed for this build,
+        /// and nodes a second (for `tabula match --tc-scale`).
+        #[arg(long)]
+        signature: bool,
         /// Seconds per simulation-rate figure.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
@@ -238,6 +242,12 @@ fn main() -> ExitCode {
             }
         },
         Tool::Bench {
+            signature: true, ..
+        } => {
+            println!("{}", tabula::bench::signature::measure().line());
+            ExitCode::SUCCESS
+        }
+        Tool::Bench {
             seconds,
             perft,
             ffo,
@@ -291,18 +301,22 @@ fn main() -> ExitCode {
         Tool::Match(args) => match tabula::arena::run(&args) {
             Ok(report) => {
                 let lost = report.forfeited_all();
-                if !report.file_errors.is_empty() {
-                    // Said already; the report is printed, a file is not.
-                    ExitCode::FAILURE
-                } else if lost.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
+                if let Some(why) = &report.stopped {
+                    let _ = writeln!(std::io::stderr(), "tabula match: stopped: {why}");
+                }
+                if !lost.is_empty() {
                     let _ = writeln!(
                         std::io::stderr(),
                         "tabula match: {} forfeited every game it played: its results say nothing \
                          about its strength (see the faults above)",
                         lost.join(", ")
                     );
+                }
+                // A file that failed was said already; the report is
+                // printed, the file is not.
+                if lost.is_empty() && report.stopped.is_none() && report.file_errors.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
                     ExitCode::FAILURE
                 }
             }

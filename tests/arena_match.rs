@@ -81,7 +81,14 @@ fn faults_lose_the_game_and_the_match_goes_on() {
     ] {
         let dir = scratch(&format!("fault-{mode}"));
         let mut args = base(&dir, 4);
-        args.extend(words(&["--movetime", "100", "--timemargin", "300"]));
+        // --recover: a crash or hang a game, restarted each time.
+        args.extend(words(&[
+            "--movetime",
+            "100",
+            "--timemargin",
+            "300",
+            "--recover",
+        ]));
         args.extend(engine("good", "good"));
         args.extend(engine(mode, "bad"));
         let started = std::time::Instant::now();

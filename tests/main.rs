@@ -4,13 +4,18 @@
 
 mod common;
 
+mod arena_adjudicate;
 mod arena_cards;
 mod arena_exits;
+mod arena_export;
 mod arena_faults;
 mod arena_files;
 mod arena_match;
 mod arena_merge;
+mod arena_openings;
+mod arena_pairs;
 mod arena_record;
+mod arena_recover;
 mod arena_shards;
 mod arena_stats;
 mod card_threads;

@@ -21,19 +21,25 @@
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
 //! seeded match, whose records `--merge` back into the whole.
 
+pub mod adjudicate;
 pub mod chart;
 pub(crate) mod config;
+pub mod export;
 pub(crate) mod interrupt;
+pub mod openings;
 pub mod output;
+pub mod pentanomial;
 pub(crate) mod play;
 pub mod process;
 pub(crate) mod progress;
 pub mod record;
+pub mod recover;
 pub(crate) mod referee;
 pub mod report;
 pub mod schedule;
 pub mod stats;
 pub(crate) mod stdio;
+pub(crate) mod tcscale;
 
 use std::fmt;
 use std::fs::File;
@@ -106,7 +112,9 @@ Before the first game every engine is started once and sent its set-up lines: on
 that cannot start or refuses a line stops the match with an error. During the match
 faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
 command) lose that game for the culprit and are counted in the report; the match
-goes on, but exits non-zero if an engine forfeited every game it played. Ctrl-C
+goes on, but exits non-zero if an engine forfeited every game it played. A crashed or
+hung engine is restarted for its next game; its second crash or hang stops the match
+unless --recover is given. Ctrl-C
 stops starting games, lets those under way finish and prints the report; a second
 Ctrl-C, SIGTERM or SIGHUP quits at once, ending every engine, with the record whole
 up to the last finished game. Every output path is checked before the first game.";
@@ -184,6 +192,17 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_plies: usize,
 
+    /// Adjudicate games whose result is known: solve=N ends an Othello
+    /// game at N empty squares or fewer with the exact solver's result.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub adjudicate: Option<Vec<String>>,
+
+    /// Play the deals from an opening suite: FILE, then format=moves|positions
+    /// order=sequential|random start=N (see docs/match.md). Each opening is
+    /// played once per seat rotation; start=N begins at opening N.
+    #[arg(long, value_name = "FILE [KEY=VALUE]", num_args = 1..)]
+    pub openings: Option<Vec<String>>,
+
     /// The match seed: deals, openings and engine seeds derive from it
     /// (default: from the clock; always printed and recorded).
     #[arg(long)]
@@ -232,6 +251,24 @@ pub struct MatchArgs {
     /// report names them); without it such a merge is refused.
     #[arg(long, requires = "merge")]
     pub partial: bool,
+
+    /// Also write the games in other formats: ggf=FILE (Othello, GGF as
+    /// NBoard and Edax read it), quoridor=FILE (Quoridor text, a line per
+    /// move), jsonl=FILE (any game, one JSON object per game).
+    #[arg(long, value_name = "FORMAT=FILE", num_args = 1..)]
+    pub export: Vec<String>,
+
+    /// Scale every time limit by this machine's speed: the reference
+    /// machine's nodes a second from `tabula bench` (its signature line);
+    /// limits are multiplied by REF_NPS / this machine's.
+    #[arg(long, value_name = "REF_NPS")]
+    pub tc_scale: Option<f64>,
+
+    /// Restart an engine that crashed or hung and go on, however often
+    /// (its games are lost as forfeits). Without it the match stops at
+    /// an engine's second crash or hang.
+    #[arg(long)]
+    pub recover: bool,
 
     /// No progress bar, one line per finished game instead.
     #[arg(long)]
@@ -398,6 +435,9 @@ pub struct MatchReport {
     /// Output files that could not be written at the end (a chart), each
     /// said: the report is whole, but the run failed.
     pub file_errors: Vec<String>,
+    /// Why the match stopped before its end, other than the SPRT or an
+    /// interrupt (an engine's second crash without `--recover`).
+    pub stopped: Option<String>,
 }
 
 impl MatchReport {
@@ -450,7 +490,14 @@ pub fn run_with_referee(
     referee: Box<dyn Referee>,
 ) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
-    let setup = setup_from(args, referee.as_ref())?;
+    let mut setup = setup_from(args, referee.as_ref())?;
+    if let Some(words) = &args.openings {
+        setup.openings = Some(Arc::new(openings::for_match(
+            words,
+            referee.as_ref(),
+            &setup,
+        )?));
+    }
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     if sprt.is_some() && setup.engines.len() != 2 {
         return Err(ConfigError("--sprt needs exactly two engines".to_string()).into());
@@ -507,7 +554,17 @@ pub fn run_with_referee(
         ))
         .into());
     }
-    let jobs = jobs.filter(move |j| shard.is_none_or(|s| s.holds(j.deal)));
+    // `--openings ... start=N`: the deals (and game numbers) of a longer
+    // match from its first opening, so that offset runs merge into it.
+    let first_deal = setup.openings.as_ref().map_or(0, |s| s.first_deal());
+    let games_per_deal = (schedule::pairings(setup.engines.len()).len() * rotation) as u64;
+    let jobs = jobs
+        .filter(move |j| shard.is_none_or(|s| s.holds(j.deal)))
+        .map(move |mut j| {
+            j.deal += first_deal;
+            j.number += usize::try_from(first_deal * games_per_deal).unwrap_or(usize::MAX / 2);
+            j
+        });
     // No more workers than games.
     let concurrency = concurrency.min(total);
 
@@ -577,6 +634,8 @@ pub fn run_with_referee(
     // Running tallies per pairing, so that each game costs O(1) here.
     let pairs = schedule::pairings(setup.engines.len());
     let mut running = vec![Wdl::default(); pairs.len()];
+    // The SPRT counts whole deals (game pairs), as the report does.
+    let mut deal_tally = pentanomial::DealTally::new(rotation);
     let started = Instant::now();
     let mut interrupted = false;
     let mut live = args.live.as_ref().map(|path| LiveChart {
@@ -589,6 +648,9 @@ pub fn run_with_referee(
         live.update(&rec, sprt, &mut progress);
         live.last = None;
     }
+    let mut crash_watch = recover::CrashWatch::new(setup.engines.len(), args.recover);
+    let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
+    let mut crash_stop: Option<String> = None;
     schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
         if interrupt::stopping() {
             // A signal is ending the runner: this game ended because its
@@ -620,13 +682,17 @@ pub fn run_with_referee(
             pairs.iter().position(|&p| p == game.pairing),
         ) {
             running[i].add(score);
+            if i == 0 {
+                deal_tally.add(game.deal, score);
+            }
         }
+        let crash_note = crash_watch.note(&game, &names);
         rec.games.push(game);
         progress.game_done(&line, &running_status(&rec, &pairs, &running));
         if let Some(live) = live.as_mut() {
             live.update(&rec, sprt, &mut progress);
         }
-        match sprt.map(|s| s.decide(&running[0])) {
+        match sprt.map(|s| s.decision(s.llr_deals(&deal_tally.counts))) {
             Some(d @ (SprtDecision::AcceptH0 | SprtDecision::AcceptH1))
                 if stopped_by_sprt.is_none() =>
             {
@@ -637,6 +703,13 @@ pub fn run_with_referee(
                 ));
                 false
             }
+            _ if crash_stop.is_none()
+                && let Some(why) = crash_note =>
+            {
+                progress.message(&format!("Stopping: {why}; finishing the games under way"));
+                crash_stop = Some(why);
+                false
+            }
             _ if interrupt::interrupted() && !interrupted => {
                 interrupted = true;
                 progress.message(
@@ -644,20 +717,35 @@ pub fn run_with_referee(
                 );
                 false
             }
-            _ => stopped_by_sprt.is_none() && !interrupted,
+            _ => stopped_by_sprt.is_none() && !interrupted && crash_stop.is_none(),
         }
     });
     interrupt::wait_if_stopping();
     progress.finish();
     rec.games.sort_by_key(|g| g.number);
     if rec.games.len() < total {
-        rec.stopped = Some(if interrupted { "interrupted" } else { "sprt" }.to_string());
+        rec.stopped = Some(
+            if interrupted {
+                "interrupted"
+            } else if crash_stop.is_some() {
+                "crash"
+            } else {
+                "sprt"
+            }
+            .to_string(),
+        );
     }
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
     if interrupted {
         text.push_str(&format!(
             "Interrupted after {} of {total} games\n",
+            rec.games.len()
+        ));
+    }
+    if let Some(why) = &crash_stop {
+        text.push_str(&format!(
+            "Stopped after {} of {total} games: {why}\n",
             rec.games.len()
         ));
     }
@@ -682,11 +770,18 @@ pub fn run_with_referee(
         record_path,
         stopped_by_sprt,
         file_errors: Vec::new(),
+        stopped: crash_stop,
     };
     if let Some(e) = writer.failure() {
         let e = format!("the record is not complete: {e}");
         progress::eprint_line(&format!("tabula match: {e}"));
         report.text.push_str(&format!("Record: {e}\n"));
+        file_errors.push(e);
+    }
+    if let Err(e) = export::write_exports(&args.export, &report.record) {
+        let e = format!("--export: {e}");
+        progress::eprint_line(&format!("tabula match: {e}"));
+        report.text.push_str(&format!("Export: {e}\n"));
         file_errors.push(e);
     }
     let mut report = publish(report, args.chart.as_ref());
@@ -716,10 +811,40 @@ fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
             "game-seeds",
             if setup.game_seeds { "on" } else { "off" }.to_string(),
         ),
+        // The suite and how it is read, not where a shard starts in it
+        // (start=N): shards of one suite merge.
+        (
+            "openings",
+            words_setting(
+                args.openings
+                    .iter()
+                    .flatten()
+                    .filter(|w| !w.starts_with("start=")),
+            ),
+        ),
+        (
+            "adjudicate",
+            words_setting(args.adjudicate.iter().flatten()),
+        ),
+        (
+            "tc-scale",
+            args.tc_scale.map_or("none".to_string(), |n| n.to_string()),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect()
+}
+
+/// A list of words as one `key=value` setting: comma-joined, `none` when
+/// empty.
+fn words_setting<'a>(words: impl Iterator<Item = &'a String>) -> String {
+    let joined: Vec<&str> = words.map(String::as_str).collect();
+    if joined.is_empty() {
+        "none".to_string()
+    } else {
+        joined.join(",")
+    }
 }
 
 /// The default record name, without its `.txt`.
@@ -893,6 +1018,7 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     output::check_distinct(&roles).map_err(ArenaError::Output)?;
     let merged = MatchRecord::merge_files(&named, args.partial)?;
     let rec = merged.record;
+    export::check(&args.export, &rec.game)?;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
     let summary = Summary::compute(&rec, sprt);
     let mut text = summary.text(&rec);
@@ -921,7 +1047,15 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         record_path,
         stopped_by_sprt: None,
         file_errors: Vec::new(),
+        stopped: None,
     };
+    let mut report = report;
+    if let Err(e) = export::write_exports(&args.export, &report.record) {
+        let e = format!("--export: {e}");
+        progress::eprint_line(&format!("tabula match: {e}"));
+        report.text.push_str(&format!("Export: {e}\n"));
+        report.file_errors.push(e);
+    }
     Ok(publish(report, args.chart.as_ref()))
 }
 
@@ -996,6 +1130,14 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         engines.push(spec);
     }
     settle_names(&mut engines);
+    if let Some(reference) = args.tc_scale {
+        let (factor, line) = tcscale::measure(reference)?;
+        eprintln!("{line}");
+        for e in &mut engines {
+            e.limits = tcscale::scale(e.limits, factor);
+            e.limits.check_for(e.proto, &e.name)?;
+        }
+    }
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -1017,6 +1159,9 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         ))
         .into());
     }
+    export::check(&args.export, referee.game_name())?;
+    let adjudication = adjudicate::Adjudication::parse(args.adjudicate.as_deref().unwrap_or(&[]))?;
+    adjudication.check(referee)?;
     let log: Option<TrafficLog> = args.debug.then(|| {
         let start = Instant::now();
         Arc::new(move |line: &str| {
@@ -1032,6 +1177,8 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         random_plies: args.random_plies,
         game_seeds: !args.no_game_seeds,
         log,
+        openings: None,
+        adjudication,
     })
 }
 
@@ -1081,6 +1228,7 @@ fn game_line(rec: &MatchRecord, g: &GameRecord) -> String {
     let how = match &g.ending {
         Ending::Normal => "by the rules".to_string(),
         Ending::MoveLimit => "move limit".to_string(),
+        Ending::Adjudicated(d) => format!("adjudicated, {d}"),
         Ending::Resign(e) => format!("{} resigns", name(*e)),
         Ending::Forfeit { engine, fault, .. } => {
             format!("{} forfeits: {}", name(*engine), fault.word())

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
+use super::adjudicate::{Adjudication, Verdict};
 use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
+use super::openings::{Opening, OpeningSuite};
 use super::process::{EngineError, EngineProcess, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
@@ -37,6 +39,10 @@ pub struct Setup {
     pub game_seeds: bool,
     /// Where traffic goes with `--debug`.
     pub log: Option<TrafficLog>,
+    /// The opening suite (`--openings`), if any.
+    pub openings: Option<std::sync::Arc<OpeningSuite>>,
+    /// What `--adjudicate` decides.
+    pub adjudication: Adjudication,
 }
 
 /// One game to play.
@@ -68,30 +74,38 @@ pub fn deal_rng(seed: u64, deal: u64, step: u64) -> Rng {
 #[derive(Default)]
 pub struct Pool {
     idle: Vec<Vec<EngineProcess>>,
+    /// Engines whose process died here: the next one started is a restart.
+    lost: Vec<bool>,
 }
 
 impl Pool {
-    /// An idle process of `engine`, or a new one (started and initialised).
+    /// An idle process of `engine`, or a new one (started and
+    /// initialised), and whether that new one replaces a dead one.
     fn take(
         &mut self,
         setup: &Setup,
         engine: usize,
         label: &str,
-    ) -> Result<EngineProcess, EngineError> {
+    ) -> Result<(EngineProcess, bool), EngineError> {
         if let Some(p) = self.idle.get_mut(engine).and_then(Vec::pop) {
-            return Ok(p);
+            return Ok((p, false));
         }
+        let restart = self.lost.get_mut(engine).is_some_and(std::mem::take);
         let spec = &setup.engines[engine];
         let mut p = EngineProcess::spawn(&spec.launch, label, setup.log.clone())?;
         for line in spec.start_lines() {
             p.send(line, setup.timeout)?;
         }
-        Ok(p)
+        Ok((p, restart))
     }
 
-    /// Returns a healthy process for later games.
+    /// Returns a healthy process for later games (a dead one is noted).
     fn give(&mut self, engine: usize, p: EngineProcess) {
         if p.is_dead() {
+            if self.lost.len() <= engine {
+                self.lost.resize(engine + 1, false);
+            }
+            self.lost[engine] = true;
             return;
         }
         if self.idle.len() <= engine {
@@ -128,6 +142,7 @@ fn fault_of(e: &EngineError) -> Fault {
 /// How a game loop stopped, short of a fault.
 enum Stop {
     Over,
+    Adjudicated(Verdict),
     Resign(usize),
     MoveLimit,
 }
@@ -142,6 +157,8 @@ struct Table<'a> {
     clocks: Vec<SeatClock>,
     transcript: Vec<String>,
     plies: usize,
+    /// Engines whose process was restarted for this game.
+    restarted: Vec<usize>,
 }
 
 impl Table<'_> {
@@ -176,10 +193,13 @@ impl Table<'_> {
                 self.referee.seat_name(seat)
             );
             match pool.take(self.setup, engine, &label) {
-                Ok(mut p) => {
+                Ok((mut p, restart)) => {
                     // A reused process plays this game at this seat now.
                     p.set_label(&label);
                     self.procs[seat] = Some(p);
+                    if restart {
+                        self.restarted.push(engine);
+                    }
                 }
                 Err(e) => {
                     return Err(Forfeit {
@@ -298,13 +318,35 @@ impl Table<'_> {
         format!("the referee refused its own step: {e}")
     }
 
-    /// Random opening moves, told to everyone including the mover.
+    /// The deal's opening from the suite, then the random opening moves:
+    /// told to everyone including the mover.
     fn opening(&mut self) -> Result<Result<(), String>, Forfeit> {
         if !self.referee.perfect_information() {
             return Ok(Ok(()));
         }
+        if let Some(suite) = &self.setup.openings {
+            match suite.for_deal(self.job.deal).1 {
+                Opening::Position(text) => {
+                    if let Err(e) = self.referee.set_position(text) {
+                        return Ok(Err(format!("the opening's position: {e}")));
+                    }
+                    let line = format!("setboard {text}");
+                    self.transcript.push(line.clone());
+                    for seat in 0..self.job.seats.len() {
+                        self.send(seat, &line, self.setup.timeout)?;
+                    }
+                }
+                Opening::Moves(moves) => {
+                    for mv in moves.clone() {
+                        if let Err(m) = self.opening_move(&mv)? {
+                            return Ok(Err(m));
+                        }
+                    }
+                }
+            }
+        }
         for k in 0..self.setup.random_plies {
-            let Turn::Player(seat) = self.referee.turn() else {
+            let Turn::Player(_) = self.referee.turn() else {
                 break;
             };
             let moves = self.referee.legal_moves();
@@ -312,16 +354,29 @@ impl Table<'_> {
                 break;
             }
             let mut rng = deal_rng(self.setup.seed, self.job.deal, 1_000_000 + k as u64);
-            let pick = &moves[rng.gen_range(0..moves.len())];
-            let told = match self.referee.play(pick) {
-                Ok(t) => t,
-                Err(e) => return Ok(Err(Self::runner_error(e))),
-            };
-            let line = self.played_line(seat, &told.text);
-            self.transcript.push(line.clone());
-            self.tell(&told)?;
-            self.send(seat, &line, self.setup.timeout)?;
+            let pick = moves[rng.gen_range(0..moves.len())].clone();
+            if let Err(m) = self.opening_move(&pick)? {
+                return Ok(Err(m));
+            }
         }
+        Ok(Ok(()))
+    }
+
+    /// One move of the opening, played by the runner for the seat to move.
+    fn opening_move(&mut self, mv: &str) -> Result<Result<(), String>, Forfeit> {
+        let Turn::Player(seat) = self.referee.turn() else {
+            return Ok(Err(format!(
+                "the opening move {mv} comes after the game's end"
+            )));
+        };
+        let told = match self.referee.play(mv) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(Self::runner_error(e))),
+        };
+        let line = self.played_line(seat, &told.text);
+        self.transcript.push(line.clone());
+        self.tell(&told)?;
+        self.send(seat, &line, self.setup.timeout)?;
         Ok(Ok(()))
     }
 
@@ -429,6 +484,9 @@ impl Table<'_> {
                     if self.setup.max_moves > 0 && self.plies >= self.setup.max_moves {
                         return Ok(Ok(Stop::MoveLimit));
                     }
+                    if let Some(v) = self.setup.adjudication.judge(self.referee.as_ref()) {
+                        return Ok(Ok(Stop::Adjudicated(v)));
+                    }
                     let told = match self.genmove(seat)? {
                         Ok(t) => t,
                         Err(stop) => return Ok(Ok(stop)),
@@ -487,6 +545,7 @@ pub fn play_game(
         referee,
         transcript: vec![head],
         plies: 0,
+        restarted: Vec::new(),
     };
     let outcome = if job.seats.len() != seats {
         Ok(Err(format!(
@@ -510,6 +569,12 @@ pub fn play_game(
             )
         }
         Ok(Ok(Stop::MoveLimit)) => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
+        Ok(Ok(Stop::Adjudicated(v))) => (
+            Ending::Adjudicated(v.detail),
+            results_from_winners(seats, &v.winners),
+            None,
+            v.winners,
+        ),
         Ok(Ok(Stop::Resign(e))) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
         Ok(Err(message)) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
         Err(f) => {
@@ -538,6 +603,13 @@ pub fn play_game(
         if let (Some(p), Some(&engine)) = (p, job.seats.get(seat)) {
             pool.give(engine, p);
         }
+    }
+    for e in table.restarted {
+        table.transcript.push(format!(
+            "{}{}",
+            super::recover::RESTART_MARK,
+            setup.engines[e].name
+        ));
     }
     GameRecord {
         number: job.number,

@@ -105,6 +105,9 @@ pub enum Ending {
     Resign(usize),
     /// Adjudicated a draw after the move limit.
     MoveLimit,
+    /// Adjudicated by `--adjudicate` (the winners say the result): what
+    /// decided it.
+    Adjudicated(String),
     /// The engine (index) forfeited by a fault.
     Forfeit {
         /// The culprit engine.
@@ -428,6 +431,9 @@ impl MatchRecord {
         match &g.ending {
             Ending::Normal => line.push_str(" ending=normal"),
             Ending::MoveLimit => line.push_str(" ending=movelimit"),
+            Ending::Adjudicated(d) => {
+                line.push_str(&format!(" ending=adjudicated detail={}", quote(d)))
+            }
             Ending::Resign(e) => {
                 line.push_str(&format!(" ending=resign culprit={}", quote(&name(*e))))
             }
@@ -556,6 +562,12 @@ impl MatchRecord {
                         no,
                         "a second record inside this one (two files joined?)".to_string(),
                     ));
+                }
+                // A game's notes (a restarted engine) stay in its block.
+                if line.starts_with(super::recover::RESTART_MARK)
+                    && let Some(g) = rec.games.last_mut()
+                {
+                    g.transcript.push(line.to_string());
                 }
                 continue;
             }
@@ -743,6 +755,11 @@ impl MatchRecord {
     /// not say (a version 1 record, or one of several seeds).
     fn schedule(&self) -> Option<Result<super::schedule::Jobs, String>> {
         if self.seeds.len() != 1 {
+            return None;
+        }
+        // A run of an opening suite may start anywhere in it (`start=N`):
+        // its games are a slice of a match whose extent no run states.
+        if self.setting("openings").is_some_and(|o| o != "none") {
             return None;
         }
         let games = self.setting(GAMES_KEY)?;
@@ -1183,6 +1200,7 @@ fn parse_game(
     let ending = match get("ending") {
         "normal" => Ending::Normal,
         "movelimit" => Ending::MoveLimit,
+        "adjudicated" => Ending::Adjudicated(get("detail").to_string()),
         "resign" => Ending::Resign(engine(get("culprit"))?),
         "forfeit" => Ending::Forfeit {
             engine: engine(get("culprit"))?,
@@ -1215,7 +1233,8 @@ fn parse_game(
         .map(|s| parse_nums(s, "scores"))
         .transpose()?;
     let expected = match &ending {
-        Ending::Normal => results_from_winners(seats.len(), &winners),
+        // An adjudicated game's winners are those of perfect play.
+        Ending::Normal | Ending::Adjudicated(_) => results_from_winners(seats.len(), &winners),
         Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => {
             if !seats.contains(e) {
                 return Err("the culprit does not sit in the game".to_string());

@@ -9,6 +9,7 @@
 //! by [`referee_for`]. Moves are read and checked by [`Played`], as the
 //! engine reads them.
 
+use crate::control::Control;
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games::GameVisitor;
 use crate::options::{OptionError, Options};
@@ -74,7 +75,33 @@ pub trait Referee: Send + Sync {
     /// The fixed board size of a game without a size option (Othello: 8),
     /// which a GTP engine is told with `boardsize`.
     fn board_size(&self) -> Option<u32>;
+    /// Sets the position from its text (`setboard`), with no history;
+    /// unchanged on error.
+    fn set_position(&mut self, text: &str) -> Result<(), String>;
+    /// The position as text, for games that have one.
+    fn position_text(&self) -> Option<String>;
+    /// Whether the game has an exact solver ([`Referee::solve_exact`]).
+    fn has_solver(&self) -> bool;
+    /// Solves the position exactly when it is within `reach` (Othello:
+    /// that many empty squares or fewer) and a player is to move: the
+    /// mover, its best move and the margin of perfect play for it.
+    fn solve_exact(&self, reach: u32) -> Option<Solved>;
 }
+
+/// An exactly solved position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The seat to move.
+    pub seat: Seat,
+    /// Its best move, as text.
+    pub mv: String,
+    /// The final margin for it with perfect play (the game's score unit).
+    pub margin: i32,
+}
+
+/// The solver's table for adjudication: 4 MiB (allocated per solve; at
+/// 14 empties a larger one costs more to clear than it saves).
+const SOLVER_TABLE_BYTES: usize = 4 << 20;
 
 /// The generic referee over a concrete game.
 struct GameReferee<G: Game> {
@@ -225,5 +252,36 @@ impl<G: Game> Referee for GameReferee<G> {
 
     fn board_size(&self) -> Option<u32> {
         self.game.state().board_size()
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        self.game.set_position(text).map_err(|e| e.to_string())?;
+        self.history.clear();
+        Ok(())
+    }
+
+    fn position_text(&self) -> Option<String> {
+        self.game.state().position_text()
+    }
+
+    fn has_solver(&self) -> bool {
+        // A game with a solver can solve its start at the largest reach.
+        self.game.start().solvable(u32::MAX)
+    }
+
+    fn solve_exact(&self, reach: u32) -> Option<Solved> {
+        let state = self.game.state();
+        let Turn::Player(seat) = state.turn() else {
+            return None;
+        };
+        if !state.solvable(reach) {
+            return None;
+        }
+        let (mv, margin) = state.solve(&Control::unlimited(), SOLVER_TABLE_BYTES)?;
+        Some(Solved {
+            seat,
+            mv: state.move_text(mv),
+            margin,
+        })
     }
 }

@@ -5,40 +5,49 @@
 
 use std::fmt::Write as _;
 
+use super::pentanomial::{self, DealCounts, DealEstimate, DealTally, NELO_PER_T};
 use super::record::{Ending, Fault, MatchRecord};
 use super::schedule::pairings;
 use super::stats::{
-    EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
+    self, EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
 };
 
 /// The Elo curve of a two-engine match (see [`Summary::curve`]).
+///
+/// The SPRT's LLR on it is over the deals complete at each point, as the
+/// running match decides.
 fn elo_curve(rec: &MatchRecord, sprt: Option<Sprt>) -> Vec<CurvePoint> {
-    let scores = || {
-        rec.games.iter().filter_map(|g| {
-            let first = g.first_score()?;
-            match g.pairing {
-                (0, 1) => Some(first),
-                (1, 0) => Some(1.0 - first),
-                _ => None,
-            }
-        })
-    };
-    let n = scores().count() as u64;
+    let scores = pentanomial::pair_scores(rec, 0, 1);
+    let n = scores.len() as u64;
     let step = n.div_ceil(CURVE_POINTS).max(1);
     let mut wdl = Wdl::default();
+    let mut deals = DealTally::new(pentanomial::rotation_of(&scores));
     let mut curve = Vec::new();
-    for score in scores() {
+    for (deal, score) in scores {
         wdl.add(score);
+        deals.add(deal, score);
         let games = wdl.games();
         if games % step == 0 || games == n {
             curve.push(CurvePoint {
                 games,
                 elo: elo_estimate(&wdl),
-                llr: sprt.map(|t| t.llr(&wdl)),
+                llr: sprt.map(|t| t.llr_deals(&deals.counts)),
             });
         }
     }
     curve
+}
+
+/// Normalised Elo of games counted alone: the t-value of the game score
+/// times `800 / ln 10`, with the interval of the score.
+fn trinomial_nelo(wdl: &Wdl, e: &EloEstimate) -> (f64, f64, f64) {
+    let sigma = stats::variance_estimate(wdl).sqrt();
+    let nelo = |s: f64| (s - 0.5) / sigma * NELO_PER_T;
+    (
+        nelo(wdl.score()),
+        nelo(e.score_interval.0),
+        nelo(e.score_interval.1),
+    )
 }
 
 /// The results of one pairing, from the first engine's side.
@@ -54,6 +63,10 @@ pub struct PairingStats {
     pub elo: Option<EloEstimate>,
     /// The likelihood that the first engine is stronger.
     pub los: f64,
+    /// The first engine's deal scores (game pairs for two seats).
+    pub deals: DealCounts,
+    /// What the deals say, when one is complete.
+    pub deal_estimate: Option<DealEstimate>,
     /// The first engine's mean share of the seats, when it is not one
     /// half (an uneven `--table` such as ABBB): the score of equal
     /// engines when every game has one winner. The Elo and LOS assume
@@ -98,6 +111,8 @@ pub struct Endings {
     pub resign: u64,
     /// Drawn at the move limit.
     pub move_limit: u64,
+    /// Decided by `--adjudicate`.
+    pub adjudicated: u64,
     /// Forfeited by a fault.
     pub forfeit: u64,
     /// Not counted (runner errors).
@@ -180,6 +195,8 @@ impl Summary {
                 wdl: Wdl::default(),
                 elo: None,
                 los: 0.5,
+                deals: DealCounts::default(),
+                deal_estimate: None,
                 parity: None,
             })
             .collect();
@@ -188,6 +205,7 @@ impl Summary {
             match &g.ending {
                 Ending::Normal => endings.normal += 1,
                 Ending::MoveLimit => endings.move_limit += 1,
+                Ending::Adjudicated(_) => endings.adjudicated += 1,
                 Ending::Resign(e) => {
                     endings.resign += 1;
                     if let Some(s) = engines.get_mut(*e) {
@@ -251,6 +269,8 @@ impl Summary {
         for (p, &(total, n)) in pairs.iter_mut().zip(&shares) {
             p.elo = elo_estimate(&p.wdl);
             p.los = los(&p.wdl);
+            p.deals = pentanomial::deal_counts(rec, p.first, p.second);
+            p.deal_estimate = p.deals.estimate();
             let share = total / n.max(1) as f64;
             p.parity = (n > 0 && (share - 0.5).abs() > 1e-9).then_some(share);
         }
@@ -260,11 +280,12 @@ impl Summary {
             Vec::new()
         };
         let sprt = sprt.filter(|_| engines.len() == 2).map(|test| {
-            let wdl = pairs.first().map(|p| p.wdl).unwrap_or_default();
+            let deals = pairs.first().map(|p| p.deals.clone()).unwrap_or_default();
+            let llr = test.llr_deals(&deals);
             SprtStatus {
                 test,
-                llr: test.llr(&wdl),
-                decision: test.decide(&wdl),
+                llr,
+                decision: test.decision(llr),
             }
         });
         Summary {
@@ -374,6 +395,51 @@ impl Summary {
                     100.0 * p.los
                 );
             }
+            if let Some(d) = p.deal_estimate {
+                let unit = if p.deals.rotation == 2 {
+                    "Game pairs (pentanomial)".to_string()
+                } else {
+                    format!("Deals of {} games", p.deals.rotation)
+                };
+                let _ = writeln!(
+                    out,
+                    "{unit}: {} deals, {}{}",
+                    d.deals,
+                    p.deals.text(),
+                    if p.deals.loose_games > 0 {
+                        format!(
+                            " ({} games of incomplete deals left out)",
+                            p.deals.loose_games
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                let _ = writeln!(
+                    out,
+                    "  Elo {} (95% interval {} .. {}), nElo {} ({} .. {}), LOS {:.1}%",
+                    fmt_elo(d.elo),
+                    fmt_elo(d.elo_lower),
+                    fmt_elo(d.elo_upper),
+                    fmt_elo(d.nelo),
+                    fmt_elo(d.nelo_lower),
+                    fmt_elo(d.nelo_upper),
+                    100.0 * d.los
+                );
+                if let Some(e) = p.elo {
+                    let (n, lo, hi) = trinomial_nelo(&p.wdl, &e);
+                    let _ = writeln!(
+                        out,
+                        "  beside it, games alone (trinomial): Elo {} ({} .. {}), nElo {} ({} .. {})",
+                        fmt_elo(e.elo),
+                        fmt_elo(e.lower),
+                        fmt_elo(e.upper),
+                        fmt_elo(n),
+                        fmt_elo(lo),
+                        fmt_elo(hi)
+                    );
+                }
+            }
             if let Some(share) = p.parity {
                 let _ = writeln!(
                     out,
@@ -388,8 +454,16 @@ impl Summary {
             let (lo, hi) = s.test.bounds();
             let _ = writeln!(
                 out,
-                "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}): LLR {:.2} in [{:.2}, {:.2}]: {}",
-                s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.llr, lo, hi, s.decision
+                "SPRT ({} Elo, elo0 {}, elo1 {}, alpha {}, beta {}, over deals): LLR {:.2} in [{:.2}, {:.2}]: {}",
+                s.test.model.word(),
+                s.test.elo0,
+                s.test.elo1,
+                s.test.alpha,
+                s.test.beta,
+                s.llr,
+                lo,
+                hi,
+                s.decision
             );
         }
         self.curve_table(&mut out);
@@ -398,8 +472,9 @@ impl Summary {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "Endings: {} by the rules, {} forfeits, {} resignations, {} drawn at the move limit{}",
+            "Endings: {} by the rules, {} adjudicated, {} forfeits, {} resignations, {} drawn at the move limit{}",
             e.normal,
+            e.adjudicated,
             e.forfeit,
             e.resign,
             e.move_limit,
@@ -421,6 +496,22 @@ impl Summary {
                 s.fault_count(Fault::Malformed),
                 s.fault_count(Fault::Refused),
                 s.fault_count(Fault::Spawn),
+            );
+        }
+        let mut after_restart: Vec<(String, Vec<String>)> = Vec::new();
+        for g in &rec.games {
+            for name in super::recover::restarted_in(g) {
+                match after_restart.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, games)) => games.push(g.number.to_string()),
+                    None => after_restart.push((name.to_string(), vec![g.number.to_string()])),
+                }
+            }
+        }
+        for (name, games) in after_restart {
+            let _ = writeln!(
+                out,
+                "  {name} was restarted after a crash or hang before games {}",
+                games.join(", ")
             );
         }
         out

@@ -2,12 +2,15 @@
 //! interval, the likelihood of superiority, and the sequential probability
 //! ratio test (SPRT) that stops a match once the answer is clear.
 //!
-//! All of it is computed from per-game scores in {0, ½, 1}: the Elo
-//! interval from the variance of that score (the trinomial model), the SPRT
-//! from the same mean and variance (the normal approximation of the
-//! generalised SPRT used by chess testing frameworks).
+//! The figures here are computed from per-game scores in {0, ½, 1} (the
+//! trinomial model): the Elo interval from the variance of that score.
+//! The SPRT's log-likelihood ratio is the generalised one of
+//! [`super::pentanomial`], over games here and over deals (game pairs)
+//! there, in logistic or normalised Elo.
 
 use std::fmt;
+
+use super::pentanomial::DealCounts;
 
 /// The two-sided 95% quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -228,10 +231,32 @@ pub fn fmt_estimate(e: &EloEstimate) -> String {
     }
 }
 
+/// The Elo scale of SPRT bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EloModel {
+    /// Normalised Elo: the t-value of the score per game times
+    /// `800 / ln 10` (fishtest's and fastchess's default): bounds mean the
+    /// same effort whatever the draw rate.
+    #[default]
+    Normalized,
+    /// Logistic Elo: `-400 log10(1/score - 1)`.
+    Logistic,
+}
+
+impl EloModel {
+    /// The word of `model=`.
+    pub fn word(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        }
+    }
+}
+
 /// The parameters of a sequential probability ratio test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
-    /// H0: the first engine is `elo0` stronger (logistic Elo).
+    /// H0: the first engine is `elo0` stronger (in `model` Elo).
     pub elo0: f64,
     /// H1: the first engine is `elo1` stronger.
     pub elo1: f64,
@@ -239,6 +264,8 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate (accepting H0 when H1 holds).
     pub beta: f64,
+    /// The scale of `elo0` and `elo1`.
+    pub model: EloModel,
 }
 
 /// Where an SPRT stands.
@@ -294,18 +321,37 @@ impl Sprt {
             elo1,
             alpha,
             beta,
+            model: EloModel::default(),
         })
     }
 
-    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` words (defaults: elo0 0,
-    /// elo1 5, alpha 0.05, beta 0.05).
+    /// The same test with bounds in `model` Elo.
+    pub fn with_model(self, model: EloModel) -> Sprt {
+        Sprt { model, ..self }
+    }
+
+    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized` words
+    /// (those are the defaults; `model=logistic` for logistic Elo).
     pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Sprt, SprtError> {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (0.0, 5.0, 0.05, 0.05);
+        let mut model = EloModel::default();
         for word in words {
             let word = word.as_ref();
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| SprtError(format!("'{word}' is not key=value")))?;
+            if key == "model" {
+                model = match value {
+                    "normalized" | "normalised" => EloModel::Normalized,
+                    "logistic" => EloModel::Logistic,
+                    _ => {
+                        return Err(SprtError(format!(
+                            "model must be normalized or logistic, not '{value}'"
+                        )));
+                    }
+                };
+                continue;
+            }
             let v: f64 = value
                 .parse()
                 .map_err(|_| SprtError(format!("'{value}' is not a number")))?;
@@ -316,12 +362,24 @@ impl Sprt {
                 "beta" => beta = v,
                 _ => {
                     return Err(SprtError(format!(
-                        "unknown key '{key}' (accepted: elo0, elo1, alpha, beta)"
+                        "unknown key '{key}' (accepted: elo0, elo1, alpha, beta, model)"
                     )));
                 }
             }
         }
-        Sprt::new(elo0, elo1, alpha, beta)
+        Ok(Sprt::new(elo0, elo1, alpha, beta)?.with_model(model))
+    }
+
+    /// The words that [`Sprt::parse`] reads back into this test.
+    pub fn words(&self) -> String {
+        format!(
+            "elo0={} elo1={} alpha={} beta={} model={}",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.model.word()
+        )
     }
 
     /// The log-likelihood ratio bounds `(lower, upper)`: at or below the
@@ -333,23 +391,31 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 given the results of the
-    /// first engine (normal approximation: `n (s1 - s0)(2x - s0 - s1) / 2v`).
+    /// The log-likelihood ratio of H1 against H0 given the games of the
+    /// first engine, each counted alone (the trinomial model).
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let n = wdl.games();
-        if n == 0 {
-            return 0.0;
-        }
-        let var = variance_estimate(wdl);
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        let x = wdl.score();
-        n as f64 * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var)
+        self.llr_deals(&DealCounts::from_bins(&[wdl.losses, wdl.draws, wdl.wins]))
     }
 
-    /// The decision for these results.
+    /// The log-likelihood ratio of H1 against H0 given the first engine's
+    /// deal scores (the pentanomial model for game pairs); 0 without a deal.
+    pub fn llr_deals(&self, deals: &DealCounts) -> f64 {
+        if deals.deals() == 0 {
+            return 0.0;
+        }
+        match self.model {
+            EloModel::Logistic => deals.llr_logistic(self.elo0, self.elo1),
+            EloModel::Normalized => deals.llr_normalized(self.elo0, self.elo1),
+        }
+    }
+
+    /// The decision for these results (counted game by game).
     pub fn decide(&self, wdl: &Wdl) -> SprtDecision {
-        let llr = self.llr(wdl);
+        self.decision(self.llr(wdl))
+    }
+
+    /// The decision at log-likelihood ratio `llr`.
+    pub fn decision(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtDecision::AcceptH1

@@ -9,6 +9,7 @@
 //! figures taken in one run, not across runs.
 
 pub mod latency;
+pub mod signature;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -250,6 +251,8 @@ pub fn run(config: &BenchConfig) -> String {
         std::thread::available_parallelism().map_or(1, |n| n.get()),
         if runs == 1 { "" } else { "s" }
     );
+
+    let _ = writeln!(out, "{}", signature::measure().line());
 
     let start = Othello::start();
     let mut leaves = 0;

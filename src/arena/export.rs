@@ -1,0 +1,369 @@
+//! Records others can read (`--export FORMAT=FILE`, repeatable words):
+//!
+//! - `ggf=FILE`: Othello games in GGF, the Generic Game Format of GGS,
+//!   read by NBoard, Edax (`load`) and WZebra: one `(;GM[Othello]...;)` a
+//!   line.
+//! - `quoridor=FILE`: Quoridor games as text, a line per move (described
+//!   in protocol.md, "Quoridor game text").
+//! - `jsonl=FILE`: every game of any game as one JSON object a line.
+//!
+//! All three are written from the match record, so a `--merge` exports
+//! the merged match too.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::config::ConfigError;
+use super::record::{Ending, GameRecord, MatchRecord};
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// GGF (Othello).
+    Ggf,
+    /// Quoridor game text.
+    Quoridor,
+    /// JSON lines, one object a game.
+    Jsonl,
+}
+
+/// The exports asked for.
+pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(Format, PathBuf)>, ConfigError> {
+    words
+        .iter()
+        .map(|w| {
+            let w = w.as_ref();
+            let bad = || {
+                ConfigError(format!(
+                    "--export: '{w}' is not FORMAT=FILE with FORMAT ggf, quoridor or jsonl"
+                ))
+            };
+            let (format, file) = w.split_once('=').ok_or_else(bad)?;
+            let format = match format {
+                "ggf" => Format::Ggf,
+                "quoridor" => Format::Quoridor,
+                "jsonl" => Format::Jsonl,
+                _ => return Err(bad()),
+            };
+            if file.is_empty() {
+                return Err(bad());
+            }
+            Ok((format, PathBuf::from(file)))
+        })
+        .collect()
+}
+
+/// Checks the exports of `words` against the game before any is played.
+pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> {
+    for (format, path) in parse(words)? {
+        // Checked before the first game, as the record and charts are.
+        super::output::check(&path).map_err(|e| ConfigError(format!("--export: {e}")))?;
+        let rec = MatchRecord {
+            game: game.to_string(),
+            ..MatchRecord::default()
+        };
+        match format {
+            Format::Ggf => needs_game(&rec, "othello", "ggf")?,
+            Format::Quoridor => needs_game(&rec, "quoridor", "quoridor")?,
+            Format::Jsonl => {}
+        }
+    }
+    Ok(())
+}
+
+/// Writes every export of `words` for `rec`.
+pub fn write_exports<S: AsRef<str>>(words: &[S], rec: &MatchRecord) -> Result<(), ConfigError> {
+    for (format, path) in parse(words)? {
+        let text = match format {
+            Format::Ggf => ggf(rec)?,
+            Format::Quoridor => quoridor(rec)?,
+            Format::Jsonl => jsonl(rec),
+        };
+        // Written whole, through a link or device, never renamed over one.
+        super::output::write_whole(&path, text.as_bytes())
+            .map_err(|e| ConfigError(format!("--export: {e}")))?;
+    }
+    Ok(())
+}
+
+fn needs_game(rec: &MatchRecord, game: &str, format: &str) -> Result<(), ConfigError> {
+    if rec.game != game {
+        return Err(ConfigError(format!(
+            "--export {format}= is for {game} games, not {}",
+            rec.game
+        )));
+    }
+    Ok(())
+}
+
+/// The engine playing `seat` in game `g`.
+fn player<'a>(rec: &'a MatchRecord, g: &GameRecord, seat: usize) -> &'a str {
+    g.seats
+        .get(seat)
+        .and_then(|&e| rec.engines.get(e))
+        .map_or("?", |e| e.name.as_str())
+}
+
+/// The moves of a transcript as (seat name, move), after any `setboard`,
+/// and the position text that `setboard` set.
+fn moves(g: &GameRecord) -> (Option<String>, Vec<(String, String)>) {
+    let mut start = None;
+    let mut out = Vec::new();
+    for line in &g.transcript {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("setboard") => {
+                start = Some(line["setboard".len()..].trim().to_string());
+                out.clear();
+            }
+            Some("play") => {
+                if let (Some(seat), Some(mv)) = (words.next(), words.next()) {
+                    out.push((seat.to_string(), mv.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    (start, out)
+}
+
+/// The solved margin of an adjudicated Othello game for black, read from
+/// the record's detail (`solved: white +6 ...`).
+fn solved_margin_for_black(detail: &str) -> Option<i32> {
+    let mut words = detail.strip_prefix("solved: ")?.split_whitespace();
+    let seat = words.next()?;
+    let margin: i32 = words.next()?.parse().ok()?;
+    Some(if seat == "black" { margin } else { -margin })
+}
+
+/// Othello games as GGF, one a line.
+pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
+    needs_game(rec, "othello", "ggf")?;
+    let mut out = String::new();
+    for g in &rec.games {
+        let (start, moves) = moves(g);
+        // The board as GGF writes it: `*` black, `O` white, `-` empty,
+        // a1..h8 row by row, then the side to move.
+        let start = start.unwrap_or_else(|| {
+            format!(
+                "{}OX{}XO{} X",
+                "-".repeat(27),
+                "-".repeat(6),
+                "-".repeat(27)
+            )
+        });
+        let (board, side) = start.split_once(' ').unwrap_or((&start, "X"));
+        let board: String = board
+            .chars()
+            .map(|c| match c {
+                'X' => '*',
+                'O' => 'O',
+                _ => '-',
+            })
+            .collect();
+        let side = if side.trim() == "O" { 'O' } else { '*' };
+        let result = match (&g.ending, &g.scores) {
+            (Ending::Normal, Some(s)) if s.len() == 2 => {
+                // Empty squares go to the winner, as Othello scores.
+                let (b, w) = (s[0] as i32, s[1] as i32);
+                let empties = 64 - b - w;
+                let d = b - w;
+                format!("{:+}.000", d + d.signum() * empties)
+            }
+            (Ending::Adjudicated(detail), _) => {
+                solved_margin_for_black(detail).map_or("?".to_string(), |m| format!("{m:+}.000"))
+            }
+            (Ending::Resign(_) | Ending::Forfeit { .. }, _) => {
+                // GGS: the margin of a game lost by resignation or time,
+                // with its reason.
+                let black_won = g.seat_results.first().is_some_and(|&r| r > 0.5);
+                let reason = if matches!(g.ending, Ending::Resign(_)) {
+                    "r"
+                } else {
+                    "t"
+                };
+                format!("{}64.000:{reason}", if black_won { "+" } else { "-" })
+            }
+            _ => "?".to_string(),
+        };
+        let _ = write!(
+            out,
+            "(;GM[Othello]PC[tabula match]PB[{}]PW[{}]RE[{result}]TI[0]TY[8]BO[8 {board} {side}]",
+            player(rec, g, 0),
+            player(rec, g, 1)
+        );
+        for (seat, mv) in moves {
+            let colour = if seat == "black" { 'B' } else { 'W' };
+            let mv = if mv.eq_ignore_ascii_case("pass") {
+                "PA".to_string()
+            } else {
+                mv.to_ascii_uppercase()
+            };
+            let _ = write!(out, "{colour}[{mv}]");
+        }
+        out.push_str(";)\n");
+    }
+    Ok(out)
+}
+
+/// The result of a game in words: the winning seats, or `draw`.
+fn result_words(rec: &MatchRecord, g: &GameRecord) -> String {
+    let seat = |s: usize| {
+        rec.seat_names
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| s.to_string())
+    };
+    let winners: Vec<usize> = (0..g.seat_results.len())
+        .filter(|&s| g.seat_results[s] > 0.75)
+        .collect();
+    if winners.is_empty() {
+        "draw".to_string()
+    } else {
+        winners.into_iter().map(seat).collect::<Vec<_>>().join(",")
+    }
+}
+
+fn ending_word(g: &GameRecord) -> &'static str {
+    match g.ending {
+        Ending::Normal => "normal",
+        Ending::MoveLimit => "movelimit",
+        Ending::Adjudicated(_) => "adjudicated",
+        Ending::Resign(_) => "resign",
+        Ending::Forfeit { .. } => "forfeit",
+        Ending::Error(_) => "error",
+    }
+}
+
+/// Quoridor games as text, a line per move (protocol.md, "Quoridor game
+/// text").
+pub fn quoridor(rec: &MatchRecord) -> Result<String, ConfigError> {
+    needs_game(rec, "quoridor", "quoridor")?;
+    let mut out = String::new();
+    for g in &rec.games {
+        let (start, moves) = moves(g);
+        let _ = writeln!(out, "[Game {}]", g.number);
+        let _ = writeln!(out, "[Options {}]", rec.options.join(" "));
+        for s in 0..g.seats.len() {
+            let _ = writeln!(
+                out,
+                "[{} {}]",
+                rec.seat_names.get(s).map_or("?", String::as_str),
+                player(rec, g, s)
+            );
+        }
+        if let Some(start) = start {
+            let _ = writeln!(out, "[Start {start}]");
+        }
+        let _ = writeln!(out, "[Result {}]", result_words(rec, g));
+        let _ = writeln!(out, "[Ending {}]", ending_word(g));
+        for (ply, (seat, mv)) in moves.iter().enumerate() {
+            let _ = writeln!(out, "{} {seat} {mv}", ply + 1);
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+    format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(","))
+}
+
+fn json_num(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        "null".to_string()
+    }
+}
+
+/// Every game as one JSON object a line: see docs/match.md for the keys.
+pub fn jsonl(rec: &MatchRecord) -> String {
+    let mut out = String::new();
+    let name = |e: usize| rec.engines.get(e).map_or("?", |e| e.name.as_str());
+    for g in &rec.games {
+        let (culprit, fault, detail) = match &g.ending {
+            Ending::Resign(e) => (Some(*e), None, None),
+            Ending::Forfeit {
+                engine,
+                fault,
+                detail,
+            } => (Some(*engine), Some(fault.word()), Some(detail.as_str())),
+            Ending::Adjudicated(d) | Ending::Error(d) => (None, None, Some(d.as_str())),
+            _ => (None, None, None),
+        };
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "null".to_string());
+        let _ = writeln!(
+            out,
+            "{{\"game\":{},\"options\":{},\"seed\":{},\"number\":{},\"deal\":{},\
+             \"pairing\":{},\"seats\":{},\"seat_names\":{},\"ending\":{},\"culprit\":{},\
+             \"fault\":{},\"detail\":{},\"scores\":{},\"winners\":{},\"results\":{},\
+             \"first_score\":{},\"plies\":{},\"ms\":{},\"transcript\":{}}}",
+            json_str(&rec.game),
+            json_list(&rec.options, |o| json_str(o)),
+            json_list(&rec.seeds, |s| s.to_string()),
+            g.number,
+            g.deal,
+            json_list(&[g.pairing.0, g.pairing.1], |&e| json_str(name(e))),
+            json_list(&g.seats, |&e| json_str(name(e))),
+            json_list(&rec.seat_names, |s| json_str(s)),
+            json_str(ending_word(g)),
+            opt(culprit.map(|e| json_str(name(e)))),
+            opt(fault.map(json_str)),
+            opt(detail.map(json_str)),
+            opt(g.scores.as_ref().map(|s| json_list(s, |&v| json_num(v)))),
+            json_list(&g.winners, |w| w.to_string()),
+            json_list(&g.seat_results, |&v| json_num(v)),
+            opt(g.first_score().map(json_num)),
+            g.plies,
+            g.millis,
+            json_list(&g.transcript, |l| json_str(l)),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_escape() {
+        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+
+    #[test]
+    fn export_words() {
+        assert_eq!(parse(&["ggf=a.ggf"]).unwrap()[0].0, Format::Ggf);
+        assert!(parse(&["pgn=a.pgn"]).is_err());
+        assert!(parse(&["ggf="]).is_err());
+        assert!(parse(&["a.ggf"]).is_err());
+    }
+
+    #[test]
+    fn solved_margins_read_for_black() {
+        assert_eq!(solved_margin_for_black("solved: white +6 at 14"), Some(-6));
+        assert_eq!(solved_margin_for_black("solved: black -2 at 14"), Some(-2));
+        assert_eq!(solved_margin_for_black("resign"), None);
+    }
+}

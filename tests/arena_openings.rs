@@ -1,0 +1,190 @@
+//! Opening suites: each opening is played once per seat rotation, runs
+//! with `start=` offsets play disjoint slices of one match and merge into
+//! it, and positions reach the engines by `setboard`.
+
+use crate::common;
+
+use common::{scratch, words};
+use tabula::arena::record::GameRecord;
+
+const SUITE: &str = "\
+# eight Othello openings, two spellings
+f5 d6 c3 d3 c4
+f5 f6 e6 f4
+f5d6c5f4e3
+f5 f4 e3 f6 d3
+f5 d6 c4 d3 c3
+f5 f6 e6 d6
+f5 d6 c6 f4
+f5 f4 e3 d6
+";
+
+fn run(
+    dir: &std::path::Path,
+    name: &str,
+    games: &str,
+    extra: &[&str],
+) -> tabula::arena::MatchReport {
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let suite = dir.join("suite.txt");
+    std::fs::write(&suite, SUITE).unwrap();
+    let mut w = words(&[
+        "--game", "othello", "--games", games, "-j", "2", "--seed", "5", "--depth", "1", "--quiet",
+        "--record",
+    ]);
+    w.push(dir.join(name).display().to_string());
+    w.extend(words(&["--openings", &suite.display().to_string()]));
+    w.extend(words(extra));
+    w.extend(words(&[
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=ab",
+        "set.search=alphabeta",
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=rules",
+        "set.search=rules",
+    ]));
+    tabula::arena::run(&common::parse(&w)).expect("match runs")
+}
+
+fn timeless(g: &GameRecord) -> GameRecord {
+    GameRecord {
+        millis: 0,
+        ..g.clone()
+    }
+}
+
+/// The opening moves of a game: its first `play` lines, as many as the
+/// suite line has.
+fn opening_of(g: &GameRecord, plies: usize) -> Vec<String> {
+    g.transcript[1..1 + plies].to_vec()
+}
+
+#[test]
+fn offset_runs_play_disjoint_openings_and_merge_into_one_run() {
+    let dir = scratch("openings");
+    let whole = run(&dir, "whole.txt", "16", &[]);
+    let first = run(&dir, "a.txt", "8", &[]);
+    let second = run(&dir, "b.txt", "8", &["start=5"]);
+    // Each opening once per colour: deal d plays suite line d + 1.
+    for g in &whole.record.games {
+        let deal = g.deal as usize;
+        let twin = whole
+            .record
+            .games
+            .iter()
+            .find(|o| o.deal == g.deal && o.number != g.number)
+            .expect("both colours");
+        assert_eq!(opening_of(g, 4), opening_of(twin, 4));
+        assert_ne!(g.seats, twin.seats);
+        assert!(deal < 8);
+    }
+    let a: std::collections::BTreeSet<u64> = first.record.games.iter().map(|g| g.deal).collect();
+    let b: std::collections::BTreeSet<u64> = second.record.games.iter().map(|g| g.deal).collect();
+    assert_eq!(a, (0..4).collect());
+    assert_eq!(b, (4..8).collect());
+    let openings = |r: &tabula::arena::MatchReport| -> std::collections::BTreeSet<Vec<String>> {
+        r.record.games.iter().map(|g| opening_of(g, 4)).collect()
+    };
+    assert!(openings(&first).is_disjoint(&openings(&second)));
+    assert_eq!(openings(&whole).len(), 8);
+    // The suite's moves are in the record, told as played moves.
+    let g1 = &whole.record.games[0];
+    assert_eq!(
+        opening_of(g1, 5),
+        [
+            "play black f5",
+            "play white d6",
+            "play black c3",
+            "play white d3",
+            "play black c4"
+        ]
+    );
+
+    let merged = tabula::arena::run(&common::parse(&words(&[
+        "--merge",
+        &dir.join("b.txt").display().to_string(),
+        &dir.join("a.txt").display().to_string(),
+        "--no-record",
+    ])))
+    .expect("merge");
+    let x: Vec<GameRecord> = whole.record.games.iter().map(timeless).collect();
+    let y: Vec<GameRecord> = merged.record.games.iter().map(timeless).collect();
+    assert_eq!(x, y);
+    assert_eq!(whole.summary, merged.summary);
+    assert_eq!(
+        whole.summary.text(&whole.record),
+        merged.summary.text(&merged.record)
+    );
+}
+
+#[test]
+fn positions_are_set_on_every_engine() {
+    let dir = scratch("openings-positions");
+    let positions = dir.join("positions.txt");
+    // Two positions 14 plies from the end, reached by playing the first
+    // legal move (then the last) over and over.
+    let mut text = String::from("# comment\n");
+    for pick_last in [false, true] {
+        let mut g = tabula::arena::referee_by_name("othello", &[]).unwrap();
+        for _ in 0..46 {
+            let moves = g.legal_moves();
+            let mv = if pick_last {
+                moves.last()
+            } else {
+                moves.first()
+            };
+            g.play(&mv.unwrap().clone()).unwrap();
+        }
+        text.push_str(&g.position_text().unwrap());
+        text.push('\n');
+    }
+    std::fs::write(&positions, text).unwrap();
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let mut w = words(&[
+        "--game",
+        "othello",
+        "--games",
+        "4",
+        "-j",
+        "1",
+        "--seed",
+        "3",
+        "--depth",
+        "2",
+        "--quiet",
+        "--no-record",
+    ]);
+    w.extend(words(&[
+        "--openings",
+        &positions.display().to_string(),
+        "format=positions",
+    ]));
+    w.extend(words(&[
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=a",
+        "set.search=alphabeta",
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=b",
+        "set.search=alphabeta",
+    ]));
+    let r = tabula::arena::run(&common::parse(&w)).expect("match runs");
+    assert_eq!(r.summary.endings.normal, 4, "{}", r.text);
+    for g in &r.record.games {
+        assert!(
+            g.transcript[1].starts_with("setboard "),
+            "{:?}",
+            g.transcript
+        );
+        // From 14 empties a game has at most about 14 moves (and passes).
+        assert!(g.plies <= 20, "{}", g.plies);
+    }
+    // A GTP engine cannot be given a position.
+    let mut gtp = w.clone();
+    gtp.extend(words(&["proto=gtp"]));
+    let err = tabula::arena::run(&common::parse(&gtp)).expect_err("refused");
+    assert!(err.to_string().contains("plain GTP"), "{err}");
+}
