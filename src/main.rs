@@ -157,7 +157,7 @@ enum Tool {
     Match(Box<tabula::arena::MatchArgs>),
     /// Train the Othello pattern evaluation: self-play data (resumable),
     /// exact-solve and search labels, a least-squares fit per stage, and a
-    /// weight file (see README, "Othello evaluation and midgame search").
+    /// weight file (see docs/experiments-othello.md, "Othello evaluation and midgame search").
     TrainOthello(Box<tabula::games::othello::train::TrainArgs>),
     /// Calibrate Othello's ProbCut: self-play positions searched at every
     /// depth, the deep value regressed on the shallow one per depth and

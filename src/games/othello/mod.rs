@@ -617,7 +617,7 @@ impl Game for Othello {
     /// midgame positions it took 35.5 M nodes where the table's move alone
     /// took 620 M, and from 2 plies left 52 M (the sort costs more than it
     /// saves so near the leaves); sorting by 2- to 4-ply searches from 8
-    /// to 10 plies left took 36.6-37.6 M, no better (README, "Othello
+    /// to 10 plies left took 36.6-37.6 M, no better (docs/experiments-othello.md, "Othello
     /// evaluation and midgame search").
     fn ordering_depth(&self, depth: u32) -> Option<u32> {
         (depth >= 3).then_some(0)

@@ -35,7 +35,7 @@ pub const STAGES: usize = 6;
 
 /// How many sigmas a bound must be cleared by. 1.0 against 1.5 scored
 /// 54.5% in 100 games at 100 ms a move (+31 Elo, 95% interval -34..+99):
-/// not shown better (README, "Othello evaluation and midgame search").
+/// not shown better (docs/experiments-othello.md, "Othello evaluation and midgame search").
 pub const CONFIDENCE: f64 = 1.5;
 
 /// The stage of a position with `empties` empty squares: 8 empties a

@@ -864,7 +864,7 @@ impl Game for Wizard {
     /// Half the playout moves are the rule player's: ISMCTS at 400
     /// iterations against three random-playout copies +26 ± 25 points a
     /// game (80 games), and at equal time (20 ms) against the build
-    /// before, +73 ± 41 (40 games; README).
+    /// before, +73 ± 41 (40 games; docs/experiments-cards.md).
     fn playout_rules(&self) -> f64 {
         0.5
     }
