@@ -24,6 +24,7 @@ pub(crate) mod dispose;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod gui;
 pub mod options;
 pub mod perft;
 pub mod played;
