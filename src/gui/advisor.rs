@@ -280,14 +280,18 @@ mod tests {
 
     #[test]
     fn reads_plain_and_multipv_info_lines() {
-        let plain = parse_info("info move d3 score 0.5021 iterations 16384 depth 9 time 101 pv d3 c5")
-            .unwrap();
+        let plain =
+            parse_info("info move d3 score 0.5021 iterations 16384 depth 9 time 101 pv d3 c5")
+                .unwrap();
         assert_eq!((plain.rank, plain.mv.as_str()), (1, "d3"));
         assert_eq!(plain.depth, Some(9));
         let multi =
             parse_info("info multipv 3 move e3h score 0.25 iterations 7 depth 2 time 5 pv e3h e8")
                 .unwrap();
-        assert_eq!((multi.rank, multi.mv.as_str(), multi.score), (3, "e3h", 0.25));
+        assert_eq!(
+            (multi.rank, multi.mv.as_str(), multi.score),
+            (3, "e3h", 0.25)
+        );
         assert!(parse_info("info string hello").is_none());
         assert!(parse_info("= d3").is_none());
     }

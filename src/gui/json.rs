@@ -86,7 +86,10 @@ mod tests {
 
     #[test]
     fn escapes_what_json_and_html_need() {
-        assert_eq!(string("a\"b\\c\n</script>"), "\"a\\\"b\\\\c\\n\\u003c/script>\"");
+        assert_eq!(
+            string("a\"b\\c\n</script>"),
+            "\"a\\\"b\\\\c\\n\\u003c/script>\""
+        );
         let o = Object::new()
             .str("k", "v")
             .num("n", 3)

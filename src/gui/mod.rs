@@ -129,9 +129,7 @@ impl Server {
         let ip = args.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
         let listener = TcpListener::bind((ip, args.port))
             .map_err(|e| GuiError(format!("cannot listen on {ip}:{}: {e}", args.port)))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| GuiError(e.to_string()))?;
+        let addr = listener.local_addr().map_err(|e| GuiError(e.to_string()))?;
         let mut engines = Vec::new();
         if args.engines.0.is_empty() {
             let exe = std::env::current_exe()
@@ -440,8 +438,7 @@ impl Server {
             }
             words.push(v.clone());
         }
-        let prototype =
-            crate::arena::referee_by_name(&game, &words).map_err(|e| e.to_string())?;
+        let prototype = crate::arena::referee_by_name(&game, &words).map_err(|e| e.to_string())?;
         let seats = prototype.num_seats();
         let person = match request.param("you").unwrap_or("0") {
             "none" => None,
@@ -467,7 +464,10 @@ impl Server {
                 .ok()
                 .filter(|&e| e < self.engines.len())
                 .ok_or_else(|| {
-                    format!("engine{s} must be an engine number 0..{}", self.engines.len() - 1)
+                    format!(
+                        "engine{s} must be an engine number 0..{}",
+                        self.engines.len() - 1
+                    )
                 })?;
             let search = request.param(&format!("search{s}")).unwrap_or(offered[0]);
             if !offered.contains(&search) {
@@ -482,9 +482,7 @@ impl Server {
                 .parse::<u64>()
                 .ok()
                 .filter(|&ms| (10..=self.max_movetime).contains(&ms))
-                .ok_or_else(|| {
-                    format!("move time must be 10..{} ms", self.max_movetime)
-                })?;
+                .ok_or_else(|| format!("move time must be 10..{} ms", self.max_movetime))?;
             let mut spec = self.engines[engine].clone();
             let label = match spec.proto {
                 Proto::Tabula => {
@@ -502,7 +500,12 @@ impl Server {
             seat_engines.push(Some(SeatEngine { spec, label }));
         }
         let advisor = (request.param("advisor") != Some("0"))
-            .then(|| self.engines.iter().find(|e| e.proto == Proto::Tabula).cloned())
+            .then(|| {
+                self.engines
+                    .iter()
+                    .find(|e| e.proto == Proto::Tabula)
+                    .cloned()
+            })
             .flatten()
             .map(|mut spec| {
                 let search = match game.as_str() {

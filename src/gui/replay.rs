@@ -10,8 +10,8 @@ const MAX_STEPS: usize = 20_000;
 
 /// The record's games as a list, and game `number` (from 1) step by step.
 pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
-    let record = MatchRecord::parse(text, std::path::Path::new("the record"))
-        .map_err(|e| e.to_string())?;
+    let record =
+        MatchRecord::parse(text, std::path::Path::new("the record")).map_err(|e| e.to_string())?;
     let names = |e: usize| {
         record
             .engines

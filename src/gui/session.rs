@@ -215,8 +215,14 @@ impl Page {
         self.view.seat_names()
     }
 
-    /// The state event: the seat's view, whose turn, its legal moves.
-    fn state_event(&self, last: Option<(Seat, &str)>, thinking: Option<Seat>) -> String {
+    /// The state event: the seat's view, whose turn, and the person's
+    /// legal moves when the referee waits for them (`waiting`).
+    fn state_event(
+        &self,
+        last: Option<(Seat, &str)>,
+        thinking: Option<Seat>,
+        waiting: bool,
+    ) -> String {
         let turn = self.view.turn();
         let (turn_text, to_move) = match turn {
             Turn::Player(s) => (
@@ -226,7 +232,7 @@ impl Page {
             Turn::Chance => ("chance".to_string(), None),
             Turn::Over => ("over".to_string(), None),
         };
-        let mine = to_move.is_some() && to_move == self.person;
+        let mine = waiting && to_move.is_some() && to_move == self.person;
         let legal = if mine { self.view.legal() } else { Vec::new() };
         Object::new()
             .str("type", "state")
@@ -238,6 +244,7 @@ impl Page {
             .opt("you", self.person.map(|s| s.to_string()))
             .str("turn", &turn_text)
             .opt("to_move", to_move.map(|s| s.to_string()))
+            .num("waiting", mine)
             .raw("legal", json::strings(legal))
             .raw("told", json::strings(&self.told))
             .opt(
@@ -250,7 +257,16 @@ impl Page {
     }
 
     fn publish_state(&mut self, last: Option<(Seat, &str)>, thinking: Option<Seat>) {
-        let event = self.state_event(last, thinking);
+        self.publish_state_as(last, thinking, false);
+    }
+
+    fn publish_state_as(
+        &mut self,
+        last: Option<(Seat, &str)>,
+        thinking: Option<Seat>,
+        waiting: bool,
+    ) {
+        let event = self.state_event(last, thinking, waiting);
         self.told.clear();
         self.session.publish(event);
     }
@@ -284,8 +300,10 @@ impl Outside for Page {
             return referee.play(&text).ok();
         }
         self.step = referee.history().len();
-        self.publish_state(None, None);
+        // The turn is open before the page hears of it: a move sent at
+        // once is not refused as early.
         self.session.lock().person_turn = true;
+        self.publish_state_as(None, None, true);
         let chosen = loop {
             if self.session.lock().closed {
                 break None;
@@ -509,13 +527,7 @@ fn referee_thread(
             deal: number as u64,
             seats: job_seats.clone(),
         };
-        let record = play_game_with(
-            &setup,
-            &mut pool,
-            prototype.as_ref(),
-            &job,
-            Some(&mut page),
-        );
+        let record = play_game_with(&setup, &mut pool, prototype.as_ref(), &job, Some(&mut page));
         number += 1;
         if session.lock().closed {
             break;
@@ -557,7 +569,12 @@ fn referee_thread(
                             })
                             .collect();
                         let k = plays.iter().rposition(|(s, _)| *s == seat)?;
-                        Some(plays[..k].iter().map(|(_, m)| m.to_string()).collect::<Vec<_>>())
+                        Some(
+                            plays[..k]
+                                .iter()
+                                .map(|(_, m)| m.to_string())
+                                .collect::<Vec<_>>(),
+                        )
                     });
                     match point {
                         Some(p) if perfect => {

@@ -303,7 +303,7 @@ async function play(move) {
 }
 
 function myTurn() {
-  return st && st.you !== null && st.to_move === st.you && !replay;
+  return st && st.waiting && st.you !== null && st.to_move === st.you && !replay;
 }
 
 // ---------------------------------------------------------------- drawing

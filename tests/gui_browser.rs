@@ -1,0 +1,1 @@
+// browser tests come next
