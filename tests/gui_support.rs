@@ -265,18 +265,43 @@ pub fn http_host(port: u16, method: &str, path: &str, body: &str, host: &str) ->
         body.len()
     );
     s.write_all(req.as_bytes()).expect("write");
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text
+    // Read the head, then exactly Content-Length bytes: a WebDriver
+    // server keeps the connection open whatever the request says.
+    let mut reader = BufReader::new(s);
+    let mut head = String::new();
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse::<usize>().ok();
+        }
+        let end = line == "\r\n";
+        head.push_str(&line);
+        if end {
+            break;
+        }
+    }
+    let mut body = Vec::new();
+    match length {
+        Some(n) => {
+            body.resize(n, 0);
+            let _ = reader.read_exact(&mut body);
+        }
+        None => {
+            let _ = reader.read_to_end(&mut body);
+        }
+    }
+    let status = head
         .split_whitespace()
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let body = text
-        .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    (status, body)
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Percent-encodes a query value.
@@ -489,6 +514,8 @@ impl Browser {
             "--disable-sync",
             "--disable-dev-shm-usage",
             "--window-size=1400,1000",
+            "--disable-crash-reporter",
+            "--disable-breakpad",
         ]
         .iter()
         .map(|a| quote(a))
@@ -541,22 +568,40 @@ impl Browser {
         )
     }
 
-    /// Clicks the element `css` selects, as a mouse does.
+    /// Clicks the element `css` selects, as a mouse does. The page
+    /// redraws on every event, so an element found may be replaced
+    /// before the click: then it is found again.
     pub fn click(&self, css: &str) {
-        let e = self.call(
-            "POST",
-            &format!("/session/{}/element", self.session),
-            &format!("{{\"using\":\"css selector\",\"value\":{}}}", quote(css)),
-        );
-        let Json::Obj(fields) = &e else {
-            panic!("no element {css}: {e:?}");
-        };
-        let id = fields[0].1.str().expect("element id").to_string();
-        self.call(
-            "POST",
-            &format!("/session/{}/element/{id}/click", self.session),
-            "{}",
-        );
+        for attempt in 0..20 {
+            let (status, text) = http(
+                self.port,
+                "POST",
+                &format!("/session/{}/element", self.session),
+                &format!("{{\"using\":\"css selector\",\"value\":{}}}", quote(css)),
+            );
+            let e = Json::parse(&text).unwrap_or(Json::Null);
+            let id = match e.get("value") {
+                Json::Obj(fields) if status == 200 => fields[0].1.str().unwrap_or("").to_string(),
+                _ => {
+                    assert!(attempt < 19, "no element {css}: {text}");
+                    thread::sleep(Duration::from_millis(50));
+                    continue;
+                }
+            };
+            let (status, text) = http(
+                self.port,
+                "POST",
+                &format!("/session/{}/element/{id}/click", self.session),
+                "{}",
+            );
+            if status == 200 {
+                return;
+            }
+            assert!(
+                text.contains("stale element") && attempt < 19,
+                "click {css}: {text}"
+            );
+        }
     }
 
     /// The page as a PNG.

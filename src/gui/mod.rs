@@ -72,7 +72,7 @@ impl fmt::Display for GuiError {
 impl std::error::Error for GuiError {}
 
 /// How long a session lives without a page watching it.
-const ORPHAN_GRACE: Duration = Duration::from_secs(4);
+const ORPHAN_GRACE: Duration = Duration::from_secs(3);
 
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);

@@ -208,6 +208,9 @@ struct Page {
     told: Vec<String>,
     /// Steps applied so far in this game (chance steps included).
     step: usize,
+    /// The last move the person may see (perfect information), shown
+    /// until the next.
+    last: Option<(Seat, String)>,
 }
 
 impl Page {
@@ -217,12 +220,7 @@ impl Page {
 
     /// The state event: the seat's view, whose turn, and the person's
     /// legal moves when the referee waits for them (`waiting`).
-    fn state_event(
-        &self,
-        last: Option<(Seat, &str)>,
-        thinking: Option<Seat>,
-        waiting: bool,
-    ) -> String {
+    fn state_event(&self, thinking: Option<Seat>, waiting: bool) -> String {
         let turn = self.view.turn();
         let (turn_text, to_move) = match turn {
             Turn::Player(s) => (
@@ -249,24 +247,21 @@ impl Page {
             .raw("told", json::strings(&self.told))
             .opt(
                 "last",
-                last.map(|(s, m)| Object::new().num("seat", s).str("move", m).end()),
+                self.last
+                    .as_ref()
+                    .map(|(s, m)| Object::new().num("seat", *s).str("move", m).end()),
             )
             .opt("thinking", thinking.map(|s| s.to_string()))
             .raw("view", self.view.view())
             .end()
     }
 
-    fn publish_state(&mut self, last: Option<(Seat, &str)>, thinking: Option<Seat>) {
-        self.publish_state_as(last, thinking, false);
+    fn publish_state(&mut self, thinking: Option<Seat>) {
+        self.publish_state_as(thinking, false);
     }
 
-    fn publish_state_as(
-        &mut self,
-        last: Option<(Seat, &str)>,
-        thinking: Option<Seat>,
-        waiting: bool,
-    ) {
-        let event = self.state_event(last, thinking, waiting);
+    fn publish_state_as(&mut self, thinking: Option<Seat>, waiting: bool) {
+        let event = self.state_event(thinking, waiting);
         self.told.clear();
         self.session.publish(event);
     }
@@ -303,7 +298,7 @@ impl Outside for Page {
         // The turn is open before the page hears of it: a move sent at
         // once is not refused as early.
         self.session.lock().person_turn = true;
-        self.publish_state_as(None, None, true);
+        self.publish_state_as(None, true);
         let chosen = loop {
             if self.session.lock().closed {
                 break None;
@@ -339,7 +334,7 @@ impl Outside for Page {
 
     fn thinking(&mut self, referee: &dyn Referee, seat: Seat) {
         self.step = referee.history().len();
-        self.publish_state(None, Some(seat));
+        self.publish_state(Some(seat));
     }
 
     fn applied(&mut self, referee: &dyn Referee, seat: Option<Seat>, told: &Told) {
@@ -387,12 +382,10 @@ impl Outside for Page {
         if self.replaying(referee) {
             return;
         }
-        let last = if self.perfect {
-            seat.map(|s| (s, told.text.as_str()))
-        } else {
-            None
-        };
-        self.publish_state(last, None);
+        if self.perfect {
+            self.last = seat.map(|s| (s, told.text.clone()));
+        }
+        self.publish_state(None);
     }
 
     fn abandoned(&self) -> bool {
@@ -502,6 +495,7 @@ fn referee_thread(
         advisor,
         told: Vec::new(),
         step: 0,
+        last: None,
     };
     let mut pool = Pool::default();
     let mut records: VecDeque<GameRecord> = VecDeque::new();
@@ -520,7 +514,8 @@ fn referee_thread(
             }
         }
         page.step = 0;
-        page.publish_state(None, None);
+        page.last = None;
+        page.publish_state(None);
         let job = GameJob {
             number,
             pairing: (0, 0),

@@ -23,6 +23,7 @@ let sheetRows = [];      // score sheet rows
 let pendingClick = null; // [time, move] of a move sent, until shown
 let replay = null;       // a record being replayed
 let hover = null;        // Quoridor wall under the pointer
+let boardBefore = null;  // Othello: the board before the last move
 
 const GAMES = {
   othello: { seats: () => ['black', 'white'], perfect: true, options: [] },
@@ -182,7 +183,7 @@ async function newGame() {
     say('Cannot start: ' + e.message, true);
     return;
   }
-  st = prev = over = null;
+  st = prev = over = boardBefore = null;
   values = {};
   selected = [];
   lastTrick = received = handBeforePass = null;
@@ -237,6 +238,7 @@ function onEvent(e) {
     return;
   }
   if (e.type !== 'state') return;
+  if (st && e.view.position !== undefined && st.view.position !== e.view.position) boardBefore = st.view.position;
   prev = st;
   st = e;
   window.tabula.state = e;
@@ -381,7 +383,7 @@ function othello(view) {
   const S = 52;
   const root = svg('svg', { width: S * 8 + 30, height: S * 8 + 60, id: 'othello' });
   const pos = view.position.split(' ')[0];
-  const before = prev && prev.view.kind === 'othello' && !replay ? prev.view.position.split(' ')[0] : null;
+  const before = boardBefore && !replay ? boardBefore.split(' ')[0] : null;
   const legal = myTurn() ? st.legal : [];
   const last = !replay && st.last ? st.last.move : null;
   for (let r = 0; r < 8; r++) {
