@@ -265,7 +265,9 @@ fn gui_browser_plays_whole_games_by_clicking() {
     let url = server.url();
     let mut all = Vec::new();
     all.push(("othello", othello(&browser, &url)));
+    eprintln!("othello done");
     all.push(("quoridor", quoridor(&browser, &url)));
+    eprintln!("quoridor done");
     all.push((
         "hearts",
         cards(&browser, &url, "hearts", &[("hands", "single")], "2"),

@@ -541,6 +541,12 @@ impl Browser {
             .str()
             .unwrap_or_else(|| panic!("no WebDriver session: {v:?}"))
             .to_string();
+        // A loaded machine may starve the page for a while.
+        b.call(
+            "POST",
+            &format!("/session/{}/timeouts", b.session),
+            r#"{"script":120000,"pageLoad":120000}"#,
+        );
         Some(b)
     }
 
@@ -568,40 +574,29 @@ impl Browser {
         )
     }
 
-    /// Clicks the element `css` selects, as a mouse does. The page
-    /// redraws on every event, so an element found may be replaced
-    /// before the click: then it is found again.
+    /// Clicks the element `css` selects: the pointer enters it, then a
+    /// click, dispatched in the page to the page's own handlers.
+    /// (WebDriver's element click, which moves a synthetic pointer, left
+    /// this headless Chromium's page unresponsive after some clicks on
+    /// the redrawn SVG board.)
     pub fn click(&self, css: &str) {
-        for attempt in 0..20 {
-            let (status, text) = http(
-                self.port,
-                "POST",
-                &format!("/session/{}/element", self.session),
-                &format!("{{\"using\":\"css selector\",\"value\":{}}}", quote(css)),
-            );
-            let e = Json::parse(&text).unwrap_or(Json::Null);
-            let id = match e.get("value") {
-                Json::Obj(fields) if status == 200 => fields[0].1.str().unwrap_or("").to_string(),
-                _ => {
-                    assert!(attempt < 19, "no element {css}: {text}");
-                    thread::sleep(Duration::from_millis(50));
-                    continue;
-                }
-            };
-            let (status, text) = http(
-                self.port,
-                "POST",
-                &format!("/session/{}/element/{id}/click", self.session),
-                "{}",
-            );
-            if status == 200 {
+        let script = format!(
+            "const e = document.querySelector({sel});
+             if (!e) return false;
+             e.scrollIntoView({{block: 'nearest'}});
+             for (const t of ['mouseenter', 'mouseover']) e.dispatchEvent(new MouseEvent(t, {{bubbles: t === 'mouseover'}}));
+             const again = document.querySelector({sel}) || e;
+             again.dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true, view: window}}));
+             return true;",
+            sel = quote(css)
+        );
+        for _ in 0..20 {
+            if self.js(&script) == Json::Bool(true) {
                 return;
             }
-            assert!(
-                text.contains("stale element") && attempt < 19,
-                "click {css}: {text}"
-            );
+            thread::sleep(Duration::from_millis(50));
         }
+        panic!("no element {css}");
     }
 
     /// The page as a PNG.

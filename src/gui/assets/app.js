@@ -183,7 +183,8 @@ async function newGame() {
     say('Cannot start: ' + e.message, true);
     return;
   }
-  st = prev = over = boardBefore = null;
+  st = prev = over = boardBefore = hover = null;
+  say('');
   values = {};
   selected = [];
   lastTrick = received = handBeforePass = null;
@@ -290,7 +291,7 @@ function trackCards() {
 
 // ---------------------------------------------------------------- moves
 
-async function play(move) {
+async function play(move, reason) {
   if (!session || replay) return;
   const t0 = performance.now();
   pendingClick = [t0, move];
@@ -299,7 +300,7 @@ async function play(move) {
     say('');
   } catch (e) {
     pendingClick = null;
-    say('Refused: ' + e.message, true);
+    say('Refused: ' + (reason || e.message), true);
   }
   window.tabula.latencies.push(performance.now() - t0);
 }
@@ -484,10 +485,9 @@ function quoridor(view) {
             : { x: O + r * P + S, y: Y(c), width: G, height: S };
           const a = svg('rect', Object.assign(area, { fill: 'transparent', class: 'cell groove', 'data-groove': wall }), root);
           a.onmouseenter = () => { if (hover !== wall) { hover = wall; render(); } };
-          a.onclick = () => {
-            if (!legal.includes(wall)) say('Refused: ' + wall + ': ' + wallReason(view, q, wall) + '.', true);
-            play(wall);
-          };
+          // An illegal wall still goes to the referee, which refuses it;
+          // the page adds why.
+          a.onclick = () => play(wall, legal.includes(wall) ? null : wall + ': ' + wallReason(view, q, wall));
         }
       }
     }
