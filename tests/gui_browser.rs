@@ -10,6 +10,13 @@ use crate::gui_support::{Browser, Json, Pick, Server};
 
 /// Sets up a game in the page's form and presses New game.
 fn start(b: &Browser, game: &str, options: &[(&str, &str)], you: &str) {
+    assert!(
+        b.wait_for(
+            "document.getElementById('game').onchange",
+            Duration::from_secs(30)
+        ),
+        "the page loaded"
+    );
     let mut script =
         format!("const g = document.getElementById('game'); g.value = '{game}'; g.onchange();");
     for (k, v) in options {

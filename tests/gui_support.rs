@@ -417,10 +417,11 @@ impl Events {
                 let l = line.trim_end_matches(['\r', '\n']);
                 if let Some(d) = l.strip_prefix("data: ") {
                     data.push_str(d);
-                } else if l.is_empty() && !data.is_empty() {
-                    if tx.send(std::mem::take(&mut data)).is_err() {
-                        return;
-                    }
+                } else if l.is_empty()
+                    && !data.is_empty()
+                    && tx.send(std::mem::take(&mut data)).is_err()
+                {
+                    return;
                 }
             }
         });
