@@ -450,7 +450,7 @@ function wallReason(view, q, wall) {
 function quoridor(view) {
   const n = view.size, S = 44, G = 10, P = S + G, O = 24;
   const q = qParse(view);
-  const root = svg('svg', { width: O + n * P + 10, height: O + n * P + 50, id: 'quoridor' });
+  const root = svg('svg', { width: Math.max(O + n * P + 10, 560), height: O + n * P + 50, id: 'quoridor' });
   const legal = myTurn() ? st.legal : [];
   const Y = (r) => O + (n - 1 - r) * P; // row r (0 = row 1) from the top
   const colours = ['#c0392b', '#2c3e90', '#d4a017', '#2e8b57'];
