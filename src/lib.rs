@@ -25,6 +25,7 @@ pub(crate) mod dispose;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod gui;
 pub mod options;
 pub mod peer_file;
 pub mod perft;

@@ -155,6 +155,9 @@ enum Tool {
     },
     /// Pit engines against each other: Elo, error bars, records, charts.
     Match(Box<tabula::arena::MatchArgs>),
+    /// Play any game against engines in a browser (a server on
+    /// 127.0.0.1; see docs/gui.md).
+    Gui(Box<tabula::gui::GuiArgs>),
     /// Train the Othello pattern evaluation: self-play data (resumable),
     /// exact-solve and search labels, a least-squares fit per stage, and a
     /// weight file (see docs/experiments-othello.md, "Othello evaluation and midgame search").
@@ -295,6 +298,13 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tabula calibrate-probcut: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Tool::Gui(args) => match tabula::gui::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tabula gui: {e}");
                 ExitCode::FAILURE
             }
         },

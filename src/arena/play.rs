@@ -145,10 +145,34 @@ enum Stop {
     Adjudicated(Verdict),
     Resign(usize),
     MoveLimit,
+    /// The [`Outside`] left the game unfinished.
+    Abandoned,
+}
+
+/// Someone outside the runner who decides some turns (a person at the
+/// GUI) and watches every step; the runner stays the referee. The seats
+/// it plays itself ([`Outside::person`]) have no engine process.
+pub trait Outside {
+    /// Whether `seat` is played from outside for the whole game (no
+    /// engine is started for it, and it is told nothing).
+    fn person(&self, seat: Seat) -> bool;
+    /// Whether this turn of `seat` is decided outside: always for a
+    /// person's seat; for an engine's seat, a move replayed from outside
+    /// (which its engine is then told, as an opening move).
+    fn decides(&mut self, referee: &dyn Referee, seat: Seat) -> bool;
+    /// Plays the move of `seat` on `referee` (which checks it) and
+    /// returns what it tells; `None` leaves the game unfinished.
+    fn choose(&mut self, referee: &mut dyn Referee, seat: Seat) -> Option<Told>;
+    /// The engine at `seat` is about to be asked for its move.
+    fn thinking(&mut self, referee: &dyn Referee, seat: Seat);
+    /// A step was applied (`seat` is `None` for a chance step).
+    fn applied(&mut self, referee: &dyn Referee, seat: Option<Seat>, told: &Told);
+    /// Whether to stop the game now, between steps.
+    fn abandoned(&self) -> bool;
 }
 
 /// One game in progress.
-struct Table<'a> {
+struct Table<'a, 'o> {
     setup: &'a Setup,
     job: &'a GameJob,
     referee: Box<dyn Referee>,
@@ -159,9 +183,22 @@ struct Table<'a> {
     plies: usize,
     /// Engines whose process was restarted for this game.
     restarted: Vec<usize>,
+    outside: Option<&'o mut dyn Outside>,
 }
 
-impl Table<'_> {
+impl Table<'_, '_> {
+    /// Whether `seat` is played from outside, without an engine.
+    fn person(&self, seat: Seat) -> bool {
+        self.outside.as_ref().is_some_and(|o| o.person(seat))
+    }
+
+    /// Tells the outside about an applied step.
+    fn applied(&mut self, seat: Option<Seat>, told: &Told) {
+        if let Some(o) = self.outside.as_mut() {
+            o.applied(self.referee.as_ref(), seat, told);
+        }
+    }
+
     fn spec(&self, seat: Seat) -> &EngineSpec {
         &self.setup.engines[self.job.seats[seat]]
     }
@@ -185,6 +222,9 @@ impl Table<'_> {
 
     fn start_engines(&mut self, pool: &mut Pool) -> Result<(), Forfeit> {
         for seat in 0..self.job.seats.len() {
+            if self.person(seat) {
+                continue;
+            }
             let engine = self.job.seats[seat];
             let label = format!(
                 "{} game {} {}",
@@ -218,6 +258,9 @@ impl Table<'_> {
         let timeout = self.setup.timeout;
         let perfect = self.referee.perfect_information();
         for seat in 0..self.job.seats.len() {
+            if self.person(seat) {
+                continue;
+            }
             let spec = self.spec(seat).clone();
             let clock = spec.limits.clock;
             match spec.proto {
@@ -281,6 +324,9 @@ impl Table<'_> {
     fn tell(&mut self, told: &Told) -> Result<(), Forfeit> {
         let timeout = self.setup.timeout;
         for (seat, observations) in told.observations.iter().enumerate() {
+            if self.person(seat) {
+                continue;
+            }
             for observation in observations {
                 let line = observation_line(self.referee.as_ref(), observation);
                 match self.send(seat, &line, timeout) {
@@ -375,8 +421,11 @@ impl Table<'_> {
         };
         let line = self.played_line(seat, &told.text);
         self.transcript.push(line.clone());
+        self.applied(Some(seat), &told);
         self.tell(&told)?;
-        self.send(seat, &line, self.setup.timeout)?;
+        if !self.person(seat) {
+            self.send(seat, &line, self.setup.timeout)?;
+        }
         Ok(Ok(()))
     }
 
@@ -464,6 +513,9 @@ impl Table<'_> {
         }
         let mut chance_steps = 0u64;
         loop {
+            if self.outside.as_ref().is_some_and(|o| o.abandoned()) {
+                return Ok(Ok(Stop::Abandoned));
+            }
             match self.referee.turn() {
                 Turn::Over => return Ok(Ok(Stop::Over)),
                 Turn::Chance => {
@@ -478,6 +530,7 @@ impl Table<'_> {
                         &Observation::Dealt(told.text.clone()),
                     );
                     self.transcript.push(line);
+                    self.applied(None, &told);
                     self.tell(&told)?;
                 }
                 Turn::Player(seat) => {
@@ -487,14 +540,41 @@ impl Table<'_> {
                     if let Some(v) = self.setup.adjudication.judge(self.referee.as_ref()) {
                         return Ok(Ok(Stop::Adjudicated(v)));
                     }
-                    let told = match self.genmove(seat)? {
-                        Ok(t) => t,
-                        Err(stop) => return Ok(Ok(stop)),
+                    let referee = self.referee.as_ref();
+                    let outside = match self.outside.as_mut() {
+                        Some(o) => {
+                            if o.decides(referee, seat) {
+                                Some(o)
+                            } else {
+                                o.thinking(referee, seat);
+                                None
+                            }
+                        }
+                        None => None,
                     };
-                    self.plies += 1;
+                    let told_outside = outside.is_some();
+                    let told = if let Some(o) = outside {
+                        match o.choose(self.referee.as_mut(), seat) {
+                            Some(t) => t,
+                            None => return Ok(Ok(Stop::Abandoned)),
+                        }
+                    } else {
+                        let told = match self.genmove(seat)? {
+                            Ok(t) => t,
+                            Err(stop) => return Ok(Ok(stop)),
+                        };
+                        self.plies += 1;
+                        told
+                    };
                     let line = self.played_line(seat, &told.text);
-                    self.transcript.push(line);
+                    self.transcript.push(line.clone());
+                    self.applied(Some(seat), &told);
                     self.tell(&told)?;
+                    // A move decided outside for an engine's seat: its
+                    // engine did not choose it, so it is told it.
+                    if told_outside && self.procs[seat].is_some() {
+                        self.send(seat, &line, self.setup.timeout)?;
+                    }
                 }
             }
         }
@@ -517,6 +597,18 @@ pub fn play_game(
     pool: &mut Pool,
     prototype: &dyn Referee,
     job: &GameJob,
+) -> GameRecord {
+    play_game_with(setup, pool, prototype, job, None)
+}
+
+/// [`play_game`] with some turns decided outside (a person's seat, or
+/// moves replayed after an undo): the same referee, engines and record.
+pub fn play_game_with(
+    setup: &Setup,
+    pool: &mut Pool,
+    prototype: &dyn Referee,
+    job: &GameJob,
+    outside: Option<&mut dyn Outside>,
 ) -> GameRecord {
     let started = Instant::now();
     let referee = prototype.new_game();
@@ -546,6 +638,7 @@ pub fn play_game(
         transcript: vec![head],
         plies: 0,
         restarted: Vec::new(),
+        outside,
     };
     let outcome = if job.seats.len() != seats {
         Ok(Err(format!(
@@ -574,6 +667,12 @@ pub fn play_game(
             results_from_winners(seats, &v.winners),
             None,
             v.winners,
+        ),
+        Ok(Ok(Stop::Abandoned)) => (
+            Ending::Error("left unfinished".to_string()),
+            vec![0.5; seats],
+            None,
+            Vec::new(),
         ),
         Ok(Ok(Stop::Resign(e))) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
         Ok(Err(message)) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),

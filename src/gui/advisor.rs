@@ -1,0 +1,298 @@
+//! The analysis toggle: an engine process at the person's own seat, told
+//! exactly what that seat is told, that analyses the person's turn and
+//! reports each move's value to the page.
+//!
+//! It asks `analyze ... multipv=N` (a value for each of N moves); an engine
+//! that refuses `multipv` is asked plain `analyze`, which values its best
+//! move only. Only moves and values reach the page, never a principal
+//! variation: in a card game that would be the engine's guesses about
+//! other hands.
+
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::json::{self, Object};
+use super::session::Session;
+use crate::arena::config::EngineSpec;
+use crate::arena::process::EngineProcess;
+use crate::game::Seat;
+
+/// One analysis call: short, so that a move of the person or a new
+/// position never waits long for the engine.
+const SLICE_MS: u64 = 300;
+
+/// The longest the advisor analyses one position.
+const MAX_THINK: Duration = Duration::from_secs(30);
+
+/// The most moves valued at once.
+const MAX_MULTIPV: usize = 64;
+
+enum Note {
+    Tell(String),
+    NewGame,
+    Quit,
+}
+
+/// The advisor's handle, held by the session's referee thread.
+pub struct Advisor {
+    notes: Sender<Note>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+/// One `info` line, as far as the page needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// The candidate's rank, from 1 (plain `analyze`: 1).
+    pub rank: usize,
+    /// The move.
+    pub mv: String,
+    /// The mover's value in [0, 1].
+    pub score: f64,
+    /// Depth reached, where reported.
+    pub depth: Option<u64>,
+    /// Iterations, where reported.
+    pub iterations: Option<u64>,
+}
+
+/// Reads an `info` line: `info [multipv K] move M score V [key value]...`.
+pub fn parse_info(line: &str) -> Option<Info> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "info" {
+        return None;
+    }
+    let mut info = Info {
+        rank: 1,
+        mv: String::new(),
+        score: f64::NAN,
+        depth: None,
+        iterations: None,
+    };
+    while let Some(key) = words.next() {
+        if key == "pv" {
+            break;
+        }
+        let value = words.next()?;
+        match key {
+            "multipv" => info.rank = value.parse().ok()?,
+            "move" => info.mv = value.to_string(),
+            "score" => info.score = value.parse().ok()?,
+            "depth" => info.depth = value.parse().ok(),
+            "iterations" => info.iterations = value.parse().ok(),
+            _ => {}
+        }
+    }
+    (!info.mv.is_empty() && info.score.is_finite()).then_some(info)
+}
+
+impl Advisor {
+    /// Starts the engine and its thread; `None` (logged) if it cannot start.
+    pub fn start(
+        spec: &EngineSpec,
+        game: &str,
+        words: &[String],
+        person: Seat,
+        seat_name: &str,
+        perfect: bool,
+        session: Arc<Session>,
+    ) -> Option<Advisor> {
+        let mut process = match EngineProcess::spawn(&spec.launch, "advisor", None) {
+            Ok(p) => p,
+            Err(e) => {
+                log::warn!("no analysis: {e}");
+                return None;
+            }
+        };
+        let timeout = Duration::from_secs(10);
+        for line in spec.start_lines() {
+            if let Err(e) = process.send(line, timeout) {
+                log::warn!("no analysis: {e}");
+                return None;
+            }
+        }
+        let mut game_line = format!("game {game}");
+        for w in words {
+            game_line.push(' ');
+            game_line.push_str(w);
+        }
+        if !perfect {
+            game_line.push_str(&format!(" seat={person}"));
+        }
+        let (notes, rx) = mpsc::channel();
+        let seat_name = seat_name.to_string();
+        let thread = thread::Builder::new()
+            .name("gui advisor".to_string())
+            .spawn(move || advise(process, game_line, seat_name, rx, session))
+            .ok()?;
+        Some(Advisor {
+            notes,
+            thread: Some(thread),
+        })
+    }
+
+    /// A line the person's seat was told (or its own move).
+    pub fn tell(&mut self, line: &str) {
+        let _ = self.notes.send(Note::Tell(line.to_string()));
+    }
+
+    /// A new game starts.
+    pub fn new_game(&mut self) {
+        let _ = self.notes.send(Note::NewGame);
+    }
+
+    /// Quits the engine and waits for the thread.
+    pub fn quit(mut self) {
+        let _ = self.notes.send(Note::Quit);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Advisor {
+    fn drop(&mut self) {
+        let _ = self.notes.send(Note::Quit);
+    }
+}
+
+fn advise(
+    mut process: EngineProcess,
+    game_line: String,
+    seat: String,
+    notes: Receiver<Note>,
+    session: Arc<Session>,
+) {
+    let timeout = Duration::from_secs(10);
+    let mut ok = process.send(&game_line, timeout).is_ok();
+    let mut multipv = true;
+    // When the position to analyse came, and whether it is worth more.
+    let mut since = Instant::now();
+    let mut done = false;
+    let mut best: Vec<Info> = Vec::new();
+    while ok {
+        // Whether to analyse is read before the notes are drained: a
+        // turn that began before this read had its moves told before it.
+        let wanted = {
+            let s = session.lock();
+            s.analysis && s.person_turn && !s.closed
+        };
+        let mut changed = false;
+        loop {
+            let note = if wanted && !done {
+                match notes.try_recv() {
+                    Ok(n) => n,
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => Note::Quit,
+                }
+            } else {
+                match notes.recv_timeout(Duration::from_millis(100)) {
+                    Ok(n) => n,
+                    Err(RecvTimeoutError::Timeout) => break,
+                    Err(RecvTimeoutError::Disconnected) => Note::Quit,
+                }
+            };
+            match note {
+                Note::Tell(line) => {
+                    ok &= process.send(&line, timeout).is_ok();
+                    changed = true;
+                }
+                Note::NewGame => {
+                    ok &= process.send(&game_line, timeout).is_ok();
+                    changed = true;
+                }
+                Note::Quit => {
+                    process.quit();
+                    return;
+                }
+            }
+        }
+        if changed {
+            since = Instant::now();
+            done = false;
+            best.clear();
+        }
+        if !wanted || done || !ok {
+            if !wanted {
+                done = false;
+            }
+            continue;
+        }
+        let command = if multipv {
+            format!("analyze {seat} movetime={SLICE_MS} interval=100 multipv={MAX_MULTIPV}")
+        } else {
+            format!("analyze {seat} movetime={SLICE_MS} interval=100")
+        };
+        let reply = match process.send(&command, Duration::from_millis(SLICE_MS + 5000)) {
+            Ok(r) => r,
+            Err(crate::arena::process::EngineError::Refused { message, .. }) if multipv => {
+                log::info!("the advisor has no multipv ({message}): best move only");
+                multipv = false;
+                continue;
+            }
+            Err(e) => {
+                log::warn!("analysis stopped: {e}");
+                done = true;
+                continue;
+            }
+        };
+        // The last line of each rank is the freshest.
+        let mut lines: Vec<Info> = Vec::new();
+        for info in reply.lines().filter_map(parse_info) {
+            match lines.iter_mut().find(|i| i.mv == info.mv) {
+                Some(i) => *i = info,
+                None => lines.push(info),
+            }
+        }
+        if !lines.is_empty() {
+            best = lines;
+        }
+        let depth = best.iter().filter_map(|i| i.depth).max();
+        let iterations = best.iter().filter_map(|i| i.iterations).max();
+        let moves = json::array(best.iter().map(|i| {
+            Object::new()
+                .num("rank", i.rank)
+                .str("move", &i.mv)
+                .num("score", format!("{:.4}", i.score.clamp(0.0, 1.0)))
+                .end()
+        }));
+        let event = Object::new()
+            .str("type", "analysis")
+            .raw("moves", moves)
+            .num("multipv", multipv)
+            .opt("depth", depth.map(|d| d.to_string()))
+            .opt("iterations", iterations.map(|n| n.to_string()))
+            .num("ms", since.elapsed().as_millis())
+            .end();
+        if session.lock().person_turn {
+            session.publish_event(event);
+        }
+        if since.elapsed() >= MAX_THINK {
+            done = true;
+        }
+    }
+    process.kill();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_plain_and_multipv_info_lines() {
+        let plain =
+            parse_info("info move d3 score 0.5021 iterations 16384 depth 9 time 101 pv d3 c5")
+                .unwrap();
+        assert_eq!((plain.rank, plain.mv.as_str()), (1, "d3"));
+        assert_eq!(plain.depth, Some(9));
+        let multi =
+            parse_info("info multipv 3 move e3h score 0.25 iterations 7 depth 2 time 5 pv e3h e8")
+                .unwrap();
+        assert_eq!(
+            (multi.rank, multi.mv.as_str(), multi.score),
+            (3, "e3h", 0.25)
+        );
+        assert!(parse_info("info string hello").is_none());
+        assert!(parse_info("= d3").is_none());
+    }
+}

@@ -1,0 +1,290 @@
+//! A small HTTP/1.1 server on `std::net`: one request per connection
+//! (`Connection: close`), bounded reads, and server-sent events for the
+//! page's stream. Enough for one page talking to its own server; no TLS,
+//! no keep-alive, no chunked uploads.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// The longest request head (request line and headers) accepted.
+const MAX_HEAD: usize = 16 * 1024;
+
+/// The largest request body accepted (a match record to replay).
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
+
+/// How long a client may take to send its request.
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One request.
+#[derive(Debug, Default)]
+pub struct Request {
+    /// `GET`, `POST`...
+    pub method: String,
+    /// The path without the query.
+    pub path: String,
+    /// The query's parameters, decoded, in order.
+    pub query: Vec<(String, String)>,
+    /// The headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The first value of query parameter `name`.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The first value of header `name` (lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a request could not be read; answered with `400` (or nothing,
+/// when the connection is gone).
+#[derive(Debug)]
+pub struct BadRequest(pub String);
+
+/// Decodes `%XX` escapes and `+` (as a space) of a query component.
+/// Invalid escapes are kept as they are; invalid UTF-8 is replaced.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Splits `a=1&b=2` into decoded pairs.
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (percent_decode(k), percent_decode(v)),
+            None => (percent_decode(p), String::new()),
+        })
+        .collect()
+}
+
+/// Reads one request from `stream`.
+pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
+    let bad = |m: &str| BadRequest(m.to_string());
+    stream
+        .set_read_timeout(Some(READ_TIMEOUT))
+        .map_err(|e| BadRequest(e.to_string()))?;
+    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY) as u64));
+    let mut head_bytes = 0;
+    let mut line = String::new();
+    let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), BadRequest> {
+        line.clear();
+        let n = reader
+            .by_ref()
+            .take((MAX_HEAD - head_bytes.min(MAX_HEAD)) as u64)
+            .read_line(line)
+            .map_err(|e| BadRequest(e.to_string()))?;
+        head_bytes += n;
+        if n == 0 || !line.ends_with('\n') {
+            return Err(bad("incomplete or overlong request head"));
+        }
+        Ok(())
+    };
+    next_line(&mut reader, &mut line)?;
+    let mut words = line.split_whitespace();
+    let (Some(method), Some(target), Some(version)) = (words.next(), words.next(), words.next())
+    else {
+        return Err(bad("malformed request line"));
+    };
+    if !version.starts_with("HTTP/1.") {
+        return Err(bad("HTTP/1.x only"));
+    }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut request = Request {
+        method: method.to_string(),
+        path: percent_decode(path),
+        query: parse_query(query),
+        ..Request::default()
+    };
+    loop {
+        next_line(&mut reader, &mut line)?;
+        let trimmed = line.trim_end_matches(['\r', '\n']);
+        if trimmed.is_empty() {
+            break;
+        }
+        let (name, value) = trimmed
+            .split_once(':')
+            .ok_or_else(|| bad("malformed header"))?;
+        request
+            .headers
+            .push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        if request.headers.len() > 100 {
+            return Err(bad("too many headers"));
+        }
+    }
+    if let Some(length) = request.header("content-length") {
+        let length: usize = length
+            .parse()
+            .map_err(|_| bad("malformed Content-Length"))?;
+        if length > MAX_BODY {
+            return Err(bad("request body too large"));
+        }
+        let mut body = vec![0; length];
+        reader
+            .read_exact(&mut body)
+            .map_err(|e| BadRequest(format!("incomplete body: {e}")))?;
+        request.body = body;
+    } else if request.header("transfer-encoding").is_some() {
+        return Err(bad("chunked bodies are not accepted"));
+    }
+    Ok(request)
+}
+
+/// One response.
+pub struct Response {
+    /// Status code.
+    pub status: u16,
+    /// Content type.
+    pub content_type: &'static str,
+    /// Extra headers, `Name: value`.
+    pub headers: Vec<String>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// A response with a body.
+    pub fn new(status: u16, content_type: &'static str, body: impl Into<Vec<u8>>) -> Response {
+        Response {
+            status,
+            content_type,
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    /// `200` with a JSON body.
+    pub fn json(body: String) -> Response {
+        Response::new(200, "application/json", body)
+    }
+
+    /// An error with a JSON `{"error": message}` body.
+    pub fn error(status: u16, message: &str) -> Response {
+        Response::new(
+            status,
+            "application/json",
+            format!("{{\"error\":{}}}", super::json::string(message)),
+        )
+    }
+
+    /// Writes the response and closes the exchange.
+    pub fn send(&self, stream: &mut TcpStream) -> std::io::Result<()> {
+        let mut head = format!(
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+             Connection: close\r\nCache-Control: no-store\r\n\
+             X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n\
+             Content-Security-Policy: default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'\r\n",
+            self.status,
+            reason(self.status),
+            self.content_type,
+            self.body.len()
+        );
+        for h in &self.headers {
+            head.push_str(h);
+            head.push_str("\r\n");
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes())?;
+        stream.write_all(&self.body)?;
+        stream.flush()
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        413 => "Payload Too Large",
+        503 => "Service Unavailable",
+        _ => "Error",
+    }
+}
+
+/// Starts a server-sent event stream on `stream`.
+pub fn start_events(stream: &mut TcpStream) -> std::io::Result<()> {
+    stream.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+          Connection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+    )?;
+    stream.flush()
+}
+
+/// Writes one event (`data` is one line of JSON).
+pub fn send_event(stream: &mut TcpStream, data: &str) -> std::io::Result<()> {
+    let mut text = String::with_capacity(data.len() + 8);
+    for line in data.lines() {
+        text.push_str("data: ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push('\n');
+    stream.write_all(text.as_bytes())?;
+    stream.flush()
+}
+
+/// Writes a comment line, which the page ignores: it finds out whether
+/// the page is still there.
+pub fn send_ping(stream: &mut TcpStream) -> std::io::Result<()> {
+    stream.write_all(b": ping\n\n")?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_queries() {
+        assert_eq!(
+            parse_query("move=2C%2B3C%2B4C&x&a+b=%zz"),
+            vec![
+                ("move".to_string(), "2C+3C+4C".to_string()),
+                ("x".to_string(), String::new()),
+                ("a b".to_string(), "%zz".to_string()),
+            ]
+        );
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("a%4"), "a%4");
+        assert_eq!(percent_decode("%ff"), "\u{fffd}");
+    }
+}

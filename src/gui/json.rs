@@ -1,0 +1,101 @@
+//! A small JSON writer for the page's messages (the server reads no JSON:
+//! the page sends query parameters).
+
+use std::fmt::Write as _;
+
+/// A JSON string literal of `text`.
+pub fn string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            // `<` escaped too, so that no text can close a script block.
+            c if (c as u32) < 0x20 || c == '<' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON array of already written values.
+pub fn array<I: IntoIterator<Item = String>>(items: I) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    format!("[{}]", items.join(","))
+}
+
+/// A JSON array of strings.
+pub fn strings<I: IntoIterator<Item = S>, S: AsRef<str>>(items: I) -> String {
+    array(items.into_iter().map(|s| string(s.as_ref())))
+}
+
+/// A JSON array of numbers (or anything that prints as one).
+pub fn numbers<I: IntoIterator<Item = N>, N: std::fmt::Display>(items: I) -> String {
+    array(items.into_iter().map(|n| n.to_string()))
+}
+
+/// A JSON object built field by field; values are already written JSON.
+#[derive(Default)]
+pub struct Object {
+    fields: Vec<String>,
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Object {
+        Object::default()
+    }
+
+    /// Adds a field whose value is already JSON.
+    pub fn raw(mut self, key: &str, value: String) -> Object {
+        self.fields.push(format!("{}:{value}", string(key)));
+        self
+    }
+
+    /// Adds a string field.
+    pub fn str(self, key: &str, value: &str) -> Object {
+        self.raw(key, string(value))
+    }
+
+    /// Adds a number or boolean field.
+    pub fn num<N: std::fmt::Display>(self, key: &str, value: N) -> Object {
+        self.raw(key, value.to_string())
+    }
+
+    /// Adds an optional field: `null` when absent.
+    pub fn opt(self, key: &str, value: Option<String>) -> Object {
+        self.raw(key, value.unwrap_or_else(|| "null".to_string()))
+    }
+
+    /// The object's text.
+    pub fn end(self) -> String {
+        format!("{{{}}}", self.fields.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_json_and_html_need() {
+        assert_eq!(
+            string("a\"b\\c\n</script>"),
+            "\"a\\\"b\\\\c\\n\\u003c/script>\""
+        );
+        let o = Object::new()
+            .str("k", "v")
+            .num("n", 3)
+            .opt("x", None)
+            .raw("a", strings(["1", "2"]))
+            .end();
+        assert_eq!(o, r#"{"k":"v","n":3,"x":null,"a":["1","2"]}"#);
+    }
+}

@@ -1,0 +1,607 @@
+//! `tabula gui`: a person plays any of the games against engine
+//! processes, in a browser.
+//!
+//! A small HTTP server (loopback by default) serves one page (HTML, CSS
+//! and JavaScript compiled into the binary) and a little API. Each page
+//! gets its own session: a referee thread that runs the arena's game loop
+//! ([`crate::arena::play::play_game_with`]) between engine processes, with
+//! the person's seat played from the page, and a stream of server-sent
+//! events that show only what the person's seat may see. The engines are
+//! fixed when the server starts; the page chooses among them, their search
+//! and a bounded move time.
+
+mod advisor;
+pub mod http;
+pub mod json;
+pub mod replay;
+mod session;
+pub mod view;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand::RngCore;
+
+use self::http::{Request, Response};
+use self::json::Object;
+use self::session::{GameConfig, SeatEngine, Session};
+use crate::arena::EngineWords;
+use crate::arena::config::{EngineSpec, Proto};
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The command line of `tabula gui`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GuiArgs {
+    /// The port (0: any free one). The URL is printed on stdout.
+    #[arg(long, default_value_t = 8099)]
+    pub port: u16,
+    /// Listen on this address instead of 127.0.0.1. Anyone who can reach
+    /// it can then start engine processes here: trusted networks only.
+    #[arg(long, value_name = "ADDRESS")]
+    pub listen: Option<IpAddr>,
+    /// The engines the page may choose from (`--engine cmd=... name=...`,
+    /// as `tabula match` takes them; repeatable). Default: this tabula.
+    #[command(flatten)]
+    pub engines: EngineWords,
+    /// The longest move time the page may give an engine, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub max_movetime: u64,
+    /// The most games at once (each runs its own engine processes).
+    #[arg(long, default_value_t = 8)]
+    pub max_games: usize,
+}
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub struct GuiError(pub String);
+
+impl fmt::Display for GuiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GuiError {}
+
+/// How long a session lives without a page watching it.
+const ORPHAN_GRACE: Duration = Duration::from_secs(3);
+
+/// How long a new session waits for its page to connect.
+const FIRST_CONNECT: Duration = Duration::from_secs(15);
+
+/// The most connections served at once.
+const MAX_CONNECTIONS: usize = 64;
+
+/// The game options the page may set, per game (never `seat`, `seed`,
+/// nor a file path such as Othello's `weights`).
+fn page_options(game: &str) -> &'static [&'static str] {
+    match game {
+        "othello" => &["probcut"],
+        "quoridor" => &["players", "size", "walls", "jumps", "max_plies"],
+        "hearts" => &[
+            "target",
+            "moon",
+            "qs_breaks_hearts",
+            "qs_lead",
+            "first_trick_points",
+            "hands",
+            "pass",
+        ],
+        "wizard" => &["players", "rounds", "hand", "no_even_bids"],
+        "ninetynine" => &["players", "tokens"],
+        _ => &[],
+    }
+}
+
+/// The searches offered for a game: those that play it.
+fn searches(game: &str, two_player_zero_sum: bool) -> &'static [&'static str] {
+    match game {
+        "othello" | "quoridor" if two_player_zero_sum => &["alphabeta", "mcts", "rules", "random"],
+        "othello" | "quoridor" => &["mcts", "rules", "random"],
+        _ => &["ismcts", "pimc", "rules", "random"],
+    }
+}
+
+/// The server: its socket, the engines it may start, the sessions.
+pub struct Server {
+    listener: TcpListener,
+    addr: SocketAddr,
+    loopback_only: bool,
+    engines: Vec<EngineSpec>,
+    max_movetime: u64,
+    max_games: usize,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    stop: Arc<AtomicBool>,
+    connections: AtomicUsize,
+}
+
+impl Server {
+    /// Binds the socket and reads the engines.
+    pub fn bind(args: &GuiArgs) -> Result<Arc<Server>, GuiError> {
+        let ip = args.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        let listener = TcpListener::bind((ip, args.port))
+            .map_err(|e| GuiError(format!("cannot listen on {ip}:{}: {e}", args.port)))?;
+        let addr = listener.local_addr().map_err(|e| GuiError(e.to_string()))?;
+        let mut engines = Vec::new();
+        if args.engines.0.is_empty() {
+            let exe = std::env::current_exe()
+                .map_err(|e| GuiError(format!("cannot find this program: {e}")))?;
+            let words = [format!("cmd={}", exe.display()), "name=tabula".to_string()];
+            engines.push(EngineSpec::parse::<String>(&[], &words).map_err(|e| GuiError(e.0))?);
+        }
+        for words in &args.engines.0 {
+            let mut spec = EngineSpec::parse::<String>(&[], words).map_err(|e| GuiError(e.0))?;
+            if spec.name.is_empty() {
+                spec.name = spec.default_name();
+            }
+            engines.push(spec);
+        }
+        crate::arena::config::settle_names(&mut engines);
+        Ok(Arc::new(Server {
+            listener,
+            addr,
+            loopback_only: args.listen.is_none_or(|ip| ip.is_loopback()),
+            engines,
+            max_movetime: args.max_movetime.max(10),
+            max_games: args.max_games.max(1),
+            sessions: Mutex::new(HashMap::new()),
+            stop: Arc::new(AtomicBool::new(false)),
+            connections: AtomicUsize::new(0),
+        }))
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// The flag that stops [`Server::serve`].
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Serves until the stop flag is set, then closes every session and
+    /// waits (a few seconds at most) for their engines to end.
+    pub fn serve(self: &Arc<Self>) {
+        if let Err(e) = self.listener.set_nonblocking(true) {
+            log::error!("cannot poll the socket: {e}");
+        }
+        let reaper = {
+            let server = Arc::clone(self);
+            thread::spawn(move || server.reap())
+        };
+        while !self.stop.load(Ordering::Relaxed) {
+            match self.listener.accept() {
+                Ok((stream, _)) => {
+                    if self.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                        self.connections.fetch_sub(1, Ordering::SeqCst);
+                        let mut stream = stream;
+                        let _ = Response::error(503, "too many connections").send(&mut stream);
+                        continue;
+                    }
+                    let server = Arc::clone(self);
+                    let spawned = thread::Builder::new()
+                        .name("gui connection".to_string())
+                        .spawn(move || {
+                            server.connection(stream);
+                            server.connections.fetch_sub(1, Ordering::SeqCst);
+                        });
+                    if spawned.is_err() {
+                        self.connections.fetch_sub(1, Ordering::SeqCst);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => {
+                    log::warn!("accept: {e}");
+                    thread::sleep(Duration::from_millis(50));
+                }
+            }
+        }
+        let _ = reaper.join();
+        let all: Vec<Arc<Session>> = self.sessions().drain().map(|(_, s)| s).collect();
+        for s in &all {
+            s.close();
+        }
+        // The referee threads end after the step under way (an engine's
+        // move is bounded by --max-movetime) and quit their engines.
+        let deadline =
+            Instant::now() + Duration::from_millis(self.max_movetime) + Duration::from_secs(3);
+        while Instant::now() < deadline && !all.iter().all(|s| s.lock().ended) {
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Ends sessions whose page left.
+    fn reap(&self) {
+        while !self.stop.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(200));
+            let mut gone = Vec::new();
+            self.sessions().retain(|_, s| {
+                let st = s.lock();
+                let orphan = st.watchers == 0
+                    && st.last_seen.elapsed()
+                        > if st.connected_once {
+                            ORPHAN_GRACE
+                        } else {
+                            FIRST_CONNECT
+                        };
+                let keep = !(orphan || st.closed || st.ended);
+                drop(st);
+                if !keep {
+                    gone.push(Arc::clone(s));
+                }
+                keep
+            });
+            for s in gone {
+                s.close();
+            }
+        }
+    }
+
+    fn connection(&self, mut stream: TcpStream) {
+        let request = match http::read_request(&stream) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = Response::error(400, &e.0).send(&mut stream);
+                return;
+            }
+        };
+        if let Err(message) = self.check_origin(&request) {
+            let _ = Response::error(403, &message).send(&mut stream);
+            return;
+        }
+        if request.path == "/api/events" {
+            self.events(&request, stream);
+            return;
+        }
+        let response = self.route(&request);
+        let _ = response.send(&mut stream);
+    }
+
+    /// Refuses requests from other sites: a Host that is not this server
+    /// (DNS rebinding), or a cross-site Origin.
+    fn check_origin(&self, request: &Request) -> Result<(), String> {
+        let host = request.header("host").unwrap_or("");
+        if self.loopback_only {
+            let port = self.addr.port();
+            let ok = [
+                format!("127.0.0.1:{port}"),
+                format!("localhost:{port}"),
+                format!("[::1]:{port}"),
+            ];
+            if !ok.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+                return Err(format!("unexpected Host '{host}'"));
+            }
+        }
+        if let Some(origin) = request.header("origin")
+            && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
+        {
+            return Err(format!("cross-site request from '{origin}'"));
+        }
+        Ok(())
+    }
+
+    fn session(&self, request: &Request) -> Result<Arc<Session>, Response> {
+        let id = request
+            .param("s")
+            .ok_or_else(|| Response::error(400, "no session given"))?;
+        self.sessions()
+            .get(id)
+            .cloned()
+            .ok_or_else(|| Response::error(404, "no such game (it may have ended)"))
+    }
+
+    fn route(&self, request: &Request) -> Response {
+        let post = request.method == "POST";
+        match (request.method.as_str(), request.path.as_str()) {
+            ("GET", "/") | ("GET", "/index.html") => {
+                Response::new(200, "text/html; charset=utf-8", INDEX_HTML)
+            }
+            ("GET", "/app.js") => Response::new(200, "text/javascript; charset=utf-8", APP_JS),
+            ("GET", "/style.css") => Response::new(200, "text/css; charset=utf-8", STYLE_CSS),
+            ("GET", "/api/setup") => Response::json(self.setup_json()),
+            (_, "/api/new") if post => match self.new_session(request) {
+                Ok(id) => Response::json(Object::new().str("session", &id).end()),
+                Err(e) => Response::error(400, &e),
+            },
+            (_, "/api/move") if post => {
+                let session = match self.session(request) {
+                    Ok(s) => s,
+                    Err(r) => return r,
+                };
+                let Some(mv) = request.param("move") else {
+                    return Response::error(400, "no move given");
+                };
+                if mv.len() > 64 {
+                    return Response::error(400, "a move is one short word");
+                }
+                match session.play(mv) {
+                    Ok(()) => Response::json("{\"ok\":true}".to_string()),
+                    Err(e) => Response::error(409, &e),
+                }
+            }
+            (_, "/api/undo") if post => match self.session(request) {
+                Ok(s) => match s.undo() {
+                    Ok(()) => Response::json("{\"ok\":true}".to_string()),
+                    Err(e) => Response::error(409, &e),
+                },
+                Err(r) => r,
+            },
+            (_, "/api/analysis") if post => match self.session(request) {
+                Ok(s) => {
+                    let on = request.param("on") == Some("1");
+                    s.lock().analysis = on;
+                    Response::json(format!("{{\"ok\":true,\"on\":{on}}}"))
+                }
+                Err(r) => r,
+            },
+            (_, "/api/close") if post => match self.session(request) {
+                Ok(s) => {
+                    s.close();
+                    Response::json("{\"ok\":true}".to_string())
+                }
+                Err(r) => r,
+            },
+            ("GET", "/api/record") => match self.session(request) {
+                Ok(s) => {
+                    let text = s.lock().record.clone();
+                    if text.is_empty() {
+                        return Response::error(404, "no game has ended yet");
+                    }
+                    let mut r = Response::new(200, "text/plain; charset=utf-8", text);
+                    r.headers.push(
+                        "Content-Disposition: attachment; filename=\"tabula-game.txt\"".to_string(),
+                    );
+                    r
+                }
+                Err(r) => r,
+            },
+            (_, "/api/replay") if post => {
+                let text = String::from_utf8_lossy(&request.body);
+                let game = request
+                    .param("game")
+                    .and_then(|g| g.parse::<usize>().ok())
+                    .unwrap_or(1);
+                match replay::replay_json(&text, game) {
+                    Ok(j) => Response::json(j),
+                    Err(e) => Response::error(400, &e),
+                }
+            }
+            (_, p) if p.starts_with("/api/") => {
+                Response::error(405, "unknown request or wrong method")
+            }
+            _ => Response::error(404, "not found"),
+        }
+    }
+
+    fn setup_json(&self) -> String {
+        Object::new()
+            .raw(
+                "engines",
+                json::strings(self.engines.iter().map(|e| e.name.as_str())),
+            )
+            .num("max_movetime", self.max_movetime)
+            .raw(
+                "searches",
+                Object::new()
+                    .raw("othello", json::strings(searches("othello", true)))
+                    .raw("quoridor", json::strings(searches("quoridor", true)))
+                    .raw("quoridor4", json::strings(searches("quoridor", false)))
+                    .raw("cards", json::strings(searches("hearts", false)))
+                    .end(),
+            )
+            .end()
+    }
+
+    /// Reads the page's choices and starts a session.
+    fn new_session(&self, request: &Request) -> Result<String, String> {
+        if self.sessions().len() >= self.max_games {
+            return Err(format!(
+                "{} games are running already (the server's --max-games)",
+                self.max_games
+            ));
+        }
+        let game = request.param("game").unwrap_or("").to_ascii_lowercase();
+        let entry = crate::games::find(&game).ok_or_else(|| {
+            format!(
+                "unknown game '{game}'; games: {}",
+                crate::games::names().join(", ")
+            )
+        })?;
+        let game = entry.name.to_string();
+        let allowed = page_options(&game);
+        let mut words = Vec::new();
+        for (k, v) in &request.query {
+            if k != "opt" || v.is_empty() {
+                continue;
+            }
+            let key = v.split('=').next().unwrap_or("");
+            if !v.contains('=') || !allowed.contains(&key) {
+                return Err(format!(
+                    "option '{v}' is not offered here; options: {}",
+                    allowed.join(", ")
+                ));
+            }
+            words.push(v.clone());
+        }
+        let prototype = crate::arena::referee_by_name(&game, &words).map_err(|e| e.to_string())?;
+        let seats = prototype.num_seats();
+        let person = match request.param("you").unwrap_or("0") {
+            "none" => None,
+            s => Some(
+                s.parse::<usize>()
+                    .ok()
+                    .filter(|&s| s < seats)
+                    .ok_or_else(|| format!("your seat must be 0..{} or none", seats - 1))?,
+            ),
+        };
+        let zero_sum = game == "othello" || (game == "quoridor" && seats == 2);
+        let offered = searches(&game, zero_sum);
+        let mut seat_engines = Vec::new();
+        for s in 0..seats {
+            if Some(s) == person {
+                seat_engines.push(None);
+                continue;
+            }
+            let engine = request
+                .param(&format!("engine{s}"))
+                .unwrap_or("0")
+                .parse::<usize>()
+                .ok()
+                .filter(|&e| e < self.engines.len())
+                .ok_or_else(|| {
+                    format!(
+                        "engine{s} must be an engine number 0..{}",
+                        self.engines.len() - 1
+                    )
+                })?;
+            let search = request.param(&format!("search{s}")).unwrap_or(offered[0]);
+            if !offered.contains(&search) {
+                return Err(format!(
+                    "search '{search}' does not play {game} here; searches: {}",
+                    offered.join(", ")
+                ));
+            }
+            let ms = request
+                .param(&format!("ms{s}"))
+                .unwrap_or("1000")
+                .parse::<u64>()
+                .ok()
+                .filter(|&ms| (10..=self.max_movetime).contains(&ms))
+                .ok_or_else(|| format!("move time must be 10..{} ms", self.max_movetime))?;
+            let mut spec = self.engines[engine].clone();
+            let label = match spec.proto {
+                Proto::Tabula => {
+                    spec.init.push(format!("set search {search}"));
+                    spec.limits.movetime = Some(ms);
+                    format!("{} {search} {ms} ms", spec.name)
+                }
+                Proto::Gtp => {
+                    // GTP time is in whole seconds.
+                    let ms = ms.div_ceil(1000) * 1000;
+                    spec.limits.movetime = Some(ms);
+                    format!("{} {} s", spec.name, ms / 1000)
+                }
+            };
+            seat_engines.push(Some(SeatEngine { spec, label }));
+        }
+        let advisor = (request.param("advisor") != Some("0"))
+            .then(|| {
+                self.engines
+                    .iter()
+                    .find(|e| e.proto == Proto::Tabula)
+                    .cloned()
+            })
+            .flatten()
+            .map(|mut spec| {
+                let search = match game.as_str() {
+                    "othello" => "alphabeta",
+                    "quoridor" if zero_sum => "alphabeta",
+                    "quoridor" => "mcts",
+                    _ => "ismcts",
+                };
+                spec.init.push(format!("set search {search}"));
+                spec
+            });
+        let config = GameConfig {
+            game,
+            words,
+            person,
+            seats: seat_engines,
+            advisor,
+        };
+        let session = Session::start(config, rand::rngs::OsRng.next_u64())?;
+        let mut id = [0u8; 16];
+        rand::rngs::OsRng.fill_bytes(&mut id);
+        let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+        self.sessions().insert(id.clone(), session);
+        Ok(id)
+    }
+
+    /// The event stream of a session: every event so far, then each new
+    /// one; a ping every second finds out when the page is gone.
+    fn events(&self, request: &Request, mut stream: TcpStream) {
+        let session = match self.session(request) {
+            Ok(s) => s,
+            Err(r) => {
+                let _ = r.send(&mut stream);
+                return;
+            }
+        };
+        if http::start_events(&mut stream).is_err() {
+            return;
+        }
+        let _ = http::send_event(&mut stream, "{\"type\":\"reset\"}");
+        {
+            let mut s = session.lock();
+            s.watchers += 1;
+            s.connected_once = true;
+        }
+        let mut sent = 0;
+        let mut last_ping = Instant::now();
+        loop {
+            let (new, closed) = {
+                let mut s = session.lock();
+                if s.events.len() <= sent && !s.ended && !self.stop.load(Ordering::Relaxed) {
+                    s = session.wait(s, Duration::from_millis(500));
+                }
+                (
+                    s.events[sent.min(s.events.len())..].to_vec(),
+                    s.ended || self.stop.load(Ordering::Relaxed),
+                )
+            };
+            sent += new.len();
+            let mut ok = true;
+            for e in &new {
+                ok &= http::send_event(&mut stream, e).is_ok();
+            }
+            if ok && last_ping.elapsed() >= Duration::from_millis(900) {
+                ok = http::send_ping(&mut stream).is_ok();
+                last_ping = Instant::now();
+            }
+            if !ok || closed {
+                if closed && ok {
+                    let _ = http::send_event(&mut stream, "{\"type\":\"closed\"}");
+                }
+                break;
+            }
+        }
+        let mut s = session.lock();
+        s.watchers = s.watchers.saturating_sub(1);
+        s.last_seen = Instant::now();
+    }
+}
+
+/// Runs `tabula gui`: serves until Ctrl-C or SIGTERM, then ends every
+/// game and its engines.
+pub fn run(args: &GuiArgs) -> Result<(), GuiError> {
+    crate::arena::stdio::ensure_open();
+    let server = Server::bind(args)?;
+    let stop = server.stop_flag();
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        for sig in [SIGINT, SIGTERM] {
+            signal_hook::flag::register(sig, Arc::clone(&stop))
+                .map_err(|e| GuiError(format!("cannot catch signals: {e}")))?;
+        }
+    }
+    println!("tabula gui: open {}", server.url());
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    server.serve();
+    Ok(())
+}

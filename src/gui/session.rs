@@ -1,0 +1,609 @@
+//! One game at one page: the referee's loop between the engine processes
+//! (the arena's [`play_game_with`]), with the person's seat decided from
+//! the page, and a stream of events that show only what that seat sees.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::advisor::Advisor;
+use super::json::{self, Object};
+use super::view::{Mirror, mirror};
+use crate::arena::config::EngineSpec;
+use crate::arena::play::{GameJob, Outside, Pool, Setup, observation_line, play_game_with};
+use crate::arena::record::{Ending, GameRecord, MatchRecord};
+use crate::arena::referee::{Referee, Told};
+use crate::game::{Observation, Seat, Turn};
+
+/// What the page asks of a session's referee thread.
+pub enum Command {
+    /// The person's move, answered on the channel.
+    Move(String, Sender<Result<(), String>>),
+    /// Take back the person's last move (and the engines' replies).
+    Undo(Sender<Result<(), String>>),
+    /// The page left, or the server stops.
+    Close,
+}
+
+/// The engine at one seat, as the page chose it from the server's list.
+#[derive(Clone, Debug)]
+pub struct SeatEngine {
+    /// The engine, with the chosen search and budget applied.
+    pub spec: EngineSpec,
+    /// How the page describes it (`tabula mcts 1 s`).
+    pub label: String,
+}
+
+/// A game as the page set it up.
+pub struct GameConfig {
+    /// The game's registry name.
+    pub game: String,
+    /// Its options, `key=value`.
+    pub words: Vec<String>,
+    /// The person's seat; `None` watches engines play (perfect
+    /// information only).
+    pub person: Option<Seat>,
+    /// The engine of every other seat (`None` at the person's).
+    pub seats: Vec<Option<SeatEngine>>,
+    /// The engine that shows the person's moves' values, if any.
+    pub advisor: Option<EngineSpec>,
+}
+
+/// What the page's stream and requests share with the referee thread.
+pub struct Shared {
+    /// Every event of the session so far, oldest first.
+    pub events: Vec<String>,
+    /// Whether the person is to move now (a move at any other time is
+    /// refused at once, without waiting for an engine).
+    pub person_turn: bool,
+    /// Whether the session is over (the page left or the server stops).
+    pub closed: bool,
+    /// Streams open now.
+    pub watchers: usize,
+    /// When the last stream closed, or the session started.
+    pub last_seen: Instant,
+    /// The record of the games played so far, as `tabula match` writes it.
+    pub record: String,
+    /// Whether the analysis is on.
+    pub analysis: bool,
+    /// Whether the referee thread has ended (and its engines with it).
+    pub ended: bool,
+    /// Whether a page ever opened the stream.
+    pub connected_once: bool,
+}
+
+/// One page's game.
+pub struct Session {
+    shared: Mutex<Shared>,
+    changed: Condvar,
+    commands: Mutex<Sender<Command>>,
+}
+
+impl Session {
+    /// Locks the shared state (a poisoned lock is still usable: every
+    /// writer leaves it consistent).
+    pub fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until something changes or `timeout` passes.
+    pub fn wait<'a>(
+        &self,
+        guard: MutexGuard<'a, Shared>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, Shared> {
+        match self.changed.wait_timeout(guard, timeout) {
+            Ok((g, _)) => g,
+            Err(e) => e.into_inner().0,
+        }
+    }
+
+    /// Adds an event to the page's stream.
+    pub fn publish_event(&self, event: String) {
+        self.publish(event);
+    }
+
+    fn publish(&self, event: String) {
+        self.lock().events.push(event);
+        self.changed.notify_all();
+    }
+
+    /// Sends a command to the referee thread.
+    pub fn command(&self, command: Command) -> bool {
+        let tx = self.commands.lock().unwrap_or_else(|e| e.into_inner());
+        tx.send(command).is_ok()
+    }
+
+    /// Ends the session: the referee thread stops at its next step and
+    /// quits its engines.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.changed.notify_all();
+        self.command(Command::Close);
+    }
+
+    /// Plays the person's move: refused at once when it is not their
+    /// turn, else checked by the referee.
+    pub fn play(&self, text: &str) -> Result<(), String> {
+        {
+            let s = self.lock();
+            if s.closed {
+                return Err("this game is closed".to_string());
+            }
+            if !s.person_turn {
+                return Err("it is not your turn".to_string());
+            }
+        }
+        let (tx, rx) = mpsc::channel();
+        if !self.command(Command::Move(text.to_string(), tx)) {
+            return Err("this game is closed".to_string());
+        }
+        rx.recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| Err("no answer from the game".to_string()))
+    }
+
+    /// Takes back the person's last move.
+    pub fn undo(&self) -> Result<(), String> {
+        let (tx, rx) = mpsc::channel();
+        if !self.command(Command::Undo(tx)) {
+            return Err("this game is closed".to_string());
+        }
+        rx.recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| Err("undo is possible on your turn only".to_string()))
+    }
+
+    /// Starts the referee thread of a new session.
+    pub fn start(config: GameConfig, seed: u64) -> Result<Arc<Session>, String> {
+        let prototype = crate::arena::referee_by_name(&config.game, &config.words)
+            .map_err(|e| e.to_string())?;
+        let perfect = prototype.perfect_information();
+        if config.person.is_none() && !perfect {
+            return Err("in a card game you sit at one seat".to_string());
+        }
+        let view = mirror(&config.game, &config.words, config.person, perfect)?;
+        let (tx, rx) = mpsc::channel();
+        let session = Arc::new(Session {
+            shared: Mutex::new(Shared {
+                events: Vec::new(),
+                person_turn: false,
+                closed: false,
+                watchers: 0,
+                last_seen: Instant::now(),
+                record: String::new(),
+                analysis: false,
+                ended: false,
+                connected_once: false,
+            }),
+            changed: Condvar::new(),
+            commands: Mutex::new(tx),
+        });
+        let worker = Arc::clone(&session);
+        thread::Builder::new()
+            .name("gui referee".to_string())
+            .spawn(move || referee_thread(worker, config, prototype, view, rx, seed))
+            .map_err(|e| e.to_string())?;
+        Ok(session)
+    }
+}
+
+/// The page's side of the game: the person's seat, the moves replayed
+/// after an undo, and the events.
+struct Page {
+    session: Arc<Session>,
+    person: Option<Seat>,
+    perfect: bool,
+    game: String,
+    words: Vec<String>,
+    labels: Vec<String>,
+    view: Box<dyn Mirror>,
+    commands: Receiver<Command>,
+    /// Moves to play again, from the start, after an undo.
+    replay: Vec<String>,
+    /// Set when the person asked to undo: the game restarts.
+    undo: Option<Vec<String>>,
+    advisor: Option<Advisor>,
+    /// The lines the person's seat was told since the last event.
+    told: Vec<String>,
+    /// Steps applied so far in this game (chance steps included).
+    step: usize,
+    /// The last move the person may see (perfect information), shown
+    /// until the next.
+    last: Option<(Seat, String)>,
+}
+
+impl Page {
+    fn seat_names(&self) -> Vec<String> {
+        self.view.seat_names()
+    }
+
+    /// The state event: the seat's view, whose turn, and the person's
+    /// legal moves when the referee waits for them (`waiting`).
+    fn state_event(&self, thinking: Option<Seat>, waiting: bool) -> String {
+        let turn = self.view.turn();
+        let (turn_text, to_move) = match turn {
+            Turn::Player(s) => (
+                self.seat_names().get(s).cloned().unwrap_or_default(),
+                Some(s),
+            ),
+            Turn::Chance => ("chance".to_string(), None),
+            Turn::Over => ("over".to_string(), None),
+        };
+        let mine = waiting && to_move.is_some() && to_move == self.person;
+        let legal = if mine { self.view.legal() } else { Vec::new() };
+        Object::new()
+            .str("type", "state")
+            .num("step", self.step)
+            .str("game", &self.game)
+            .raw("options", json::strings(&self.words))
+            .raw("seats", json::strings(self.seat_names()))
+            .raw("labels", json::strings(&self.labels))
+            .opt("you", self.person.map(|s| s.to_string()))
+            .str("turn", &turn_text)
+            .opt("to_move", to_move.map(|s| s.to_string()))
+            .num("waiting", mine)
+            .raw("legal", json::strings(legal))
+            .raw("told", json::strings(&self.told))
+            .opt(
+                "last",
+                self.last
+                    .as_ref()
+                    .map(|(s, m)| Object::new().num("seat", *s).str("move", m).end()),
+            )
+            .opt("thinking", thinking.map(|s| s.to_string()))
+            .raw("view", self.view.view())
+            .end()
+    }
+
+    fn publish_state(&mut self, thinking: Option<Seat>) {
+        self.publish_state_as(thinking, false);
+    }
+
+    fn publish_state_as(&mut self, thinking: Option<Seat>, waiting: bool) {
+        let event = self.state_event(thinking, waiting);
+        self.told.clear();
+        self.session.publish(event);
+    }
+
+    fn replaying(&self, referee: &dyn Referee) -> bool {
+        referee.history().len() < self.replay.len()
+    }
+
+    /// The person's moves since the start, and where the last one was:
+    /// the history to replay after an undo, or `None` with nothing to undo.
+    fn undo_point(&self, referee: &dyn Referee) -> Option<Vec<String>> {
+        let person = self.person?;
+        let history = referee.history();
+        let last = history.iter().rposition(|s| s.seat == Some(person))?;
+        Some(history[..last].iter().map(|s| s.text.clone()).collect())
+    }
+}
+
+impl Outside for Page {
+    fn person(&self, seat: Seat) -> bool {
+        self.person == Some(seat)
+    }
+
+    fn decides(&mut self, referee: &dyn Referee, seat: Seat) -> bool {
+        self.person == Some(seat) || self.replaying(referee)
+    }
+
+    fn choose(&mut self, referee: &mut dyn Referee, _seat: Seat) -> Option<Told> {
+        if self.replaying(referee) {
+            let text = self.replay[referee.history().len()].clone();
+            return referee.play(&text).ok();
+        }
+        self.step = referee.history().len();
+        // The turn is open before the page hears of it: a move sent at
+        // once is not refused as early.
+        self.session.lock().person_turn = true;
+        self.publish_state_as(None, true);
+        let chosen = loop {
+            if self.session.lock().closed {
+                break None;
+            }
+            match self.commands.recv_timeout(Duration::from_millis(200)) {
+                Ok(Command::Move(text, reply)) => match referee.play(&text) {
+                    Ok(told) => {
+                        let _ = reply.send(Ok(()));
+                        break Some(told);
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e.to_string()));
+                    }
+                },
+                Ok(Command::Undo(reply)) => {
+                    if !self.perfect {
+                        let _ = reply.send(Err("cards once played stay played".to_string()));
+                    } else if let Some(point) = self.undo_point(referee) {
+                        self.undo = Some(point);
+                        let _ = reply.send(Ok(()));
+                        break None;
+                    } else {
+                        let _ = reply.send(Err("nothing to undo".to_string()));
+                    }
+                }
+                Ok(Command::Close) | Err(RecvTimeoutError::Disconnected) => break None,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        };
+        self.session.lock().person_turn = false;
+        chosen
+    }
+
+    fn thinking(&mut self, referee: &dyn Referee, seat: Seat) {
+        self.step = referee.history().len();
+        self.publish_state(Some(seat));
+    }
+
+    fn applied(&mut self, referee: &dyn Referee, seat: Option<Seat>, told: &Told) {
+        // The person's own view: the whole game when nothing is hidden,
+        // else their seat-bound copy, told what the referee tells the seat.
+        let mut lines = Vec::new();
+        if self.perfect {
+            if let Err(e) = self.view.play(&told.text) {
+                log::error!("the page's copy refused {}: {e}", told.text);
+            }
+            if let Some(s) = seat {
+                lines.push(observation_line(
+                    referee,
+                    &Observation::Played {
+                        seat: s,
+                        mv: told.text.clone(),
+                    },
+                ));
+            }
+        } else if let Some(person) = self.person {
+            if seat == Some(person) {
+                if let Err(e) = self.view.play(&told.text) {
+                    log::error!("the page's copy refused its own {}: {e}", told.text);
+                }
+                lines.push(format!("play {} {}", referee.seat_name(person), told.text));
+            }
+            for o in told.observations.get(person).into_iter().flatten() {
+                let text = match o {
+                    Observation::Played { mv, .. } => mv,
+                    Observation::Dealt(d) => d,
+                };
+                if let Err(e) = self.view.play(text) {
+                    log::error!("the page's copy refused {text}: {e}");
+                }
+                lines.push(observation_line(referee, o));
+            }
+        }
+        if let Some(a) = self.advisor.as_mut() {
+            for line in &lines {
+                a.tell(line);
+            }
+        }
+        self.told.extend(lines);
+        self.step = referee.history().len();
+        if self.replaying(referee) {
+            return;
+        }
+        if self.perfect {
+            self.last = seat.map(|s| (s, told.text.clone()));
+        }
+        self.publish_state(None);
+    }
+
+    fn abandoned(&self) -> bool {
+        self.session.lock().closed || self.undo.is_some()
+    }
+}
+
+/// The over event: the game's result, public once it is played.
+fn over_event(record: &GameRecord, names: &[String]) -> String {
+    let ending = match &record.ending {
+        Ending::Normal => "normal".to_string(),
+        Ending::MoveLimit => "move limit".to_string(),
+        Ending::Resign(_) => "resigned".to_string(),
+        Ending::Forfeit { fault, detail, .. } => {
+            format!("forfeit ({}): {detail}", fault.word())
+        }
+        Ending::Error(m) => m.clone(),
+        Ending::Adjudicated(detail) => format!("adjudicated: {detail}"),
+    };
+    Object::new()
+        .str("type", "over")
+        .str("ending", &ending)
+        .opt(
+            "scores",
+            record.scores.as_ref().map(|s| json::numbers(s.iter())),
+        )
+        .raw("winners", json::numbers(record.winners.iter()))
+        .raw("results", json::numbers(record.seat_results.iter()))
+        .raw("seats", json::strings(names))
+        .end()
+}
+
+fn referee_thread(
+    session: Arc<Session>,
+    config: GameConfig,
+    prototype: Box<dyn Referee>,
+    view: Box<dyn Mirror>,
+    commands: Receiver<Command>,
+    seed: u64,
+) {
+    let perfect = prototype.perfect_information();
+    // The person's seat is an engine index too, past the real ones: the
+    // record names it, and the runner never starts it (Outside::person).
+    let mut engines: Vec<EngineSpec> = Vec::new();
+    let mut job_seats = Vec::new();
+    let mut labels = Vec::new();
+    for (s, seat) in config.seats.iter().enumerate() {
+        match seat {
+            Some(e) => {
+                job_seats.push(engines.len());
+                let mut spec = e.spec.clone();
+                spec.name = format!("{} {}", e.label, prototype.seat_name(s));
+                engines.push(spec);
+                labels.push(e.label.clone());
+            }
+            None => {
+                job_seats.push(usize::MAX);
+                labels.push("you".to_string());
+            }
+        }
+    }
+    let person_index = engines.len();
+    engines.push(EngineSpec {
+        name: "person".to_string(),
+        ..EngineSpec::default()
+    });
+    for s in &mut job_seats {
+        if *s == usize::MAX {
+            *s = person_index;
+        }
+    }
+    let setup = Setup {
+        engines,
+        seed,
+        margin: Duration::from_millis(500),
+        timeout: Duration::from_secs(30),
+        max_moves: 0,
+        random_plies: 0,
+        game_seeds: true,
+        log: None,
+        openings: None,
+        adjudication: Default::default(),
+    };
+    let advisor = config
+        .advisor
+        .as_ref()
+        .zip(config.person)
+        .and_then(|(spec, person)| {
+            Advisor::start(
+                spec,
+                &config.game,
+                &config.words,
+                person,
+                &prototype.seat_name(person),
+                perfect,
+                Arc::clone(&session),
+            )
+        });
+    let mut page = Page {
+        session: Arc::clone(&session),
+        person: config.person,
+        perfect,
+        game: config.game.clone(),
+        words: config.words.clone(),
+        labels,
+        view,
+        commands,
+        replay: Vec::new(),
+        undo: None,
+        advisor,
+        told: Vec::new(),
+        step: 0,
+        last: None,
+    };
+    let mut pool = Pool::default();
+    let mut records: VecDeque<GameRecord> = VecDeque::new();
+    let mut number = 1;
+    'games: loop {
+        if number > 1 {
+            match mirror(&config.game, &config.words, config.person, perfect) {
+                Ok(v) => page.view = v,
+                Err(e) => {
+                    log::error!("cannot rebuild the page's view: {e}");
+                    break;
+                }
+            }
+            if let Some(a) = page.advisor.as_mut() {
+                a.new_game();
+            }
+        }
+        page.step = 0;
+        page.last = None;
+        page.publish_state(None);
+        let job = GameJob {
+            number,
+            pairing: (0, 0),
+            deal: number as u64,
+            seats: job_seats.clone(),
+        };
+        let record = play_game_with(&setup, &mut pool, prototype.as_ref(), &job, Some(&mut page));
+        number += 1;
+        if session.lock().closed {
+            break;
+        }
+        if let Some(point) = page.undo.take() {
+            page.replay = point;
+            continue;
+        }
+        page.replay.clear();
+        session.publish(over_event(&record, &page.seat_names()));
+        records.push_back(record);
+        let rec = MatchRecord {
+            game: config.game.clone(),
+            options: config.words.clone(),
+            seeds: vec![seed],
+            seat_names: page.seat_names(),
+            engines: setup.engines.iter().map(EngineSpec::info).collect(),
+            shard: None,
+            settings: Vec::new(),
+            stopped: None,
+            games: records.iter().cloned().collect(),
+        };
+        session.lock().record = rec.to_text();
+        // The game is over: undo (perfect information), or the end.
+        loop {
+            match page.commands.recv_timeout(Duration::from_millis(200)) {
+                Ok(Command::Move(_, reply)) => {
+                    let _ = reply.send(Err("the game is over".to_string()));
+                }
+                Ok(Command::Undo(reply)) => {
+                    // The moves before the person's last one, from the
+                    // record's `play <seat> <move>` lines.
+                    let point = records.back().zip(config.person).and_then(|(r, person)| {
+                        let seat = prototype.seat_name(person);
+                        let plays: Vec<(&str, &str)> = r
+                            .transcript
+                            .iter()
+                            .filter_map(|l| {
+                                let mut w = l.strip_prefix("play ")?.split_whitespace();
+                                Some((w.next()?, w.next()?))
+                            })
+                            .collect();
+                        let k = plays.iter().rposition(|(s, _)| *s == seat)?;
+                        Some(
+                            plays[..k]
+                                .iter()
+                                .map(|(_, m)| m.to_string())
+                                .collect::<Vec<_>>(),
+                        )
+                    });
+                    match point {
+                        Some(p) if perfect => {
+                            let _ = reply.send(Ok(()));
+                            records.pop_back();
+                            page.replay = p;
+                            continue 'games;
+                        }
+                        _ => {
+                            let _ = reply.send(Err("nothing to undo".to_string()));
+                        }
+                    }
+                }
+                Ok(Command::Close) | Err(RecvTimeoutError::Disconnected) => break 'games,
+                Err(RecvTimeoutError::Timeout) => {
+                    if session.lock().closed {
+                        break 'games;
+                    }
+                }
+            }
+        }
+    }
+    pool.close();
+    if let Some(a) = page.advisor.take() {
+        a.quit();
+    }
+    let mut s = session.lock();
+    s.ended = true;
+    s.person_turn = false;
+    drop(s);
+    session.changed.notify_all();
+}

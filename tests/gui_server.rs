@@ -1,0 +1,462 @@
+//! `tabula gui` at the level of its messages: no hidden card reaches the
+//! page over whole games, hostile requests change nothing, and closing
+//! the page or the server leaves no engine process.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use tabula::game::{Game, Seat};
+use tabula::games::cards::CardSet;
+use tabula::games::hearts::Hearts;
+use tabula::games::ninetynine::NinetyNine;
+use tabula::games::wizard::Wizard;
+use tabula::options::Options;
+use tabula::played::Played;
+
+use crate::gui_support::{Events, Json, Pick, Server, enc, engine_processes, http, http_host};
+
+/// The card-like words of a message: `QS`, `TH` (also inside `AH11`,
+/// `TH+`, `2C+3C+4C`), Wizards `Z1`.. and Jesters `N1`...
+fn card_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let b = word.as_bytes();
+        if b.len() < 2 {
+            continue;
+        }
+        let card = &word[..2];
+        let rest = &word[2..];
+        let is_card = match (b[0], b[1]) {
+            (b'2'..=b'9' | b'T' | b'J' | b'Q' | b'K' | b'A', b'C' | b'D' | b'H' | b'S') => {
+                rest.is_empty() || rest == "1" || rest == "11"
+            }
+            (b'Z' | b'N', b'1'..=b'4') => rest.is_empty(),
+            _ => false,
+        };
+        if is_card {
+            out.push(card.to_string());
+        }
+    }
+    out
+}
+
+/// For each step of a recorded game, the cards the person at `seat` may
+/// not see: every other hand (less, in Hearts, the cards it passed
+/// there), computed on the full game replayed from the record.
+trait Hidden: Game {
+    fn hidden(&self, seat: Seat) -> CardSet;
+    fn hand_count(&self) -> u32;
+}
+
+fn others<F: Fn(Seat) -> CardSet>(n: usize, seat: Seat, hand: F) -> CardSet {
+    let mut all = CardSet::EMPTY;
+    for s in (0..n).filter(|&s| s != seat) {
+        all = CardSet(all.0 | hand(s).0);
+    }
+    all
+}
+
+impl Hidden for Hearts {
+    fn hidden(&self, seat: Seat) -> CardSet {
+        let h = others(4, seat, |s| self.hand(s));
+        CardSet(h.0 & !self.passed_cards(seat).0)
+    }
+    fn hand_count(&self) -> u32 {
+        self.hand_number() + 1
+    }
+}
+
+impl Hidden for Wizard {
+    fn hidden(&self, seat: Seat) -> CardSet {
+        others(self.num_seats(), seat, |s| self.hand(s))
+    }
+    fn hand_count(&self) -> u32 {
+        self.round() as u32 + 1
+    }
+}
+
+impl Hidden for NinetyNine {
+    fn hidden(&self, seat: Seat) -> CardSet {
+        others(self.num_seats(), seat, |s| {
+            let mut set = CardSet::EMPTY;
+            for c in self.hand(s) {
+                set.insert(c);
+            }
+            set
+        })
+    }
+    fn hand_count(&self) -> u32 {
+        self.hand_number() + 1
+    }
+}
+
+/// The hidden cards after each step of the recorded game, and its hands.
+fn hidden_by_step<G: Hidden>(record: &str, seat: Seat) -> (Vec<CardSet>, u32) {
+    let mut lines = record
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty());
+    let head = lines.next().expect("a game line");
+    let words: Vec<String> = head
+        .split_whitespace()
+        .skip(2)
+        .map(str::to_string)
+        .collect();
+    let options = Options::parse(G::OPTIONS, &words).expect("the record's options");
+    let mut game = Played::new(G::new_game(&options).expect("the game"));
+    let mut hidden = vec![game.state().hidden(seat)];
+    for line in lines {
+        let mut w = line.split_whitespace();
+        let text = match w.next() {
+            Some("play") => w.nth(1).expect("a move").to_string(),
+            Some("deal") => line["deal".len()..].trim().to_string(),
+            _ => continue,
+        };
+        game.play(&text)
+            .unwrap_or_else(|e| panic!("replay '{line}': {e}"));
+        hidden.push(game.state().hidden(seat));
+    }
+    (hidden, game.state().hand_count())
+}
+
+/// Plays whole games of `query` with the person choosing at random until
+/// `hands` hands are done; checks every message against the record.
+/// Returns (hands, messages, card words checked).
+fn play_card_games<G: Hidden>(
+    server: &Server,
+    query: &str,
+    seat: Seat,
+    hands: u32,
+) -> (u32, usize, usize) {
+    let mut pick = Pick(0x9E37_79B9_7F4A_7C15);
+    let (mut played, mut messages, mut words) = (0, 0, 0);
+    while played < hands {
+        let id = server.new_game(query);
+        let events = Events::open(server.port, &id);
+        let mut seen: Vec<(usize, String)> = Vec::new();
+        let mut step = 0;
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            assert!(Instant::now() < deadline, "a game took too long");
+            let Some(text) = events.next(Duration::from_secs(30)) else {
+                panic!("no event for 30 s");
+            };
+            let e = Json::parse(&text).expect("JSON event");
+            if let Some(s) = e.get("step").num() {
+                step = s as usize;
+            }
+            seen.push((step, text.clone()));
+            match e.get("type").str() {
+                Some("over") => break,
+                Some("state") => {
+                    let legal = e.get("legal").strings();
+                    if e.get("to_move").num() == Some(seat as f64) && !legal.is_empty() {
+                        let mv = &legal[pick.below(legal.len())];
+                        let (status, body) = http(
+                            server.port,
+                            "POST",
+                            &format!("/api/move?s={id}&move={}", enc(mv)),
+                            "",
+                        );
+                        // Refused only when the referee is not yet
+                        // waiting for this turn; the next event repeats it.
+                        assert!(
+                            status == 200 || body.contains("not your turn"),
+                            "move {mv}: {status} {body}"
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (status, record) = http(server.port, "GET", &format!("/api/record?s={id}"), "");
+        assert_eq!(status, 200, "record: {record}");
+        let game: String = record
+            .split("\n# game ")
+            .nth(1)
+            .map(|g| g.split_once('\n').map_or("", |(_, t)| t).to_string())
+            .expect("a game in the record");
+        let (hidden, count) = hidden_by_step::<G>(&game, seat);
+        for (step, text) in &seen {
+            let hidden = hidden[(*step).min(hidden.len() - 1)];
+            // Hearts: the holder of 2C is told just before it leads it.
+            let opener: HashSet<String> = Json::parse(text)
+                .map(|e| e.get("told").strings())
+                .unwrap_or_default()
+                .iter()
+                .filter(|l| l.split_whitespace().count() == 3 && l.starts_with("deal "))
+                .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+                .collect();
+            for w in card_words(text) {
+                words += 1;
+                let card = w.parse().expect("a card");
+                assert!(
+                    !hidden.contains(card) || opener.contains(&w),
+                    "hidden card {w} at step {step} in {text}"
+                );
+            }
+        }
+        messages += seen.len();
+        played += count;
+        events.close();
+        http(server.port, "POST", &format!("/api/close?s={id}"), "");
+    }
+    (played, messages, words)
+}
+
+const ENGINES: &str = "search0=random&ms0=10&search1=random&ms1=10&search2=random&ms2=10&search3=random&ms3=10&advisor=0";
+
+#[test]
+fn gui_no_hidden_card_reaches_the_page() {
+    // 100 hands of each card game take a few minutes on a small machine;
+    // TABULA_GUI_HANDS=100 runs them all (the figure in docs/gui.md).
+    let hands: u32 = std::env::var("TABULA_GUI_HANDS")
+        .ok()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(12);
+    let server = Server::start(&["--max-movetime", "1000"]);
+    let q = |game: &str, you: usize, opts: &str| {
+        let e: String = ENGINES
+            .split('&')
+            .filter(|kv| {
+                !kv.starts_with(&format!("search{you}=")) && !kv.starts_with(&format!("ms{you}="))
+            })
+            .collect::<Vec<_>>()
+            .join("&");
+        format!("game={game}&you={you}&{opts}{e}")
+    };
+    let hearts = play_card_games::<Hearts>(&server, &q("hearts", 2, "opt=target=40&"), 2, hands);
+    let wizard = play_card_games::<Wizard>(
+        &server,
+        &q("wizard", 1, "opt=players=3&opt=rounds=4&"),
+        1,
+        hands,
+    );
+    let nn = play_card_games::<NinetyNine>(
+        &server,
+        &q("ninetynine", 0, "opt=players=3&opt=tokens=2&"),
+        0,
+        hands,
+    );
+    eprintln!(
+        "hands, messages, card words checked: hearts {hearts:?}, wizard {wizard:?}, ninety-nine {nn:?}"
+    );
+    for (_, _, words) in [hearts, wizard, nn] {
+        assert!(
+            words > 100,
+            "the messages show cards (the check is not vacuous)"
+        );
+    }
+    server.stop();
+}
+
+/// Waits until `f` holds.
+fn eventually(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    f()
+}
+
+/// The first event of `events` that is the person's turn.
+fn my_turn(events: &Events) -> Json {
+    loop {
+        let text = events
+            .next(Duration::from_secs(20))
+            .expect("an event before the person's turn");
+        let e = Json::parse(&text).unwrap();
+        if e.get("type").str() == Some("state")
+            && !e.get("legal").arr().is_empty()
+            && e.get("to_move") == e.get("you")
+        {
+            return e;
+        }
+    }
+}
+
+#[test]
+fn gui_hostile_requests_get_an_error_and_change_nothing() {
+    let server = Server::start(&[]);
+    let port = server.port;
+    let id = server.new_game("game=othello&you=0&search1=random&ms1=10&advisor=0");
+    let events = Events::open(port, &id);
+    let turn = my_turn(&events);
+    let legal = turn.get("legal").strings();
+    let position = turn.get("view").get("position").clone();
+    let refused = [
+        ("POST", format!("/api/move?s={id}&move=a1"), 409, "illegal"),
+        (
+            "POST",
+            format!("/api/move?s={id}&move=z9"),
+            409,
+            "malformed",
+        ),
+        (
+            "POST",
+            format!("/api/move?s={id}&move={}", "x".repeat(100)),
+            400,
+            "short",
+        ),
+        ("POST", format!("/api/move?s={id}"), 400, "no move"),
+        (
+            "POST",
+            "/api/move?s=0123&move=d3".to_string(),
+            404,
+            "no such game",
+        ),
+        ("GET", format!("/api/move?s={id}&move=d3"), 405, "method"),
+        (
+            "POST",
+            "/api/new?game=othello&opt=weights=/etc/passwd".to_string(),
+            400,
+            "not offered",
+        ),
+        (
+            "POST",
+            "/api/new?game=hearts&opt=seat=1".to_string(),
+            400,
+            "not offered",
+        ),
+        (
+            "POST",
+            "/api/new?game=chess".to_string(),
+            400,
+            "unknown game",
+        ),
+        (
+            "POST",
+            "/api/new?game=othello&you=0&engine1=7".to_string(),
+            400,
+            "engine",
+        ),
+        (
+            "POST",
+            "/api/new?game=othello&you=0&ms1=999999".to_string(),
+            400,
+            "move time",
+        ),
+        (
+            "POST",
+            "/api/new?game=othello&you=0&search1=solve".to_string(),
+            400,
+            "search",
+        ),
+        (
+            "POST",
+            "/api/new?game=othello&you=9".to_string(),
+            400,
+            "seat",
+        ),
+        (
+            "POST",
+            "/api/new?game=hearts&you=none".to_string(),
+            400,
+            "one seat",
+        ),
+        ("GET", "/../../etc/passwd".to_string(), 404, "not found"),
+        ("GET", "/api/record?s=".to_string(), 404, "no such game"),
+    ];
+    for (method, path, status, says) in &refused {
+        let (got, body) = http(port, method, path, "");
+        assert_eq!(got, *status, "{method} {path}: {body}");
+        assert!(body.contains(says), "{method} {path}: {body}");
+    }
+    let (got, body) = http_host(port, "GET", "/api/setup", "", "evil.example:80");
+    assert_eq!((got, body.contains("Host")), (403, true), "{body}");
+    let (got, _) = {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        use std::io::{Read, Write};
+        s.write_all(b"\x00\x01garbage\r\n\r\n").unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        (out.split_whitespace().nth(1).unwrap_or("").to_string(), out)
+    };
+    assert_eq!(got, "400");
+    // A cross-site page may not play for the person.
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    {
+        use std::io::{Read, Write};
+        let mv = &legal[0];
+        write!(
+            s,
+            "POST /api/move?s={id}&move={mv} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        assert!(out.starts_with("HTTP/1.1 403"), "{out}");
+    }
+    // Nothing changed: the same position and moves, and a legal move plays.
+    let (got, body) = http(
+        port,
+        "POST",
+        &format!("/api/move?s={id}&move={}", legal[0]),
+        "",
+    );
+    assert_eq!((got, body.as_str()), (200, "{\"ok\":true}"));
+    let after = loop {
+        let e = Json::parse(&events.next(Duration::from_secs(10)).expect("an event")).unwrap();
+        if e.get("last").get("move").str().is_some() {
+            break e;
+        }
+    };
+    assert_eq!(after.get("last").get("move").str(), Some(legal[0].as_str()));
+    assert_ne!(after.get("view").get("position"), &position);
+    // Two games at once are two sessions with their own positions.
+    let other = server.new_game("game=othello&you=1&search0=random&ms0=10&advisor=0");
+    assert_ne!(other, id);
+    let events2 = Events::open(port, &other);
+    let turn2 = my_turn(&events2);
+    assert_eq!(turn2.get("you").num(), Some(1.0));
+    server.stop();
+}
+
+#[test]
+fn gui_closing_the_page_or_the_server_leaves_no_engine() {
+    let server = Server::start(&[]);
+    let pid = server.child.id();
+    let hearts =
+        "game=hearts&you=2&search0=random&ms0=50&search1=random&ms1=50&search3=random&ms3=50";
+    let first = server.new_game(hearts);
+    let second = server.new_game(hearts);
+    let e1 = Events::open(server.port, &first);
+    let e2 = Events::open(server.port, &second);
+    my_turn(&e1);
+    my_turn(&e2);
+    // Three engines and the analysis engine per game.
+    assert!(
+        eventually(Duration::from_secs(10), || engine_processes(pid).len() == 8),
+        "engines: {:?}",
+        engine_processes(pid)
+    );
+    let started = Instant::now();
+    e1.close();
+    assert!(
+        eventually(Duration::from_secs(15), || engine_processes(pid).len() == 4),
+        "after the page closed: {:?}",
+        engine_processes(pid)
+    );
+    eprintln!(
+        "a closed page's engines ended within {:?}",
+        started.elapsed()
+    );
+    let started = Instant::now();
+    let status = server.stop();
+    assert!(
+        status.success(),
+        "the server exits cleanly on SIGTERM: {status}"
+    );
+    assert!(
+        eventually(Duration::from_secs(5), || engine_processes(pid).is_empty()),
+        "after the server stopped: {:?}",
+        engine_processes(pid)
+    );
+    eprintln!(
+        "the server and its engines ended within {:?}",
+        started.elapsed()
+    );
+    drop(e2);
+}
