@@ -24,6 +24,7 @@ mod clock_rounding;
 mod conformance;
 mod engine_process;
 mod gui_browser;
+mod gui_replay;
 mod gui_server;
 mod gui_support;
 mod hearts_hidden;
