@@ -6,7 +6,8 @@
 //! engine):
 //! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
 //!    `zeroed` and `dispose`: large tables made and freed off the clock;
-//!    [`peer_file`]: files opened on a peer's word, read safely.
+//!    [`peer_file`]: files opened on a peer's word, read safely; [`json`]:
+//!    the one JSON writer.
 //! 2. [`game`]: the game trait every game implements; [`played`]: a game in
 //!    play as text (history, checked moves), shared by engine and referee.
 //! 3. [`games`]: one module per game, and the registry that names them
@@ -15,7 +16,9 @@
 //! 4. [`engine`]: the facade that owns the game, settings and search;
 //!    [`arena`]: the match runner (`tabula match`); [`perft`] and
 //!    [`bench`]; [`tool_args`]: the range checks of the tools' arguments.
-//! 5. [`protocol`]: the command grammar and the session loop.
+//! 5. [`protocol`]: the command grammar, the session loop and the other
+//!    dialects (NBoard, UGI, GoGui rules); [`gui`]: `tabula gui`, the
+//!    browser table, a referee over engine processes like `tabula match`.
 //! 6. `main.rs`: the command line.
 
 pub mod arena;
@@ -26,6 +29,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod gui;
+pub mod json;
 pub mod options;
 pub mod peer_file;
 pub mod perft;

@@ -265,26 +265,6 @@ pub fn quoridor(rec: &MatchRecord) -> Result<String, ConfigError> {
     Ok(out)
 }
 
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn json_list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
     format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(","))
 }
@@ -319,25 +299,27 @@ pub fn jsonl(rec: &MatchRecord) -> String {
              \"pairing\":{},\"seats\":{},\"seat_names\":{},\"ending\":{},\"culprit\":{},\
              \"fault\":{},\"detail\":{},\"scores\":{},\"winners\":{},\"results\":{},\
              \"first_score\":{},\"plies\":{},\"ms\":{},\"transcript\":{}}}",
-            json_str(&rec.game),
-            json_list(&rec.options, |o| json_str(o)),
+            crate::json::string(&rec.game),
+            json_list(&rec.options, |o| crate::json::string(o)),
             json_list(&rec.seeds, |s| s.to_string()),
             g.number,
             g.deal,
-            json_list(&[g.pairing.0, g.pairing.1], |&e| json_str(name(e))),
-            json_list(&g.seats, |&e| json_str(name(e))),
-            json_list(&rec.seat_names, |s| json_str(s)),
-            json_str(ending_word(g)),
-            opt(culprit.map(|e| json_str(name(e)))),
-            opt(fault.map(json_str)),
-            opt(detail.map(json_str)),
+            json_list(&[g.pairing.0, g.pairing.1], |&e| crate::json::string(name(
+                e
+            ))),
+            json_list(&g.seats, |&e| crate::json::string(name(e))),
+            json_list(&rec.seat_names, |s| crate::json::string(s)),
+            crate::json::string(ending_word(g)),
+            opt(culprit.map(|e| crate::json::string(name(e)))),
+            opt(fault.map(crate::json::string)),
+            opt(detail.map(crate::json::string)),
             opt(g.scores.as_ref().map(|s| json_list(s, |&v| json_num(v)))),
             json_list(&g.winners, |w| w.to_string()),
             json_list(&g.seat_results, |&v| json_num(v)),
             opt(g.first_score().map(json_num)),
             g.plies,
             g.millis,
-            json_list(&g.transcript, |l| json_str(l)),
+            json_list(&g.transcript, |l| crate::json::string(l)),
         );
     }
     out
@@ -349,7 +331,10 @@ mod tests {
 
     #[test]
     fn json_strings_escape() {
-        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+        assert_eq!(
+            crate::json::string("a\"b\\c\nd\u{1}"),
+            "\"a\\\"b\\\\c\\nd\\u0001\""
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 mod advisor;
 pub mod http;
-pub mod json;
+pub use crate::json;
 pub mod replay;
 mod session;
 pub mod view;

@@ -192,24 +192,9 @@ pub fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Appends `text` as a JSON string: quoted, with `"`, `\` and control
-/// characters escaped.
+/// Appends `text` as a JSON string literal.
 fn json_string(s: &mut String, text: &str) {
-    s.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
+    s.push_str(&crate::json::string(text));
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! A small JSON writer for the page's messages (the server reads no JSON:
-//! the page sends query parameters).
+//! A small JSON writer, the one every JSON output uses: the GUI's page
+//! messages, the analysis lines of `set output json`, the match runner's
+//! JSON-lines export. Nothing here reads JSON.
 
 use std::fmt::Write as _;
 
