@@ -4,7 +4,7 @@
 //! GTP client where it is installed. The exchanges themselves are golden
 //! transcripts (tests/transcripts/nboard.txt, ugi.txt, gogui_rules.txt).
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,20 +14,7 @@ use tabula::protocol::{Protocol, run_protocol};
 
 /// Runs the binary with these arguments on this input: (stdout, stderr).
 fn run(args: &[&str], input: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["--seed", "5"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("engine ends");
+    let out = crate::common::run_engine(5, args, input);
     assert!(out.status.success(), "exit status {:?}", out.status);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -1,29 +1,12 @@
 //! Start-up settings: `tabula --game NAME -o KEY=VALUE --set KEY=VALUE
 //! --config FILE`, as a GUI that can only name a program starts it.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use crate::common::scratch;
+use crate::common::{self, scratch};
 
 /// Runs the engine with these arguments on this input; (exit code,
 /// stdout, stderr).
 fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["--seed", "3"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    // An engine that refuses its start-up settings exits without reading.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("engine ends");
+    let out = common::run_engine(3, args, input);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

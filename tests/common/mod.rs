@@ -487,3 +487,25 @@ pub fn no_peeking_after<G: Game>(options: &[&str], seed: u64, plies: usize) -> O
     });
     Some(other.render() != real.render())
 }
+
+/// Runs the engine binary with `--seed SEED`, these arguments and this
+/// input, and waits for it to end. An engine that refuses its start-up
+/// settings exits without reading: a failed write is no error here.
+pub fn run_engine(seed: u64, args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--seed", &seed.to_string()])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("engine ends")
+}
