@@ -15,7 +15,8 @@
 //!    trait, which never name a game.
 //! 4. [`engine`]: the facade that owns the game, settings and search;
 //!    [`arena`]: the match runner (`tabula match`); [`perft`] and
-//!    [`bench`]; [`tool_args`]: the range checks of the tools' arguments.
+//!    [`bench`]; [`tool_args`]: the range checks of the tools' arguments;
+//!    [`lab`]: the Othello evaluation's training and ProbCut's calibration.
 //! 5. [`protocol`]: the command grammar, the session loop and the other
 //!    dialects (NBoard, UGI, GoGui rules); [`gui`]: `tabula gui`, the
 //!    browser table, a referee over engine processes like `tabula match`.
@@ -30,6 +31,7 @@ pub mod game;
 pub mod games;
 pub mod gui;
 pub mod json;
+pub mod lab;
 pub mod options;
 pub mod peer_file;
 pub mod perft;

@@ -161,11 +161,11 @@ enum Tool {
     /// Train the Othello pattern evaluation: self-play data (resumable),
     /// exact-solve and search labels, a least-squares fit per stage, and a
     /// weight file (see docs/experiments-othello.md, "Othello evaluation and midgame search").
-    TrainOthello(Box<tabula::games::othello::train::TrainArgs>),
+    TrainOthello(Box<tabula::lab::othello_train::TrainArgs>),
     /// Calibrate Othello's ProbCut: self-play positions searched at every
     /// depth, the deep value regressed on the shallow one per depth and
     /// stage; prints the table that src/games/othello/probcut.rs holds.
-    CalibrateProbcut(Box<tabula::games::othello::probcut::CalibrateArgs>),
+    CalibrateProbcut(Box<tabula::lab::probcut_calibration::CalibrateArgs>),
 }
 
 fn main() -> ExitCode {
@@ -281,7 +281,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Tool::TrainOthello(args) => match tabula::games::othello::train::run(&args) {
+        Tool::TrainOthello(args) => match tabula::lab::othello_train::run(&args) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -291,7 +291,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Tool::CalibrateProbcut(args) => match tabula::games::othello::probcut::calibrate(&args) {
+        Tool::CalibrateProbcut(args) => match tabula::lab::probcut_calibration::calibrate(&args) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS

@@ -32,6 +32,7 @@ mod hearts_rules;
 mod hearts_search;
 mod human_seat;
 mod iteration_cost;
+mod layers;
 mod multipv;
 mod ninetynine_rules;
 mod othello_perft;

@@ -15,7 +15,6 @@ pub mod endgame;
 pub mod eval;
 pub mod pattern;
 pub mod probcut;
-pub mod train;
 
 use rand::Rng as _;
 

@@ -28,11 +28,13 @@ use std::sync::mpsc;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::bitboard::{final_margin, flips, moves};
-use super::endgame::solve_exact;
-use super::eval::square_score;
-use super::pattern::{self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of};
 use crate::control::Control;
+use crate::games::othello::bitboard::{final_margin, flips, moves};
+use crate::games::othello::endgame::solve_exact;
+use crate::games::othello::eval::square_score;
+use crate::games::othello::pattern::{
+    self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
+};
 use crate::tool_args::{self, ArgError, within};
 
 /// `tabula train-othello`: generate self-play data and fit the weights.
@@ -171,7 +173,8 @@ fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), String>
     let mut games = Vec::new();
     let mut pos = 0usize;
     while pos + 5 <= bytes.len() {
-        let index = u32::from_le_bytes([bytes[pos], bytes[pos + 1], bytes[pos + 2], bytes[pos + 3]]);
+        let index =
+            u32::from_le_bytes([bytes[pos], bytes[pos + 1], bytes[pos + 2], bytes[pos + 3]]);
         let n = bytes[pos + 4] as usize;
         let end = pos + 5 + n * RECORD_BYTES;
         if end > bytes.len() || index as usize != games.len() {
@@ -633,11 +636,10 @@ fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Result<W
             fw.w[bad]
         ));
     }
-    let q: Vec<i16> = fw
-        .w
-        .iter()
-        .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
-        .collect();
+    let q: Vec<i16> =
+        fw.w.iter()
+            .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
+            .collect();
     Weights::from_canonical(&q).map_err(|e| format!("the fitted weights: {e}"))
 }
 
