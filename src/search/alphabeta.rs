@@ -1227,14 +1227,12 @@ pub fn shallow_best_within<G: Game>(
             let mut child = state.clone();
             child.apply(mv);
             looks += 1;
-            let value = if child.at_horizon() {
-                child.reward(me) * 4.0 - 2.0
-            } else if depth >= 2 {
+            let value = if depth >= 2 && !child.at_horizon() {
                 let (value, replies) = reply_value(&child, me, scratch);
                 looks += replies;
                 value
             } else {
-                child.evaluate(me)
+                one_ply_value(&child, me)
             };
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((mv, value));
@@ -1252,12 +1250,7 @@ pub fn shallow_best_within<G: Game>(
         let mut child = state.clone();
         child.apply(mv);
         looks += 1;
-        let value = if child.at_horizon() {
-            child.reward(me) * 4.0 - 2.0
-        } else {
-            child.evaluate(me)
-        };
-        ranked.push((value, i));
+        ranked.push((one_ply_value(&child, me), i));
     }
     // Stable: equal values keep generation order.
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1298,14 +1291,20 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64
     for &mv in scratch.iter() {
         let mut child = state.clone();
         child.apply(mv);
-        let v = if child.at_horizon() {
-            child.reward(me) * 4.0 - 2.0
-        } else {
-            child.evaluate(me)
-        };
-        worst = worst.min(v);
+        worst = worst.min(one_ply_value(&child, me));
     }
     (worst, 2 * scratch.len() as u64)
+}
+
+/// A position's value for `me` one ply down, as the shallow choice
+/// compares them: a finished game's reward mapped to [-2, 2], else the
+/// evaluation.
+fn one_ply_value<G: Game>(state: &G, me: Seat) -> f64 {
+    if state.at_horizon() {
+        state.reward(me) * 4.0 - 2.0
+    } else {
+        state.evaluate(me)
+    }
 }
 
 #[cfg(test)]
