@@ -12,7 +12,12 @@ use std::fmt;
 #[derive(Clone, Copy, Debug)]
 pub enum OptionKind {
     /// An integer in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        /// The least value accepted.
+        min: i64,
+        /// The greatest value accepted.
+        max: i64,
+    },
     /// `true`/`false` (also `1`/`0`, `on`/`off`, `yes`/`no`).
     Bool,
     /// One of the listed words.
@@ -54,11 +59,19 @@ pub enum OptionError {
     /// A word was not of the form `key=value`.
     Malformed(String),
     /// The key is not an option of this game; the list names the accepted ones.
-    Unknown { key: String, accepted: Vec<String> },
+    Unknown {
+        /// The key as given.
+        key: String,
+        /// The keys this game accepts.
+        accepted: Vec<String>,
+    },
     /// The value is out of range or of the wrong kind.
     BadValue {
+        /// The option.
         key: String,
+        /// The value as given.
         value: String,
+        /// What the option accepts, in words.
         expected: String,
     },
     /// The combination is refused by the game (the message says why).

@@ -20,14 +20,20 @@ pub const MAX_THREADS: usize = 256;
 pub enum ArgError {
     /// A number outside what the tool accepts (or not a finite number).
     OutOfRange {
+        /// The argument, as the command line spells it.
         name: &'static str,
+        /// The value as given.
         value: String,
+        /// What the tool accepts, in words.
         expected: String,
     },
     /// More threads than the cores this process may use, not forced.
     TooManyThreads {
+        /// The argument, as the command line spells it.
         name: &'static str,
+        /// The threads asked for.
         asked: usize,
+        /// The cores this process may use.
         cores: usize,
     },
     /// Arguments that cannot go together, or a run with nothing to do.

@@ -38,8 +38,11 @@ pub enum StartupError {
     NotASettingsFile(PathBuf, &'static str),
     /// A line of the settings file is not `KEY VALUE`.
     Line {
+        /// The settings file.
         path: PathBuf,
+        /// The line's number, from 1.
         line: usize,
+        /// The line as read.
         text: String,
     },
     /// An `-o`/`option` word is not `key=value`.
@@ -47,7 +50,12 @@ pub enum StartupError {
     /// A `--set` word is not `KEY=VALUE`.
     Set(String),
     /// The engine refused the game, an option or a setting.
-    Engine { what: String, error: EngineError },
+    Engine {
+        /// What was refused, as the user wrote it.
+        what: String,
+        /// The engine's reason.
+        error: EngineError,
+    },
 }
 
 impl fmt::Display for StartupError {

@@ -47,15 +47,22 @@ pub enum Command {
     Play(Vec<String>),
     /// `genmove [seat] [key=value ...]`
     Genmove {
+        /// The seat to move, if named (else the seat to play).
         seat: Option<String>,
+        /// Budget words overriding the settings for this move.
         budget: BudgetOverride,
+        /// What to report of the search as it runs.
         shown: Shown,
     },
     /// `analyze [seat] [interval=ms] [key=value ...]`
     Analyze {
+        /// The seat to analyse for, if named (else the seat to play).
         seat: Option<String>,
+        /// Budget words overriding the settings for this analysis.
         budget: BudgetOverride,
+        /// Milliseconds between two `info` reports.
         interval_ms: u64,
+        /// What to report of the search as it runs.
         shown: Shown,
     },
     /// `undo`
@@ -66,23 +73,37 @@ pub enum Command {
     FinalScore,
     /// `time_settings <main> <byoyomi> <stones>` (seconds)
     TimeSettings {
+        /// Main time in seconds.
         main: f64,
+        /// Seconds of a byo-yomi period (0: sudden death).
         byoyomi: f64,
+        /// Moves to play in each period.
         stones: u32,
     },
     /// `time_left <seat> <seconds> <stones>`
     TimeLeft {
+        /// The seat whose clock this is, as given.
         seat: String,
+        /// Seconds left on its clock.
         seconds: f64,
+        /// Moves left in the current period (0: main time).
         stones: u32,
     },
     /// `list_games`: one GTP game name per line; `verbose`: the
     /// descriptive listing with options.
-    ListGames { verbose: bool },
+    ListGames {
+        /// The descriptive listing rather than the names.
+        verbose: bool,
+    },
     /// `set_game <name>`: the multi-game GTP convention's game selection.
     SetGame(String),
     /// `game <name> [key=value ...]`
-    Game { name: String, options: Vec<String> },
+    Game {
+        /// The game's name.
+        name: String,
+        /// Its `key=value` options, as given.
+        options: Vec<String>,
+    },
     /// `legal_moves`
     LegalMoves,
     /// `setboard <position text>`
@@ -90,7 +111,12 @@ pub enum Command {
     /// `position` (prints the position text)
     Position,
     /// `set <name> <value>`
-    Set { name: String, value: String },
+    Set {
+        /// The setting's name.
+        name: String,
+        /// Its new value, as given.
+        value: String,
+    },
     /// `get [name]`
     Get(Option<String>),
     /// `result`

@@ -27,7 +27,10 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub enum Input {
     /// A line (comments removed, not blank).
     Line {
+        /// The line's text.
         text: String,
+        /// Raised when a later `stop` (or the end of input) cancels the
+        /// command this line starts.
         cancel: Arc<AtomicBool>,
         /// When the line was read: a budget's time runs from here.
         at: Instant,

@@ -20,16 +20,29 @@ pub enum KgsClock {
     /// No time limit.
     None,
     /// Main time only.
-    Absolute { main: f64 },
+    Absolute {
+        /// Main time in seconds.
+        main: f64,
+    },
     /// Main time, then `periods` periods of `period` seconds, each for one
     /// move (a period used up is lost).
     Byoyomi {
+        /// Main time in seconds.
         main: f64,
+        /// Seconds of one period.
         period: f64,
+        /// How many periods.
         periods: u32,
     },
     /// Main time, then periods of `period` seconds for `stones` moves.
-    Canadian { main: f64, period: f64, stones: u32 },
+    Canadian {
+        /// Main time in seconds.
+        main: f64,
+        /// Seconds of one period.
+        period: f64,
+        /// Moves to play in each period.
+        stones: u32,
+    },
 }
 
 impl KgsClock {
