@@ -29,8 +29,8 @@ pub enum Input {
     Line {
         /// The line's text.
         text: String,
-        /// Raised when a later `stop` (or the end of input) cancels the
-        /// command this line starts.
+        /// Raised by the `stop` read after this line (or, after an
+        /// `analyze`, by any later line or the end of input).
         cancel: Arc<AtomicBool>,
         /// When the line was read: a budget's time runs from here.
         at: Instant,
