@@ -27,6 +27,20 @@ pub struct Budget {
     pub depth: Option<u32>,
 }
 
+/// How a search spends a timed budget: asked of the search itself
+/// ([`crate::search::Search::time_use`]) by the engine's time manager
+/// (`engine/time`), which gives a search that manages its time a target
+/// and a limit, and every other search the target alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeUse {
+    /// It stops by itself between [`Budget::target`] and [`Budget::time`]
+    /// (an iterative search that can end after any iteration: see
+    /// [`Control::past_target`]).
+    pub manages_time: bool,
+    /// A depth budget alone ends it (it needs no time to stop).
+    pub ends_at_depth: bool,
+}
+
 /// A progress report, sent while a search runs (for `analyze`).
 #[derive(Clone, Debug, Default)]
 pub struct Progress {

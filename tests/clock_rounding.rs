@@ -11,21 +11,20 @@ use std::time::{Duration, Instant};
 use tabula::engine::{BudgetOverride, Engine, Request};
 
 /// The time budget the engine would give a `genmove` now.
-fn budget(engine: &Engine) -> Duration {
-    let since = Instant::now();
+fn budget(engine: &mut Engine) -> Duration {
     let request = Request {
         seat: None,
         budget: BudgetOverride::default(),
         stop: Arc::new(AtomicBool::new(false)),
-        since,
+        since: Instant::now(),
         reporter: None,
         answer: None,
         multipv: 0,
     };
     engine
-        .deadline(&request)
+        .budget(&request)
+        .time
         .expect("a clock gives a time budget")
-        .duration_since(since)
 }
 
 /// An Othello engine under sudden death of `main` seconds, black to move
@@ -58,19 +57,19 @@ fn a_whole_time_equal_to_the_main_time_is_exact_only_at_the_first_move() {
     for main in [1.0, 2.0, 5.0, 30.0, 1.5] {
         // At the first move the clock has not run: the main time as set,
         // told as it is or rounded up.
-        let untold = budget(&othello_under(main, 0));
+        let untold = budget(&mut othello_under(main, 0));
         let mut first = othello_under(main, 0);
         tell(&mut first, main.ceil());
-        assert_eq!(budget(&first), untold, "main {main}");
+        assert_eq!(budget(&mut first), untold, "main {main}");
         // After the seat has moved, the same whole number may be rounded
         // up from anything above one second less: less than a told
         // fraction half a second under it.
         for moves in 1..=3 {
             let mut later = othello_under(main, moves);
             tell(&mut later, main.ceil());
-            let rounded = budget(&later);
+            let rounded = budget(&mut later);
             tell(&mut later, main.ceil() - 0.5);
-            let half_less = budget(&later);
+            let half_less = budget(&mut later);
             assert!(
                 rounded < half_less,
                 "main {main}, after {moves} moves: told {} gives {rounded:?}, \

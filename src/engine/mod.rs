@@ -2,17 +2,17 @@
 //! random generator and the clock. The protocol layer calls it with parsed
 //! commands and formats what it returns; it never prints.
 
-pub(crate) mod clock;
 pub mod human;
 mod searchers;
 pub mod settings;
 pub mod startup;
 pub(crate) mod table;
+pub mod time;
 
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::SeedableRng;
 
@@ -20,10 +20,11 @@ use crate::control::{Answer, Budget, Control, Progress};
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::games::{self, GameEntry, GameVisitor};
 use crate::options::{OptionError, Options};
-pub use clock::Clock;
-use searchers::DEFAULT_MOVETIME_MS;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, Table};
+/// The clock's record (was `engine::clock`).
+pub(crate) use time::clock;
+pub use time::{BudgetOverride, Clock};
 
 /// Why the engine refused a request. Every variant says what to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,25 +81,6 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// Budgets given with one `genmove` (they replace the settings' budgets
-/// for that call).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BudgetOverride {
-    /// `iterations=N`.
-    pub iterations: Option<u64>,
-    /// `movetime=MS`.
-    pub movetime: Option<u64>,
-    /// `depth=D`.
-    pub depth: Option<u32>,
-}
-
-impl BudgetOverride {
-    /// Whether no budget was given.
-    pub fn is_empty(&self) -> bool {
-        self.iterations.is_none() && self.movetime.is_none() && self.depth.is_none()
-    }
-}
-
 /// A request for a search: for which seat, under which budget, and how
 /// the protocol steers it. The engine builds the budget and control.
 pub struct Request<'a> {
@@ -114,9 +96,10 @@ pub struct Request<'a> {
     /// Where progress goes while the search runs (for `analyze`).
     pub reporter: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// Where `genmove` sends its move the moment it is decided (before it
-    /// is played), and publishes its best move so far, so that the
-    /// protocol can answer at the deadline or a `stop` without waiting for
-    /// the search's threads; the move answered is the one played.
+    /// is played), and publishes its best move so far, so that the time
+    /// manager's watcher ([`time::answer_by_deadline`]) can answer at the
+    /// deadline or a `stop` without waiting for the search's threads; the
+    /// move answered is the one played.
     pub answer: Option<&'a Answer<'a>>,
     /// How many best root moves to report, each with its value and line
     /// (MultiPV: [`Decision::lines`], [`crate::control::Progress::lines`]);
@@ -417,49 +400,14 @@ impl Engine {
         self.game.deal(text, &mut self.rng)
     }
 
-    /// The budget of the next search for `seat`.
-    fn budget_for(&self, seat: Option<Seat>, over: &BudgetOverride) -> Budget {
-        let s = &self.settings;
-        let nonzero = |v: u64| (v > 0).then_some(v);
-        let (iterations, movetime, depth) = if over.is_empty() {
-            (
-                nonzero(s.iterations),
-                nonzero(s.movetime),
-                (s.depth > 0).then_some(s.depth),
-            )
-        } else {
-            (over.iterations, over.movetime, over.depth)
-        };
+    /// The budget of the next search for `seat`: the time manager's
+    /// ([`time::budget`]), from the settings, the command's budgets, the
+    /// clock and the search's own use of time.
+    fn budget_for(&mut self, seat: Option<Seat>, over: &BudgetOverride) -> Budget {
         let mover = self.mover(seat);
-        // A clock gives a target and a limit. Alpha-beta manages its time
-        // between them (see `Control::past_target`); the other searches,
-        // and every search without the time manager, spend the target.
-        let manages = s.timeman && s.search == settings::SearchKind::AlphaBeta;
         let allotment = mover.and_then(|p| self.clock.allot(p, self.game.moves_left()));
-        let clock_limit = allotment.map(|a| if manages { a.limit } else { a.target });
-        let mut time = match (movetime, clock_limit) {
-            (Some(ms), Some(limit)) => Some(Duration::from_millis(ms).min(limit)),
-            (Some(ms), None) => Some(Duration::from_millis(ms)),
-            (None, limit) => limit,
-        };
-        let target = allotment
-            .filter(|_| manages)
-            .map(|a| a.target)
-            .filter(|&t| time.is_some_and(|time| t < time));
-        // A search must end by itself: without a time or iteration limit it
-        // gets the default time, unless it is an alpha-beta bounded by depth.
-        let depth_bounded = depth.is_some() && s.search == settings::SearchKind::AlphaBeta;
-        if time.is_none() && iterations.is_none() && !depth_bounded {
-            time = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-        }
-        let overhead = Duration::from_millis(s.overhead);
-        let less_overhead = |t: Duration| t.saturating_sub(overhead).max(Duration::from_millis(1));
-        Budget {
-            iterations,
-            time: time.map(less_overhead),
-            target: target.map(less_overhead),
-            depth,
-        }
+        let time_use = self.game.time_use(&self.settings);
+        time::budget(&self.settings, over, allotment, time_use)
     }
 
     /// Searches and plays a move for the request's seat (or the seat to
@@ -468,24 +416,27 @@ impl Engine {
         let budget = self.budget_for(request.seat, &request.budget);
         let control = self.control(request, &budget);
         let mover = self.mover(request.seat);
-        let decision = self.game.genmove(
-            request.seat,
-            &self.settings,
-            &budget,
-            &control,
-            &mut self.rng,
-        )?;
+        let (game, settings, rng) = (&mut self.game, &self.settings, &mut self.rng);
+        let mut search = || game.genmove(request.seat, settings, &budget, &control, rng);
+        let decision = match request.answer {
+            Some(answer) => time::answer_by_deadline(
+                time::reply_deadline(&budget, request.since),
+                &request.stop,
+                answer,
+                search,
+            ),
+            None => search(),
+        }?;
         if let Some(p) = mover {
             self.clock.moved(p, Some(request.since.elapsed()));
         }
         Ok(decision)
     }
 
-    /// When the search for `request` must end by its time budget (`None`
-    /// when it has none).
-    pub fn deadline(&self, request: &Request) -> Option<Instant> {
-        let budget = self.budget_for(request.seat, &request.budget);
-        budget.time.map(|t| request.since + t)
+    /// The budget the time manager gives the request's search now (a
+    /// `genmove` without an early answer ends by its time, if it has one).
+    pub fn budget(&mut self, request: &Request) -> Budget {
+        self.budget_for(request.seat, &request.budget)
     }
 
     fn control<'a>(&self, request: &Request<'a>, budget: &Budget) -> Control<'a> {
@@ -573,6 +524,7 @@ pub fn split_seed(words: &[String]) -> Result<(Option<u64>, Vec<String>), Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn every_budget_ends_the_search() {

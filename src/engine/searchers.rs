@@ -2,10 +2,8 @@
 //! game type, and the searcher kept between moves (rebuilt only when a
 //! setting that shapes it changes, so that MCTS keeps its tree).
 
-use std::time::Duration;
-
-use crate::engine::EngineError;
 use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
+use crate::engine::{EngineError, time};
 use crate::game::Game;
 use crate::search::Search;
 use crate::search::alphabeta::AlphaBeta;
@@ -15,10 +13,6 @@ use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::pimc::Pimc;
 use crate::search::playout::Policy;
 use crate::search::simple::{RandomMove, RulesMove};
-
-/// The default thinking time when no budget of any kind is set, and the
-/// most an exact solve may take under a budget without a time.
-pub(crate) const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// A search behind the engine's object-safe handle.
 pub type BoxedSearch<G> = Box<dyn Search<G> + Send>;
@@ -129,16 +123,10 @@ pub fn make_searcher<G: Game>(
                 search,
                 reach,
                 (settings.hash as usize) << 20,
-                Duration::from_millis(DEFAULT_MOVETIME_MS),
+                time::DEFAULT_MOVETIME,
             )
             .with_threads(settings.threads)
-            // `solve` gives the solver all the time; a search keeps half
-            // for itself, in case the solve does not finish.
-            .with_time_share(if settings.search == SearchKind::Solve {
-                1.0
-            } else {
-                0.5
-            }),
+            .with_time_share(time::solver_time_share(settings.search)),
         )
     } else {
         search
@@ -236,6 +224,7 @@ mod tests {
     use crate::game::Rng;
     use crate::games::othello::Othello;
     use rand::SeedableRng;
+    use std::time::Duration;
 
     #[test]
     fn a_reset_alpha_beta_table_searches_as_a_new_one_node_for_node() {

@@ -69,6 +69,10 @@ pub trait AnyGame: Send {
         control: &Control,
         rng: &mut Rng,
     ) -> Result<Decision, EngineError>;
+    /// How the search the settings name spends a timed budget (asked of
+    /// the kept searcher, built if need be; the default where the search
+    /// does not fit the game, which `genmove` then refuses).
+    fn time_use(&mut self, settings: &Settings) -> crate::control::TimeUse;
     /// Checks that `analyze` may search for `seat` (or the seat to move),
     /// dealing any chance step the engine deals itself first.
     fn ready_to_analyze(
@@ -449,6 +453,14 @@ impl<G: Game> AnyGame for Table<G> {
         self.apply(best);
         self.resolve_chance(rng);
         Ok(decision)
+    }
+
+    fn time_use(&mut self, settings: &Settings) -> crate::control::TimeUse {
+        let seats = self.game.state().num_seats();
+        self.searcher
+            .get(settings, seats)
+            .map(|s| s.time_use())
+            .unwrap_or_default()
     }
 
     fn ready_to_analyze(

@@ -494,19 +494,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
     })
 }
 
-/// How long after its deadline a search that has not answered is answered
-/// for (from its best move so far): the search's own end comes first on
-/// an idle machine, and the overhead setting (10 ms by default) keeps
-/// both before the move time.
-const ANSWER_GRACE: Duration = Duration::from_millis(2);
-/// How often the answering thread looks at the stop flag.
-const ANSWER_POLL: Duration = Duration::from_millis(1);
-
 /// `genmove`: searches and plays, and replies with the move. The reply
-/// leaves when the search returns, or, if that is late (its time is up, or
-/// `stop` came) and the search has published a move, from a thread that
-/// watches the clock: on a loaded machine the search's threads may wait
-/// milliseconds for a core, the watcher (a sleeper) does not. `None` when
+/// leaves when the search settles, or, if that is late (its time is up,
+/// or `stop` came), from the engine's time manager, which answers with
+/// the search's best move so far (`engine::time`'s watcher). `None` when
 /// the reply was written here.
 fn genmove<W: Write + Send>(
     engine: &mut Engine,
@@ -530,8 +521,8 @@ fn genmove<W: Write + Send>(
 }
 
 /// `genmove`'s search, for any protocol: searches and plays, and sends
-/// the move through `send` when the search returns or, if that is late,
-/// from the watcher (see [`genmove`]). `Ok(None)`: sent; `Ok(Some(mv))`:
+/// the move through `send` when the search settles or, if that is late,
+/// from the time manager's watcher (see [`genmove`]). `Ok(None)`: sent; `Ok(Some(mv))`:
 /// decided without a search, for the caller to send; `Err`: refused
 /// before anything was sent.
 pub(crate) fn answered_genmove(
@@ -549,35 +540,14 @@ pub(crate) fn answered_genmove(
     let request = Request {
         seat,
         budget,
-        stop: cancel.clone(),
+        stop: cancel,
         since: at,
         reporter,
         answer: Some(&answer),
         multipv: 0,
     };
-    let deadline = engine.deadline(&request).map(|d| d + ANSWER_GRACE);
-    let done = AtomicBool::new(false);
     let started = Instant::now();
-    let decided = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            ask_for_short_slices();
-            while !done.load(Ordering::Acquire) {
-                let now = Instant::now();
-                let due = cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| now >= d);
-                if due && answer.answer_early() {
-                    return;
-                }
-                let nap = match deadline {
-                    Some(d) if d > now => ANSWER_POLL.min(d - now),
-                    _ => ANSWER_POLL,
-                };
-                std::thread::park_timeout(nap);
-            }
-        });
-        let decided = engine.genmove(&request);
-        done.store(true, Ordering::Release);
-        decided
-    });
+    let decided = engine.genmove(&request);
     let d = match decided {
         Ok(d) => d,
         // Refused (before any search: nothing was answered).
@@ -607,46 +577,6 @@ pub(crate) fn answered_genmove(
         // Decided without a search (a forced or only move is settled too):
         // replied by the caller.
         Ok(Some(d.mv))
-    }
-}
-
-/// Asks the scheduler to give the calling thread short time slices. A
-/// thread that sleeps almost always and wakes for a few microseconds (the
-/// `genmove` watcher) then preempts a busy thread at once when it wakes,
-/// instead of waiting out the busy thread's slice (Linux 6.12 and later:
-/// EEVDF's custom slices, which any thread may ask for itself; elsewhere
-/// the request fails and nothing changes).
-fn ask_for_short_slices() {
-    #[cfg(target_os = "linux")]
-    {
-        let attr = libc::sched_attr {
-            size: std::mem::size_of::<libc::sched_attr>() as u32,
-            sched_policy: libc::SCHED_OTHER as u32,
-            sched_flags: 0,
-            sched_nice: 0,
-            sched_priority: 0,
-            // The shortest slice the kernel grants: 0.1 ms.
-            sched_runtime: 100_000,
-            sched_deadline: 0,
-            sched_period: 0,
-        };
-        // SAFETY: `attr` is a valid, fully initialised `sched_attr` that
-        // outlives the call; pid 0 is the calling thread; a refusal (an
-        // older kernel) is an error code, ignored.
-        let refused = unsafe {
-            libc::syscall(
-                libc::SYS_sched_setattr,
-                0,
-                &attr as *const libc::sched_attr,
-                0,
-            )
-        };
-        if refused != 0 {
-            log::debug!(
-                "short time slices refused: {}",
-                std::io::Error::last_os_error()
-            );
-        }
     }
 }
 

@@ -1179,6 +1179,16 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         self.clearings += 1;
         self.salt = salt(self.clearings);
     }
+
+    /// Iterative deepening: it may end after any iteration, so it aims for
+    /// the target and runs on towards the limit on a critical move (the
+    /// stop policy in `deepen`), and a depth ends it.
+    fn time_use(&self) -> crate::control::TimeUse {
+        crate::control::TimeUse {
+            manages_time: true,
+            ends_at_depth: true,
+        }
+    }
 }
 
 /// The move a depth-1 or depth-2 search prefers for the seat to move,

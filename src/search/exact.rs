@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::control::{Budget, Control, Progress};
+use crate::control::{Budget, Control, Progress, TimeUse};
 use crate::game::{Game, Rng, Seat};
 use crate::search::{Candidate, Search, SearchResult, lines_text};
 
@@ -184,6 +184,12 @@ impl<G: Game> Search<G> for SolveFirst<G> {
     fn reset(&mut self) {
         self.failed = None;
         self.inner.reset();
+    }
+
+    /// The wrapped search's: the solver takes its share of whatever time
+    /// the move is given.
+    fn time_use(&self) -> TimeUse {
+        self.inner.time_use()
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::game::{Game, Rng, Seat};
 
-pub use crate::control::{Budget, Control, Progress, RootLine};
+pub use crate::control::{Budget, Control, Progress, RootLine, TimeUse};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -104,6 +104,12 @@ pub trait Search<G: Game> {
 
     /// Forgets everything (new game, position set, undo).
     fn reset(&mut self) {}
+
+    /// How it spends a timed budget (the default: all of the time it is
+    /// given, and a depth does not end it).
+    fn time_use(&self) -> TimeUse {
+        TimeUse::default()
+    }
 }
 
 /// `ln(x)` for `x >= 1` within 1e-5: the exponent plus a quintic for the

@@ -1,5 +1,6 @@
-//! The game clock of GTP (`time_settings`, `time_left`) and the share of
-//! it a move may spend.
+//! The game clock of GTP (`time_settings`, `time_left`, and KGS's
+//! `kgs-time_settings`): what each seat is believed to have left. The
+//! share of it a move may spend is the time manager's ([`super::allot`]).
 //!
 //! GUIs tell the time left in whole seconds, rounded (Quarry rounds up),
 //! so a told whole number may be up to a second more than the seat really
@@ -10,15 +11,20 @@
 //! stone); any other told time is taken as a second less. Between tellings
 //! the engine charges each of its own moves to the seat (its wall time and
 //! a margin for the pipe), so a GUI that tells the time rarely or never is
-//! not believed to give time back. Main time is spread over the moves to
-//! come with a reserve that shrinks with it and never runs out; a byo-yomi
-//! period is spread over its stones, with a margin (5% and a second, at
-//! most half) for the pipe, the GUI and a busy machine.
+//! not believed to give time back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use super::Allotment;
 use crate::game::Seat;
+
+/// How much a told whole number of seconds may exceed the real time left.
+const ROUNDING: Duration = Duration::from_secs(1);
+
+/// What the engine adds to its own wall time for a move when it charges
+/// the move itself: the pipe and the GUI's clock count a little more.
+const OWN_MOVE_MARGIN: Duration = Duration::from_millis(20);
 
 /// Main time, byo-yomi, and what each seat is believed to have left.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -98,47 +104,6 @@ impl SeatTime {
     }
 }
 
-/// The time a move should take and the most it may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Allotment {
-    /// Its share of the time left: what a settled move spends.
-    pub target: Duration,
-    /// What a critical move may run on to (main time only: in byo-yomi
-    /// every stone has its share and no more).
-    pub limit: Duration,
-}
-
-/// How many targets a critical move in main time may spend; a quarter of
-/// the time left at most ([`LIMIT_OF_LEFT`]).
-const LIMIT_TARGETS: u32 = 3;
-const LIMIT_OF_LEFT: u32 = 4;
-
-/// Moves a game is assumed to last from here, when spreading main time:
-/// each move spends this share of what is left, so the time left shrinks
-/// geometrically and is never used up. A game that bounds the moves left
-/// (Othello) spreads it over those, plus [`MOVES_KEPT`].
-const MOVES_TO_GO: u32 = 20;
-/// Moves added to a game's bound on the moves left: the last move still
-/// leaves time over (a share of 1/(n + 2) of what is left for each of n
-/// moves spends all but 2/(n + 2) of it).
-const MOVES_KEPT: u32 = 2;
-
-/// How much a told whole number of seconds may exceed the real time left.
-const ROUNDING: Duration = Duration::from_secs(1);
-
-/// The share of a byo-yomi stone's time kept back for the pipe, the GUI's
-/// own clock and the scheduler, in percent, and a second kept back on top
-/// (as Leela Zero's and KataGo's lag buffers do by default: on a loaded
-/// machine the engine or the GUI may wait that long for a core: `bench
-/// --clock` read answers up to 1.6 s late on 2 cores at load 20), so long
-/// as half the share is left.
-const PERIOD_MARGIN_PERCENT: u32 = 5;
-const PERIOD_LAG: Duration = Duration::from_secs(1);
-
-/// What the engine adds to its own wall time for a move when it charges
-/// the move itself: the pipe and the GUI's clock count a little more.
-const OWN_MOVE_MARGIN: Duration = Duration::from_millis(20);
-
 impl Clock {
     /// GTP `time_settings`. A byo-yomi time with no stones means no time
     /// limit (GTP's convention), which clears the clock. Every seat starts
@@ -212,39 +177,11 @@ impl Clock {
 
     /// The time `seat` should and may spend on its next move, if a clock
     /// runs; `moves_left` is the game's bound on the moves the seat can
-    /// still make, if it has one.
+    /// still make, if it has one. The share is the time manager's
+    /// ([`super::allot`]).
     pub fn allot(&self, seat: Seat, moves_left: Option<u32>) -> Option<Allotment> {
-        let SeatTime { left, stones } = self.seat_time(seat)?;
-        let (byo, per) = self.period();
-        let keep = |share: Duration| {
-            share
-                .saturating_sub(share * PERIOD_MARGIN_PERCENT / 100 + PERIOD_LAG)
-                .max(share / 2)
-        };
-        if stones > 0 {
-            // In byo-yomi: spread the period evenly over its stones.
-            let share = keep(left / stones);
-            return Some(Allotment {
-                target: share,
-                limit: share,
-            });
-        }
-        // Main time: a shrinking share, plus a byo-yomi stone's time if a
-        // period follows (the move may run on into it).
-        let byo = if per > 0 {
-            keep(byo / per)
-        } else {
-            Duration::ZERO
-        };
-        let moves_to_go = moves_left.map_or(MOVES_TO_GO, |n| MOVES_TO_GO.min(n + MOVES_KEPT));
-        let target = left / moves_to_go;
-        let limit = (target * LIMIT_TARGETS)
-            .min(left / LIMIT_OF_LEFT)
-            .max(target);
-        Some(Allotment {
-            target: target + byo,
-            limit: limit + byo,
-        })
+        let time = self.seat_time(seat)?;
+        Some(super::allot(time, self.period(), moves_left))
     }
 }
 
