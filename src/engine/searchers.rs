@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use crate::engine::EngineError;
+use crate::engine::error::EngineError;
 use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
 use crate::game::Game;
+use crate::games;
 use crate::search::Search;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::exact::SolveFirst;
@@ -123,10 +124,13 @@ pub fn make_searcher<G: Game>(
     } else {
         settings.solve_reach
     };
-    Ok(if reach > 0 {
+    // The game's solver, if its registry line declares one.
+    let solver = games::extras::<G>().solver.filter(|_| reach > 0);
+    Ok(if let Some(solver) = solver {
         Box::new(
             SolveFirst::new(
                 search,
+                solver,
                 reach,
                 (settings.hash as usize) << 20,
                 Duration::from_millis(DEFAULT_MOVETIME_MS),
