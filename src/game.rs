@@ -19,7 +19,6 @@
 use std::fmt;
 use std::hash::Hash;
 
-use crate::control::Control;
 use crate::options::{OptionError, OptionSpec, Options};
 
 /// The random generator used everywhere: seeded, fast, reproducible.
@@ -169,7 +168,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// at a chance step told by a referee (see [`Game::is_legal`]).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     /// Applies a legal move. Behaviour on an illegal move is unspecified
-    /// (but must not be undefined): use [`Game::play_checked`] for input.
+    /// (but must not be undefined): check input with [`Game::check_move`].
     fn apply(&mut self, mv: Self::Move);
     /// The reward of `seat` in `[0, 1]` once [`Game::at_horizon`] holds
     /// (1 = best). Searches maximise it.
@@ -192,7 +191,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The text of a move, as the protocol prints it.
     fn move_text(&self, mv: Self::Move) -> String;
     /// Reads a move text in the current state (syntax only; legality is
-    /// checked by [`Game::play_checked`]).
+    /// checked by [`Game::check_move`]).
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
 
     /// A human-readable picture of the state, for `showboard`.
@@ -285,52 +284,11 @@ pub trait Game: Clone + Send + Sync + 'static {
         0.0
     }
 
-    /// Whether `mv` is a pass: a move that only hands the turn on (a
-    /// referee or GUI may leave it out, and the engine plays it when the
-    /// other seat is asked to move).
-    fn is_pass(&self, _mv: Self::Move) -> bool {
-        false
-    }
-
     /// Hook: the number of legal moves (perft's bulk count at the last ply).
     fn move_count(&self) -> usize {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         moves.len()
-    }
-
-    /// Hook: about how many moves the seat to move still has before the
-    /// game ends, where the game can tell (Othello: half the empty
-    /// squares, rounded up, passes aside); `None` (the default) where it
-    /// cannot. A game clock spreads the time left over no more moves
-    /// than this.
-    fn moves_left(&self) -> Option<u32> {
-        None
-    }
-
-    /// Hook: whether [`Game::solve`] can finish on this position at the
-    /// given reach (for Othello: at most `reach` empty squares).
-    fn solvable(&self, _reach: u32) -> bool {
-        false
-    }
-
-    /// Hook: an exact solver. Returns the best move for the seat to move
-    /// and its exact value in the game's own score unit (Othello: final
-    /// disc margin), or `None` if the game has no solver or it was stopped.
-    /// Its tables take at most `table_bytes`.
-    fn solve(&self, _control: &Control, _table_bytes: usize) -> Option<(Self::Move, i32)> {
-        None
-    }
-
-    /// Hook: the exact value of every legal move, as [`Game::solve`]
-    /// values the best one, best first (for an analysis that shows every
-    /// move's margin); `None` if the game has no solver or it was stopped.
-    fn solve_moves(
-        &self,
-        _control: &Control,
-        _table_bytes: usize,
-    ) -> Option<Vec<(Self::Move, i32)>> {
-        None
     }
 
     /// Hook: how alpha-beta orders the moves of a node with `depth` plies
@@ -359,19 +317,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Hook: a hash of the state for transposition tables, `None` when the
     /// game has none.
     fn hash_key(&self) -> Option<u64> {
-        None
-    }
-
-    /// Hook: the fixed board size of a game whose size is not an option
-    /// (Othello: 8), so that GTP's `boardsize` can accept it.
-    fn board_size(&self) -> Option<u32> {
-        None
-    }
-
-    /// Hook: GTP's `final_score` text, where the game has its own
-    /// convention (Othello: `B+12` with empties to the winner). `None`
-    /// lets the protocol derive it from [`Game::outcome`].
-    fn final_score(&self) -> Option<String> {
         None
     }
 
@@ -431,8 +376,8 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Reads a move text in the current state, in any letter case (GTP
     /// clients send `D3` and `PASS`), and checks that it is legal now:
-    /// the one parse-then-check path that the engine, the referee and
-    /// [`Game::play_checked`] share.
+    /// the one parse-then-check path that the engine and the referee
+    /// share.
     fn check_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
@@ -451,14 +396,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         if !self.is_legal(mv) {
             return Err(MoveError::Illegal(format!("{text} is not legal here")));
         }
-        Ok(mv)
-    }
-
-    /// Parses and plays a move text, checking legality; the state is
-    /// unchanged on error.
-    fn play_checked(&mut self, text: &str) -> Result<Self::Move, MoveError> {
-        let mv = self.check_move(text)?;
-        self.apply(mv);
         Ok(mv)
     }
 }

@@ -8,8 +8,10 @@
 //!    `zeroed` and `dispose`: large tables made and freed off the clock;
 //!    [`peer_file`]: files opened on a peer's word, read safely; [`json`]:
 //!    the one JSON writer.
-//! 2. [`game`]: the game trait every game implements; [`played`]: a game in
-//!    play as text (history, checked moves), shared by engine and referee.
+//! 2. [`game`]: the game trait every game implements; [`extras`]: what a
+//!    game may declare beyond it (an exact solver, protocol conventions);
+//!    [`played`]: a game in play as text (history, checked moves), shared
+//!    by engine and referee.
 //! 3. [`games`]: one module per game, and the registry that names them
 //!    and visits their types; [`search`]: searches generic over the game
 //!    trait, which never name a game.
@@ -27,6 +29,7 @@ pub mod bench;
 pub mod control;
 pub(crate) mod dispose;
 pub mod engine;
+pub mod extras;
 pub mod game;
 pub mod games;
 pub mod gui;

@@ -3,6 +3,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use crate::common::PlayText as _;
 use rand::SeedableRng;
 use tabula::game::{Game, MoveError, Rng, Turn};
 use tabula::games::cards::{Card, CardSet, Suit};

@@ -1,6 +1,8 @@
 //! The layering lib.rs states, checked on the source: a game never knows a
 //! search, the engine, the match runner or the protocol (the tools that
-//! need both live in `src/lab/`).
+//! need both live in `src/lab/`); the engine never knows the protocol, the
+//! match runner, the lab or the GUI, and its parts never stand on its
+//! facade; the game model never knows the control (the solver is an extra).
 
 use std::path::Path;
 
@@ -30,18 +32,94 @@ fn a_game_never_names_a_layer_above_it() {
         "crate::gui",
         "crate::bench",
     ];
+    let found = naming(&files, &above);
+    assert!(
+        found.is_empty(),
+        "games naming a layer above them:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The lines of `files` that name one of `names`, as `file:line: name`.
+fn naming(files: &[std::path::PathBuf], names: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
-    for file in &files {
+    for file in files {
         let text = std::fs::read_to_string(file).expect("source");
         for (i, line) in text.lines().enumerate() {
-            if let Some(name) = above.iter().find(|a| line.contains(*a)) {
+            if let Some(name) = names.iter().find(|a| line.contains(*a)) {
                 found.push(format!("{}:{}: {name}", file.display(), i + 1));
             }
         }
     }
+    found
+}
+
+#[test]
+fn the_engine_names_no_layer_above_it_and_its_parts_not_the_facade() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut files = Vec::new();
+    rust_files(&engine, &mut files);
+    assert!(files.len() >= 7, "the engine's sources are read");
+    let above = [
+        "crate::protocol",
+        "crate::arena",
+        "crate::lab",
+        "crate::gui",
+        "crate::bench",
+    ];
+    let found = naming(&files, &above);
     assert!(
         found.is_empty(),
-        "games naming a layer above them:\n{}",
+        "the engine naming a layer above it:\n{}",
+        found.join("\n")
+    );
+    // The facade (mod.rs) is built from its parts: a part names its
+    // siblings (`crate::engine::table`, `super::error`), never an item of
+    // the facade. Only `startup`, which configures an `Engine`, stands on it.
+    let parts: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_stem()?.to_str().map(str::to_string))
+        .collect();
+    let mut upward = Vec::new();
+    for file in &files {
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        if stem == "mod" || stem == "startup" {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("source");
+        for (i, line) in text.lines().enumerate() {
+            // Top-level imports only: a unit test's `use super::*` is its own.
+            let Some(path) = line
+                .strip_prefix("use crate::engine::")
+                .or_else(|| line.strip_prefix("use super::"))
+            else {
+                continue;
+            };
+            let first: String = path
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !parts.contains(&first) {
+                upward.push(format!("{}:{}: {line}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "engine parts importing from the facade:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn the_game_model_names_no_control() {
+    // The solver, which polls a `Control`, is a game's extra
+    // (src/extras.rs), not a method of the trait.
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/game.rs");
+    let found = naming(&[game], &["crate::control", "Control"]);
+    assert!(
+        found.is_empty(),
+        "game.rs naming the control:\n{}",
         found.join("\n")
     );
 }

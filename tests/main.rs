@@ -23,6 +23,7 @@ mod cards_sampler;
 mod clock_rounding;
 mod conformance;
 mod engine_process;
+mod game_extras;
 mod gui_browser;
 mod gui_replay;
 mod gui_server;

@@ -8,7 +8,9 @@
 
 use crate::common;
 
-use common::{card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound};
+use common::{
+    PlayText as _, card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound,
+};
 use tabula::game::{Game, Observation, Seat, Turn};
 use tabula::games::cards::Card;
 use tabula::games::ninetynine::{Choice, NinetyNine, NnMove, Phase, play_value};

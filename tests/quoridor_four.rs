@@ -6,6 +6,7 @@
 //! (Inside `mod quoridor` so that `cargo test quoridor` selects them.)
 
 mod quoridor {
+    use crate::common::PlayText as _;
     use rand::SeedableRng;
     use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::quoridor::{Quoridor, Quoridor4, QuoridorMove};

@@ -8,6 +8,7 @@
 mod quoridor {
     use std::collections::VecDeque;
 
+    use crate::common::PlayText as _;
     use rand::{Rng, SeedableRng};
     use tabula::game::{Game, Rng as GameRng};
     use tabula::games::quoridor::{Quoridor, Quoridor4, QuoridorGame};

@@ -3,6 +3,7 @@
 //! (Inside `mod quoridor` so that `cargo test quoridor` selects them.)
 
 mod quoridor {
+    use crate::common::PlayText as _;
     use rand::{Rng as _, SeedableRng};
     use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::quoridor::{Quoridor, QuoridorMove};

@@ -7,7 +7,9 @@
 
 use crate::common;
 
-use common::{card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound};
+use common::{
+    PlayText as _, card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound,
+};
 use tabula::game::{Game, Observation, Turn};
 use tabula::games::cards::{CardSet, Suit};
 use tabula::games::wizard::{DECK, Phase, Wizard, WizardMove, led_suit, round_score, trick_winner};

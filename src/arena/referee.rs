@@ -11,7 +11,7 @@
 
 use crate::control::Control;
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
-use crate::games::GameVisitor;
+use crate::games::{self, GameVisitor};
 use crate::options::{OptionError, Options};
 use crate::played::Played;
 
@@ -251,7 +251,7 @@ impl<G: Game> Referee for GameReferee<G> {
     }
 
     fn board_size(&self) -> Option<u32> {
-        self.game.state().board_size()
+        games::extras::<G>().board_size
     }
 
     fn set_position(&mut self, text: &str) -> Result<(), String> {
@@ -265,8 +265,7 @@ impl<G: Game> Referee for GameReferee<G> {
     }
 
     fn has_solver(&self) -> bool {
-        // A game with a solver can solve its start at the largest reach.
-        self.game.start().solvable(u32::MAX)
+        games::extras::<G>().solver.is_some()
     }
 
     fn solve_exact(&self, reach: u32) -> Option<Solved> {
@@ -274,10 +273,11 @@ impl<G: Game> Referee for GameReferee<G> {
         let Turn::Player(seat) = state.turn() else {
             return None;
         };
-        if !state.solvable(reach) {
+        let solver = games::extras::<G>().solver?;
+        if (solver.size)(state) > reach {
             return None;
         }
-        let (mv, margin) = state.solve(&Control::unlimited(), SOLVER_TABLE_BYTES)?;
+        let (mv, margin) = (solver.solve)(state, &Control::unlimited(), SOLVER_TABLE_BYTES)?;
         Some(Solved {
             seat,
             mv: state.move_text(mv),

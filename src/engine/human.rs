@@ -6,7 +6,7 @@
 //! show more (the history with its deals, an analysis over sampled
 //! hands) or that belong to a referee are refused.
 
-use crate::engine::EngineError;
+use crate::engine::error::EngineError;
 use crate::engine::table::AnyGame;
 use crate::game::{Seat, Turn};
 

@@ -2,6 +2,7 @@
 //! random generator and the clock. The protocol layer calls it with parsed
 //! commands and formats what it returns; it never prints.
 
+mod error;
 pub mod human;
 mod searchers;
 pub mod settings;
@@ -9,7 +10,6 @@ pub mod startup;
 pub(crate) mod table;
 pub mod time;
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -17,69 +17,15 @@ use std::time::Instant;
 use rand::SeedableRng;
 
 use crate::control::{Answer, Budget, Control, Progress};
-use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::games::{self, GameEntry, GameVisitor};
 use crate::options::{OptionError, Options};
+pub use error::EngineError;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, Table};
 /// The clock's record (was `engine::clock`).
 pub(crate) use time::clock;
 pub use time::{BudgetOverride, Clock};
-
-/// Why the engine refused a request. Every variant says what to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineError {
-    /// No game of that name; the list names the games.
-    UnknownGame(String),
-    /// The game's options were refused.
-    Option(OptionError),
-    /// A move was malformed or illegal.
-    Move(MoveError),
-    /// A position text was refused.
-    Position(PositionError),
-    /// A setting was refused.
-    Setting(SettingError),
-    /// A seat name that is not a seat of this game.
-    UnknownSeat(String),
-    /// The seat asked for is not the one to move.
-    NotYourTurn { asked: String, to_move: String },
-    /// A chance step (a deal) must be told with `deal` first.
-    AwaitingDeal,
-    /// `deal` was sent but no chance step is waiting for a referee.
-    NoDealPending,
-    /// `undo` with nothing to take back.
-    NothingToUndo,
-    /// The request does not apply to this game or setting.
-    Unsupported(String),
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::UnknownGame(name) => {
-                write!(
-                    f,
-                    "unknown game '{name}'; games: {}",
-                    games::names().join(", ")
-                )
-            }
-            EngineError::Option(e) => write!(f, "{e}"),
-            EngineError::Move(e) => write!(f, "{e}"),
-            EngineError::Position(e) => write!(f, "{e}"),
-            EngineError::Setting(e) => write!(f, "{e}"),
-            EngineError::UnknownSeat(s) => write!(f, "unknown seat '{s}'"),
-            EngineError::NotYourTurn { asked, to_move } => {
-                write!(f, "it is {to_move}'s turn, not {asked}'s")
-            }
-            EngineError::AwaitingDeal => write!(f, "waiting for a chance step: tell it with deal"),
-            EngineError::NoDealPending => write!(f, "no deal is expected now"),
-            EngineError::NothingToUndo => write!(f, "nothing to undo"),
-            EngineError::Unsupported(m) => write!(f, "{m}"),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// A request for a search: for which seat, under which budget, and how
 /// the protocol steers it. The engine builds the budget and control.

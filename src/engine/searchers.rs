@@ -5,6 +5,7 @@
 use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
 use crate::engine::{EngineError, time};
 use crate::game::Game;
+use crate::games;
 use crate::search::Search;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::exact::SolveFirst;
@@ -117,10 +118,13 @@ pub fn make_searcher<G: Game>(
     } else {
         settings.solve_reach
     };
-    Ok(if reach > 0 {
+    // The game's solver, if its registry line declares one.
+    let solver = games::extras::<G>().solver.filter(|_| reach > 0);
+    Ok(if let Some(solver) = solver {
         Box::new(
             SolveFirst::new(
                 search,
+                solver,
                 reach,
                 (settings.hash as usize) << 20,
                 time::DEFAULT_MOVETIME,

@@ -12,7 +12,8 @@ use std::fmt;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use super::{Engine, EngineError};
+use super::Engine;
+use super::error::EngineError;
 
 /// The largest settings file read: far above any real one, small enough
 /// that a wrong path (a device, a huge log) fails at once.

@@ -4,10 +4,11 @@
 //! typed game, and where a search is chosen and run, monomorphised.
 
 use crate::control::{Budget, Control, RootLine};
-use crate::engine::EngineError;
+use crate::engine::error::EngineError;
 use crate::engine::searchers::{KeptSearcher, make_searcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
+use crate::games;
 use crate::options::Options;
 use crate::played::Played;
 use crate::search::{SearchResult, lines_text};
@@ -42,7 +43,7 @@ pub trait AnyGame: Send {
     /// Who acts next.
     fn turn(&self) -> Turn;
     /// About how many moves the seat to move still has, where the game
-    /// can tell ([`Game::moves_left`]).
+    /// declares a count ([`crate::extras::Extras::moves_left`]).
     fn moves_left(&self) -> Option<u32>;
     /// A seat's name.
     fn seat_name(&self, seat: Seat) -> String;
@@ -104,9 +105,11 @@ pub trait AnyGame: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// The moves played so far, as text.
     fn history(&self) -> Vec<String>;
-    /// The game's own `final_score` text, if it has a convention.
+    /// The game's own `final_score` text, if it declares a convention
+    /// ([`crate::extras::Extras::final_score`]).
     fn final_score(&self) -> Option<String>;
-    /// The fixed board size, for games without a size option.
+    /// The fixed board size, for games without a size option
+    /// ([`crate::extras::Extras::board_size`]).
     fn board_size(&self) -> Option<u32>;
     /// What `seat` sees ([`Game::view_text`]): a person's `showboard`.
     fn view(&self, seat: Seat) -> String;
@@ -220,7 +223,7 @@ impl<G: Game> Table<G> {
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         if let [only] = moves[..]
-            && state.is_pass(only)
+            && games::extras::<G>().is_pass(only)
         {
             let mut after = state.clone();
             after.apply(only);
@@ -247,7 +250,7 @@ impl<G: Game> Table<G> {
             )));
         }
         search_fits::<G>(settings, state.num_seats())?;
-        if settings.search == SearchKind::Solve && !state.solvable(64) {
+        if settings.search == SearchKind::Solve && games::extras::<G>().solver.is_none() {
             return Err(EngineError::Unsupported(format!(
                 "{} has no exact solver",
                 G::NAME
@@ -337,7 +340,8 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn moves_left(&self) -> Option<u32> {
-        self.game.state().moves_left()
+        let count = games::extras::<G>().moves_left?;
+        Some(count(self.game.state()))
     }
 
     fn seat_name(&self, seat: Seat) -> String {
@@ -532,11 +536,12 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn final_score(&self) -> Option<String> {
-        self.game.state().final_score()
+        let text = games::extras::<G>().final_score?;
+        Some(text(self.game.state()))
     }
 
     fn board_size(&self) -> Option<u32> {
-        self.game.state().board_size()
+        games::extras::<G>().board_size
     }
 
     fn view(&self, seat: Seat) -> String {

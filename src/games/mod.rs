@@ -7,12 +7,16 @@
 //! monomorphised, and the registry imports nothing above the game model.
 //!
 //! Adding a game is its file plus one line in the [`registry!`] list at
-//! the bottom of this file (the line declares the module too); the
-//! engine, the match runner, perft and the conformance suite
-//! (`tests/conformance.rs`) pick it up from there.
+//! the bottom of this file (the line declares the module too, and names
+//! the game's [`Extras`] if it has any: an exact solver, protocol
+//! conventions); the engine, the match runner, perft and the conformance
+//! suite (`tests/conformance.rs`) pick it up from there.
 
 pub mod cards;
 
+use std::any::Any;
+
+use crate::extras::Extras;
 use crate::game::Game;
 use crate::options::{OptionError, OptionSpec, Options};
 
@@ -85,33 +89,46 @@ impl GameEntry {
 }
 
 /// Declares the registered games once: each game's module (`module::Type`
-/// names the file and the type), the descriptor list [`GAMES`] and the
-/// name-to-type dispatch behind [`GameEntry::visit`].
+/// names the file and the type), the [`Extras`] it declares if any (`with
+/// module::CONST`), the descriptor list [`GAMES`], the name-to-type
+/// dispatch behind [`GameEntry::visit`] and the lookup [`extras`].
 macro_rules! registry {
-    ($($module:ident :: $type:ident => $gtp_names:expr),+ $(,)?) => {
+    ($($module:ident :: $type:ident $(with $extras:path)? => $gtp_names:expr),+ $(,)?) => {
         $(pub mod $module;)+
-        registry!(@entries $($module::$type => $gtp_names),+);
-    };
-    (@entries $($family:path => $gtp_names:expr),+) => {
+
         /// Every game the engine plays, the default first.
         pub static GAMES: &[GameEntry] = &[$(GameEntry {
-            name: <$family as GameFamily>::NAME,
+            name: <$module::$type as GameFamily>::NAME,
             gtp_names: $gtp_names,
-            summary: <$family as GameFamily>::SUMMARY,
-            options: <$family as GameFamily>::OPTIONS,
+            summary: <$module::$type as GameFamily>::SUMMARY,
+            options: <$module::$type as GameFamily>::OPTIONS,
         }),+];
 
         fn dispatch<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
-            $(if name == <$family as GameFamily>::NAME {
-                return Some(<$family as GameFamily>::visit(options, visitor));
+            $(if name == <$module::$type as GameFamily>::NAME {
+                return Some(<$module::$type as GameFamily>::visit(options, visitor));
             })+
             None
+        }
+
+        /// The extras game type `G` declares on its registry line
+        /// ([`Extras::NONE`] where it declares none): its exact solver and
+        /// its protocol conventions. Monomorphised: for each `G` the type
+        /// test is decided at compile time.
+        pub fn extras<G: Game>() -> Extras<G> {
+            $($(
+                let declared: &dyn Any = &$extras;
+                if let Some(extras) = declared.downcast_ref::<Extras<G>>() {
+                    return *extras;
+                }
+            )?)+
+            Extras::NONE
         }
     };
 }
 
 registry! {
-    othello::Othello => &["Othello", "Reversi"],
+    othello::Othello with othello::EXTRAS => &["Othello", "Reversi"],
     quoridor::QuoridorFamily => &["Quoridor"],
     hearts::Hearts => &["Hearts"],
     wizard::Wizard => &["Wizard"],

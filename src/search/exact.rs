@@ -1,6 +1,7 @@
-//! The exact solver as a search: [`SolveFirst`] tries the game's solver
-//! ([`Game::solve`]) when the position is within its reach, and otherwise,
-//! or when the solve does not finish in time, asks the search it wraps.
+//! The exact solver as a search: [`SolveFirst`] tries a game's solver (a
+//! [`Solver`], which the engine takes from the game's registry line) when
+//! the position is within its reach, and otherwise, or when the solve does
+//! not finish in time, asks the search it wraps.
 //!
 //! With a time share ([`SolveFirst::with_time_share`]), a timed move gives
 //! the solver only that share of its time, and the wrapped search the rest
@@ -13,6 +14,7 @@
 use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Control, Progress, TimeUse};
+use crate::extras::Solver;
 use crate::game::{Game, Rng, Seat};
 use crate::search::{Candidate, Search, SearchResult, lines_text};
 
@@ -28,6 +30,7 @@ fn outcome_value(exact: i32) -> f64 {
 /// Solve within reach, else delegate.
 pub struct SolveFirst<G: Game> {
     inner: Box<dyn Search<G> + Send>,
+    solver: Solver<G>,
     reach: u32,
     table_bytes: usize,
     untimed_cap: Duration,
@@ -42,18 +45,20 @@ pub struct SolveFirst<G: Game> {
 }
 
 impl<G: Game> SolveFirst<G> {
-    /// Wraps `inner`: positions that [`Game::solvable`] at `reach` are
-    /// solved first, with tables of at most `table_bytes`. A budget
+    /// Wraps `inner`: positions whose size by `solver` is at most `reach`
+    /// are solved first, with tables of at most `table_bytes`. A budget
     /// without a time (iterations or depth only) gives the solver
     /// `untimed_cap` at most, so that such a budget still ends the move.
     pub fn new(
         inner: Box<dyn Search<G> + Send>,
+        solver: Solver<G>,
         reach: u32,
         table_bytes: usize,
         untimed_cap: Duration,
     ) -> SolveFirst<G> {
         SolveFirst {
             inner,
+            solver,
             reach,
             table_bytes,
             untimed_cap,
@@ -89,7 +94,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
         // The position's size: the least reach that solves it.
-        let size = (0..=self.reach).find(|&r| root.solvable(r));
+        let size = Some((self.solver.size)(root)).filter(|&n| n <= self.reach);
         let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
             d.saturating_duration_since(Instant::now())
                 .mul_f64(self.share)
@@ -132,10 +137,9 @@ impl<G: Game> Search<G> for SolveFirst<G> {
             let count = control.multipv();
             // Several lines: every move's margin (a costlier solve).
             let solved = if count > 1 {
-                root.solve_moves(solver_control, self.table_bytes)
+                (self.solver.solve_moves)(root, solver_control, self.table_bytes)
             } else {
-                root.solve(solver_control, self.table_bytes)
-                    .map(|best| vec![best])
+                (self.solver.solve)(root, solver_control, self.table_bytes).map(|best| vec![best])
             };
             if let Some(&(mv, exact)) = solved.as_ref().and_then(|every| every.first()) {
                 let lines: Vec<_> = solved
@@ -196,7 +200,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::{Othello, random_position};
+    use crate::games::othello::{Othello, SOLVER, random_position};
     use crate::search::alphabeta::AlphaBeta;
     use rand::SeedableRng;
     use std::sync::Arc;
@@ -211,6 +215,7 @@ mod tests {
         let mut rng = Rng::seed_from_u64(3);
         let mut search = SolveFirst::new(
             Box::new(AlphaBeta::<Othello>::new(4)),
+            SOLVER,
             60,
             1 << 20,
             Duration::from_secs(1),

@@ -305,6 +305,20 @@ pub fn words(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
 }
 
+/// The tests' shorthand for reading and playing a move text: the game's
+/// one parse-then-check path ([`Game::check_move`]), then `apply`; the
+/// state is unchanged on error.
+pub trait PlayText: Game {
+    /// Parses, checks and plays `text`; returns the move played.
+    fn play_checked(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.check_move(text)?;
+        self.apply(mv);
+        Ok(mv)
+    }
+}
+
+impl<G: Game> PlayText for G {}
+
 /// A new game with these `key=value` options.
 pub fn new_game<G: Game>(options: &[&str]) -> G {
     G::new_game(&Options::parse(G::OPTIONS, options).unwrap()).unwrap()

@@ -19,6 +19,7 @@ pub mod probcut;
 use rand::Rng as _;
 
 use crate::control::Control;
+use crate::extras::{Extras, Solver};
 use crate::game::{Game, MoveError, Outcome, PositionError, ProbCut, Rng, Seat, Turn};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -221,6 +222,41 @@ impl Othello {
         }
     }
 
+    /// Every move fills a square and the sides take turns; a pass gives
+    /// the other side more, which the clock's reserve absorbs.
+    pub fn moves_left(&self) -> u32 {
+        self.empties().count_ones().div_ceil(2)
+    }
+
+    /// The best move and the exact final margin for the side to move (empty
+    /// squares to the winner); `None` if the game is over or the search was
+    /// stopped.
+    pub fn solve(&self, control: &Control, table_bytes: usize) -> Option<(Move, i32)> {
+        // A side that must pass: the game goes on from the other's view.
+        let pass = self.mobility == 0;
+        let (p, o) = if pass {
+            if moves(self.opp, self.me) == 0 {
+                return None;
+            }
+            (self.opp, self.me)
+        } else {
+            (self.me, self.opp)
+        };
+        let weights = eval::weights_of(self.eval);
+        let (mv, score, _) = endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
+        Some(if pass { (PASS, -score) } else { (mv, score) })
+    }
+
+    /// Every legal move with its exact final margin, best first; `None`
+    /// if the game is over or the search was stopped.
+    pub fn solve_moves(&self, control: &Control, table_bytes: usize) -> Option<Vec<(Move, i32)>> {
+        if self.mobility == 0 {
+            return self.solve(control, table_bytes).map(|best| vec![best]);
+        }
+        let weights = eval::weights_of(self.eval);
+        endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)
+    }
+
     /// Whether the side to move has no placement but the opponent has one.
     pub fn must_pass(&self) -> bool {
         self.mobility == 0 && moves(self.opp, self.me) != 0
@@ -287,12 +323,28 @@ impl Othello {
     }
 }
 
+/// Othello's exact solver ([`Othello::solve`]), whose size is the
+/// number of empty squares.
+pub const SOLVER: Solver<Othello> = Solver {
+    size: |s| s.empties().count_ones(),
+    solve: Othello::solve,
+    solve_moves: Othello::solve_moves,
+};
+
+/// What Othello declares beyond its rules, on its registry line: the
+/// solver and its GTP conventions (an 8x8 board GTP's `boardsize` accepts,
+/// the pass, `final_score` as `B+12` with empties to the winner, and the
+/// moves left for the clock).
+pub const EXTRAS: Extras<Othello> = Extras {
+    solver: Some(SOLVER),
+    board_size: Some(8),
+    pass: Some(PASS),
+    final_score: Some(Othello::final_score_text),
+    moves_left: Some(Othello::moves_left),
+};
+
 impl Game for Othello {
     type Move = Move;
-
-    fn is_pass(&self, mv: Move) -> bool {
-        mv == PASS
-    }
 
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str =
@@ -565,53 +617,6 @@ impl Game for Othello {
         }
     }
 
-    /// Every move fills a square and the sides take turns; a pass gives
-    /// the other side more, which the clock's reserve absorbs.
-    fn moves_left(&self) -> Option<u32> {
-        Some(self.empties().count_ones().div_ceil(2))
-    }
-
-    fn solvable(&self, reach: u32) -> bool {
-        self.empties().count_ones() <= reach
-    }
-
-    /// The best move and the exact final margin for the side to move (empty
-    /// squares to the winner); `None` if the game is over or the search was
-    /// stopped.
-    fn solve(&self, control: &Control, table_bytes: usize) -> Option<(Move, i32)> {
-        // A side that must pass: the game goes on from the other's view.
-        let pass = self.mobility == 0;
-        let (p, o) = if pass {
-            if moves(self.opp, self.me) == 0 {
-                return None;
-            }
-            (self.opp, self.me)
-        } else {
-            (self.me, self.opp)
-        };
-        let weights = eval::weights_of(self.eval);
-        let (mv, score, _) = endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
-        Some(if pass { (PASS, -score) } else { (mv, score) })
-    }
-
-    fn solve_moves(&self, control: &Control, table_bytes: usize) -> Option<Vec<(Move, i32)>> {
-        if self.mobility == 0 {
-            return self.solve(control, table_bytes).map(|best| vec![best]);
-        }
-        let weights = eval::weights_of(self.eval);
-        endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)
-    }
-
-    /// A mix of both bitboards and the side to move.
-    #[inline]
-    fn board_size(&self) -> Option<u32> {
-        Some(8)
-    }
-
-    fn final_score(&self) -> Option<String> {
-        Some(self.final_score_text())
-    }
-
     /// Sorting by the evaluation from 3 plies left: at depth 12 from four
     /// midgame positions it took 35.5 M nodes where the table's move alone
     /// took 620 M, and from 2 plies left 52 M (the sort costs more than it
@@ -629,6 +634,8 @@ impl Game for Othello {
         probcut::params(self.empties().count_ones(), depth)
     }
 
+    /// A mix of both bitboards and the side to move.
+    #[inline]
     fn hash_key(&self) -> Option<u64> {
         let mut h = self.me.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ self.opp.rotate_left(31).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)

@@ -1,0 +1,91 @@
+//! What a game may offer beyond its rules, as plain data and fn pointers:
+//! an exact solver, and the protocol conventions only some games have
+//! (GTP's fixed board size, its `final_score` text, a pass move, a count
+//! of the moves left for the clock).
+//!
+//! A game declares its [`Extras`] as a constant in its module and names it
+//! on its line of the registry (`games/mod.rs`); the layers above ask the
+//! registry for them with [`crate::games::extras`]. The [`crate::game::Game`]
+//! trait does not grow for what one game has: a search reaches the solver
+//! through the engine, which hands it to the exact search
+//! ([`crate::search::exact::SolveFirst`]), and the protocol reaches the
+//! conventions through the engine's table.
+
+use crate::control::Control;
+use crate::game::Game;
+
+/// An exact solver: values positions by perfect play to the end.
+pub struct Solver<G: Game> {
+    /// The position's size as the solver counts it (Othello: its empty
+    /// squares): a solve at reach `r` is tried only when the size is at
+    /// most `r`.
+    pub size: fn(&G) -> u32,
+    /// The best move for the seat to move and its exact value in the
+    /// game's own score unit (Othello: the final disc margin, empties to
+    /// the winner); `None` if the game is over or `Control` stopped it.
+    /// Its tables take at most the given bytes.
+    pub solve: fn(&G, &Control, usize) -> Option<(G::Move, i32)>,
+    /// The exact value of every legal move, best first, as `solve` values
+    /// the best one (an analysis that shows every move's margin); `None`
+    /// if the game is over or the solve was stopped.
+    pub solve_moves: fn(&G, &Control, usize) -> Option<Vec<(G::Move, i32)>>,
+}
+
+impl<G: Game> Clone for Solver<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Solver<G> {}
+
+/// Everything a game may declare beyond the [`Game`] trait. Every field is
+/// optional; [`Extras::NONE`] declares nothing.
+pub struct Extras<G: Game> {
+    /// The exact solver, where the game has one (Othello).
+    pub solver: Option<Solver<G>>,
+    /// The fixed board size of a game whose size is not an option
+    /// (Othello: 8), so that GTP's `boardsize` can accept it.
+    pub board_size: Option<u32>,
+    /// The move that only hands the turn on (Othello's `PASS`): the engine
+    /// plays it first when the other seat is asked to move and it is that
+    /// seat's only move.
+    pub pass: Option<G::Move>,
+    /// GTP's `final_score` text where the game has its own convention
+    /// (Othello: `B+12`, empties to the winner); without it the protocol
+    /// derives the text from [`Game::outcome`].
+    pub final_score: Option<fn(&G) -> String>,
+    /// About how many moves the seat to move still has before the game
+    /// ends (Othello: half the empty squares, rounded up): a game clock
+    /// spreads the time left over no more moves than this.
+    pub moves_left: Option<fn(&G) -> u32>,
+}
+
+impl<G: Game> Extras<G> {
+    /// No extras: a game that only has its rules.
+    pub const NONE: Extras<G> = Extras {
+        solver: None,
+        board_size: None,
+        pass: None,
+        final_score: None,
+        moves_left: None,
+    };
+
+    /// Whether `mv` is the declared pass.
+    pub fn is_pass(&self, mv: G::Move) -> bool {
+        self.pass == Some(mv)
+    }
+
+    /// Whether the solver exists and `state` is within `reach` of it.
+    pub fn solvable(&self, state: &G, reach: u32) -> bool {
+        self.solver.is_some_and(|s| (s.size)(state) <= reach)
+    }
+}
+
+impl<G: Game> Clone for Extras<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Extras<G> {}
