@@ -6,9 +6,10 @@
 #
 #   scripts/check-ggf-edax.sh [GAMES]
 #
-# GAMES  games per match (default 6); two matches are played: one from the
-#        start with random opening plies, one from positions (GGF `BO` not
-#        the start, one with white to move).
+# GAMES  games per match (default 6); three matches are played: one from
+#        the start with random opening plies, one from positions (GGF `BO`
+#        not the start, one with white to move), and one adjudicated by
+#        tabula's solver at 10 empties (`--adjudicate solve=10`).
 #
 # Environment:
 #   EDAX       the Edax binary (default: `edax`, or `lEdax-*` on PATH).
@@ -27,9 +28,11 @@
 # cannot parse leaves the start); it "matches" when the game ended
 # normally and Edax's board is tabula's (the game replayed in tabula), its
 # disc counts are tabula's scores, Edax says the game is over, and the GGF
-# `RE` margin is Edax's board's. Prints one line per
-# game and a summary `N games, N loaded, N mismatches`; exits 0 only when
-# every game loaded and none mismatched, 77 when Edax is not found.
+# `RE` margin is Edax's board's; an adjudicated game matches when Edax's
+# exact solve of its last position (`go` at level 60) gives RE's margin.
+# Prints one line per game and a summary `N games, N loaded, N
+# mismatches`; exits 0 only when every game loaded and none mismatched, 77
+# when Edax is not found.
 set -euo pipefail
 
 games=${1:-6}
@@ -99,6 +102,7 @@ play_match() {
 }
 play_match start --random-plies 4
 play_match positions --openings "$out/positions.txt" format=positions
+play_match adjudicated --random-plies 4 --adjudicate solve=10
 
 # tabula's own board at the end of a GGF game: its BO set with `setboard`,
 # its moves played, then `position` (X black, O white), written as Edax
@@ -141,7 +145,7 @@ check() {
         black=$(grep -E '^2 ' "$out/$file.edax" | tail -n 1 | sed -nE 's/.* ([0-9]+) discs.*/\1/p')
         white=$(grep -E '^7 ' "$out/$file.edax" | tail -n 1 | sed -nE 's/.* ([0-9]+) discs.*/\1/p')
         over=no
-        tail -n 6 "$out/$file.edax" | grep -q 'Game Over' && over=yes
+        [[ $(tail -n 6 "$out/$file.edax") == *"Game Over"* ]] && over=yes
         # Discs the game should have: its start's plus one a placed move.
         local start placed want
         start=$(sed -nE 's/.*BO\[8 ([-*O]{64}) [*O]\].*/\1/p' <<<"$ggf" | tr -cd '*O' | wc -c)
@@ -173,14 +177,35 @@ check() {
                 verdict="mismatch: RE[$result], Edax's board $margin"
             fi
         fi
-        [[ $verdict == mismatch* ]] && mismatches=$((mismatches + 1))
-        if [[ $verdict == ok && $ending != normal ]]; then
+        if [[ $verdict == ok && $ending == adjudicated ]]; then
+            # The solved margin: Edax solves the position exactly (level
+            # 60 searches to the end) and its score, for the side to move,
+            # must be RE's.
+            local solved turn
+            solved=$(cd "$out" && printf 'load %s\ngo\n' "$file" |
+                "$edax" -eval-file "$eval_file" -book-usage off -level 60 -n 1 2>/dev/null |
+                tee "$file.solve" | sed -nE 's/^ +[0-9]+ +([-+][0-9]+) .*/\1/p' | sed -n 1p)
+            # The side to move on the last board before the search.
+            turn=$(sed '/depth|score/q' "$out/$file.solve" | grep -oE "(Black|White)'s turn" | tail -n 1)
+            # Edax writes scores with a sign and two digits (`-08`).
+            if [[ -n $solved ]]; then
+                solved=$((${solved:0:1}10#${solved:1}))
+                if [[ $turn == White* ]]; then solved=$((-solved)); fi
+            fi
+            if [[ -z $solved || $(printf '%+d.000' "$solved") != "$result" ]]; then
+                verdict="mismatch: RE[$result], Edax solves ${solved:-nothing}"
+            else
+                verdict="ok (adjudicated: Edax solves the same margin)"
+            fi
+        elif [[ $verdict == ok && $ending != normal ]]; then
             verdict="ok (loaded; $ending, no final board to compare)"
         fi
+        [[ $verdict == mismatch* ]] && mismatches=$((mismatches + 1))
         echo "$file: Edax $black-$white ($over game over), tabula ${scores:-?} ($ending) RE[$result]: $verdict"
     done <"$out/$name.ggf"
 }
 check start
 check positions
+check adjudicated
 echo "$total games, $loaded loaded, $mismatches mismatches"
 ((total > 0 && loaded == total && mismatches == 0))

@@ -47,7 +47,9 @@ fn edax_loads_every_exported_othello_game_to_tabulas_result() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // Two matches of two games, each game loaded and matching.
-    assert!(text.contains("4 games, 4 loaded, 0 mismatches"), "{text}");
-    assert_eq!(text.matches(": ok").count(), 4, "{text}");
+    // Three matches of two games (from the start, from positions,
+    // adjudicated), each game loaded and matching.
+    assert!(text.contains("6 games, 6 loaded, 0 mismatches"), "{text}");
+    assert_eq!(text.matches(": ok").count(), 6, "{text}");
+    assert!(text.contains("Edax solves the same margin"), "{text}");
 }
