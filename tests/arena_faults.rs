@@ -182,6 +182,36 @@ fn r3_byo_yomi_is_announced_as_enforced() {
     );
 }
 
+/// Canadian byo-yomi (`--tc MAIN+STONES/BYO`): a period's time and its
+/// stones left are told, the stones counting down and the period starting
+/// again in full once they are played.
+#[test]
+fn canadian_periods_are_told_with_their_stones_left() {
+    let dir = scratch("canadian");
+    let (report, sent) = obedient_match(&dir, &["--tc", "0+3/2"], "tabula", "24");
+    assert_eq!(report.summary.endings.forfeit, 0, "{}\n{sent}", report.text);
+    assert!(sent.contains(" time_settings 0 2 3\n"), "{sent}");
+    // (seconds, stones) told to the first seat, in order.
+    let told: Vec<(f64, u32)> = sent
+        .lines()
+        .filter_map(|l| l.split_once(" time_left first ").map(|(_, t)| t))
+        .filter_map(|t| {
+            let (secs, stones) = t.trim().split_once(' ')?;
+            Some((secs.parse().ok()?, stones.parse().ok()?))
+        })
+        .collect();
+    assert!(told.len() >= 4, "{sent}");
+    for (i, &(secs, stones)) in told.iter().enumerate() {
+        // Stone k of every period: 3, 2, 1, then a full period again.
+        assert_eq!(stones, 3 - (i as u32 % 3), "{told:?}");
+        if stones == 3 {
+            assert_eq!(secs, 2.0, "a fresh period is told whole: {told:?}");
+        } else {
+            assert!(secs < told[i - 1].0, "the period runs down: {told:?}");
+        }
+    }
+}
+
 #[test]
 fn r4_gtp_engines_are_told_and_allowed_the_same_whole_seconds() {
     let dir = scratch("r4");

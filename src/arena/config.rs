@@ -10,7 +10,7 @@ use super::record::EngineInfo;
 
 /// The keys an `--engine` (or `--each`) word may use.
 pub const ENGINE_KEYS: &str = "cmd=COMMAND, name=NAME, proto=tabula|gtp, set.KEY=VALUE, \
-init=LINE, dir=PATH, stderr=FILE, movetime=MS, depth=N, iterations=N, tc=MAIN[+BYO]";
+init=LINE, dir=PATH, stderr=FILE, movetime=MS, depth=N, iterations=N, tc=MAIN[+[STONES/]BYO]";
 
 /// The protocol dialect an engine speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,39 +64,106 @@ pub fn fmt_seconds(d: Duration) -> String {
     text.trim_end_matches('0').to_string()
 }
 
-/// A game clock: main time, then byo-yomi per move (GTP's
-/// `time_settings main byoyomi 1`).
+/// A game clock as GTP's `time_settings MAIN BYO STONES` sets it: main
+/// time, then periods of `stones` moves in `byoyomi` (Canadian byo-yomi;
+/// 1 stone: byo-yomi per move). The referee keeps it with
+/// [`SeatClock`](super::seat_clock::SeatClock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Main time for the whole game.
     pub main: Duration,
-    /// Time per move once the main time is spent (zero: none).
+    /// A byo-yomi period once the main time is spent (zero: none).
     pub byoyomi: Duration,
+    /// Moves to play in each period (0 when there is no byo-yomi).
+    pub stones: u32,
 }
 
 impl Clock {
-    /// Parses `MAIN` or `MAIN+BYO` in seconds (decimals allowed, to the
+    /// Parses `MAIN`, `MAIN+BYO` (byo-yomi per move) or `MAIN+N/BYO` (N
+    /// moves in each period of BYO) in seconds (decimals allowed, to the
     /// millisecond; at most [`MAX_SECONDS`] each).
     pub fn parse(text: &str) -> Result<Clock, ConfigError> {
         let bad = |why: String| {
             ConfigError(format!(
-                "bad clock '{text}': expected MAIN or MAIN+BYO in seconds ({why})"
+                "bad clock '{text}': expected MAIN, MAIN+BYO or MAIN+STONES/BYO in seconds ({why})"
             ))
         };
         let secs = |s: &str, what: &str| parse_seconds(s, what).map_err(|e| bad(e.0));
-        let (main, byo) = match text.split_once('+') {
-            Some((m, b)) => (secs(m, "main time")?, secs(b, "byo-yomi")?),
-            None => (secs(text, "main time")?, Duration::ZERO),
+        let (main, byo, stones) = match text.split_once('+') {
+            Some((m, b)) => {
+                let (stones, b) = match b.split_once('/') {
+                    Some((n, b)) => (
+                        n.trim()
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|&n| n > 0)
+                            .ok_or_else(|| bad(format!("stones must be 1 or more, not '{n}'")))?,
+                        b,
+                    ),
+                    None => (1, b),
+                };
+                (secs(m, "main time")?, secs(b, "byo-yomi")?, stones)
+            }
+            None => (secs(text, "main time")?, Duration::ZERO, 0),
         };
-        if main.is_zero() && byo.is_zero() {
-            return Err(bad("no time at all".to_string()));
+        Clock::new(main, byo, stones).map_err(|e| bad(e.0))
+    }
+
+    /// GTP's `time_settings` numbers, checked: some time to play, and a
+    /// period with stones (GTP reads byo-yomi with 0 stones as no limit
+    /// at all, which no referee enforces). No byo-yomi time means no
+    /// byo-yomi, whatever the stones.
+    pub fn new(main: Duration, byoyomi: Duration, stones: u32) -> Result<Clock, ConfigError> {
+        let (byoyomi, stones) = if byoyomi.is_zero() {
+            (Duration::ZERO, 0)
+        } else {
+            (byoyomi, stones)
+        };
+        if !byoyomi.is_zero() && stones == 0 {
+            return Err(ConfigError(
+                "byo-yomi with 0 stones is no time limit in GTP: give its stones".to_string(),
+            ));
         }
-        Ok(Clock { main, byoyomi: byo })
+        if main.is_zero() && byoyomi.is_zero() {
+            return Err(ConfigError("no time at all".to_string()));
+        }
+        Ok(Clock {
+            main,
+            byoyomi,
+            stones,
+        })
+    }
+
+    /// Whether a byo-yomi follows the main time.
+    pub fn has_byoyomi(&self) -> bool {
+        self.stones > 0
+    }
+
+    /// The `time_settings` command that announces this clock.
+    pub fn time_settings_command(&self) -> String {
+        format!(
+            "time_settings {} {} {}",
+            fmt_seconds(self.main),
+            fmt_seconds(self.byoyomi),
+            self.stones
+        )
     }
 
     /// Whether both times are whole seconds (all that GTP can announce).
     pub fn whole_seconds(&self) -> bool {
         self.main.subsec_nanos() == 0 && self.byoyomi.subsec_nanos() == 0
+    }
+}
+
+impl fmt::Display for Clock {
+    /// As [`Clock::parse`] reads it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", fmt_seconds(self.main))?;
+        match self.stones {
+            0 => Ok(()),
+            1 => write!(f, "+{}", fmt_seconds(self.byoyomi)),
+            n => write!(f, "+{n}/{}", fmt_seconds(self.byoyomi)),
+        }
     }
 }
 
@@ -160,11 +227,12 @@ impl Limits {
         {
             return Err(ConfigError(format!(
                 "engine {engine} speaks plain GTP, which announces time in whole seconds: \
-                 its clock must be whole seconds, not {}+{} (give it its own, e.g. tc={}+{})",
-                fmt_seconds(c.main),
-                fmt_seconds(c.byoyomi),
-                c.main.as_secs_f64().round(),
-                c.byoyomi.as_secs_f64().ceil()
+                 its clock must be whole seconds, not {c} (give it its own, e.g. tc={})",
+                Clock {
+                    main: Duration::from_secs(c.main.as_secs_f64().round() as u64),
+                    byoyomi: Duration::from_secs(c.byoyomi.as_secs_f64().ceil() as u64),
+                    ..c
+                }
             )));
         }
         Ok(())
@@ -314,16 +382,7 @@ impl EngineSpec {
             ("movetime", l.movetime.map(|v| v.to_string())),
             ("depth", l.depth.map(|v| v.to_string())),
             ("iterations", l.iterations.map(|v| v.to_string())),
-            (
-                "tc",
-                l.clock.map(|c| {
-                    if c.byoyomi.is_zero() {
-                        fmt_seconds(c.main)
-                    } else {
-                        format!("{}+{}", fmt_seconds(c.main), fmt_seconds(c.byoyomi))
-                    }
-                }),
-            ),
+            ("tc", l.clock.map(|c| c.to_string())),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
@@ -415,8 +474,22 @@ mod tests {
             Clock::parse("1+0.5").unwrap().byoyomi,
             Duration::from_millis(500)
         );
+        let periods = Clock::parse("2+5/10").unwrap();
+        assert_eq!(
+            (periods.main, periods.byoyomi, periods.stones),
+            (Duration::from_secs(2), Duration::from_secs(10), 5)
+        );
+        assert_eq!(periods.time_settings_command(), "time_settings 2 10 5");
+        assert_eq!(Clock::parse("1+0.5").unwrap().stones, 1);
+        assert_eq!(Clock::parse("60").unwrap().stones, 0);
+        // Read back as written, in the record.
+        for text in ["60", "1+0.5", "0+5/10", "2.5+3/1.5"] {
+            assert_eq!(Clock::parse(text).unwrap().to_string(), text);
+        }
         assert!(Clock::parse("x").is_err());
         assert!(Clock::parse("0").is_err());
+        assert!(Clock::parse("1+0/10").is_err());
+        assert!(Clock::new(Duration::ZERO, Duration::from_secs(5), 0).is_err());
         for absurd in ["2e9", "1e300", "inf", "NaN", "-1", "1+-1", "1+1e7"] {
             assert!(Clock::parse(absurd).is_err(), "{absurd}");
         }

@@ -37,6 +37,7 @@ pub mod recover;
 pub(crate) mod referee;
 pub mod report;
 pub mod schedule;
+pub(crate) mod seat_clock;
 pub mod stats;
 pub(crate) mod stdio;
 pub(crate) mod tcscale;
@@ -105,7 +106,7 @@ Examples:
 Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
 (sent as `set KEY VALUE` to tabula engines), init=LINE (any command sent at start),
 dir=PATH, stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N,
-tc=MAIN[+BYO]. Plain GTP engines count time in whole seconds: their movetime must be
+tc=MAIN[+[STONES/]BYO]. Plain GTP engines count time in whole seconds: their movetime must be
 a multiple of 1000 and their clock whole seconds.
 
 Before the first game every engine is started once and sent its set-up lines: one
@@ -169,8 +170,9 @@ pub struct MatchArgs {
     pub iterations: Option<u64>,
 
     /// A game clock per seat: MAIN seconds, optionally +BYO seconds per
-    /// move once main time is spent (GTP time_settings/time_left).
-    #[arg(long, value_name = "MAIN[+BYO]")]
+    /// move once main time is spent, or +STONES/BYO: STONES moves in each
+    /// BYO seconds (GTP time_settings/time_left, Canadian byo-yomi).
+    #[arg(long, value_name = "MAIN[+[STONES/]BYO]")]
     pub tc: Option<String>,
 
     /// Milliseconds of grace over every enforced time limit.

@@ -12,11 +12,12 @@ use std::time::{Duration, Instant};
 use rand::{Rng as _, SeedableRng};
 
 use super::adjudicate::{Adjudication, Verdict};
-use super::config::{Clock, EngineSpec, Proto, fmt_seconds};
+use super::config::{EngineSpec, Proto, fmt_seconds};
 use super::openings::{Opening, OpeningSuite};
 use super::process::{EngineError, EngineProcess, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
+use super::seat_clock::{Rounding, SeatClock};
 use crate::game::{MoveError, Observation, Rng, Seat, Turn};
 
 /// What every game of a match shares.
@@ -178,7 +179,7 @@ struct Table<'a, 'o> {
     referee: Box<dyn Referee>,
     procs: Vec<Option<EngineProcess>>,
     /// Each seat's clock, when it has one.
-    clocks: Vec<SeatClock>,
+    clocks: Vec<Option<SeatClock>>,
     transcript: Vec<String>,
     plies: usize,
     /// Engines whose process was restarted for this game.
@@ -294,16 +295,7 @@ impl Table<'_, '_> {
             if let Some(c) = clock {
                 // Announced as enforced: to the millisecond for tabula
                 // engines, and whole seconds (checked at start) for GTP.
-                let stones = u32::from(!c.byoyomi.is_zero());
-                self.send(
-                    seat,
-                    &format!(
-                        "time_settings {} {} {stones}",
-                        fmt_seconds(c.main),
-                        fmt_seconds(c.byoyomi)
-                    ),
-                    timeout,
-                )?;
+                self.send(seat, &c.time_settings_command(), timeout)?;
             } else if let (Proto::Gtp, Some(ms)) = (spec.proto, spec.limits.movetime) {
                 // Plain GTP has no per-call budget: a byo-yomi of one move
                 // (a whole number of seconds, checked at start).
@@ -437,16 +429,16 @@ impl Table<'_, '_> {
         let margin = self.setup.margin;
         // The wait: the time the engine was told it has, plus the grace.
         let mut wait: Option<Duration> = None;
-        if let Some(c) = spec.limits.clock {
-            let clock = self.clocks[seat];
-            let told = clock.told(spec.proto);
-            let announce = if told.is_zero() && !c.byoyomi.is_zero() {
-                format!("time_left {name} {} 1", fmt_seconds(c.byoyomi))
-            } else {
-                format!("time_left {name} {} 0", fmt_seconds(told))
-            };
+        // Told no more than it has: to the millisecond for tabula engines,
+        // whole seconds rounded down for GTP.
+        let rounding = match spec.proto {
+            Proto::Tabula => Rounding::Millis,
+            Proto::Gtp => Rounding::Down,
+        };
+        if let Some(clock) = self.clocks[seat] {
+            let announce = clock.time_left_command(&name, rounding);
             self.send(seat, &announce, self.setup.timeout)?;
-            wait = Some(clock.allowed(c, margin));
+            wait = Some(clock.allowed());
         }
         let mut cmd = format!("genmove {name}");
         if let Some(ms) = spec.limits.movetime {
@@ -468,25 +460,24 @@ impl Table<'_, '_> {
         let started = Instant::now();
         let reply = self.send(seat, &cmd, wait).map_err(|mut f| {
             if f.fault == Fault::Timeout
-                && let Some(c) = spec.limits.clock
+                && let Some(clock) = self.clocks[seat]
             {
-                let clock = self.clocks[seat];
                 f.detail.push_str(&format!(
-                    " (on its clock: {}s main time left, {}s byo-yomi, {}s grace)",
-                    fmt_seconds(clock.told(Proto::Tabula)),
-                    fmt_seconds(c.byoyomi),
-                    fmt_seconds(if c.byoyomi.is_zero() {
-                        clock.grace_left
-                    } else {
-                        margin
-                    })
+                    " (on its clock: {}s left{}, {}s grace)",
+                    fmt_seconds(clock.left()),
+                    match clock.stones() {
+                        0 => " in main time".to_string(),
+                        n => format!(" for {n} stones"),
+                    },
+                    fmt_seconds(clock.grace_left())
                 ));
             }
             f
         })?;
         let spent = started.elapsed();
-        if let Some(c) = spec.limits.clock {
-            self.clocks[seat].spend(c, spent);
+        if let Some(clock) = self.clocks[seat].as_mut() {
+            // Within what was allowed, so the flag stands.
+            clock.charge(spent);
         }
         let text = reply.lines().next().unwrap_or("").trim().to_string();
         if text.eq_ignore_ascii_case("resign") {
@@ -614,15 +605,11 @@ pub fn play_game_with(
     let referee = prototype.new_game();
     let seats = referee.num_seats();
     let seat_clock = |s: usize| {
-        let main = setup
+        setup
             .engines
             .get(job.seats.get(s).copied().unwrap_or(0))
             .and_then(|e| e.limits.clock)
-            .map_or(Duration::ZERO, |c| c.main);
-        SeatClock {
-            main_left: main,
-            grace_left: setup.margin,
-        }
+            .map(|c| SeatClock::new(c, setup.margin))
     };
     let mut head = format!("game {}", referee.game_name());
     for w in referee.option_words() {
@@ -722,56 +709,6 @@ pub fn play_game_with(
         plies: table.plies,
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         transcript: table.transcript,
-    }
-}
-
-/// One seat's game clock during a game.
-///
-/// Main time runs down move by move. With byo-yomi, a move that starts
-/// with main time `m` may take `m + byo-yomi` (plus the grace, the
-/// margin, on every move: each period starts afresh). Without byo-yomi a
-/// move may take the main time left plus what is left of the grace, and
-/// the grace is spent by every overrun: the margin covers I/O over the
-/// whole game, not a fresh allowance per move (which let an engine play on
-/// for ever once its main time was gone).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SeatClock {
-    /// Main time left.
-    pub main_left: Duration,
-    /// Grace left over the main time, when there is no byo-yomi.
-    pub grace_left: Duration,
-}
-
-impl SeatClock {
-    /// The main time left as the engine is told it: to the millisecond
-    /// for tabula engines, whole seconds (rounded down) for GTP ones, so
-    /// it never exceeds what the runner allows.
-    pub fn told(&self, proto: Proto) -> Duration {
-        match proto {
-            Proto::Tabula => {
-                Duration::from_millis(u64::try_from(self.main_left.as_millis()).unwrap_or(u64::MAX))
-            }
-            Proto::Gtp => Duration::from_secs(self.main_left.as_secs()),
-        }
-    }
-
-    /// The longest the next move may take under clock `c`.
-    pub fn allowed(&self, c: Clock, margin: Duration) -> Duration {
-        if c.byoyomi.is_zero() {
-            self.main_left + self.grace_left
-        } else {
-            self.main_left + c.byoyomi + margin
-        }
-    }
-
-    /// Charges a move that took `spent`.
-    pub fn spend(&mut self, c: Clock, spent: Duration) {
-        if c.byoyomi.is_zero() && spent > self.main_left {
-            self.grace_left = self
-                .grace_left
-                .saturating_sub(spent.saturating_sub(self.main_left));
-        }
-        self.main_left = self.main_left.saturating_sub(spent);
     }
 }
 

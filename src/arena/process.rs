@@ -506,6 +506,16 @@ impl EngineProcess {
     /// On a timeout, crash or malformed reply the engine is killed (its
     /// state is unknown from then on); a `?` reply leaves it running.
     pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, EngineError> {
+        let started = Instant::now();
+        let id = self.post(command, timeout)?;
+        self.reply_to(command, id, timeout.saturating_sub(started.elapsed()))
+    }
+
+    /// Sends one command (with an id) without waiting for its reply, and
+    /// returns the id for [`reply_to`](Self::reply_to): a command sent
+    /// while another runs (`stop` during `genmove`). Writing waits up to
+    /// `timeout`; an engine that does not read is killed.
+    pub fn post(&mut self, command: &str, timeout: Duration) -> Result<u64, EngineError> {
         if self.dead {
             return Err(EngineError::Crashed(
                 "the engine was stopped earlier".to_string(),
@@ -515,7 +525,6 @@ impl EngineProcess {
         self.next_id += 1;
         let line = format!("{id} {command}\n");
         self.log(">", line.trim_end());
-        let started = Instant::now();
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_within(stdin, line.as_bytes(), timeout),
             None => Err(std::io::Error::other("stdin closed")),
@@ -534,7 +543,19 @@ impl EngineProcess {
                 "cannot write '{command}' ({e}); {status}"
             )));
         }
-        let result = self.wait_reply(command, id, timeout.saturating_sub(started.elapsed()));
+        Ok(id)
+    }
+
+    /// Waits up to `timeout` for the reply to `command`, posted as `id`;
+    /// replies come in the order the commands were sent. As
+    /// [`send`](Self::send) for what kills the engine.
+    pub fn reply_to(
+        &mut self,
+        command: &str,
+        id: u64,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
+        let result = self.wait_reply(command, id, timeout);
         if !matches!(
             result,
             Ok(_) | Err(EngineError::Refused { .. } | EngineError::Spawn { .. })

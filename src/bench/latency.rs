@@ -9,83 +9,57 @@
 //! (`time_settings`), the engine playing every seat, told its time left
 //! before each move in whole seconds rounded up (as generous as a GUI's
 //! rounding can be), each move's wall time charged to its seat's clock; a
-//! move that ends after the seat's time ran out is a loss on time.
+//! move that ends after the seat's time ran out is a loss on time. The
+//! engine is spoken to through `tabula match`'s process client and the
+//! clocks are its referee's ([`SeatClock`], with no grace), so the bench
+//! measures what a match enforces.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::arena::config::{Clock, fmt_seconds};
+use crate::arena::process::{EngineProcess, Launch};
+use crate::arena::seat_clock::{Rounding, SeatClock};
 use crate::bench::sorted;
-use crate::engine::clock::SeatTime;
 
-/// An engine process and its pipes.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+/// The longest wait for a reply that has no time limit of its own (a
+/// busy machine may take seconds to load a game's tables).
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// This executable as an engine, through the match runner's process
+/// client (the same pipes, ids and deadlines as `tabula match`); killed
+/// when dropped.
+struct Engine(EngineProcess);
 
 impl Engine {
     fn start() -> Result<Engine, String> {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-        let mut child = Command::new(exe)
-            .args(["--seed", "1"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| e.to_string())?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        Ok(Engine {
-            child,
-            stdin,
-            stdout,
-        })
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
+        let exe = exe.to_str().ok_or("the executable's path is not UTF-8")?;
+        // Quoted (and so run by `sh -c`) where the path would split.
+        let exe = if exe
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
+        {
+            exe.to_string()
+        } else {
+            format!("'{}'", exe.replace('\'', "'\\''"))
+        };
+        let launch = Launch {
+            command: format!("{exe} --seed 1"),
+            ..Launch::default()
+        };
+        EngineProcess::spawn(&launch, "bench", None)
+            .map(Engine)
             .map_err(|e| e.to_string())
     }
 
-    /// The next reply, whole (`=` or `?` line and the lines after it).
-    fn reply(&mut self) -> Result<String, String> {
-        let mut text = String::new();
-        loop {
-            let mut line = String::new();
-            if self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| e.to_string())?
-                == 0
-            {
-                return Err("engine closed its output".into());
-            }
-            if line.trim().is_empty() {
-                return Ok(text);
-            }
-            text.push_str(&line);
-        }
+    /// Sends a command and returns the text of its `=` reply; a `?` reply,
+    /// or none within `timeout`, is an error.
+    fn ask_within(&mut self, line: &str, timeout: Duration) -> Result<String, String> {
+        self.0.send(line, timeout).map_err(|e| e.to_string())
     }
 
-    /// Sends a command and returns the text of its `=` reply; a `?` reply
-    /// is an error.
     fn ask(&mut self, line: &str) -> Result<String, String> {
-        self.send(line)?;
-        let r = self.reply()?;
-        match r.strip_prefix('=') {
-            Some(text) => Ok(text.trim().to_string()),
-            None => Err(format!("{line}: {}", r.trim())),
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
+        self.ask_within(line, PATIENCE)
     }
 }
 
@@ -168,23 +142,25 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
         let mut overshoot = Vec::new();
         let mut stop = Vec::new();
         for i in 0..config.rounds {
+            let genmove = format!("genmove movetime={movetime}");
+            let wait = Duration::from_millis(movetime) + PATIENCE;
             keep_going(&mut engine)?;
             let t = Instant::now();
-            engine.ask(&format!("genmove movetime={movetime}"))?;
+            engine.ask_within(&genmove, wait)?;
             overshoot.push(t.elapsed().as_secs_f64() * 1000.0 - movetime as f64);
             keep_going(&mut engine)?;
             // Stopped after 20% to 80% of its time.
             let after = movetime * (20 + (i as u64 * 37) % 61) / 100;
-            engine.send(&format!("genmove movetime={movetime}"))?;
+            let p = &mut engine.0;
+            let searching = p.post(&genmove, PATIENCE).map_err(|e| e.to_string())?;
             std::thread::sleep(Duration::from_millis(after));
             let t = Instant::now();
-            engine.send("stop")?;
-            let reply = engine.reply()?;
+            let stopping = p.post("stop", PATIENCE).map_err(|e| e.to_string())?;
+            p.reply_to(&genmove, searching, wait)
+                .map_err(|e| e.to_string())?;
             stop.push(t.elapsed().as_secs_f64() * 1000.0);
-            if !reply.starts_with('=') {
-                return Err(format!("genmove: {}", reply.trim()));
-            }
-            engine.reply()?;
+            p.reply_to("stop", stopping, PATIENCE)
+                .map_err(|e| e.to_string())?;
         }
         report.push_str(&format!(
             "{name} movetime={movetime}: overshoot {}; stop latency {}\n",
@@ -195,22 +171,26 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
     Ok(report)
 }
 
-fn clock_games(
-    config: &LatencyConfig,
-    (main, byo, per): (f64, f64, u32),
-    name: &str,
-) -> Result<String, String> {
+/// The referee's clock for `--clock MAIN,BYO,STONES` (seconds, kept to
+/// the millisecond).
+pub(crate) fn referee_clock((main, byo, stones): (f64, f64, u32)) -> Result<Clock, String> {
+    let seconds = |v: f64| Duration::from_millis((v * 1000.0).round() as u64);
+    Clock::new(seconds(main), seconds(byo), stones).map_err(|e| format!("--clock: {e}"))
+}
+
+fn clock_games(config: &LatencyConfig, gtp: (f64, f64, u32), name: &str) -> Result<String, String> {
+    let clock = referee_clock(gtp)?;
     let mut engine = set_up(config)?;
     let mut moves = Vec::new();
     let mut margins = Vec::new();
     let mut losses = 0;
     let mut games = 0;
-    let byo_time = Duration::from_secs_f64(byo);
-    let fresh = SeatTime::fresh(Duration::from_secs_f64(main), byo_time, per);
+    // No grace: a move that ends after the seat's time ran out is lost.
+    let fresh = SeatClock::new(clock, Duration::ZERO);
     for _ in 0..config.rounds {
         engine.ask("clear_board")?;
-        engine.ask(&format!("time_settings {main} {byo} {per}"))?;
-        let mut clocks = std::collections::BTreeMap::<String, SeatTime>::new();
+        engine.ask(&clock.time_settings_command())?;
+        let mut clocks = std::collections::BTreeMap::<String, SeatClock>::new();
         loop {
             let seat = engine.ask("turn")?;
             if seat == "over" {
@@ -221,26 +201,23 @@ fn clock_games(
             }
             let clock = clocks.entry(seat.clone()).or_insert(fresh);
             // Whole seconds, rounded up: the most a GUI's rounding tells.
-            engine.ask(&format!(
-                "time_left {seat} {} {}",
-                clock.left.as_secs_f64().ceil(),
-                clock.stones
-            ))?;
+            engine.ask(&clock.time_left_command(&seat, Rounding::Up))?;
+            let before = *clock;
             let t = Instant::now();
-            engine.ask(&format!("genmove {seat}"))?;
+            // Waited for past the flag, so that a late move is measured.
+            engine.ask_within(&format!("genmove {seat}"), before.allowed() + PATIENCE)?;
             let spent = t.elapsed();
             moves.push(spent.as_secs_f64() * 1000.0);
-            let before = *clock;
-            if !clock.charge(spent, byo_time, per) {
+            if !clock.charge(spent) {
                 losses += 1;
                 break;
             }
             // What the move left of the time it was started with (main
             // time that ran on into a period: what the period kept).
-            let margin = if before.left >= spent {
-                before.left - spent
+            let margin = if before.left() >= spent {
+                before.left() - spent
             } else {
-                clock.left
+                clock.left()
             };
             margins.push(margin.as_secs_f64() * 1000.0);
         }
@@ -248,8 +225,11 @@ fn clock_games(
     }
     let least_left = margins.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(format!(
-        "{name} clock {main} {byo} {per}: {games} games, {} moves, {losses} lost on time; \
+        "{name} clock {} {} {}: {games} games, {} moves, {losses} lost on time; \
          move time {}; least time left after a move {least_left:.0} ms\n",
+        fmt_seconds(clock.main),
+        fmt_seconds(clock.byoyomi),
+        clock.stones,
         moves.len(),
         quantiles(&moves)
     ))

@@ -76,7 +76,8 @@ impl BenchConfig {
 /// Checks the numbers of a `--latency` run: rounds 1 to 100000, move
 /// times 1 ms to an hour, threads 1 to the cores (the engine's own
 /// `threads` refuses more, forced or not), and a clock's main time and
-/// byo-yomi finite, 0 to a million seconds, with some time to play.
+/// byo-yomi finite, 0 to a million seconds, with some time to play and
+/// stones in a byo-yomi period.
 pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
     within("--rounds", config.rounds, 1..=100_000)?;
     for &ms in &config.movetimes {
@@ -87,11 +88,8 @@ pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
         within("--clock main time", main, 0.0..=1e6)?;
         within("--clock byo-yomi", byoyomi, 0.0..=1e6)?;
         within("--clock stones", stones, 0..=1_000_000)?;
-        if main <= 0.0 && (byoyomi <= 0.0 || stones == 0) {
-            return Err(ArgError::Conflict(
-                "--clock leaves no time to play: a main time, or byo-yomi with stones".into(),
-            ));
-        }
+        // The referee's clock checks the rest (a period has stones).
+        latency::referee_clock((main, byoyomi, stones)).map_err(ArgError::Conflict)?;
     }
     Ok(())
 }
