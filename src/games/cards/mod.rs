@@ -10,7 +10,8 @@
 //!   determinization;
 //! - `view.rs`: the trick and to-move lines of the games' pictures;
 //! - `hooks.rs`: what the card games' `Game` impls would otherwise each
-//!   write out alike (the evaluation hook).
+//!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
+//!   numbered seat names, the evaluation hook).
 
 mod card;
 mod card_set;
@@ -22,6 +23,9 @@ mod view;
 pub use card::{Card, CardParseError, NORMAL_CARDS, Rank, Suit};
 pub use card_set::{CardIter, CardSet};
 pub use deal_sampler::{Unseen, sample_deal, sample_deal_or_drop_inferences};
-pub use hooks::reward_as_evaluation;
+pub use hooks::{
+    bound_seat_option, deal_seed_text, knows_hand, numbered_seat_name, parse_deal_seed,
+    parse_numbered_seat, reward_as_evaluation, seat_option_spec,
+};
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
-pub use view::{to_move_text, trick_text};
+pub use view::{shows_hand, to_move_text, trick_text};

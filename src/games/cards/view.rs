@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::Card;
+use super::hooks::knows_hand;
 use crate::game::{Seat, Turn};
 
 /// The `trick:` line of a card game's picture: each play as `seat card` in
@@ -30,4 +31,11 @@ pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) 
         Turn::Chance => "chance (deal)".to_string(),
         Turn::Over => "nobody (game over)".to_string(),
     }
+}
+
+/// Whether a picture for `viewer` (`None`: the whole table) shows `seat`'s
+/// cards, in a state bound to `bound` (`None`: self-dealt, every hand
+/// known): the viewer's own hand, where the state knows it.
+pub fn shows_hand(bound: Option<Seat>, viewer: Option<Seat>, seat: Seat) -> bool {
+    viewer.is_none_or(|v| v == seat) && knows_hand(bound, seat)
 }
