@@ -452,8 +452,8 @@ impl<const P: usize> QuoridorGame<P> {
         }
         let g = self.geo();
         let n = g.n;
-        let mut legal_h = self.walls.free_h(g);
-        let mut legal_v = self.walls.free_v(g);
+        let legal_h = self.walls.free_h(g);
+        let legal_v = self.walls.free_v(g);
         let risky_h = legal_h & self.walls.risky_h(g);
         let risky_v = legal_v & self.walls.risky_v(g);
         if risky_h | risky_v == 0 {
@@ -481,28 +481,29 @@ impl<const P: usize> QuoridorGame<P> {
                 cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), self.goal(s))
             })
         };
-        let any = |cuts: &[u128; P]| cuts.iter().fold(0, |a, &c| a | c);
-        let mut f = risky_h & any(&cut_h);
-        while f != 0 {
-            let a = f.trailing_zeros();
-            f &= f - 1;
-            let mut w = self.walls;
-            w.place_h(g, a);
-            if !keeps(&w, bit(a), &cut_h) {
-                legal_h &= !bit(a);
+        // The risky walls of one orientation that cut some pawn off.
+        let cutting = |horizontal: bool, risky: u128, cuts: &[u128; P]| {
+            let mut cut_off = 0;
+            let mut f = risky & cuts.iter().fold(0, |a, &c| a | c);
+            while f != 0 {
+                let a = f.trailing_zeros();
+                f &= f - 1;
+                let mut w = self.walls;
+                if horizontal {
+                    w.place_h(g, a);
+                } else {
+                    w.place_v(g, a);
+                }
+                if !keeps(&w, bit(a), cuts) {
+                    cut_off |= bit(a);
+                }
             }
-        }
-        let mut f = risky_v & any(&cut_v);
-        while f != 0 {
-            let a = f.trailing_zeros();
-            f &= f - 1;
-            let mut w = self.walls;
-            w.place_v(g, a);
-            if !keeps(&w, bit(a), &cut_v) {
-                legal_v &= !bit(a);
-            }
-        }
-        (legal_h, legal_v)
+            cut_off
+        };
+        (
+            legal_h & !cutting(true, risky_h, &cut_h),
+            legal_v & !cutting(false, risky_v, &cut_v),
+        )
     }
 
     /// The legal walls of the seat to move, appended to `out`.
