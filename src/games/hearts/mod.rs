@@ -63,7 +63,10 @@ mod hidden;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
+use crate::games::cards::{
+    Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand, parse_deal_seed,
+    reward_as_evaluation,
+};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
@@ -520,7 +523,7 @@ impl Hearts {
 
     /// Whether the hand of the seat to move is fully known here.
     fn mover_known(&self) -> bool {
-        self.observer.is_none_or(|o| o == self.to_move as usize)
+        knows_hand(self.observer, self.to_move as usize)
     }
 
     /// Plays a card for the seat to move (no legality check).
@@ -656,16 +659,7 @@ impl Game for Hearts {
                 _ => Passing::Cycle,
             },
         };
-        let seat = match options.text("seat") {
-            "none" => None,
-            _ => Some(
-                options
-                    .int("seat")
-                    .filter(|s| (0..4).contains(s))
-                    .ok_or_else(|| OptionError::Invalid("seat must be 0..3 or none".into()))?
-                    as Seat,
-            ),
-        };
+        let seat = bound_seat_option(options, SEATS)?;
         Ok(Hearts::with_config(cfg, seat))
     }
 
@@ -838,7 +832,7 @@ impl Game for Hearts {
 
     fn move_text(&self, mv: HeartsMove) -> String {
         match mv {
-            HeartsMove::Deal(seed) => format!("shuffle:{seed}"),
+            HeartsMove::Deal(seed) => deal_seed_text(seed),
             // A pass is one token, so that move lists stay space-separated.
             HeartsMove::Pass(s) => s
                 .iter()
@@ -855,13 +849,7 @@ impl Game for Hearts {
         let text = text.trim();
         match self.phase {
             Phase::Over => Err(MoveError::GameOver),
-            Phase::Deal if self.observer.is_none() => text
-                .strip_prefix("shuffle:")
-                .and_then(|s| s.parse().ok())
-                .map(HeartsMove::Deal)
-                .ok_or_else(|| {
-                    MoveError::Syntax(format!("'{text}': a self-dealt deal is shuffle:<seed>"))
-                }),
+            Phase::Deal if self.observer.is_none() => parse_deal_seed(text).map(HeartsMove::Deal),
             Phase::Deal => Ok(HeartsMove::Hand(Self::parse_cards(
                 text, HAND_SIZE, "a deal",
             )?)),

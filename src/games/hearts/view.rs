@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Hearts, Phase, SEATS};
 use crate::game::{Game, Seat};
-use crate::games::cards::{Card, CardSet, to_move_text, trick_text};
+use crate::games::cards::{Card, CardSet, knows_hand, shows_hand, to_move_text, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -35,8 +35,7 @@ impl Hearts {
             (None, _) => [CardSet::EMPTY; SEATS],
         };
         for s in 0..SEATS {
-            let visible = observer.is_none_or(|o| o == s)
-                && (self.observer.is_none() || self.observer == Some(s));
+            let visible = shows_hand(self.observer, observer, s);
             let cards = if visible {
                 self.hands[s].to_string()
             } else if !known[s].is_empty() {
@@ -85,7 +84,7 @@ impl Hearts {
         let mut out = String::new();
         let o = observer % SEATS;
         self.describe(&mut out, Some(o));
-        if self.observer.is_none() || self.observer == Some(o) {
+        if knows_hand(self.observer, o) {
             if let Some(t) = self.pass_target(o).filter(|_| self.passed & (1 << o) != 0) {
                 let _ = write!(out, "\npassed to {}: {}", Self::name(t), self.passes[o]);
             }

@@ -62,7 +62,10 @@ mod hidden;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, Rank, SplitMix64, reward_as_evaluation};
+use crate::games::cards::{
+    Card, Rank, SplitMix64, bound_seat_option, seat_option_spec, deal_seed_text, knows_hand, numbered_seat_name,
+    parse_deal_seed, parse_numbered_seat, reward_as_evaluation,
+};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -215,12 +218,7 @@ const OPTIONS: &[OptionSpec] = &[
         default: "3",
         help: "tokens per player",
     },
-    OptionSpec {
-        name: "seat",
-        kind: OptionKind::Int { min: 0, max: 9 },
-        default: "none",
-        help: "seat-bound play: the seat this engine sits at; none = self-dealt",
-    },
+    seat_option_spec(MAX_PLAYERS),
 ];
 
 const FILLER: Card = Card::TWO_CLUBS;
@@ -541,7 +539,7 @@ impl NinetyNine {
     }
 
     fn mover_known(&self) -> bool {
-        self.observer.is_none_or(|o| o == self.to_move as usize)
+        knows_hand(self.observer, self.to_move as usize)
     }
 
     /// The legal moves of the seat to move when its hand is known.
@@ -573,7 +571,7 @@ impl NinetyNine {
         if card.rank().map(|r| r.number()) == Some(4) {
             self.reversed = !self.reversed;
         }
-        if self.observer.is_none_or(|o| o == p) {
+        if knows_hand(self.observer, p) {
             self.remove_card(p, card);
         }
         let g = self.take_live(p, card);
@@ -586,7 +584,7 @@ impl NinetyNine {
         }
         if self.stock_len == 0 {
             self.pass_turn();
-        } else if self.observer.is_none_or(|o| o == p) {
+        } else if knows_hand(self.observer, p) {
             self.phase = Phase::Draw;
         } else {
             // Another seat's draw: unseen, only its count is public.
@@ -651,10 +649,6 @@ impl NinetyNine {
             self.reset_hand();
         }
         self.hand_over = true;
-    }
-
-    fn seat_label(seat: Seat) -> String {
-        format!("p{seat}")
     }
 
     fn choice_text(choice: Choice) -> &'static str {
@@ -739,17 +733,7 @@ impl Game for NinetyNine {
     fn new_game(options: &Options) -> Result<Self, OptionError> {
         let players = options.int("players").unwrap_or(3).clamp(2, 10) as usize;
         let tokens = options.int("tokens").unwrap_or(3).clamp(1, 9) as u8;
-        let seat = match options.text("seat") {
-            "none" => None,
-            _ => Some(
-                options
-                    .int("seat")
-                    .filter(|&s| (0..players as i64).contains(&s))
-                    .ok_or_else(|| {
-                        OptionError::Invalid(format!("seat must be 0..{} or none", players - 1))
-                    })? as Seat,
-            ),
-        };
+        let seat = bound_seat_option(options, players)?;
         Ok(NinetyNine::with_config(Config::new(players, tokens), seat))
     }
 
@@ -874,18 +858,16 @@ impl Game for NinetyNine {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        Self::seat_label(seat)
+        numbered_seat_name(seat)
     }
 
     fn parse_seat(&self, text: &str) -> Option<Seat> {
-        let t = text.trim().to_ascii_lowercase();
-        let num = t.strip_prefix('p').unwrap_or(&t);
-        num.parse::<Seat>().ok().filter(|&s| s < self.cfg.players)
+        parse_numbered_seat(text, self.cfg.players)
     }
 
     fn move_text(&self, mv: NnMove) -> String {
         match mv {
-            NnMove::Deal(seed) => format!("shuffle:{seed}"),
+            NnMove::Deal(seed) => deal_seed_text(seed),
             NnMove::Hand(cards) => cards
                 .iter()
                 .map(|c| c.to_string())
@@ -901,14 +883,7 @@ impl Game for NinetyNine {
         let text = text.trim();
         match self.phase {
             Phase::Over => Err(MoveError::GameOver),
-            Phase::Deal if self.observer.is_none() => text
-                .to_ascii_lowercase()
-                .strip_prefix("shuffle:")
-                .and_then(|s| s.trim().parse().ok())
-                .map(NnMove::Deal)
-                .ok_or_else(|| {
-                    MoveError::Syntax(format!("'{text}': a self-dealt deal is shuffle:<seed>"))
-                }),
+            Phase::Deal if self.observer.is_none() => parse_deal_seed(text).map(NnMove::Deal),
             Phase::Deal => {
                 let words: Vec<&str> = text
                     .split(|c: char| c.is_whitespace() || c == ',')

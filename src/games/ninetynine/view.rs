@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{NinetyNine, Phase};
 use crate::game::{Game, Seat, Turn};
-use crate::games::cards::to_move_text;
+use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text};
 
 impl NinetyNine {
     pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
@@ -27,7 +27,7 @@ impl NinetyNine {
             } else {
                 self.hand_no + 1
             },
-            Self::seat_label(self.dealer as usize),
+            numbered_seat_name(self.dealer as usize),
             total,
             if reversed {
                 "counter-clockwise"
@@ -38,8 +38,7 @@ impl NinetyNine {
             stock
         );
         for s in 0..self.cfg.players {
-            let visible = viewer.is_none_or(|v| v == s)
-                && (self.observer.is_none() || self.observer == Some(s));
+            let visible = shows_hand(self.observer, viewer, s);
             let cards = if self.tokens[s] == 0 {
                 "out".to_string()
             } else if before_deal {
@@ -56,7 +55,7 @@ impl NinetyNine {
             let _ = writeln!(
                 out,
                 "{:>3}: {:<12} tokens {}",
-                Self::seat_label(s),
+                numbered_seat_name(s),
                 cards,
                 self.tokens[s]
             );
@@ -64,9 +63,9 @@ impl NinetyNine {
         let to_move = match self.turn() {
             Turn::Chance if self.phase == Phase::Draw => format!(
                 "chance (draw for {})",
-                Self::seat_label(self.to_move as usize)
+                numbered_seat_name(self.to_move as usize)
             ),
-            turn => to_move_text(turn, Self::seat_label),
+            turn => to_move_text(turn, numbered_seat_name),
         };
         let _ = write!(out, "to move: {to_move}");
     }

@@ -45,8 +45,10 @@
 //! applies (two players). [`QuoridorFamily`] registers both under `quoridor`, picked
 //! by the `players` option.
 
+mod baseline;
 mod board;
 mod eval;
+mod routes;
 mod text;
 
 use rand::Rng as _;
@@ -55,7 +57,7 @@ use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::games::{GameFamily, GameVisitor};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
-use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Levels, Walls, bit};
+use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Walls, bit};
 
 /// A Quoridor move. Squares and anchors are numbered `row * size + col`
 /// from `a1` = 0.
@@ -315,136 +317,6 @@ impl<const P: usize> QuoridorGame<P> {
             .unwrap_or(g.n * g.n)
     }
 
-    /// The row of `seat`'s pawn (0 is row 1).
-    fn pawn_row(&self, seat: Seat) -> u32 {
-        self.pawn(seat) / self.size()
-    }
-
-    /// Lengths of `seat`'s paths to its goal side that no single wall can
-    /// cut two of, shortest first (see [`Walls::wall_disjoint_lengths`]);
-    /// returns how many of `out` it filled.
-    fn wall_disjoint_lengths(&self, seat: Seat, out: &mut [u32]) -> usize {
-        let g = self.geo();
-        self.walls
-            .wall_disjoint_lengths(g.n, self.pawn(seat), self.goal(seat), out)
-    }
-
-    /// `seat`'s distance levels and shortest path ([`Walls::levels`]).
-    fn levels(&self, seat: Seat) -> Option<Levels> {
-        self.walls
-            .levels(self.geo().n, self.goal(seat), self.pawn(seat))
-    }
-
-    /// What the worst single wall that `placer` could place against
-    /// `seat`'s route would cost `seat`, in steps, less what it would cost
-    /// `placer`'s own path, if `placer` waited until the pawn stood just
-    /// before the edge it closes (the worst moment for the pawn): a
-    /// corridor that one wall turns into a dead end shows as a large
-    /// exposure however far along it the pawn is. Only a wall that closes
-    /// an edge of one shortest path can lengthen it, so those are tried,
-    /// each if it is legal now (free, and both pawns keep a path); walls
-    /// that cost at most a step count as 0. Stops early once the exposure
-    /// reaches `enough`. `mine` and `theirs` are the two pawns' levels.
-    fn route_exposure(
-        &self,
-        seat: Seat,
-        mine: &Levels,
-        placer: Seat,
-        theirs: &Levels,
-        enough: u32,
-    ) -> u32 {
-        let g = self.geo();
-        let n = g.n;
-        let goal = self.goal(seat);
-        let (placer_from, placer_goal) = (bit(self.pawn(placer)), self.goal(placer));
-        let (ns, ew) = (mine.ns, mine.ew);
-        let (placer_ns, placer_ew) = (theirs.ns, theirs.ew);
-        let placer_now = theirs.top as i64;
-        let levels = &mine.layers[..=mine.top];
-        // Squares beyond the pawn's own level read as unreachable: no
-        // square of the path is.
-        let dist = |s: u32| mine.of(s).map_or(i64::MAX, i64::from);
-        let enough = i64::from(enough);
-        // Whether a pawn on `before`, at level `k` of a shortest path,
-        // loses at most one step to wall `w`, which closes its step down
-        // and the edge `other`: another open step down, or one sideways
-        // and then one down. A path that keeps going down never comes back
-        // to level `k`, so below it only `other` could close it; when
-        // `other` is a step down there, the search below decides.
-        let cheap = |w: &Walls, before: u32, other: (u32, u32)| {
-            let k = dist(before);
-            let (p, q) = (dist(other.0), dist(other.1));
-            if (p - q).abs() == 1 && p.max(q) < k {
-                return false;
-            }
-            let (Some(&down), Some(&level)) = (
-                levels.get((k - 1) as usize),
-                levels.get(k as usize),
-            ) else {
-                return false;
-            };
-            let near = w.expand(n, bit(before)) & !bit(before);
-            near & down != 0 || w.expand(n, near & level) & down != 0
-        };
-        // The cost of wall `w` to the pawn about to cross each edge it
-        // closes that is on the path (`path`: the edges' first squares),
-        // an edge given as its two squares (the one farther from the goal
-        // is where the pawn stands), less its cost to the placer if it
-        // closes an edge of the placer's path (`placer_path`); `None` for
-        // an illegal wall, 0 for one that costs at most a step. The first
-        // such square lies on the path before any closed edge, so the pawn
-        // keeps a path now if it keeps one from there.
-        let cost = |w: &Walls, path: u128, placer_path: u128, edges: [(u32, u32); 2]| {
-            let before = |(a, b): (u32, u32)| if dist(a) > dist(b) { a } else { b };
-            let (first, second) = match edges.map(|(a, _)| path & bit(a) != 0) {
-                [true, true] => {
-                    let (x, y) = (before(edges[0]), before(edges[1]));
-                    if dist(y) > dist(x) { (y, Some(x)) } else { (x, Some(y)) }
-                }
-                [true, false] if cheap(w, before(edges[0]), edges[1]) => return Some(0),
-                [false, true] if cheap(w, before(edges[1]), edges[0]) => return Some(0),
-                [true, false] => (before(edges[0]), None),
-                [false, true] => (before(edges[1]), None),
-                [false, false] => return Some(0),
-            };
-            let own = if placer_path & (bit(edges[0].0) | bit(edges[1].0)) == 0 {
-                0
-            } else {
-                i64::from(w.distance(n, placer_from, placer_goal)?) - placer_now
-            };
-            let after = |before: u32| w.distance(n, bit(before), goal);
-            let mut most = i64::from(after(first)?) - dist(first);
-            // The later square may be cut off: the pawn never stands there.
-            if let Some(d) = second.and_then(|s| Some(i64::from(after(s)?) - dist(s))) {
-                most = most.max(d);
-            }
-            Some(most - own)
-        };
-        let mut worst = 0i64;
-        // A horizontal wall closes the northern edges of its anchor and of
-        // the square east of it; a vertical one the eastern edges of its
-        // anchor and of the square north of it.
-        let mut anchors = (ns | (ns >> 1)) & self.walls.free_h(g);
-        while anchors != 0 && worst < enough {
-            let a = anchors.trailing_zeros();
-            anchors &= anchors - 1;
-            let mut w = self.walls;
-            w.place_h(g, a);
-            let edges = [a, a + 1].map(|s| (s, s + n));
-            worst = worst.max(cost(&w, ns, placer_ns, edges).unwrap_or(0));
-        }
-        let mut anchors = (ew | (ew >> n)) & self.walls.free_v(g);
-        while anchors != 0 && worst < enough {
-            let a = anchors.trailing_zeros();
-            anchors &= anchors - 1;
-            let mut w = self.walls;
-            w.place_v(g, a);
-            let edges = [a, a + n].map(|s| (s, s + 1));
-            worst = worst.max(cost(&w, ew, placer_ew, edges).unwrap_or(0));
-        }
-        u32::try_from(worst).unwrap_or(0)
-    }
-
     /// Every seat's shortest-path length.
     fn distances(&self) -> [u32; P] {
         std::array::from_fn(|s| self.distance(s))
@@ -580,8 +452,8 @@ impl<const P: usize> QuoridorGame<P> {
         }
         let g = self.geo();
         let n = g.n;
-        let mut legal_h = self.walls.free_h(g);
-        let mut legal_v = self.walls.free_v(g);
+        let legal_h = self.walls.free_h(g);
+        let legal_v = self.walls.free_v(g);
         let risky_h = legal_h & self.walls.risky_h(g);
         let risky_v = legal_v & self.walls.risky_v(g);
         if risky_h | risky_v == 0 {
@@ -609,28 +481,29 @@ impl<const P: usize> QuoridorGame<P> {
                 cuts[s] & b == 0 || w.reaches(n, bit(u32::from(self.pawns[s])), self.goal(s))
             })
         };
-        let any = |cuts: &[u128; P]| cuts.iter().fold(0, |a, &c| a | c);
-        let mut f = risky_h & any(&cut_h);
-        while f != 0 {
-            let a = f.trailing_zeros();
-            f &= f - 1;
-            let mut w = self.walls;
-            w.place_h(g, a);
-            if !keeps(&w, bit(a), &cut_h) {
-                legal_h &= !bit(a);
+        // The risky walls of one orientation that cut some pawn off.
+        let cutting = |horizontal: bool, risky: u128, cuts: &[u128; P]| {
+            let mut cut_off = 0;
+            let mut f = risky & cuts.iter().fold(0, |a, &c| a | c);
+            while f != 0 {
+                let a = f.trailing_zeros();
+                f &= f - 1;
+                let mut w = self.walls;
+                if horizontal {
+                    w.place_h(g, a);
+                } else {
+                    w.place_v(g, a);
+                }
+                if !keeps(&w, bit(a), cuts) {
+                    cut_off |= bit(a);
+                }
             }
-        }
-        let mut f = risky_v & any(&cut_v);
-        while f != 0 {
-            let a = f.trailing_zeros();
-            f &= f - 1;
-            let mut w = self.walls;
-            w.place_v(g, a);
-            if !keeps(&w, bit(a), &cut_v) {
-                legal_v &= !bit(a);
-            }
-        }
-        (legal_h, legal_v)
+            cut_off
+        };
+        (
+            legal_h & !cutting(true, risky_h, &cut_h),
+            legal_v & !cutting(false, risky_v, &cut_v),
+        )
     }
 
     /// The legal walls of the seat to move, appended to `out`.
@@ -644,29 +517,6 @@ impl<const P: usize> QuoridorGame<P> {
             out.push(QuoridorMove::VWall(v.trailing_zeros() as u8));
             v &= v - 1;
         }
-    }
-
-    /// Distances from every square to `seat`'s goal side.
-    fn distance_field(&self, seat: Seat) -> [u8; board::MAX_N * board::MAX_N] {
-        self.walls.distance_field(self.geo().n, self.goal(seat))
-    }
-
-    /// The pawn moves of the seat to move that get closest to its goal.
-    fn best_steps(&self) -> Vec<QuoridorMove> {
-        let me = self.to_move as usize;
-        let dist = self.distance_field(me);
-        let mut buf = [0u8; 8];
-        let k = self.pawn_moves(&mut buf);
-        let best = buf[..k]
-            .iter()
-            .map(|&s| dist[s as usize])
-            .min()
-            .unwrap_or(u8::MAX);
-        buf[..k]
-            .iter()
-            .filter(|&&s| dist[s as usize] == best)
-            .map(|&s| QuoridorMove::Pawn(s))
-            .collect()
     }
 
     /// Four players: ranks the seats by distance to their goal sides (the
@@ -1015,54 +865,6 @@ impl<const P: usize> Game for QuoridorGame<P> {
     /// wall that lengthens the leading rival's path most relative to one's
     /// own, if any does. Ties are broken at random.
     fn rules_move(&self, rng: &mut Rng) -> Option<QuoridorMove> {
-        if self.is_over() {
-            return None;
-        }
-        let me = self.to_move as usize;
-        let d = self.distances();
-        let arrival = |s: usize| eval::arrival::<P>(d[s], s, me);
-        let rival = (0..P)
-            .filter(|&s| s != me)
-            .min_by_key(|&s| arrival(s))
-            .unwrap_or((me + 1) % P);
-        if arrival(me) > arrival(rival) && self.walls_left[me] > 0 {
-            let g = self.geo();
-            let mut walls = Vec::new();
-            self.wall_moves(&mut walls);
-            let mut best_gain = 0i64;
-            let mut best = Vec::new();
-            for mv in walls {
-                let mut w = self.walls;
-                match mv {
-                    QuoridorMove::HWall(a) => w.place_h(g, u32::from(a)),
-                    QuoridorMove::VWall(a) => w.place_v(g, u32::from(a)),
-                    _ => continue,
-                }
-                let after = |s: usize| {
-                    i64::from(
-                        w.distance(g.n, bit(self.pawn(s)), self.goal(s))
-                            .unwrap_or(0),
-                    )
-                };
-                let gain = (after(rival) - i64::from(d[rival])) - (after(me) - i64::from(d[me]));
-                if gain > best_gain {
-                    best_gain = gain;
-                    best.clear();
-                }
-                if gain == best_gain && gain > 0 {
-                    best.push(mv);
-                }
-            }
-            if !best.is_empty() {
-                return Some(best[rng.gen_range(0..best.len())]);
-            }
-        }
-        let steps = self.best_steps();
-        if steps.is_empty() {
-            let mut moves = Vec::new();
-            self.legal_moves(&mut moves);
-            return moves.first().copied();
-        }
-        Some(steps[rng.gen_range(0..steps.len())])
+        self.rules_choice(rng)
     }
 }

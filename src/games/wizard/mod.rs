@@ -65,7 +65,10 @@ mod hidden;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
-use crate::games::cards::{Card, CardSet, Suit, deal_seeded, reward_as_evaluation};
+use crate::games::cards::{
+    Card, CardSet, Suit, bound_seat_option, seat_option_spec, deal_seed_text, deal_seeded, knows_hand,
+    numbered_seat_name, parse_deal_seed, parse_numbered_seat, reward_as_evaluation,
+};
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
@@ -220,12 +223,7 @@ const OPTIONS: &[OptionSpec] = &[
         default: "false",
         help: "the last bidder may not make the total of bids equal the cards dealt",
     },
-    OptionSpec {
-        name: "seat",
-        kind: OptionKind::Int { min: 0, max: 5 },
-        default: "none",
-        help: "seat-bound play: the seat this engine sits at; none = self-dealt",
-    },
+    seat_option_spec(MAX_PLAYERS),
 ];
 
 /// The suit to follow in a trick so far: the suit of the first normal card,
@@ -505,7 +503,7 @@ impl Wizard {
 
     /// Whether the hand of the seat to move is fully known here.
     fn mover_known(&self) -> bool {
-        self.observer.is_none_or(|o| o == self.to_move as usize)
+        knows_hand(self.observer, self.to_move as usize)
     }
 
     /// Plays a card for the seat to move (no legality check).
@@ -580,10 +578,6 @@ impl Wizard {
         (hands, dealt.get(self.n()).and_then(|s| s.lowest()))
     }
 
-    fn seat_label(seat: Seat) -> String {
-        format!("p{seat}")
-    }
-
     fn parse_cards(text: &str) -> Result<CardSet, MoveError> {
         CardSet::parse_list(text).map_err(|e| MoveError::Syntax(e.to_string()))
     }
@@ -611,17 +605,7 @@ impl Game for Wizard {
             no_even_bids: options.flag("no_even_bids"),
         };
         cfg.check().map_err(OptionError::Invalid)?;
-        let seat = match options.text("seat") {
-            "none" => None,
-            _ => Some(
-                options
-                    .int("seat")
-                    .filter(|&s| (0..players as i64).contains(&s))
-                    .ok_or_else(|| {
-                        OptionError::Invalid(format!("seat must be 0..{} or none", players - 1))
-                    })? as Seat,
-            ),
-        };
+        let seat = bound_seat_option(options, players)?;
         Ok(Wizard::with_config(cfg, seat))
     }
 
@@ -742,18 +726,16 @@ impl Game for Wizard {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        Self::seat_label(seat)
+        numbered_seat_name(seat)
     }
 
     fn parse_seat(&self, text: &str) -> Option<Seat> {
-        let t = text.trim().to_ascii_lowercase();
-        let num = t.strip_prefix('p').unwrap_or(&t);
-        num.parse::<Seat>().ok().filter(|&s| s < self.n())
+        parse_numbered_seat(text, self.n())
     }
 
     fn move_text(&self, mv: WizardMove) -> String {
         match mv {
-            WizardMove::Deal(seed) => format!("shuffle:{seed}"),
+            WizardMove::Deal(seed) => deal_seed_text(seed),
             WizardMove::Hand(set, Some(t)) => format!("{set} up {t}"),
             WizardMove::Hand(set, None) => set.to_string(),
             WizardMove::Trump(s) => format!("trump:{s}"),
@@ -767,13 +749,7 @@ impl Game for Wizard {
         let lower = text.to_ascii_lowercase();
         match self.phase {
             Phase::Over => Err(MoveError::GameOver),
-            Phase::Deal if self.observer.is_none() => lower
-                .strip_prefix("shuffle:")
-                .and_then(|s| s.trim().parse().ok())
-                .map(WizardMove::Deal)
-                .ok_or_else(|| {
-                    MoveError::Syntax(format!("'{text}': a self-dealt deal is shuffle:<seed>"))
-                }),
+            Phase::Deal if self.observer.is_none() => parse_deal_seed(text).map(WizardMove::Deal),
             Phase::Deal => {
                 let (cards, up) = match lower.split_once("up") {
                     Some((c, u)) => (c, Some(u)),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Phase, Wizard};
 use crate::game::{Game, Seat};
-use crate::games::cards::{to_move_text, trick_text};
+use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text, trick_text};
 
 impl Wizard {
     pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
@@ -25,7 +25,7 @@ impl Wizard {
             round + 1,
             self.cfg.rounds,
             self.cfg.cards_in_round(round),
-            Self::seat_label(dealer),
+            numbered_seat_name(dealer),
             self.turned.map_or("-".to_string(), |c| c.to_string()),
             match (self.trump, self.phase) {
                 (Some(s), _) => s.to_string(),
@@ -34,8 +34,7 @@ impl Wizard {
             }
         );
         for s in 0..self.n() {
-            let visible = viewer.is_none_or(|v| v == s)
-                && (self.observer.is_none() || self.observer == Some(s));
+            let visible = shows_hand(self.observer, viewer, s);
             let cards = if visible {
                 self.hands[s].to_string()
             } else {
@@ -49,7 +48,7 @@ impl Wizard {
             let _ = writeln!(
                 out,
                 "{:>3}: {:<40} bid {:>2}  won {:>2}  total {:>4}",
-                Self::seat_label(s),
+                numbered_seat_name(s),
                 cards,
                 bid,
                 self.won[s],
@@ -59,12 +58,12 @@ impl Wizard {
         let _ = writeln!(
             out,
             "trick: {}",
-            trick_text(&self.trick(), Self::seat_label)
+            trick_text(&self.trick(), numbered_seat_name)
         );
         let _ = write!(
             out,
             "to move: {}",
-            to_move_text(self.turn(), Self::seat_label)
+            to_move_text(self.turn(), numbered_seat_name)
         );
     }
 

@@ -1,0 +1,31 @@
+//! Playing cards shared by the card games, one concept a file:
+//!
+//! - `card.rs`: [`Card`], [`Suit`], [`Rank`] and their text (OpenSpiel
+//!   notation, `QS`, `TH`; Wizard's `Z1..Z4` and `N1..N4`);
+//! - `card_set.rs`: [`CardSet`], a hand or a deck as a 64-bit mask;
+//! - `shuffle.rs`: the portable seeded deal ([`deal_seeded`], on
+//!   [`SplitMix64`]) and Fisher-Yates ([`shuffle()`]);
+//! - `deal_sampler.rs`: [`sample_deal`], which deals unseen cards to hidden
+//!   hands under per-seat constraints (hand sizes, known voids) for
+//!   determinization;
+//! - `view.rs`: the trick and to-move lines of the games' pictures;
+//! - `hooks.rs`: what the card games' `Game` impls would otherwise each
+//!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
+//!   numbered seat names, the evaluation hook).
+
+mod card;
+mod card_set;
+mod deal_sampler;
+mod hooks;
+mod shuffle;
+mod view;
+
+pub use card::{Card, CardParseError, NORMAL_CARDS, Rank, Suit};
+pub use card_set::{CardIter, CardSet};
+pub use deal_sampler::{Unseen, sample_deal, sample_deal_or_drop_inferences};
+pub use hooks::{
+    bound_seat_option, deal_seed_text, knows_hand, numbered_seat_name, parse_deal_seed,
+    parse_numbered_seat, reward_as_evaluation, seat_option_spec,
+};
+pub use shuffle::{SplitMix64, deal_seeded, shuffle};
+pub use view::{shows_hand, to_move_text, trick_text};
