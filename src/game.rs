@@ -117,12 +117,13 @@ pub struct Outcome {
     pub winners: Vec<Seat>,
 }
 
-/// A calibrated ProbCut test ([`Game::probcut`]): the deep value is
-/// predicted from a shallow search as `slope * shallow + intercept`, with
-/// errors of standard deviation `sigma` (evaluation units), and a bound
-/// cleared by `confidence` sigmas is taken as reached.
+/// A calibrated ProbCut regression ([`Evaluator::probcut_fit`]): the
+/// deep value is predicted from a shallow search as
+/// `slope * shallow + intercept`, with errors of standard deviation `sigma`
+/// (evaluation units). How many sigmas a bound must be cleared by is the
+/// search's setting (`probcut_sigmas`), not the game's.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ProbCut {
+pub struct ProbCutFit {
     /// The depth of the shallow search, in plies.
     pub shallow: u32,
     /// The regression of the deep value on the shallow one.
@@ -131,8 +132,36 @@ pub struct ProbCut {
     pub intercept: f64,
     /// The standard deviation of its errors, in evaluation units.
     pub sigma: f64,
-    /// How many sigmas a bound must be cleared by.
-    pub confidence: f64,
+}
+
+/// An evaluation of a game's positions, chosen by the engine (`set eval`)
+/// and held by the searches that score positions with it (alpha-beta's
+/// leaves and move order, playouts cut short): the game's knowledge, as a
+/// value, so that two engines of one process may evaluate differently.
+/// Searches are generic over it: no dynamic call at a leaf.
+pub trait Evaluator<G>: Clone + Default + Send + Sync + 'static {
+    /// Static evaluation of `state` from `seat`'s point of view, roughly
+    /// in `[-1, 1]` (positive is good).
+    fn evaluate(&self, state: &G, seat: Seat) -> f64;
+
+    /// Where measured for this evaluation: how a shallow search predicts
+    /// a `depth`-ply one at `state` (ProbCut's regression). `None` (the
+    /// default): not measured, no ProbCut.
+    fn probcut_fit(&self, _state: &G, _depth: u32) -> Option<ProbCutFit> {
+        None
+    }
+}
+
+/// The evaluator of a game with one evaluation: its own
+/// [`Game::evaluate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnEvaluation;
+
+impl<G: Game> Evaluator<G> for OwnEvaluation {
+    #[inline]
+    fn evaluate(&self, state: &G, seat: Seat) -> f64 {
+        state.evaluate(seat)
+    }
 }
 
 /// A game: the rules, and one state of play.
@@ -151,6 +180,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     const SUMMARY: &'static str;
     /// The `key=value` options the game accepts.
     const OPTIONS: &'static [OptionSpec];
+    /// The evaluations the engine may choose between (`set eval`):
+    /// [`OwnEvaluation`] for a game with one.
+    type Eval: Evaluator<Self>;
     /// Two players, and one's gain is the other's loss: alpha-beta applies.
     const TWO_PLAYER_ZERO_SUM: bool = false;
     /// Every seat sees the whole state: `determinize` is a clone.
@@ -241,47 +273,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Hook: static evaluation from `seat`'s point of view, roughly in
-    /// `[-1, 1]` (positive is good). Used by alpha-beta at its leaves and by
-    /// heuristic playouts. The default knows nothing.
+    /// `[-1, 1]` (positive is good): the game's own evaluation, which
+    /// [`OwnEvaluation`] hands to the searches and heuristic playouts use.
+    /// The default knows nothing.
     fn evaluate(&self, _seat: Seat) -> f64 {
         0.0
     }
 
-    /// Hook: how sharply [`Game::evaluate`] predicts the result, for Monte
-    /// Carlo playouts cut short (`set playout eval`): `seat`'s reward at a
-    /// cut is taken as `1 / (1 + exp(-scale * evaluate(seat)))`, its chance
-    /// to win (a draw half); a two-player zero-sum game's evaluation is
-    /// taken as antisymmetric (seat 0's serves both). `None` (the default)
-    /// says the evaluation is no such predictor, and those playouts play
-    /// to the end as random ones do.
-    fn eval_win_scale(&self) -> Option<f64> {
-        None
-    }
-
-    /// Hook: the share by which Monte Carlo searches move a result towards
-    /// 1/2 for each ply between the search's root and the end of the
-    /// playout (at most half the way), so that of two wins the quicker is
-    /// worth clearly more (and of two losses the slower). 0 (the default)
-    /// leaves results as [`Game::reward`] gives them; a race game whose
-    /// wins all look alike to a search sets it.
-    fn reward_decay(&self) -> f64 {
-        0.0
-    }
-
-    /// Hook: the factor by which ISMCTS multiplies its UCB1 exploration
-    /// constant in this game. A game whose rewards crowd near 1/2 (Hearts:
-    /// a few points of 52 apart) wants less exploration than one whose
-    /// results are 0 or 1. 1 by default. (PIMC's flat bandits gained nothing
-    /// from a smaller `c` in Hearts, so they keep `c` as set.)
-    fn exploration_scale(&self) -> f64 {
-        1.0
-    }
-
-    /// Hook: the chance that an ISMCTS or PIMC playout move is the rule
-    /// move ([`Game::rules_move`]) when the engine's `playout_rules` is
-    /// `auto`. 0 (uniformly random playouts) by default.
-    fn playout_rules(&self) -> f64 {
-        0.0
+    /// Hook: the evaluation named `name` (`set eval NAME|FILE`): one the
+    /// game knows by name, or one it loads from a file. `default` is
+    /// [`Default::default`] in every game; a game with one evaluation
+    /// knows no other name.
+    fn evaluator(name: &str) -> Result<Self::Eval, String> {
+        match name {
+            "default" => Ok(Self::Eval::default()),
+            _ => Err(format!(
+                "{} has one evaluation: eval takes only default",
+                Self::NAME
+            )),
+        }
     }
 
     /// Hook: the number of legal moves (perft's bulk count at the last ply).
@@ -289,29 +299,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         moves.len()
-    }
-
-    /// Hook: how alpha-beta orders the moves of a node with `depth` plies
-    /// left to search, after the transposition table's move: `None` (the
-    /// default) keeps the order of [`Game::legal_moves`]; `Some(0)` sorts
-    /// them best first by the evaluation of the position each leads to;
-    /// `Some(d)` by a `d`-ply search of it. A game whose evaluation is good
-    /// and cheap gains from it (fewer nodes to the same depth); the default
-    /// leaves a game's search as it was.
-    fn ordering_depth(&self, _depth: u32) -> Option<u32> {
-        None
-    }
-
-    /// Hook: ProbCut for alpha-beta at a node with `depth` plies left: a
-    /// `shallow`-ply search predicts the `depth`-ply value as
-    /// `slope * shallow value + intercept`, with errors of standard
-    /// deviation `sigma` (evaluation units, as [`Game::evaluate`]), so a
-    /// null-window node whose shallow search clears the bound by
-    /// `confidence` sigmas is cut without the deep search. `None` (the
-    /// default) never cuts; a game returns parameters measured on its own
-    /// positions.
-    fn probcut(&self, _depth: u32) -> Option<ProbCut> {
-        None
     }
 
     /// Hook: a hash of the state for transposition tables, `None` when the

@@ -195,6 +195,7 @@ struct Nim {
 }
 
 impl Game for Nim {
+    type Eval = tabula::game::OwnEvaluation;
     type Move = (u8, u8);
     const NAME: &'static str = "nim";
     const SUMMARY: &'static str = "test nim";

@@ -74,7 +74,7 @@ fn othello_positions(moves: usize, count: usize) -> Vec<Othello> {
     let mut buf = Vec::new();
     for seed in 0..2000 {
         let mut rng = Rng::seed_from_u64(seed);
-        let mut g = Othello::start().with_probcut(false);
+        let mut g = Othello::start();
         for _ in 0..20 {
             if g.is_over() {
                 break;
@@ -382,9 +382,7 @@ fn card_searches_show_only_the_seat_s_own_cards() {
 fn othello_session(commands: &str) -> String {
     let root = othello_with_moves(8);
     let text = root.position_text().expect("a position text");
-    session(&format!(
-        "game othello probcut=off\nsetboard {text}\n{commands}\n"
-    ))
+    session(&format!("set probcut off\nsetboard {text}\n{commands}\n"))
 }
 
 #[test]

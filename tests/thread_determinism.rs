@@ -5,11 +5,12 @@
 //! thread reached a node first.
 
 use rand::SeedableRng;
+use tabula::engine::searchers::alpha_beta;
+use tabula::engine::settings::Settings;
 use tabula::game::{Game, Rng, Turn};
 use tabula::games::othello::Othello;
 use tabula::games::quoridor::Quoridor;
 use tabula::options::Options;
-use tabula::search::alphabeta::AlphaBeta;
 use tabula::search::{Budget, Control, Search};
 
 /// `plies` random moves from `start`, from `seed`; `None` if the game
@@ -34,7 +35,11 @@ fn value_at<G: Game>(state: &G, depth: u32, threads: usize) -> (f64, u32) {
     let Turn::Player(seat) = state.turn() else {
         panic!("a position with a seat to move")
     };
-    let mut search = AlphaBeta::<G>::new(4).with_threads(threads);
+    // As the engine tunes alpha-beta for the game, on a small table.
+    let mut settings = Settings::for_game(G::NAME, state.num_seats(), &[]);
+    settings.hash = 4;
+    settings.threads = 1;
+    let mut search = alpha_beta::<G>(&settings, Default::default()).with_threads(threads);
     let budget = Budget {
         depth: Some(depth),
         ..Budget::default()
@@ -87,7 +92,7 @@ fn othello_with_probcut_gives_one_threads_value_on_several() {
         .collect();
     assert!(positions.len() > 30);
     assert!(
-        positions[0].probcut(8).is_some(),
+        Settings::for_game("othello", 2, &[]).probcut,
         "ProbCut is on by default"
     );
     let wrong = disagreements(&positions, &[4, 8], 2, 2);

@@ -1,4 +1,4 @@
-//! `game othello weights=PATH` names a file on a peer's word: only a
+//! `set eval PATH` names a file on a peer's word: only a
 //! regular file is read, its magic first, no more than a weight file can
 //! hold; the command always answers, and `stop` and the end of the input
 //! work after it. Each case runs the engine as a process with a deadline.
@@ -51,12 +51,9 @@ fn replies(out: &str) -> Vec<&str> {
     out.split("\n\n").filter(|r| !r.is_empty()).collect()
 }
 
-/// `game othello weights=PATH`, then `stop` and `name`: the three replies.
+/// `set eval PATH`, then `stop` and `name`: the three replies.
 fn load(path: &Path) -> Vec<String> {
-    let out = session(&format!(
-        "game othello weights={}\nstop\nname\n",
-        path.display()
-    ));
+    let out = session(&format!("set eval {}\nstop\nname\n", path.display()));
     let r: Vec<String> = replies(&out).into_iter().map(str::to_string).collect();
     assert_eq!(r.len(), 3, "{path:?}: {out:?}");
     assert_eq!(r[1], "= ", "{path:?}");
@@ -108,7 +105,7 @@ fn files_that_are_not_regular_are_refused_at_once() {
 fn the_engines_own_input_is_not_read_as_a_weight_file() {
     let d = temp_dir("stdin");
     let commands = d.join("commands.txt");
-    std::fs::write(&commands, "game othello weights=/dev/stdin\nname\n").expect("write");
+    std::fs::write(&commands, "set eval /dev/stdin\nname\n").expect("write");
     let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .stdin(std::fs::File::open(&commands).expect("open"))
         .stdout(Stdio::piped())
@@ -163,7 +160,7 @@ fn stop_and_the_end_of_the_input_work_after_a_fifo() {
     let d = temp_dir("eof");
     let fifo = d.join("fifo");
     mkfifo(&fifo);
-    let out = session(&format!("game othello weights={}\nstop\n", fifo.display()));
+    let out = session(&format!("set eval {}\nstop\n", fifo.display()));
     let r = replies(&out);
     assert_eq!(r.len(), 2, "{out:?}");
     assert!(r[0].starts_with("? "), "{out:?}");

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
+use crate::engine::searchers::alpha_beta;
+use crate::engine::settings::Settings;
 use crate::game::{Game, Rng, Turn};
 use crate::games::hearts::Hearts;
 use crate::games::othello::endgame::solve_exact;
@@ -174,6 +176,20 @@ fn thread_rates(
 
 /// Seconds `search` takes to search every one of `positions` to `depth`,
 /// from an empty table each time.
+/// The settings the engine plays `game` with by default (its tuning row).
+fn tuned(game: &str, seats: usize) -> Settings {
+    Settings::for_game(game, seats, &[])
+}
+
+/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
+/// table of `hash_mib` MiB.
+pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
+    let mut settings = tuned(Othello::NAME, 2);
+    settings.hash = hash_mib;
+    settings.threads = 1;
+    alpha_beta::<Othello>(&settings, Default::default())
+}
+
 fn time_to_depth(search: &mut AlphaBeta<Othello>, positions: &[Othello], depth: u32) -> f64 {
     let budget = Budget {
         depth: Some(depth),
@@ -295,7 +311,13 @@ pub fn run(config: &BenchConfig) -> String {
 
     if let Ok(q) = Quoridor::new_game(&Options::default()) {
         let rates: Vec<f64> = (0..runs)
-            .map(|_| rate(Mcts::<Quoridor>::new(MctsConfig::uct(1.4)), &q, s).1)
+            .map(|_| {
+                let config = MctsConfig {
+                    reward_decay: tuned(Quoridor::NAME, 2).reward_decay,
+                    ..MctsConfig::uct(1.4)
+                };
+                rate(Mcts::<Quoridor>::new(config), &q, s).1
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -304,7 +326,11 @@ pub fn run(config: &BenchConfig) -> String {
         );
     }
     if let Some(h) = first_decision_of_a_hand() {
-        let rates: Vec<f64> = (0..runs).map(|_| rate(Ismcts::new(0.7), &h, s).1).collect();
+        // Hearts' tuning as the engine plays it, at c 0.7.
+        let tuning = tuned(Hearts::NAME, 4);
+        let ismcts = || Ismcts::new(0.7 * tuning.ismcts_c_scale).with_rules(tuning.playout_rules);
+        let pimc = || Pimc::new(0.7).with_rules(tuning.playout_rules);
+        let rates: Vec<f64> = (0..runs).map(|_| rate(ismcts(), &h, s).1).collect();
         let _ = writeln!(
             out,
             "hearts ismcts, first decision after the 2C trick: {} iterations/s",
@@ -316,9 +342,9 @@ pub fn run(config: &BenchConfig) -> String {
             for (name, with) in [("ismcts", true), ("pimc", false)] {
                 let rate_on = |n: usize| {
                     if with {
-                        rate(Ismcts::new(0.7).with_threads(n), &h, s).1
+                        rate(ismcts().with_threads(n), &h, s).1
                     } else {
-                        rate(Pimc::new(0.7).with_threads(n), &h, s).1
+                        rate(pimc().with_threads(n), &h, s).1
                     }
                 };
                 let label = format!("hearts {name}");
@@ -336,7 +362,7 @@ pub fn run(config: &BenchConfig) -> String {
         let mut rates = Vec::new();
         let mut depths = Vec::new();
         for _ in 0..runs {
-            let search = AlphaBeta::<Othello>::new(config.hash_mib as u64).with_threads(n);
+            let search = othello_alpha_beta(config.hash_mib as u64).with_threads(n);
             let (result, rate) = timed(search, &start, s);
             rates.push(rate);
             depths.push(result.depth as f64);
@@ -356,8 +382,8 @@ pub fn run(config: &BenchConfig) -> String {
         // over the positions (at most 24), so the runs are long enough to
         // measure on any core count.
         let positions = midgame_positions(TTD_POSITIONS);
-        let mut one = AlphaBeta::<Othello>::new(config.hash_mib as u64);
-        let mut many = AlphaBeta::<Othello>::new(config.hash_mib as u64).with_threads(threads);
+        let mut one = othello_alpha_beta(config.hash_mib as u64);
+        let mut many = othello_alpha_beta(config.hash_mib as u64).with_threads(threads);
         let mut depth = 6;
         while depth < 24 && time_to_depth(&mut one, &positions, depth) < s {
             depth += 1;

@@ -11,7 +11,6 @@
 use std::time::Instant;
 
 use crate::games::othello::{Othello, random_position};
-use crate::search::alphabeta::AlphaBeta;
 use crate::search::{Budget, Control, Search};
 
 /// The depth searched.
@@ -58,7 +57,7 @@ pub fn measure() -> Signature {
         depth: Some(DEPTH),
         ..Budget::default()
     };
-    let mut search = AlphaBeta::<Othello>::new(16);
+    let mut search = super::othello_alpha_beta(16);
     let positions = positions();
     let started = Instant::now();
     let mut nodes = 0;

@@ -4,11 +4,12 @@
 
 mod error;
 pub mod human;
-mod searchers;
+pub mod searchers;
 pub mod settings;
 pub mod startup;
 pub(crate) mod table;
 pub mod time;
+pub mod tuning;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -23,8 +24,6 @@ use crate::options::{OptionError, Options};
 pub use error::EngineError;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, Table};
-/// The clock's record (was `engine::clock`).
-pub(crate) use time::clock;
 pub use time::{BudgetOverride, Clock};
 
 /// A request for a search: for which seat, under which budget, and how
@@ -213,6 +212,15 @@ impl Engine {
     fn apply_game_defaults(&mut self) {
         let seed = self.settings.seed;
         self.settings = Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
+        // An evaluation chosen for another game may be none of this one's.
+        if self.settings.eval != "default"
+            && let Err(e) = self.game.prepare_eval(&self.settings)
+        {
+            log::warn!("{e}; {} plays its default evaluation", self.game.name());
+            self.chosen.retain(|(n, _)| *n != "eval");
+            self.settings =
+                Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
+        }
         self.settings.seed = seed;
     }
 
@@ -229,6 +237,13 @@ impl Engine {
             let seed = self.settings.seed;
             self.reseed(seed);
             return Ok(());
+        }
+        if canonical == "eval" && !value.eq_ignore_ascii_case("default") {
+            // The game in play builds it now: a bad name or file is
+            // refused here, not at the next search.
+            let mut next = self.settings.clone();
+            next.set(name, value).map_err(EngineError::Setting)?;
+            self.game.prepare_eval(&next)?;
         }
         if value.eq_ignore_ascii_case("default") {
             self.chosen.retain(|(n, _)| *n != canonical);

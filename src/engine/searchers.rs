@@ -34,11 +34,45 @@ pub fn search_fits<G: Game>(settings: &Settings, seats: usize) -> Result<(), Eng
     Ok(())
 }
 
-/// Builds the searcher the settings name, for game `G`: the search itself,
-/// behind the exact solver where one is within reach.
+/// The evaluation the settings name for game `G` (`set eval`).
+pub fn evaluator<G: Game>(settings: &Settings) -> Result<G::Eval, EngineError> {
+    G::evaluator(&settings.eval)
+        .map_err(|e| EngineError::Unsupported(format!("eval {}: {e}", settings.eval)))
+}
+
+/// Alpha-beta as the settings tune it, scoring with `eval`.
+pub fn alpha_beta<G: Game>(settings: &Settings, eval: G::Eval) -> AlphaBeta<G> {
+    AlphaBeta::<G>::new(settings.hash)
+        .with_threads(settings.threads)
+        .with_eval(eval)
+        .with_move_order(settings.order_from)
+        .with_probcut(settings.probcut.then_some(settings.probcut_sigmas))
+}
+
+/// ISMCTS as the settings tune it.
+pub fn ismcts(settings: &Settings) -> Ismcts {
+    Ismcts::new(settings.c * settings.ismcts_c_scale)
+        .with_memory((settings.memory as usize) << 20)
+        .with_threads(settings.threads)
+        .with_rules(settings.playout_rules)
+}
+
+/// PIMC as the settings tune it (its flat bandits keep `c` as set: a
+/// smaller one gained nothing in Hearts).
+pub fn pimc(settings: &Settings) -> Pimc {
+    Pimc::new(settings.c)
+        .with_memory((settings.memory as usize) << 20)
+        .with_threads(settings.threads)
+        .with_rules(settings.playout_rules)
+}
+
+/// Builds the searcher the settings name, for game `G`, scoring with
+/// `eval`: the search itself, behind the exact solver where one is within
+/// reach.
 pub fn make_searcher<G: Game>(
     settings: &Settings,
     seats: usize,
+    eval: &G::Eval,
 ) -> Result<BoxedSearch<G>, EngineError> {
     search_fits::<G>(settings, seats)?;
     let heuristic = Policy::Heuristic {
@@ -54,6 +88,7 @@ pub fn make_searcher<G: Game>(
             PlayoutPolicy::Heuristic => heuristic,
             PlayoutPolicy::Eval => Policy::Cutoff {
                 plies: settings.playout_cutoff,
+                scale: settings.eval_win_scale,
             },
         },
         final_choice: match settings.final_choice {
@@ -62,6 +97,7 @@ pub fn make_searcher<G: Game>(
         },
         memory: (settings.memory as usize) << 20,
         threads: settings.threads,
+        reward_decay: settings.reward_decay,
     };
     let flat = MctsConfig {
         tree_depth: 1,
@@ -70,46 +106,34 @@ pub fn make_searcher<G: Game>(
         threads: 1,
         ..base
     };
-    let memory = (settings.memory as usize) << 20;
+    let mcts = |config| Box::new(Mcts::<G>::new(config).with_eval(eval.clone()));
     let search: BoxedSearch<G> = match settings.search {
         SearchKind::Random => Box::new(RandomMove::default()),
         SearchKind::Rules | SearchKind::Solve => Box::new(RulesMove::default()),
-        SearchKind::AlphaBeta => {
-            Box::new(AlphaBeta::<G>::new(settings.hash).with_threads(settings.threads))
-        }
-        SearchKind::Mcts => Box::new(Mcts::<G>::new(base)),
-        SearchKind::Flat => Box::new(Mcts::<G>::new(MctsConfig {
+        SearchKind::AlphaBeta => Box::new(alpha_beta::<G>(settings, eval.clone())),
+        SearchKind::Mcts => mcts(base),
+        SearchKind::Flat => mcts(MctsConfig {
             policy: Policy::Random,
             ..flat
-        })),
-        SearchKind::Heuristic => Box::new(Mcts::<G>::new(MctsConfig {
+        }),
+        SearchKind::Heuristic => mcts(MctsConfig {
             policy: heuristic,
             ..flat
-        })),
-        SearchKind::Ucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+        }),
+        SearchKind::Ucb1 => mcts(MctsConfig {
             tree_depth: 1,
             policy: heuristic,
             threads: 1,
             ..base
-        })),
-        SearchKind::Rucb1 => Box::new(Mcts::<G>::new(MctsConfig {
+        }),
+        SearchKind::Rucb1 => mcts(MctsConfig {
             tree_depth: settings.rucb1_depth,
             policy: heuristic,
             threads: 1,
             ..base
-        })),
-        SearchKind::Pimc => Box::new(
-            Pimc::new(settings.c)
-                .with_memory(memory)
-                .with_threads(settings.threads)
-                .with_rules(settings.playout_rules),
-        ),
-        SearchKind::Ismcts => Box::new(
-            Ismcts::new(settings.c)
-                .with_memory(memory)
-                .with_threads(settings.threads)
-                .with_rules(settings.playout_rules),
-        ),
+        }),
+        SearchKind::Pimc => Box::new(pimc(settings)),
+        SearchKind::Ismcts => Box::new(ismcts(settings)),
     };
     // `solve` solves whatever the game can (and plays the rule move if
     // stopped first); the others solve within `solve_reach`.
@@ -139,7 +163,7 @@ pub fn make_searcher<G: Game>(
 
 /// The settings that shape a searcher (not the budgets, the seed or the
 /// overhead): a change of any of them rebuilds the kept searcher.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 struct SearcherKey {
     search: SearchKind,
     c: f64,
@@ -148,7 +172,14 @@ struct SearcherKey {
     greedy: f64,
     playout_depth: u32,
     playout_cutoff: u32,
-    playout_rules: Option<f64>,
+    playout_rules: f64,
+    ismcts_c_scale: f64,
+    reward_decay: f64,
+    eval_win_scale: Option<f64>,
+    order_from: Option<u32>,
+    probcut: bool,
+    probcut_sigmas: f64,
+    eval: String,
     rucb1_depth: u32,
     threads: usize,
     memory: u64,
@@ -167,6 +198,13 @@ impl SearcherKey {
             playout_depth: s.playout_depth,
             playout_cutoff: s.playout_cutoff,
             playout_rules: s.playout_rules,
+            ismcts_c_scale: s.ismcts_c_scale,
+            reward_decay: s.reward_decay,
+            eval_win_scale: s.eval_win_scale,
+            order_from: s.order_from,
+            probcut: s.probcut,
+            probcut_sigmas: s.probcut_sigmas,
+            eval: s.eval.clone(),
             rucb1_depth: s.rucb1_depth,
             threads: s.threads,
             memory: s.memory,
@@ -176,18 +214,48 @@ impl SearcherKey {
     }
 }
 
-/// The searcher kept between moves of one game.
+/// The searcher kept between moves of one game, and the evaluation it
+/// was built with (kept by name: a weight file is read once).
 pub struct KeptSearcher<G: Game> {
     kept: Option<(SearcherKey, BoxedSearch<G>)>,
+    eval: Option<(String, G::Eval)>,
 }
 
 impl<G: Game> Default for KeptSearcher<G> {
     fn default() -> Self {
-        KeptSearcher { kept: None }
+        KeptSearcher {
+            kept: None,
+            eval: None,
+        }
     }
 }
 
 impl<G: Game> KeptSearcher<G> {
+    /// The evaluation the settings name (built once per name).
+    pub fn eval(&mut self, settings: &Settings) -> Result<&G::Eval, EngineError> {
+        if self
+            .eval
+            .as_ref()
+            .is_none_or(|(name, _)| *name != settings.eval)
+        {
+            self.eval = Some((settings.eval.clone(), evaluator::<G>(settings)?));
+        }
+        match self.eval.as_ref() {
+            Some((_, e)) => Ok(e),
+            None => Err(EngineError::Unsupported("no evaluation".into())),
+        }
+    }
+
+    /// A searcher built afresh for `settings` (not kept).
+    pub fn fresh(
+        &mut self,
+        settings: &Settings,
+        seats: usize,
+    ) -> Result<BoxedSearch<G>, EngineError> {
+        let eval = self.eval(settings)?.clone();
+        make_searcher::<G>(settings, seats, &eval)
+    }
+
     /// The searcher for `settings`: the kept one, or a new one if the
     /// settings that shape it changed.
     pub fn get(
@@ -198,7 +266,8 @@ impl<G: Game> KeptSearcher<G> {
         let key = SearcherKey::of(settings);
         if self.kept.as_ref().is_none_or(|(k, _)| *k != key) {
             self.kept = None;
-            self.kept = Some((key, make_searcher::<G>(settings, seats)?));
+            let eval = self.eval(settings)?.clone();
+            self.kept = Some((key, make_searcher::<G>(settings, seats, &eval)?));
         }
         match self.kept.as_mut() {
             Some((_, s)) => Ok(s),

@@ -122,9 +122,29 @@ pub struct Settings {
     /// Random plies an `eval` playout plays before the evaluation scores it.
     pub playout_cutoff: u32,
     /// Chance that an `ismcts` or `pimc` playout move is the game's rule
-    /// move (0 = uniformly random playouts); `None` (`auto`) = the game's
-    /// [`crate::game::Game::playout_rules`].
-    pub playout_rules: Option<f64>,
+    /// move (0 = uniformly random playouts).
+    pub playout_rules: f64,
+    /// The factor on `c` in `ismcts` (a game whose rewards crowd near 1/2
+    /// wants less exploration).
+    pub ismcts_c_scale: f64,
+    /// The share by which Monte Carlo results move towards 1/2 per ply
+    /// from the root to the playout's end (at most half the way).
+    pub reward_decay: f64,
+    /// The slope of the logistic that turns the evaluation into a chance
+    /// to win at the cut of an `eval` playout; `None`: such playouts play
+    /// to the end.
+    pub eval_win_scale: Option<f64>,
+    /// Alpha-beta sorts a node's moves by their evaluation from this many
+    /// plies left (`None`: the game's move order).
+    pub order_from: Option<u32>,
+    /// Whether alpha-beta uses ProbCut (where the evaluation has a
+    /// calibrated fit).
+    pub probcut: bool,
+    /// How many sigmas of the fit a ProbCut bound must be cleared by.
+    pub probcut_sigmas: f64,
+    /// The evaluation the searches use: `default`, or a name or weight
+    /// file the game knows (checked by the engine, which builds it).
+    pub eval: String,
     /// Depth of the UCB1 tree of `rucb1`.
     pub rucb1_depth: u32,
     /// Search threads (MCTS, ISMCTS, PIMC, alpha-beta, the exact solver).
@@ -157,7 +177,14 @@ impl Default for Settings {
             greedy: 0.9,
             playout_depth: 1,
             playout_cutoff: 0,
-            playout_rules: None,
+            playout_rules: 0.0,
+            ismcts_c_scale: 1.0,
+            reward_decay: 0.0,
+            eval_win_scale: None,
+            order_from: None,
+            probcut: false,
+            probcut_sigmas: 1.5,
+            eval: "default".to_string(),
             rucb1_depth: 2,
             threads: 1,
             memory: 512,
@@ -237,6 +264,15 @@ pub fn available_cores() -> usize {
 
 fn num<T: std::str::FromStr>(v: &str) -> Option<T> {
     v.parse().ok()
+}
+
+/// `on`/`true` or `off`/`false`.
+fn on_off(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" => Some(true),
+        "off" | "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// Sets `field` to `v` if `v` is a number within `range`; whether it was.
@@ -362,19 +398,84 @@ pub static SETTINGS: &[SettingSpec] = &[
         expected: "a probability from 0 to 1, or auto",
         help: "chance that an ismcts or pimc playout move is the game's rule move (auto: the game's default)",
         set: |s, v| {
-            if v == "auto" {
-                s.playout_rules = None;
+            // `auto` keeps the value the game's tuning row gave (the
+            // engine lays the row under every chosen setting).
+            v == "auto" || set_within(v, 0.0..=1.0, &mut s.playout_rules)
+        },
+        get: |s| format!("{}", s.playout_rules),
+    },
+    SettingSpec {
+        name: "ismcts_c_scale",
+        expected: "a number from 0 to 100",
+        help: "the factor on c in ismcts (a game whose rewards crowd near 1/2 explores less)",
+        set: |s, v| set_within(v, 0.0..=100.0, &mut s.ismcts_c_scale),
+        get: |s| format!("{}", s.ismcts_c_scale),
+    },
+    SettingSpec {
+        name: "reward_decay",
+        expected: "a number from 0 to 0.5",
+        help: "per ply to a playout's end, Monte Carlo results move this share towards 1/2 (quicker wins worth more)",
+        set: |s, v| set_within(v, 0.0..=0.5, &mut s.reward_decay),
+        get: |s| format!("{}", s.reward_decay),
+    },
+    SettingSpec {
+        name: "eval_win_scale",
+        expected: "a number from 0 to 1000, or off",
+        help: "slope of the logistic that turns the evaluation into a chance to win where an eval playout stops (off: play to the end)",
+        set: |s, v| {
+            if v == "off" {
+                s.eval_win_scale = None;
                 return true;
             }
             num::<f64>(v)
-                .filter(|p| (0.0..=1.0).contains(p))
-                .map(|p| s.playout_rules = Some(p))
+                .filter(|x| (0.0..=1000.0).contains(x))
+                .map(|x| s.eval_win_scale = Some(x))
                 .is_some()
         },
-        get: |s| match s.playout_rules {
-            None => "auto".into(),
-            Some(p) => format!("{p}"),
+        get: |s| s.eval_win_scale.map_or("off".into(), |x| format!("{x}")),
+    },
+    SettingSpec {
+        name: "order_from",
+        expected: "plies from 1 to 64, or off",
+        help: "alpha-beta sorts a node's moves by their evaluation when this many plies or more are left (off: the game's order)",
+        set: |s, v| {
+            if v == "off" {
+                s.order_from = None;
+                return true;
+            }
+            num::<u32>(v)
+                .filter(|d| (1..=64).contains(d))
+                .map(|d| s.order_from = Some(d))
+                .is_some()
         },
+        get: |s| s.order_from.map_or("off".into(), |d| d.to_string()),
+    },
+    SettingSpec {
+        name: "probcut",
+        expected: "on or off",
+        help: "alpha-beta's ProbCut, where the evaluation has a calibrated fit (Othello's pattern weights)",
+        set: |s, v| on_off(v).map(|b| s.probcut = b).is_some(),
+        get: |s| if s.probcut { "on" } else { "off" }.to_string(),
+    },
+    SettingSpec {
+        name: "probcut_sigmas",
+        expected: "a number from 0 to 10",
+        help: "how many sigmas of the fit a ProbCut bound must be cleared by",
+        set: |s, v| set_within(v, 0.0..=10.0, &mut s.probcut_sigmas),
+        get: |s| format!("{}", s.probcut_sigmas),
+    },
+    SettingSpec {
+        name: "eval",
+        expected: "default, or an evaluation the game knows (Othello: pattern, table or a weight file)",
+        help: "the evaluation the searches use (the engine checks it against the game in play)",
+        set: |s, v| {
+            let ok = !v.is_empty() && !v.chars().any(char::is_whitespace);
+            if ok {
+                s.eval = v.to_string();
+            }
+            ok
+        },
+        get: |s| s.eval.clone(),
     },
     SettingSpec {
         name: "rucb1_depth",
@@ -422,17 +523,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "timeman",
         expected: "on or off",
         help: "under a clock, spend more time on critical moves and less on settled ones",
-        set: |s, v| match v.to_ascii_lowercase().as_str() {
-            "on" | "true" => {
-                s.timeman = true;
-                true
-            }
-            "off" | "false" => {
-                s.timeman = false;
-                true
-            }
-            _ => false,
-        },
+        set: |s, v| on_off(v).map(|b| s.timeman = b).is_some(),
         get: |s| if s.timeman { "on" } else { "off" }.to_string(),
     },
 ];
@@ -510,7 +601,8 @@ impl GameDefault {
 
 impl Settings {
     /// The settings `game` with `seats` seats starts with: the engine-wide
-    /// defaults with the game's row laid over them, then `chosen` (the
+    /// defaults with the game's tuning ([`super::tuning::TUNING`]) and its
+    /// row laid over them, then `chosen` (the
     /// settings set by name, in the order they were set). The row is one
     /// player: where the search was chosen by name, none of it applies
     /// (`set search mcts` in Othello plays MCTS as it always did, without
@@ -521,10 +613,11 @@ impl Settings {
         let rows = GameDefault::find(game, seats)
             .filter(|_| !search_chosen)
             .map_or(&[][..], |d| d.settings);
-        let pairs = rows
-            .iter()
-            .map(|&(n, v)| (n, v))
-            .chain(chosen.iter().map(|(n, v)| (*n, v.as_str())));
+        // The game's search tuning holds whatever the search
+        // (super::tuning); its default player only where none was chosen.
+        let mut pairs: Vec<(&str, &str)> = super::tuning::Tuning::pairs(game).collect();
+        pairs.extend(rows.iter().map(|&(n, v)| (n, v)));
+        pairs.extend(chosen.iter().map(|(n, v)| (*n, v.as_str())));
         for (name, value) in pairs {
             // Every value here was accepted before (chosen) or is checked
             // by a test (the table): a refusal is a bug, not input.
@@ -550,7 +643,13 @@ impl Settings {
             .find(|s| s.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         let mut next = self.clone();
-        if !(spec.set)(&mut next, &value.to_ascii_lowercase()) {
+        // File names keep their case; every other value is read in any.
+        let value_read = if spec.name == "eval" {
+            value.to_string()
+        } else {
+            value.to_ascii_lowercase()
+        };
+        if !(spec.set)(&mut next, &value_read) {
             return Err(SettingError::BadValue {
                 name: spec.name,
                 value: value.to_string(),
@@ -613,6 +712,9 @@ mod tests {
         for d in GAME_DEFAULTS {
             assert!(crate::games::find(d.game).is_some(), "{}", d.game);
             let mut s = Settings::default();
+            for (name, value) in super::super::tuning::Tuning::pairs(d.game) {
+                s.set(name, value).unwrap();
+            }
             for (name, value) in d.settings {
                 s.set(name, value)
                     .unwrap_or_else(|e| panic!("{}: {e}", d.game));
@@ -634,6 +736,10 @@ mod tests {
         assert_eq!(
             Settings::for_game("nosuchgame", 2, &[]),
             Settings::default()
+        );
+        assert_eq!(
+            Settings::for_game("ninetynine", 3, &[]).search,
+            SearchKind::Ismcts
         );
         assert_eq!(
             Settings::for_game("quoridor", 2, &[]).search,

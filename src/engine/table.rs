@@ -5,7 +5,7 @@
 
 use crate::control::{Budget, Control, RootLine};
 use crate::engine::error::EngineError;
-use crate::engine::searchers::{KeptSearcher, make_searcher, search_fits};
+use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games;
@@ -61,6 +61,9 @@ pub trait AnyGame: Send {
     ) -> Result<String, EngineError>;
     /// Applies a chance outcome told by a referee (seat-bound play).
     fn deal(&mut self, text: &str, rng: &mut Rng) -> Result<(), EngineError>;
+    /// Builds the evaluation `settings` name (`set eval`) for the
+    /// searches of this game; an error if the game knows no such one.
+    fn prepare_eval(&mut self, settings: &Settings) -> Result<(), EngineError>;
     /// Searches and plays a move for `seat` (or the seat to move).
     fn genmove(
         &mut self,
@@ -308,7 +311,9 @@ impl<G: Game> Table<G> {
         }
         let seats = state.num_seats();
         Ok(if fresh {
-            make_searcher::<G>(settings, seats)?.search(state, seat, budget, control, rng)
+            self.searcher
+                .fresh(settings, seats)?
+                .search(state, seat, budget, control, rng)
         } else {
             self.searcher
                 .get(settings, seats)?
@@ -325,6 +330,10 @@ fn dealt_by_engine<G: Game>(state: &G) -> bool {
 impl<G: Game> AnyGame for Table<G> {
     fn name(&self) -> &'static str {
         G::NAME
+    }
+
+    fn prepare_eval(&mut self, settings: &Settings) -> Result<(), EngineError> {
+        self.searcher.eval(settings).map(|_| ())
     }
 
     fn options(&self) -> &Options {

@@ -9,11 +9,14 @@ use rand::rngs::SmallRng;
 use rand::{Rng as _, SeedableRng};
 
 use crate::control::Control;
+use crate::engine::searchers::alpha_beta;
+use crate::engine::settings::Settings;
 use crate::game::Game;
 use crate::games::othello::Othello;
+use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::search::Search as _;
-use crate::search::alphabeta::{AlphaBeta, shallow_best};
+use crate::search::alphabeta::shallow_best;
 use crate::tool_args::{self, ArgError, within};
 
 /// `tabula calibrate-probcut`: measure the ProbCut regressions.
@@ -135,12 +138,14 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
     let started = std::time::Instant::now();
     let positions: Vec<Othello> = (0..args.games)
         .flat_map(|g| game_positions(args.seed, g, args.per_game))
-        // The pattern evaluation, ProbCut off: the plain search measured.
-        .map(|s| {
-            s.with_eval_slot(crate::games::othello::eval::EVAL_BUILTIN)
-                .with_probcut(false)
-        })
         .collect();
+    // The engine's alpha-beta for Othello on the built-in pattern
+    // evaluation, ProbCut off: the plain search measured.
+    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    settings.probcut = false;
+    settings.threads = 1;
+    settings.hash = args.hash;
+    let settings = &settings;
     let threads = args.threads.max(1);
     // Each thread takes every `threads`th position with its own table,
     // cleared before each position: the values do not depend on the
@@ -150,7 +155,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
             .map(|t| {
                 let positions = &positions;
                 scope.spawn(move || {
-                    let mut search = AlphaBeta::<Othello>::new(args.hash);
+                    let mut search = alpha_beta::<Othello>(settings, OthelloEval::Builtin);
                     let mut out = Vec::new();
                     for (i, s) in positions.iter().enumerate().skip(t).step_by(threads) {
                         search.reset();

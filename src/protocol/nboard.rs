@@ -25,7 +25,6 @@ use crate::engine::Settings;
 use crate::engine::settings::SearchKind;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
-use crate::games::othello::WIN_SCALE;
 use crate::protocol::input::{Input, MAX_LINE};
 use crate::protocol::replay::{Bound, Replay};
 use crate::protocol::session::{Ending, Output};
@@ -338,7 +337,8 @@ fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
 /// The search's value for the side to move, in discs: the solver's exact
 /// margin; else alpha-beta's evaluation, whose report is `1/2 + margin /
 /// 128` (the evaluation being margin / 64); else a win rate, turned into
-/// the margin Othello's logistic ([`WIN_SCALE`]) gives that chance.
+/// the margin the engine's logistic (`eval_win_scale`, Othello's tuning
+/// row where it is off) gives that chance.
 fn eval(engine: &Engine, d: &Decision) -> f64 {
     value(engine, d.score, d.exact)
 }
@@ -353,7 +353,12 @@ fn value(engine: &Engine, score: f64, exact: Option<i32>) -> f64 {
         return (score - 0.5) * 128.0;
     }
     let p = score.clamp(1e-6, 1.0 - 1e-6);
-    (64.0 * (p / (1.0 - p)).ln() / WIN_SCALE).clamp(-64.0, 64.0)
+    let scale = engine
+        .settings()
+        .eval_win_scale
+        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
+        .unwrap_or(1.0);
+    (64.0 * (p / (1.0 - p)).ln() / scale).clamp(-64.0, 64.0)
 }
 
 fn nodestats(nodes: u64, elapsed: Duration) -> String {

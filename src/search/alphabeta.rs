@@ -1,7 +1,8 @@
 //! Alpha-beta: negamax with a transposition table, under iterative
 //! deepening, for two-player zero-sum games.
 //!
-//! Leaves are scored by [`Game::evaluate`], finished games by
+//! Leaves are scored by the evaluation the engine hands it
+//! ([`crate::game::Evaluator`]), finished games by
 //! [`Game::reward`] (a win is worth more than any evaluation, and a nearer
 //! win more than a farther one). A seat that moves twice in a row (a game
 //! whose turn does not alternate) keeps its window instead of negating it.
@@ -13,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
-use crate::game::{Game, ProbCut, Rng, Seat, Turn};
+use crate::game::{Evaluator as _, Game, ProbCutFit, Rng, Seat, Turn};
 use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
 use crate::zeroed::ZeroedTable;
 
@@ -142,7 +143,21 @@ pub struct AlphaBeta<G: Game> {
     threads: usize,
     buffers: Vec<Vec<G::Move>>,
     orders: Vec<Vec<(i32, u32)>>,
+    knobs: Knobs<G>,
     _game: PhantomData<fn() -> G>,
+}
+
+/// What the engine tunes alpha-beta with (its settings, each game's
+/// defaults in engine/tuning.rs): the search never knows the game.
+struct Knobs<G: Game> {
+    /// The evaluation at the leaves and in the move order.
+    eval: G::Eval,
+    /// Nodes with at least this many plies left sort their moves by the
+    /// evaluation of the position each leads to (`order_from`).
+    order_from: Option<u32>,
+    /// ProbCut, where the evaluation has a calibrated fit: a bound must be
+    /// cleared by this many sigmas (`probcut_sigmas`); `None`: off.
+    probcut: Option<f64>,
 }
 
 /// The table as the threads of one search share it.
@@ -285,6 +300,7 @@ impl<M: Copy> Iterations<M> {
 /// One thread's search on the shared table.
 struct Worker<'t, G: Game> {
     table: &'t SharedTable<'t>,
+    knobs: &'t Knobs<G>,
     nodes: u64,
     node_limit: u64,
     aborted: bool,
@@ -333,13 +349,42 @@ impl<G: Game> AlphaBeta<G> {
             threads: 1,
             buffers: Vec::new(),
             orders: Vec::new(),
+            knobs: Knobs {
+                eval: G::Eval::default(),
+                order_from: None,
+                probcut: None,
+            },
             _game: PhantomData,
         }
     }
 
+    /// The same search scoring positions with `eval`.
+    pub fn with_eval(mut self, eval: G::Eval) -> AlphaBeta<G> {
+        self.knobs.eval = eval;
+        self
+    }
+
+    /// Nodes with `order_from` plies left or more sort their moves best
+    /// first by the evaluation of the position each leads to (after the
+    /// table's move); `None` keeps the order of [`Game::legal_moves`]. A
+    /// good, cheap evaluation gains from it (fewer nodes to one depth).
+    pub fn with_move_order(mut self, order_from: Option<u32>) -> AlphaBeta<G> {
+        self.knobs.order_from = order_from;
+        self
+    }
+
+    /// ProbCut at null-window nodes whose evaluation has a calibrated fit
+    /// ([`crate::game::Evaluator::probcut_fit`]): a shallow search that
+    /// clears a bound by `sigmas` standard deviations cuts the node
+    /// without the deep search. `None`: never.
+    pub fn with_probcut(mut self, sigmas: Option<f64>) -> AlphaBeta<G> {
+        self.knobs.probcut = sigmas;
+        self
+    }
+
     /// The root scores of iterative deepening at every depth from 1 to
-    /// `max_depth`, on one thread, in evaluation units (as
-    /// [`Game::evaluate`]): what a calibration of ProbCut regresses one
+    /// `max_depth`, on one thread, in evaluation units (as its
+    /// evaluation's): what a calibration of ProbCut regresses one
     /// depth on another with. `None` where a depth proves a result (its
     /// score is no evaluation) or the root has no seat to move.
     pub fn depth_values(&mut self, root: &G, max_depth: u32) -> Option<Vec<f64>> {
@@ -347,7 +392,7 @@ impl<G: Game> AlphaBeta<G> {
             return None;
         };
         let table = SharedTable::new(&mut self.table, self.salt);
-        let mut main = Worker::<G>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut main = Worker::<G>::new(&table, &self.knobs, u64::MAX, (Vec::new(), Vec::new()));
         let mut values = Vec::new();
         let mut proven = false;
         main.deepen(
@@ -373,11 +418,13 @@ impl<G: Game> AlphaBeta<G> {
 impl<'t, G: Game> Worker<'t, G> {
     fn new(
         table: &'t SharedTable<'t>,
+        knobs: &'t Knobs<G>,
         node_limit: u64,
         (buffers, orders): Buffers<G::Move>,
     ) -> Self {
         Worker {
             table,
+            knobs,
             nodes: 0,
             node_limit,
             aborted: false,
@@ -534,7 +581,7 @@ impl<'t, G: Game> Worker<'t, G> {
             Turn::Over => return 0,
         };
         if depth == 0 {
-            return (state.evaluate(me) * EVAL_SCALE) as i32;
+            return (self.knobs.eval.evaluate(state, me) * EVAL_SCALE) as i32;
         }
         let original_alpha = alpha;
         let entry = self.probe(state);
@@ -556,8 +603,9 @@ impl<'t, G: Game> Worker<'t, G> {
         if beta - alpha == 1
             && !self.fixed_depth
             && alpha.abs() < WIN / 2
-            && let Some(pc) = state.probcut(depth)
-            && let Some(score) = self.probcut(state, &pc, ply, alpha, pacer)
+            && let Some(sigmas) = self.knobs.probcut
+            && let Some(fit) = self.knobs.eval.probcut_fit(state, depth)
+            && let Some(score) = self.probcut(state, &fit, sigmas, ply, alpha, pacer)
         {
             return score;
         }
@@ -565,7 +613,7 @@ impl<'t, G: Game> Worker<'t, G> {
         state.legal_moves(&mut moves);
         let hint = entry.and_then(|e| e.best_index(moves.len()));
         let mut order = self.orders.pop().unwrap_or_default();
-        self.order(state, me, &moves, hint, depth, ply, &mut order, pacer);
+        self.order(state, me, &moves, hint, depth, ply, &mut order);
         let mut best_score = -WIN - 1;
         let mut best_move = None;
         let generated = order.len();
@@ -608,13 +656,15 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 
     /// ProbCut at a node of null window `(alpha, alpha + 1)`: the bound
-    /// (fail-hard) if a shallow search says with `pc.confidence` sigmas
-    /// that the deep value is on one side of the window, else `None` (and
-    /// the node is searched in full).
+    /// (fail-hard) if a shallow search says with `sigmas` of the fit's
+    /// errors that the deep value is on one side of the window, else
+    /// `None` (and the node is searched in full).
+    #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
         state: &G,
-        pc: &ProbCut,
+        pc: &ProbCutFit,
+        sigmas: f64,
         ply: u32,
         alpha: i32,
         pacer: &mut Pacer,
@@ -623,7 +673,7 @@ impl<'t, G: Game> Worker<'t, G> {
             return None;
         }
         let beta = alpha + 1;
-        let margin = pc.confidence * pc.sigma * EVAL_SCALE;
+        let margin = sigmas * pc.sigma * EVAL_SCALE;
         let intercept = pc.intercept * EVAL_SCALE;
         // The shallow values from which the deep one is likely at least
         // beta, or at most alpha.
@@ -672,7 +722,7 @@ impl<'t, G: Game> Worker<'t, G> {
             .and_then(|p| moves.iter().position(|&m| m == p))
             .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
         let mut order = Vec::new();
-        self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
+        self.order(root, me, &moves, hint, depth, 0, &mut order);
         let mut alpha = lo;
         let mut best: Option<(G::Move, i32, usize)> = None;
         let generated = order.len();
@@ -732,7 +782,7 @@ impl<'t, G: Game> Worker<'t, G> {
             .and_then(|&(b, _)| moves.iter().position(|&m| m == b))
             .or_else(|| self.probe(root).and_then(|e| e.best_index(moves.len())));
         let mut order = Vec::new();
-        self.order(root, me, &moves, hint, depth, 0, &mut order, pacer);
+        self.order(root, me, &moves, hint, depth, 0, &mut order);
         if self.aborted {
             return None;
         }
@@ -814,11 +864,11 @@ impl<'t, G: Game> Worker<'t, G> {
 
     /// Fills `order` with the order in which to search `moves` (the
     /// position's legal moves as generated), as (sort key, generated
-    /// index): the table's move (`hint`) first, then, where the game asks
-    /// for it at this depth ([`Game::ordering_depth`]), the others best
-    /// first by the evaluation of the position each leads to or by a
-    /// shallow search of it; else in generation order, which a helper
-    /// thread rotates after the first move, differently by helper and ply.
+    /// index): the table's move (`hint`) first, then, from the depth the
+    /// settings say ([`AlphaBeta::with_move_order`]), the others best
+    /// first by the evaluation of the position each leads to; else in
+    /// generation order, which a helper thread rotates after the first
+    /// move, differently by helper and ply.
     #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
@@ -829,7 +879,6 @@ impl<'t, G: Game> Worker<'t, G> {
         depth: u32,
         ply: u32,
         order: &mut Vec<(i32, u32)>,
-        pacer: &mut Pacer,
     ) {
         order.clear();
         order.extend((0..moves.len() as u32).map(|i| (0, i)));
@@ -837,9 +886,7 @@ impl<'t, G: Game> Worker<'t, G> {
             h.0 = i32::MAX;
         }
         let rest = moves.len() - hint.is_some() as usize;
-        if rest > 1
-            && let Some(shallow) = state.ordering_depth(depth)
-        {
+        if rest > 1 && self.knobs.order_from.is_some_and(|from| depth >= from) {
             for (key, i) in order.iter_mut() {
                 if *key == i32::MAX {
                     continue;
@@ -848,15 +895,14 @@ impl<'t, G: Game> Worker<'t, G> {
                 child.apply(moves[*i as usize]);
                 *key = if child.at_horizon() {
                     terminal_score(&child, me, ply + 1)
-                } else if shallow == 0 {
+                } else {
                     self.nodes += 1;
                     match child.turn() {
-                        Turn::Player(_) => (child.evaluate(me) * EVAL_SCALE) as i32,
+                        Turn::Player(_) => {
+                            (self.knobs.eval.evaluate(&child, me) * EVAL_SCALE) as i32
+                        }
                         _ => 0,
                     }
-                } else {
-                    let full = (-WIN - 1, WIN + 1);
-                    self.child_score(&child, me, shallow - 1, ply + 1, full.0, full.1, pacer)
                 };
             }
             if self.aborted {
@@ -870,7 +916,8 @@ impl<'t, G: Game> Worker<'t, G> {
         // the threads' searches part ways; sorted ones it keeps, since the
         // evaluation's order is worth more than the spread.
         let start = hint.is_some() as usize;
-        if self.helper > 0 && rest > 1 && state.ordering_depth(depth).is_none() {
+        let sorted = self.knobs.order_from.is_some_and(|from| depth >= from);
+        if self.helper > 0 && rest > 1 && !sorted {
             order[start..].rotate_left((self.helper + ply as usize) % rest);
         }
     }
@@ -1087,13 +1134,15 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let done = AtomicBool::new(false);
         let iterations = Iterations::new();
         let busy = (self.threads > 1).then(Busy::new);
+        let knobs = &self.knobs;
         let (main, helper_nodes) = std::thread::scope(|scope| {
             let (table, done, iterations, busy) = (&table, &done, &iterations, busy.as_ref());
             let helpers: Vec<_> = (1..self.threads)
                 .filter_map(|helper| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, move || {
-                            let mut w = Worker::<G>::new(table, u64::MAX, (Vec::new(), Vec::new()));
+                            let mut w =
+                                Worker::<G>::new(table, knobs, u64::MAX, (Vec::new(), Vec::new()));
                             w.done = Some(done);
                             w.helper = helper;
                             w.iterations = Some(iterations);
@@ -1114,7 +1163,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         .ok()
                 })
                 .collect();
-            let mut main = Worker::<G>::new(table, node_limit, buffers);
+            let mut main = Worker::<G>::new(table, knobs, node_limit, buffers);
             let multipv = control.multipv();
             main.multipv = multipv;
             main.fixed_depth = fixed_depth;
@@ -1415,19 +1464,31 @@ mod value_tests {
         (0..count)
             .map(|seed| random_position(seed, 60 - plies))
             .filter(|s| !s.is_over())
-            .map(|s| s.with_probcut(false))
             .collect()
     }
 
-    fn search_value(state: &Othello, depth: u32) -> SearchResult<u8> {
-        search_value_on(state, depth, 1)
+    /// Alpha-beta as Othello's tuning row sets it (moves sorted from 3
+    /// plies left), ProbCut on or off.
+    fn othello_search(mib: u64, probcut: bool) -> AlphaBeta<Othello> {
+        AlphaBeta::<Othello>::new(mib)
+            .with_move_order(Some(3))
+            .with_probcut(probcut.then_some(1.5))
     }
 
-    fn search_value_on(state: &Othello, depth: u32, threads: usize) -> SearchResult<u8> {
+    fn search_value(state: &Othello, depth: u32) -> SearchResult<u8> {
+        search_value_on(state, depth, 1, false)
+    }
+
+    fn search_value_on(
+        state: &Othello,
+        depth: u32,
+        threads: usize,
+        probcut: bool,
+    ) -> SearchResult<u8> {
         let Turn::Player(seat) = state.turn() else {
             unreachable!("positions are not over")
         };
-        let mut search = AlphaBeta::<Othello>::new(4).with_threads(threads);
+        let mut search = othello_search(4, probcut).with_threads(threads);
         let budget = Budget {
             depth: Some(depth),
             ..Budget::default()
@@ -1442,15 +1503,16 @@ mod value_tests {
     }
 
     /// Iterative deepening of `state` to `depth` on one thread as under a
-    /// clock (no depth budget, so ProbCut as the position has it): the
+    /// clock (no depth budget, so ProbCut as asked): the
     /// best move, its score and the nodes.
-    fn deepened(state: &Othello, depth: u32) -> (u8, i32, u64) {
+    fn deepened(state: &Othello, depth: u32, probcut: bool) -> (u8, i32, u64) {
         let Turn::Player(seat) = state.turn() else {
             unreachable!("positions are not over")
         };
-        let mut search = AlphaBeta::<Othello>::new(4);
+        let mut search = othello_search(4, probcut);
         let table = SharedTable::new(&mut search.table, search.salt);
-        let mut w = Worker::<Othello>::new(&table, u64::MAX, (Vec::new(), Vec::new()));
+        let mut w =
+            Worker::<Othello>::new(&table, &search.knobs, u64::MAX, (Vec::new(), Vec::new()));
         let mut last = None;
         w.deepen(
             state,
@@ -1472,12 +1534,12 @@ mod value_tests {
         // search without it (the minimax test below).
         let (mut on, mut off) = (0, 0);
         for s in positions(6, 20) {
-            let a = deepened(&s.with_probcut(true), 8);
-            let b = deepened(&s.with_probcut(true), 8);
+            let a = deepened(&s, 8, true);
+            let b = deepened(&s, 8, true);
             assert_eq!(a, b);
             assert!(s.is_legal(a.0));
             on += a.2;
-            off += deepened(&s, 8).2;
+            off += deepened(&s, 8, false).2;
         }
         assert!(on < off, "ProbCut searched {on} nodes, without {off}");
     }
@@ -1487,7 +1549,7 @@ mod value_tests {
         // The depth's own value, on any number of threads: the search with
         // ProbCut on is the search without it, node for node.
         for s in positions(4, 20) {
-            let on = search_value(&s.with_probcut(true), 6);
+            let on = search_value_on(&s, 6, 1, true);
             let off = search_value(&s, 6);
             assert_eq!(
                 (on.best, on.score, on.iterations),
@@ -1520,7 +1582,7 @@ mod value_tests {
             let Turn::Player(me) = s.turn() else { continue };
             let want = score_to_value(minimax(s, me, 6, 0));
             for threads in [2, 3] {
-                let r = search_value_on(s, 6, threads);
+                let r = search_value_on(s, 6, threads, false);
                 assert_eq!(r.score, want, "position {i}, {threads} threads");
                 assert!(s.is_legal(r.best));
             }

@@ -13,8 +13,7 @@
 //!    moves are not always legal);
 //! 3. expands one untried legal move;
 //! 4. plays out to the horizon ([`rules_playout`]: uniformly random, or
-//!    the game's rule move with probability [`Ismcts::rules`], by default
-//!    the game's [`Game::playout_rules`]);
+//!    the game's rule move with probability [`Ismcts::rules`]);
 //! 5. backs up every seat's reward, each node keeping the reward of the seat
 //!    that made its move (max^n for several players).
 //!
@@ -49,8 +48,8 @@ const PV_LENGTH: usize = 12;
 const NONE: u32 = u32::MAX;
 
 /// The ISMCTS search. `c` is the UCB1 exploration constant (rewards are in
-/// `[0, 1]`; 0.7 is a good start), multiplied by the game's
-/// [`Game::exploration_scale`].
+/// `[0, 1]`; 0.7 is a good start; the engine scales it by its
+/// `ismcts_c_scale`).
 #[derive(Clone, Debug)]
 pub struct Ismcts {
     /// UCB1 exploration constant.
@@ -64,8 +63,8 @@ pub struct Ismcts {
     /// summed at the end.
     pub threads: usize,
     /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts); `None`: the game's [`Game::playout_rules`].
-    pub rules: Option<f64>,
+    /// random playouts): the engine's `playout_rules`.
+    pub rules: f64,
 }
 
 impl Ismcts {
@@ -76,7 +75,7 @@ impl Ismcts {
             c,
             max_bytes: 512 << 20,
             threads: 1,
-            rules: None,
+            rules: 0.0,
         }
     }
 
@@ -87,9 +86,8 @@ impl Ismcts {
     }
 
     /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise; `None` takes
-    /// the game's [`Game::playout_rules`].
-    pub fn with_rules(mut self, rules: Option<f64>) -> Ismcts {
+    /// its move with probability `rules`, random otherwise.
+    pub fn with_rules(mut self, rules: f64) -> Ismcts {
         self.rules = rules;
         self
     }
@@ -254,9 +252,9 @@ struct Run<G: Game> {
 impl<G: Game> Run<G> {
     fn new(search: &Ismcts, root: &G) -> Run<G> {
         Run {
-            c: search.c * root.exploration_scale(),
+            c: search.c,
             max_bytes: search.max_bytes / search.threads.max(1),
-            rules: search.rules.unwrap_or_else(|| root.playout_rules()),
+            rules: search.rules,
             tree: Tree {
                 nodes: vec![Node::new()],
             },

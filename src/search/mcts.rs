@@ -87,6 +87,11 @@ pub struct MctsConfig {
     pub memory: usize,
     /// Search threads, all growing one tree.
     pub threads: usize,
+    /// The share by which a result moves towards 1/2 for each ply between
+    /// the root and the playout's end (at most half the way), so that of
+    /// two wins the quicker is worth clearly more; 0 leaves results as
+    /// [`Game::reward`] gives them (the engine's `reward_decay`).
+    pub reward_decay: f64,
 }
 
 impl MctsConfig {
@@ -100,6 +105,7 @@ impl MctsConfig {
             final_choice: Final::Visits,
             memory: 256 << 20,
             threads: 1,
+            reward_decay: 0.0,
         }
     }
 }
@@ -113,6 +119,8 @@ impl MctsConfig {
 /// it briefly, then aborts it and starts from a fresh tree.
 pub struct Mcts<G: Game> {
     config: MctsConfig,
+    /// The evaluation that scores playouts cut short.
+    eval: G::Eval,
     /// The tree, kept across moves; reserved at the first search. `None`
     /// while a compaction has it.
     tree: Option<Tree<G::Move>>,
@@ -147,6 +155,7 @@ struct Step {
 struct Worker<'t, G: Game> {
     tree: &'t Tree<G::Move>,
     config: MctsConfig,
+    eval: &'t G::Eval,
     /// Other threads use the tree too: lock the statistics, and count a
     /// visit on the way down as a virtual loss.
     shared: bool,
@@ -165,12 +174,14 @@ impl<'t, G: Game> Worker<'t, G> {
     fn new(
         tree: &'t Tree<G::Move>,
         config: MctsConfig,
+        eval: &'t G::Eval,
         shared: bool,
         seats: usize,
     ) -> Worker<'t, G> {
         Worker {
             tree,
             config,
+            eval,
             shared,
             path: Vec::new(),
             rewards: Vec::with_capacity(seats),
@@ -309,11 +320,17 @@ impl<'t, G: Game> Worker<'t, G> {
         // Plies from the root to the end, for games that discount them:
         // linearly, and never below half, so that a far win still beats
         // a far loss by as much as it beats a draw.
-        let keep = match root.reward_decay() {
+        let keep = match self.config.reward_decay {
             decay if decay > 0.0 => (1.0 - decay * f64::from(depth + ended.plies)).max(0.5),
             _ => 1.0,
         };
-        playout_rewards(&state, ended, &mut self.rewards);
+        playout_rewards(
+            &state,
+            ended,
+            self.config.policy,
+            self.eval,
+            &mut self.rewards,
+        );
         if keep < 1.0 {
             for r in &mut self.rewards {
                 *r = 0.5 + (*r - 0.5) * keep;
@@ -523,11 +540,18 @@ impl<G: Game> Mcts<G> {
         let per_node = std::mem::size_of::<Node<G::Move>>().max(1);
         Mcts {
             config,
+            eval: G::Eval::default(),
             tree: None,
             tidying: None,
             pending: Vec::new(),
             max_nodes: (config.memory / per_node).max(2),
         }
+    }
+
+    /// The same search scoring cut playouts with `eval`.
+    pub fn with_eval(mut self, eval: G::Eval) -> Mcts<G> {
+        self.eval = eval;
+        self
     }
 
     /// Takes the tree back from a compaction under way, waiting at most
@@ -673,6 +697,7 @@ impl<G: Game> Search<G> for Mcts<G> {
         }
         let tree: &Tree<G::Move> = tree;
         let config = self.config;
+        let eval = &self.eval;
         let threads = config.threads.max(1);
         let seats = root.num_seats();
         let limit = budget.iterations.unwrap_or(u64::MAX);
@@ -685,7 +710,7 @@ impl<G: Game> Search<G> for Mcts<G> {
                 .map(|_| {
                     let mut helper_rng = Rng::seed_from_u64(rand::Rng::r#gen(rng));
                     scope.spawn(move || {
-                        Worker::<G>::new(tree, config, shared, seats).run(
+                        Worker::<G>::new(tree, config, eval, shared, seats).run(
                             root,
                             seat,
                             per_thread,
@@ -696,7 +721,7 @@ impl<G: Game> Search<G> for Mcts<G> {
                     })
                 })
                 .collect();
-            let (n, d) = Worker::<G>::new(tree, config, shared, seats).run(
+            let (n, d) = Worker::<G>::new(tree, config, eval, shared, seats).run(
                 root,
                 seat,
                 per_thread.min(limit),

@@ -42,8 +42,8 @@ pub struct Pimc {
     /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
     pub max_bytes: usize,
     /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts); `None`: the game's [`Game::playout_rules`].
-    pub rules: Option<f64>,
+    /// random playouts): the engine's `playout_rules`.
+    pub rules: f64,
     /// Worlds drawn by the last search.
     drawn: usize,
     /// Search threads: the worlds are shared out among them.
@@ -92,7 +92,7 @@ impl Pimc {
             c,
             worlds: 0,
             max_bytes: 512 << 20,
-            rules: None,
+            rules: 0.0,
             drawn: 0,
             threads: 1,
         }
@@ -106,9 +106,8 @@ impl Pimc {
     }
 
     /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise; `None` takes
-    /// the game's [`Game::playout_rules`].
-    pub fn with_rules(mut self, rules: Option<f64>) -> Pimc {
+    /// its move with probability `rules`, random otherwise.
+    pub fn with_rules(mut self, rules: f64) -> Pimc {
         self.rules = rules;
         self
     }
@@ -310,7 +309,7 @@ impl<G: Game> Search<G> for Pimc {
         let share =
             |t: usize| limit.map(|n| n / parts as u64 + u64::from((t as u64) < n % parts as u64));
         let seeds: Vec<u64> = (1..parts).map(|_| rng.r#gen()).collect();
-        let (c, rules) = (self.c, self.rules.unwrap_or_else(|| root.playout_rules()));
+        let (c, rules) = (self.c, self.rules);
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
         std::thread::scope(|scope| {

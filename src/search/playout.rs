@@ -2,7 +2,7 @@
 //! Carlo searches. Chance steps are drawn from the generator on the way.
 
 use crate::control::Pacer;
-use crate::game::{Game, Rng, Turn};
+use crate::game::{Evaluator as _, Game, Rng, Turn};
 use crate::search::alphabeta::shallow_best_within;
 
 /// Plays uniformly random moves (and chance outcomes) until the horizon,
@@ -84,10 +84,11 @@ pub enum Policy {
     /// With probability `greedy` the move a depth-`depth` alpha-beta
     /// prefers (the coursework's heuristic playouts), otherwise random.
     Heuristic { greedy: f64, depth: u32 },
-    /// `plies` random plies, then the position is scored by the game's
-    /// evaluation as a chance to win ([`Game::eval_win_scale`]) instead of
-    /// played out; to the end at random in a game without such a scale.
-    Cutoff { plies: u32 },
+    /// `plies` random plies, then the position is scored by the search's
+    /// evaluation as a chance to win, a logistic of slope `scale` (see
+    /// [`playout_rewards`]), instead of played out; to the end at random
+    /// without a scale.
+    Cutoff { plies: u32, scale: Option<f64> },
 }
 
 /// How a playout ended.
@@ -101,23 +102,34 @@ pub struct Ended {
 }
 
 /// Every seat's reward in `state`, which a playout left, written into
-/// `out` after clearing it: [`Game::reward`] at the horizon; at a cut, the
-/// evaluation mapped to a chance to win by the game's scale (see
-/// [`Game::eval_win_scale`]).
-pub fn playout_rewards<G: Game>(state: &G, ended: Ended, out: &mut Vec<f64>) {
+/// `out` after clearing it: [`Game::reward`] at the horizon; at a cut of
+/// `policy` ([`Policy::Cutoff`]), `eval`'s value mapped to a chance to win
+/// by its scale (a draw half); a two-player zero-sum game's evaluation is
+/// taken as antisymmetric (seat 0's serves both).
+pub fn playout_rewards<G: Game>(
+    state: &G,
+    ended: Ended,
+    policy: Policy,
+    eval: &G::Eval,
+    out: &mut Vec<f64>,
+) {
     out.clear();
     let seats = state.num_seats();
-    match state.eval_win_scale() {
+    let scale = match policy {
+        Policy::Cutoff { scale, .. } if ended.cut => scale,
+        _ => None,
+    };
+    match scale {
         // One evaluation serves both seats: the logistic of the negated
         // value is the complement.
-        Some(scale) if ended.cut && G::TWO_PLAYER_ZERO_SUM && seats == 2 => {
-            let first = eval_reward(state.evaluate(0), scale);
+        Some(scale) if G::TWO_PLAYER_ZERO_SUM && seats == 2 => {
+            let first = eval_reward(eval.evaluate(state, 0), scale);
             out.extend([first, 1.0 - first]);
         }
-        Some(scale) if ended.cut => {
-            out.extend((0..seats).map(|s| eval_reward(state.evaluate(s), scale)));
+        Some(scale) => {
+            out.extend((0..seats).map(|s| eval_reward(eval.evaluate(state, s), scale)));
         }
-        _ => out.extend((0..seats).map(|s| state.reward(s))),
+        None => out.extend((0..seats).map(|s| state.reward(s))),
     }
 }
 
@@ -175,10 +187,13 @@ pub fn playout<G: Game>(
     let to_end = |plies| Ended { plies, cut: false };
     match policy {
         Policy::Random => Some(to_end(random_playout(state, rng, &mut scratch.moves))),
-        Policy::Cutoff { .. } if state.eval_win_scale().is_none() => {
+        Policy::Cutoff { scale: None, .. } => {
             Some(to_end(random_playout(state, rng, &mut scratch.moves)))
         }
-        Policy::Cutoff { plies: cutoff } => play_out(state, rng, |state, rng, plies| {
+        Policy::Cutoff {
+            plies: cutoff,
+            scale: Some(_),
+        } => play_out(state, rng, |state, rng, plies| {
             if plies >= cutoff {
                 Step::Cut
             } else {

@@ -2,7 +2,7 @@
 
 use rand::SeedableRng;
 
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Outcome, OwnEvaluation, Rng, Seat, Turn};
 use crate::games::othello::{Othello, random_position};
 use crate::options::{OptionError, OptionSpec, Options};
 use crate::search::alphabeta::AlphaBeta;
@@ -55,6 +55,7 @@ impl TicTacToe {
 }
 
 impl Game for TicTacToe {
+    type Eval = crate::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "tictactoe";
     const SUMMARY: &'static str = "test game";
@@ -540,6 +541,7 @@ impl Naming {
 }
 
 impl Game for Naming {
+    type Eval = crate::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "naming";
     const SUMMARY: &'static str = "test game";
@@ -597,9 +599,6 @@ impl Game for Naming {
         } else {
             -0.5
         }
-    }
-    fn eval_win_scale(&self) -> Option<f64> {
-        Some(4.0)
     }
     fn move_text(&self, mv: u8) -> String {
         mv.to_string()
@@ -664,6 +663,7 @@ struct SlowRace {
 const SLOW_GOAL: u32 = 6000;
 
 impl Game for SlowRace {
+    type Eval = crate::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "slowrace";
     const SUMMARY: &'static str = "test game";
@@ -778,7 +778,10 @@ fn heuristic_playouts_keep_the_move_time() {
 
 fn cutoff_config(plies: u32, c: f64) -> MctsConfig {
     MctsConfig {
-        policy: Policy::Cutoff { plies },
+        policy: Policy::Cutoff {
+            plies,
+            scale: Some(8.0),
+        },
         ..MctsConfig::uct(c)
     }
 }
@@ -800,38 +803,45 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
     let mut rewards = Vec::new();
     for plies in [0, 1, 5, 20] {
         let mut state = Othello::start();
-        let policy = Policy::Cutoff { plies };
+        let policy = Policy::Cutoff {
+            plies,
+            scale: Some(8.0),
+        };
         let ended = playout(&mut state, policy, &mut rng(), &mut scratch, &mut pacer);
         assert_eq!(ended, Some(Ended { plies, cut: true }));
         // No pass this early: every ply filled a square.
         assert_eq!(state.empties().count_ones(), 60 - plies);
-        let scale = state.eval_win_scale().unwrap();
-        playout_rewards(&state, Ended { plies, cut: true }, &mut rewards);
+        let eval = Default::default();
+        playout_rewards(
+            &state,
+            Ended { plies, cut: true },
+            policy,
+            &eval,
+            &mut rewards,
+        );
         assert_eq!(rewards.len(), 2);
         for (seat, &r) in rewards.iter().enumerate() {
-            let expected = eval_reward(state.evaluate(seat), scale);
+            let expected = eval_reward(state.evaluate(seat), 8.0);
             assert!((r - expected).abs() < 1e-12, "{plies} plies, seat {seat}");
         }
     }
     // A playout that ends before its cutoff is scored by the result.
     let mut state = random_position(3, 6);
-    let ended = playout(
-        &mut state,
-        Policy::Cutoff { plies: 100 },
-        &mut rng(),
-        &mut scratch,
-        &mut pacer,
-    )
-    .unwrap();
+    let policy = Policy::Cutoff {
+        plies: 100,
+        scale: Some(8.0),
+    };
+    let ended = playout(&mut state, policy, &mut rng(), &mut scratch, &mut pacer).unwrap();
     assert!(!ended.cut && state.is_over());
-    playout_rewards(&state, ended, &mut rewards);
+    playout_rewards(&state, ended, policy, &Default::default(), &mut rewards);
     assert_eq!(rewards, vec![state.reward(0), state.reward(1)]);
 }
 
 #[test]
-fn cutoff_playouts_play_on_at_random_where_the_game_has_no_scale() {
-    // Tic-tac-toe has no evaluation to cut at: the same draws, the same
-    // end and the same search as random playouts.
+fn cutoff_playouts_play_on_at_random_without_a_scale() {
+    // No scale (`eval_win_scale off`, the default of a game without a
+    // tuned one): the same draws, the same end and the same search as
+    // random playouts.
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let mut scratch = Scratch::default();
@@ -840,7 +850,10 @@ fn cutoff_playouts_play_on_at_random_where_the_game_has_no_scale() {
         let (mut cut, mut random) = (start, start);
         let a = playout(
             &mut cut,
-            Policy::Cutoff { plies: 0 },
+            Policy::Cutoff {
+                plies: 0,
+                scale: None,
+            },
             &mut Rng::seed_from_u64(seed),
             &mut scratch,
             &mut pacer,
@@ -870,7 +883,11 @@ fn cutoff_playouts_play_on_at_random_where_the_game_has_no_scale() {
         );
         mcts.root_visits()
     };
-    assert_eq!(visits(Policy::Cutoff { plies: 0 }), visits(Policy::Random));
+    let cutoff = Policy::Cutoff {
+        plies: 0,
+        scale: None,
+    };
+    assert_eq!(visits(cutoff), visits(Policy::Random));
 }
 
 #[test]
@@ -924,9 +941,13 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
     let mut state = Naming::new_game(&Options::default()).unwrap();
     state.apply(3);
     let control = Control::unlimited();
+    let policy = Policy::Cutoff {
+        plies: 0,
+        scale: Some(4.0),
+    };
     let ended = playout(
         &mut state,
-        Policy::Cutoff { plies: 0 },
+        policy,
         &mut rng(),
         &mut Scratch::default(),
         &mut control.pacer(4),
@@ -945,6 +966,8 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
             plies: 0,
             cut: true,
         },
+        policy,
+        &OwnEvaluation,
         &mut rewards,
     );
     let expected: Vec<f64> = (0..10)

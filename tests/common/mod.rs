@@ -25,6 +25,7 @@ pub struct Nim {
 }
 
 impl Game for Nim {
+    type Eval = tabula::game::OwnEvaluation;
     type Move = u32;
     const NAME: &'static str = "nim";
     const SUMMARY: &'static str = "take 1-3 stones, the last one wins";
@@ -117,6 +118,7 @@ pub enum DuelMove {
 }
 
 impl Game for Duel {
+    type Eval = tabula::game::OwnEvaluation;
     type Move = DuelMove;
     const NAME: &'static str = "duel";
     const SUMMARY: &'static str = "two cards each, higher card takes the trick";

@@ -631,6 +631,7 @@ impl Hearts {
 }
 
 impl Game for Hearts {
+    type Eval = crate::game::OwnEvaluation;
     type Move = HeartsMove;
 
     const NAME: &'static str = "hearts";
@@ -925,20 +926,7 @@ impl Game for Hearts {
         reward_as_evaluation(self.reward(seat))
     }
 
-    /// Rewards are a few points of 52 apart: with the default `c` (1.414)
-    /// ISMCTS explores at 0.25, which took 1.5 points a hand fewer than
-    /// 1.414 against three copies at 1,000 iterations (docs/experiments-cards.md).
-    fn exploration_scale(&self) -> f64 {
-        0.25 / std::f64::consts::SQRT_2
-    }
 
-    /// Half the playout moves are the rule player's: against three copies
-    /// with random playouts at 1,000 iterations, -1.42 ± 0.96 points a
-    /// hand (ISMCTS) and -1.71 ± 0.96 (PIMC); against OpenSpiel's ISMCTS
-    /// -2.39 ± 1.25 (docs/experiments-cards.md).
-    fn playout_rules(&self) -> f64 {
-        0.5
-    }
 
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {

@@ -722,6 +722,7 @@ impl NinetyNine {
 }
 
 impl Game for NinetyNine {
+    type Eval = crate::game::OwnEvaluation;
     type Move = NnMove;
 
     const NAME: &'static str = "ninetynine";

@@ -8,52 +8,99 @@
 //! corners are gold, the squares next to them (C and X squares) give
 //! corners away, edges are good.
 //!
-//! Which one a position uses is a small slot number kept in the position:
-//! [`EVAL_TABLE`], [`EVAL_BUILTIN`] (the weights built into the binary) or a
-//! slot of weights loaded from a file at run time ([`load_weights`]).
+//! Which one a search uses is the engine's choice (`set eval`): an
+//! [`OthelloEval`] value the searches hold, the table, the weights built
+//! into the binary, or weights loaded from a file ([`OthelloEval::named`]).
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::path::Path;
+use std::sync::Arc;
 
 use super::bitboard::{final_margin, moves};
 use super::pattern::{self, Weights, WeightsError};
+use super::{Othello, probcut};
+use crate::game::{Evaluator, ProbCutFit, Seat};
 use crate::peer_file::{self, PeerFileError};
 
-/// The hand-made square table.
-pub const EVAL_TABLE: u8 = 0;
-/// The pattern weights built into the binary.
-pub const EVAL_BUILTIN: u8 = 1;
-/// Weight files a process may load.
-const LOADABLE: usize = 14;
+/// Othello's evaluations, one of which the engine hands to its searches.
+#[derive(Clone, Debug, Default)]
+pub enum OthelloEval {
+    /// The hand-made square table plus mobility (`eval table`).
+    Table,
+    /// The pattern weights built into the binary (`eval pattern`).
+    #[default]
+    Builtin,
+    /// Pattern weights loaded from a file of `tabula train-othello`.
+    Loaded(Arc<Weights>),
+}
 
-static LOADED: [OnceLock<Weights>; LOADABLE] = [const { OnceLock::new() }; LOADABLE];
-static LOADED_PATHS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+impl OthelloEval {
+    /// The evaluation `table`, `pattern` (or `default`), or the weights in
+    /// the file `name`.
+    pub fn named(name: &str) -> Result<OthelloEval, LoadError> {
+        match name.to_ascii_lowercase().as_str() {
+            "table" => Ok(OthelloEval::Table),
+            "pattern" | "default" | "builtin" => {
+                // Decoding takes some 90 ms: begun now, on a helper
+                // thread, it is done before a first search needs it.
+                pattern::prefetch_builtin();
+                Ok(OthelloEval::Builtin)
+            }
+            _ => load_weights(Path::new(name)).map(|w| OthelloEval::Loaded(Arc::new(w))),
+        }
+    }
 
-/// The pattern weights of an evaluation slot (`None` for the table).
-#[inline]
-pub fn weights_of(slot: u8) -> Option<&'static Weights> {
-    match slot {
-        EVAL_TABLE => None,
-        EVAL_BUILTIN => Some(pattern::builtin()),
-        n => LOADED.get(usize::from(n) - 2).and_then(OnceLock::get),
+    /// Its pattern weights (`None` for the table).
+    #[inline]
+    pub fn weights(&self) -> Option<&Weights> {
+        match self {
+            OthelloEval::Table => None,
+            OthelloEval::Builtin => Some(pattern::builtin()),
+            OthelloEval::Loaded(w) => Some(w),
+        }
+    }
+
+    /// The evaluation for the owner of `p` (to move, with `p_moves` its
+    /// legal moves already known), in `[-1, 1]`. A finished game is scored
+    /// exactly: 1 win, 0 draw, -1 loss.
+    #[inline]
+    pub fn evaluate_discs(&self, p: u64, o: u64, p_moves: u64) -> f64 {
+        match self.weights() {
+            Some(w) => evaluate_pattern(w, p, o, p_moves),
+            None => evaluate(p, o, p_moves),
+        }
+    }
+}
+
+impl Evaluator<Othello> for OthelloEval {
+    #[inline]
+    fn evaluate(&self, state: &Othello, seat: Seat) -> f64 {
+        let v = self.evaluate_discs(state.me, state.opp, state.mobility);
+        if seat == state.side_to_move() { v } else { -v }
+    }
+
+    /// The regressions measured on the built-in weights (module
+    /// [`probcut`]), which serve trained weights too; the square table
+    /// has none.
+    fn probcut_fit(&self, state: &Othello, depth: u32) -> Option<ProbCutFit> {
+        match self {
+            OthelloEval::Table => None,
+            _ => probcut::params(state.empties().count_ones(), depth),
+        }
     }
 }
 
 /// Why a weight file could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {
-    /// A process loads at most this many files.
-    TooMany(usize),
     /// The file could not be read, or is no regular file.
     Read(PeerFileError),
     /// The file is not a weight file of this build, or is corrupted.
-    Format(PathBuf, WeightsError),
+    Format(std::path::PathBuf, WeightsError),
 }
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::TooMany(n) => write!(f, "at most {n} weight files per process"),
             LoadError::Read(e) => write!(f, "{e}"),
             LoadError::Format(path, e) => write!(f, "'{}': {e}", path.display()),
         }
@@ -62,16 +109,8 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Loads a weight file into a slot (once per path per process: the same
-/// path again gives the same slot) and returns the slot.
-pub fn load_weights(path: &Path) -> Result<u8, LoadError> {
-    let mut paths = LOADED_PATHS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = paths.iter().position(|p| p == path) {
-        return Ok(i as u8 + 2);
-    }
-    if paths.len() >= LOADABLE {
-        return Err(LoadError::TooMany(LOADABLE));
-    }
+/// Reads a weight file.
+pub fn load_weights(path: &Path) -> Result<Weights, LoadError> {
     // A name from a peer: a regular file only, its magic first, no more
     // than a weight file can hold, in bounded time.
     let bytes = peer_file::read(
@@ -81,11 +120,7 @@ pub fn load_weights(path: &Path) -> Result<u8, LoadError> {
         peer_file::READ_WITHIN,
     )
     .map_err(LoadError::Read)?;
-    let w = Weights::decode(&bytes).map_err(|e| LoadError::Format(path.to_path_buf(), e))?;
-    let i = paths.len();
-    let _ = LOADED[i].set(w);
-    paths.push(path.to_path_buf());
-    Ok(i as u8 + 2)
+    Weights::decode(&bytes).map_err(|e| LoadError::Format(path.to_path_buf(), e))
 }
 
 /// Square weights, a1..h8 row by row (the table is symmetric).
@@ -135,17 +170,6 @@ pub fn square_score(p: u64, o: u64) -> i32 {
         .iter()
         .map(|&(w, m)| w * ((p & m).count_ones() as i32 - (o & m).count_ones() as i32))
         .sum()
-}
-
-/// The evaluation of slot `slot` for the owner of `p` (to move, with
-/// `p_moves` its legal moves already known), in `[-1, 1]`. A finished game
-/// is scored exactly: 1 win, 0 draw, -1 loss.
-#[inline]
-pub fn evaluate_slot(slot: u8, p: u64, o: u64, p_moves: u64) -> f64 {
-    match weights_of(slot) {
-        Some(w) => evaluate_pattern(w, p, o, p_moves),
-        None => evaluate(p, o, p_moves),
-    }
 }
 
 /// The pattern evaluation's predicted final margin for the owner of `p`,
@@ -265,9 +289,6 @@ mod tests {
 
     #[test]
     fn weight_files_load_and_bad_ones_are_refused() {
-        use crate::game::Game;
-        use crate::games::othello::Othello;
-        use crate::options::Options;
         let dir = std::env::temp_dir().join(format!("tabula-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("Good.bin");
@@ -278,20 +299,18 @@ mod tests {
         corrupt[mid] ^= 1;
         let bad = dir.join("bad.bin");
         std::fs::write(&bad, &corrupt).unwrap();
-        let game = |words: &[String]| {
-            Options::parse(Othello::OPTIONS, words)
-                .and_then(|o| Othello::new_game(&o))
-                .map_err(|e| e.to_string())
+        let named = |name: &std::path::Path| {
+            OthelloEval::named(&name.display().to_string()).map_err(|e| e.to_string())
         };
-        let g = game(&[format!("weights={}", good.display())]).unwrap();
-        assert!(g.eval_slot() >= 2);
-        assert_eq!(weights_of(g.eval_slot()), Some(builtin()));
-        let err = game(&[format!("weights={}", bad.display())]).unwrap_err();
+        let g = named(&good).unwrap();
+        assert_eq!(g.weights(), Some(builtin()));
+        assert!(matches!(g, OthelloEval::Loaded(_)));
+        let err = named(&bad).unwrap_err();
         assert!(err.contains("checksum"), "{err}");
-        let err = game(&[format!("weights={}", dir.join("none.bin").display())]).unwrap_err();
+        let err = named(&dir.join("none.bin")).unwrap_err();
         assert!(err.contains("cannot read"), "{err}");
-        let t = game(&["eval=table".to_string()]).unwrap();
-        assert_eq!(t.eval_slot(), EVAL_TABLE);
+        assert!(matches!(OthelloEval::named("TABLE"), Ok(OthelloEval::Table)));
+        assert!(matches!(OthelloEval::named("pattern"), Ok(OthelloEval::Builtin)));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -20,8 +20,8 @@ use rand::Rng as _;
 
 use crate::control::Control;
 use crate::extras::{Extras, Solver};
-use crate::game::{Game, MoveError, Outcome, PositionError, ProbCut, Rng, Seat, Turn};
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::options::{OptionError, OptionSpec, Options};
 
 use bitboard::{flips, moves};
 
@@ -36,15 +36,6 @@ pub const PASS: Move = 64;
 pub const BLACK: Seat = 0;
 /// White's seat (`O`).
 pub const WHITE: Seat = 1;
-
-/// The slope of the logistic that turns the trained evaluation (margin /
-/// 64) into a chance to win (see [`Game::eval_win_scale`]): the
-/// maximum-likelihood fit to the results of 200 self-play games of a
-/// depth-5 alpha-beta from 2 to 8 random plies was 8.75 (7 to 9 in each
-/// stage of 10 empties but the last; weaker depth-3 play gave 4 to 6). In
-/// MCTS (`c` 0.5, 100 ms a move, 40 games each) 4 scored 27.5% against 8,
-/// and 16 was level with it (54%, +26 ± 104 Elo).
-pub const WIN_SCALE: f64 = 8.0;
 
 /// The index of a random move among `count > 0`: one multiply, no
 /// rejection loop (the bias, under 2^-26, is far below playout noise).
@@ -64,11 +55,6 @@ pub struct Othello {
     mobility: u64,
     /// The seat to move: [`BLACK`] or [`WHITE`].
     side: u8,
-    /// The evaluation: an [`eval`] slot (table, built-in or loaded weights).
-    eval: u8,
-    /// Whether alpha-beta may use ProbCut here ([`probcut`]; only with a
-    /// pattern evaluation, on whose values it was calibrated).
-    probcut: bool,
 }
 
 impl Default for Othello {
@@ -123,26 +109,7 @@ impl Othello {
             opp,
             mobility: moves(me, opp),
             side: to_move as u8,
-            eval: eval::EVAL_BUILTIN,
-            probcut: true,
         })
-    }
-
-    /// The evaluation slot this position's [`Game::evaluate`] uses.
-    pub fn eval_slot(&self) -> u8 {
-        self.eval
-    }
-
-    /// The same position with another evaluation slot.
-    pub fn with_eval_slot(mut self, slot: u8) -> Othello {
-        self.eval = slot;
-        self
-    }
-
-    /// The same position with ProbCut allowed or not.
-    pub fn with_probcut(mut self, on: bool) -> Othello {
-        self.probcut = on;
-        self
     }
 
     /// The discs of the side to move.
@@ -242,7 +209,7 @@ impl Othello {
         } else {
             (self.me, self.opp)
         };
-        let weights = eval::weights_of(self.eval);
+        let weights = Some(pattern::builtin());
         let (mv, score, _) = endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
         Some(if pass { (PASS, -score) } else { (mv, score) })
     }
@@ -253,7 +220,7 @@ impl Othello {
         if self.mobility == 0 {
             return self.solve(control, table_bytes).map(|best| vec![best]);
         }
-        let weights = eval::weights_of(self.eval);
+        let weights = Some(pattern::builtin());
         endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)
     }
 
@@ -349,63 +316,12 @@ impl Game for Othello {
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str =
         "Othello (Reversi) on 8x8: bracket and flip discs, most discs wins";
-    const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec {
-            name: "eval",
-            kind: OptionKind::Choice(&["pattern", "table"]),
-            default: "pattern",
-            help: "evaluation: trained patterns, or the former square table plus mobility",
-        },
-        OptionSpec {
-            name: "weights",
-            kind: OptionKind::Text,
-            default: "builtin",
-            help: "with eval=pattern: a weight file from `tabula train-othello` instead of the built-in weights",
-        },
-        OptionSpec {
-            name: "probcut",
-            kind: OptionKind::Choice(&["on", "off"]),
-            default: "on",
-            help: "alpha-beta's ProbCut (calibrated on the built-in pattern evaluation; never with eval=table)",
-        },
-    ];
+    const OPTIONS: &'static [OptionSpec] = &[];
+    type Eval = eval::OthelloEval;
     const TWO_PLAYER_ZERO_SUM: bool = true;
 
-    fn new_game(options: &Options) -> Result<Self, OptionError> {
-        // Where no option names the evaluation, TABULA_OTHELLO_EVAL may
-        // (`table`, `pattern` or a weight file): a match gives one engine
-        // process another evaluation that way, as game options go to both.
-        let env = std::env::var("TABULA_OTHELLO_EVAL").ok();
-        let (eval, weights) = match env.as_deref() {
-            Some(e) if !options.is_set("eval") && !options.is_set("weights") => match e {
-                "table" | "pattern" => (e, "builtin"),
-                path => ("pattern", path),
-            },
-            // Options built without this game's specs (`Options::default()`)
-            // read as empty: the defaults.
-            _ => (
-                Some(options.text("eval")).filter(|e| !e.is_empty()).unwrap_or("pattern"),
-                Some(options.text("weights")).filter(|w| !w.is_empty()).unwrap_or("builtin"),
-            ),
-        };
-        let slot = match (eval, weights) {
-            ("table", _) if options.is_set("weights") => {
-                return Err(OptionError::Invalid(
-                    "weights= needs eval=pattern".to_string(),
-                ));
-            }
-            ("table", _) => eval::EVAL_TABLE,
-            (_, "builtin") => {
-                pattern::prefetch_builtin();
-                eval::EVAL_BUILTIN
-            }
-            (_, path) => eval::load_weights(std::path::Path::new(path))
-                .map_err(|e| OptionError::Invalid(e.to_string()))?,
-        };
-        let probcut = options.text("probcut") != "off";
-        Ok(Othello::start()
-            .with_eval_slot(slot)
-            .with_probcut(probcut))
+    fn new_game(_options: &Options) -> Result<Self, OptionError> {
+        Ok(Othello::start())
     }
 
     fn num_seats(&self) -> usize {
@@ -559,8 +475,7 @@ impl Game for Othello {
     /// anything after a `;` (the FFO move list) is ignored. The state is
     /// unchanged on error.
     fn set_position(&mut self, text: &str) -> Result<(), PositionError> {
-        *self = Othello::parse_obf(text)?.with_eval_slot(self.eval)
-            .with_probcut(self.probcut);
+        *self = Othello::parse_obf(text)?;
         Ok(())
     }
 
@@ -594,17 +509,15 @@ impl Game for Othello {
         crate::game::play_randomly(self, rng, buf)
     }
 
+    /// The built-in pattern evaluation ([`eval::OthelloEval::Builtin`]);
+    /// a search holds the one the engine chose.
     fn evaluate(&self, seat: Seat) -> f64 {
-        let v = eval::evaluate_slot(self.eval, self.me, self.opp, self.mobility);
-        if seat == self.side_to_move() { v } else { -v }
+        crate::game::Evaluator::evaluate(&eval::OthelloEval::Builtin, self, seat)
     }
 
-    /// The trained evaluations predict the final margin (margin / 64), and
-    /// a logistic of slope [`WIN_SCALE`] on it fits the results of
-    /// self-play games; the square table is no margin, so playouts cut
-    /// short by it play to the end instead.
-    fn eval_win_scale(&self) -> Option<f64> {
-        (self.eval != eval::EVAL_TABLE).then_some(WIN_SCALE)
+    /// `table`, `pattern` (or `default`), or a weight file.
+    fn evaluator(name: &str) -> Result<eval::OthelloEval, String> {
+        eval::OthelloEval::named(name).map_err(|e| e.to_string())
     }
 
     #[inline]
@@ -615,23 +528,6 @@ impl Game for Othello {
             // One forced pass, or nothing if the game is over.
             usize::from(moves(self.opp, self.me) != 0)
         }
-    }
-
-    /// Sorting by the evaluation from 3 plies left: at depth 12 from four
-    /// midgame positions it took 35.5 M nodes where the table's move alone
-    /// took 620 M, and from 2 plies left 52 M (the sort costs more than it
-    /// saves so near the leaves); sorting by 2- to 4-ply searches from 8
-    /// to 10 plies left took 36.6-37.6 M, no better (docs/experiments-othello.md, "Othello
-    /// evaluation and midgame search").
-    fn ordering_depth(&self, depth: u32) -> Option<u32> {
-        (depth >= 3).then_some(0)
-    }
-
-    fn probcut(&self, depth: u32) -> Option<ProbCut> {
-        if !self.probcut || self.eval == eval::EVAL_TABLE {
-            return None;
-        }
-        probcut::params(self.empties().count_ones(), depth)
     }
 
     /// A mix of both bitboards and the side to move.

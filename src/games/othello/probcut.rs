@@ -15,7 +15,7 @@
 
 
 
-use crate::game::ProbCut;
+use crate::game::ProbCutFit;
 
 /// The shallowest depth tested.
 pub const MIN_DEPTH: u32 = 3;
@@ -24,11 +24,6 @@ pub const MAX_DEPTH: u32 = 11;
 pub const DEPTHS: usize = (MAX_DEPTH - MIN_DEPTH + 1) as usize;
 /// Stages of the game, by empty squares: see [`stage`].
 pub const STAGES: usize = 6;
-
-/// How many sigmas a bound must be cleared by. 1.0 against 1.5 scored
-/// 54.5% in 100 games at 100 ms a move (+31 Elo, 95% interval -34..+99):
-/// not shown better (docs/experiments-othello.md, "Othello evaluation and midgame search").
-pub const CONFIDENCE: f64 = 1.5;
 
 /// The stage of a position with `empties` empty squares: 8 empties a
 /// stage from the start (60..=53 is stage 0), the last taking 20 and fewer.
@@ -61,7 +56,7 @@ const PARAMS: [[(f32, f32, f32); DEPTHS]; STAGES] = [
 
 /// The ProbCut test of a node with `depth` plies left and `empties` empty
 /// squares, in evaluation units (discs / 64).
-pub fn params(empties: u32, depth: u32) -> Option<ProbCut> {
+pub fn params(empties: u32, depth: u32) -> Option<ProbCutFit> {
     if depth < MIN_DEPTH {
         return None;
     }
@@ -79,12 +74,11 @@ pub fn params(empties: u32, depth: u32) -> Option<ProbCut> {
     };
     let (slope, intercept, sigma) =
         PARAMS[stage(empties)][(calibrated - MIN_DEPTH) as usize];
-    Some(ProbCut {
+    Some(ProbCutFit {
         shallow,
         slope: f64::from(slope),
         intercept: f64::from(intercept) / 64.0,
         sigma: f64::from(sigma) / 64.0,
-        confidence: CONFIDENCE,
     })
 }
 
@@ -92,7 +86,6 @@ pub fn params(empties: u32, depth: u32) -> Option<ProbCut> {
 mod tests {
     use super::super::Othello;
     use super::*;
-    use crate::game::Game;
 
     #[test]
     fn shallow_depths_keep_the_parity_and_deep_nodes_the_calibrated_gap() {
@@ -109,20 +102,11 @@ mod tests {
     }
 
     #[test]
-    fn the_game_option_and_the_table_evaluation_turn_probcut_off() {
-        use crate::options::Options;
-        let game = |words: &[&str]| {
-            let options = Options::parse(Othello::OPTIONS, words).expect("valid options");
-            Othello::new_game(&options).expect("a game")
-        };
-        assert!(game(&["eval=pattern"]).probcut(6).is_some());
-        assert!(game(&["eval=pattern", "probcut=off"]).probcut(6).is_none());
-        assert!(game(&["eval=table"]).probcut(6).is_none());
-        // A position text keeps the setting.
-        let mut g = game(&["eval=pattern", "probcut=off"]);
-        let text = g.position_text().expect("othello has one");
-        g.set_position(&text).expect("its own text");
-        assert!(g.probcut(6).is_none());
+    fn the_table_evaluation_has_no_probcut_fit() {
+        use super::super::eval::OthelloEval;
+        use crate::game::Evaluator;
+        let start = Othello::start();
+        assert!(OthelloEval::Builtin.probcut_fit(&start, 6).is_some());
+        assert!(OthelloEval::Table.probcut_fit(&start, 6).is_none());
     }
-
 }

@@ -112,8 +112,6 @@ pub type Quoridor = QuoridorGame<2>;
 /// Four-player Quoridor.
 pub type Quoridor4 = QuoridorGame<4>;
 
-/// See [`QuoridorGame::reward_decay`].
-const REWARD_DECAY: f64 = 0.003;
 
 /// Exit bits: the northern side of a square is open, and so on.
 const NORTH: u8 = 1;
@@ -570,6 +568,7 @@ impl<const P: usize> QuoridorGame<P> {
 }
 
 impl<const P: usize> Game for QuoridorGame<P> {
+    type Eval = crate::game::OwnEvaluation;
     type Move = QuoridorMove;
 
     const NAME: &'static str = "quoridor";
@@ -794,16 +793,6 @@ impl<const P: usize> Game for QuoridorGame<P> {
         }
     }
 
-    /// A race: a win in fewer plies is a better win. Per ply from the
-    /// search's root, a result moves 0.003 of the way to 1/2, so a wall
-    /// placed before walking home costs a Monte Carlo search about 0.003
-    /// of reward, 30 times what [`QuoridorGame::reward`] alone discounts
-    /// (1e-4 a ply, lost in the spread of the playouts). At 0.01 and more
-    /// `mcts` with heuristic playouts lost a won race on the coursework
-    /// board (`tests/quoridor_race.rs`): far results blur towards 1/2.
-    fn reward_decay(&self) -> f64 {
-        REWARD_DECAY
-    }
 
     /// The race (module `eval`): who arrives first, by how many plies,
     /// walls in hand; a race the others can no longer stop is scored as

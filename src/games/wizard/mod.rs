@@ -584,6 +584,7 @@ impl Wizard {
 }
 
 impl Game for Wizard {
+    type Eval = crate::game::OwnEvaluation;
     type Move = WizardMove;
 
     const NAME: &'static str = "wizard";
@@ -837,13 +838,6 @@ impl Game for Wizard {
         reward_as_evaluation(self.reward(seat))
     }
 
-    /// Half the playout moves are the rule player's: ISMCTS at 400
-    /// iterations against three random-playout copies +26 ± 25 points a
-    /// game (80 games), and at equal time (20 ms) against the build
-    /// before, +73 ± 41 (40 games; docs/experiments-cards.md).
-    fn playout_rules(&self) -> f64 {
-        0.5
-    }
 
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
