@@ -254,10 +254,20 @@ fn cards(
         if mv.starts_with("bid:") || mv.starts_with("trump:") || mv == "lose" {
             click_move(b, &format!("#choices [data-move='{mv}']"));
         } else if mv.len() > 2 {
-            // Ninety-Nine: a card with a choice of value.
+            // Ninety-Nine: a card with a choice of value. The page offers
+            // the choice only where there is one: a card with one legal
+            // value (an ace where 11 would pass 99) plays on its click.
             let card = &mv[..2];
-            b.click(&format!("#hand .card[data-card='{card}']"));
-            click_move(b, &format!("#choices [data-move='{mv}']"));
+            let values = legal
+                .iter()
+                .filter(|m| m.starts_with(card) && m.len() > 2)
+                .count();
+            if values > 1 {
+                b.click(&format!("#hand .card[data-card='{card}']"));
+                click_move(b, &format!("#choices [data-move='{mv}']"));
+            } else {
+                click_move(b, &format!("#hand .card[data-card='{card}']"));
+            }
         } else {
             click_move(b, &format!("#hand .card[data-card='{mv}']"));
         }

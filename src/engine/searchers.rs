@@ -2,8 +2,9 @@
 //! game type, and the searcher kept between moves (rebuilt only when a
 //! setting that shapes it changes, so that MCTS keeps its tree).
 
+use crate::engine::error::EngineError;
 use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
-use crate::engine::{EngineError, time};
+use crate::engine::time;
 use crate::game::Game;
 use crate::games;
 use crate::search::Search;
