@@ -176,9 +176,11 @@ mod tests {
         Clock::parse(text).unwrap()
     }
 
-    /// (left ms, stones) after each move of `moves` ms, or `None` once the
-    /// flag fell.
-    fn run(tc: &str, grace: u64, moves: &[u64]) -> Vec<Option<(u64, u32)>> {
+    /// (left ms, stones) after a move, or `None` once the flag fell.
+    type After = Option<(u64, u32)>;
+
+    /// [`After`] each move of `moves` ms.
+    fn run(tc: &str, grace: u64, moves: &[u64]) -> Vec<After> {
         let mut c = SeatClock::new(clock(tc), ms(grace));
         moves
             .iter()
@@ -194,7 +196,7 @@ mod tests {
     #[test]
     fn the_clock_model_table() {
         // (tc, grace ms, moves in ms, expected after each move)
-        let table: &[(&str, u64, &[u64], &[Option<(u64, u32)>])] = &[
+        let table: &[(&str, u64, &[u64], &[After])] = &[
             // Sudden death: main time runs down, then the grace, then the flag.
             ("1", 0, &[400, 600], &[Some((600, 0)), Some((0, 0))]),
             ("1", 0, &[400, 601], &[Some((600, 0)), None]),
