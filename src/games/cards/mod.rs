@@ -28,4 +28,4 @@ pub use hooks::{
     parse_numbered_seat, reward_as_evaluation, seat_option_spec,
 };
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
-pub use view::{shows_hand, to_move_text, trick_text};
+pub use view::{shows_hand, to_move_text, trick_plays, trick_text};

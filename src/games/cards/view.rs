@@ -23,6 +23,16 @@ pub fn trick_text<S: fmt::Display>(
         .join(", ")
 }
 
+/// The plays of a trick whose `cards` were played in turn from seat
+/// `leader` on, at a table of `seats`: each card with its seat.
+pub fn trick_plays(cards: &[Card], leader: Seat, seats: usize) -> Vec<(Seat, Card)> {
+    cards
+        .iter()
+        .enumerate()
+        .map(|(i, &card)| ((leader + i) % seats, card))
+        .collect()
+}
+
 /// The `to move:` line of a card game's picture: the seat to play, a deal,
 /// or the end of the game.
 pub fn to_move_text<S: fmt::Display>(turn: Turn, seat_name: impl Fn(Seat) -> S) -> String {
