@@ -1,5 +1,6 @@
-//! The lines of a card game's picture that every card game writes alike:
-//! the trick ([`trick_text`]) and who is to move ([`to_move_text`]).
+//! What the card games' pictures share: the trick ([`trick_plays`],
+//! [`trick_text`]), who is to move ([`to_move_text`]) and whose cards show
+//! ([`shows_hand`]).
 
 use std::fmt;
 
