@@ -150,7 +150,7 @@ impl Card {
         (i < 60).then_some(Card(i as u8))
     }
 
-    /// Its index, 0..60: bit position in a [`CardSet`].
+    /// Its index, 0..60: bit position in a [`CardSet`](super::CardSet).
     pub fn index(self) -> usize {
         self.0 as usize
     }

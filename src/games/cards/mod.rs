@@ -8,10 +8,12 @@
 //! - `deal_sampler.rs`: [`sample_deal`], which deals unseen cards to hidden
 //!   hands under per-seat constraints (hand sizes, known voids) for
 //!   determinization;
-//! - `view.rs`: the trick and to-move lines of the games' pictures;
+//! - `view.rs`: what the games' pictures share (the trick and to-move
+//!   lines, whose cards show);
 //! - `hooks.rs`: what the card games' `Game` impls would otherwise each
 //!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
-//!   numbered seat names, the evaluation hook).
+//!   numbered seat names, whether a state knows a hand, the evaluation
+//!   hook).
 
 mod card;
 mod card_set;
@@ -28,4 +30,4 @@ pub use hooks::{
     parse_numbered_seat, reward_as_evaluation, seat_option_spec,
 };
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
-pub use view::{shows_hand, to_move_text, trick_text};
+pub use view::{shows_hand, to_move_text, trick_plays, trick_text};

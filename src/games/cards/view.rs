@@ -1,5 +1,6 @@
-//! The lines of a card game's picture that every card game writes alike:
-//! the trick ([`trick_text`]) and who is to move ([`to_move_text`]).
+//! What the card games' pictures share: the trick ([`trick_plays`],
+//! [`trick_text`]), who is to move ([`to_move_text`]) and whose cards show
+//! ([`shows_hand`]).
 
 use std::fmt;
 
@@ -21,6 +22,16 @@ pub fn trick_text<S: fmt::Display>(
         .map(|&(seat, card)| format!("{} {card}", seat_name(seat)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The plays of a trick whose `cards` were played in turn from seat
+/// `leader` on, at a table of `seats`: each card with its seat.
+pub fn trick_plays(cards: &[Card], leader: Seat, seats: usize) -> Vec<(Seat, Card)> {
+    cards
+        .iter()
+        .enumerate()
+        .map(|(i, &card)| ((leader + i) % seats, card))
+        .collect()
 }
 
 /// The `to move:` line of a card game's picture: the seat to play, a deal,

@@ -64,7 +64,7 @@ mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
-    Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand, parse_deal_seed,
+    Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand, parse_deal_seed, trick_plays,
     reward_as_evaluation,
 };
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
@@ -380,9 +380,11 @@ impl Hearts {
 
     /// The current trick as (seat, card) in playing order.
     pub fn trick(&self) -> Vec<(Seat, Card)> {
-        (0..self.trick_len as usize)
-            .map(|i| ((self.leader as usize + i) % SEATS, self.trick[i]))
-            .collect()
+        trick_plays(
+            &self.trick[..self.trick_len as usize],
+            self.leader as usize,
+            SEATS,
+        )
     }
 
     /// Whether hearts may be led now (broken).

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Hearts, Phase, SEATS};
 use crate::game::{Game, Seat};
-use crate::games::cards::{Card, CardSet, knows_hand, shows_hand, to_move_text, trick_text};
+use crate::games::cards::{CardSet, knows_hand, shows_hand, to_move_text, trick_plays, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -58,9 +58,7 @@ impl Hearts {
         }
         let _ = writeln!(out, "trick: {}", trick_text(&self.trick(), Self::name));
         if let Some((cards, leader, taker)) = self.last_trick {
-            let plays: Vec<(Seat, Card)> = (0..SEATS)
-                .map(|i| ((leader as usize + i) % SEATS, cards[i]))
-                .collect();
+            let plays = trick_plays(&cards, leader as usize, SEATS);
             let _ = writeln!(
                 out,
                 "last trick: {}; {} took it",

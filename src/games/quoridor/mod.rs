@@ -849,10 +849,8 @@ impl<const P: usize> Game for QuoridorGame<P> {
         Some(h)
     }
 
-    /// Baseline: while not behind in the race (counting whose turn it is),
-    /// step along a shortest path; when behind and walls remain, place the
-    /// wall that lengthens the leading rival's path most relative to one's
-    /// own, if any does. Ties are broken at random.
+    /// The rule player (module `baseline`): the race while not behind, the
+    /// wall that hurts the leading rival most when behind.
     fn rules_move(&self, rng: &mut Rng) -> Option<QuoridorMove> {
         self.rules_choice(rng)
     }

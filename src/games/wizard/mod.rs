@@ -67,7 +67,7 @@ mod view;
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, seat_option_spec, deal_seed_text, deal_seeded, knows_hand,
-    numbered_seat_name, parse_deal_seed, parse_numbered_seat, reward_as_evaluation,
+    numbered_seat_name, parse_deal_seed, parse_numbered_seat, reward_as_evaluation, trick_plays,
 };
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -377,10 +377,11 @@ impl Wizard {
 
     /// The current trick as (seat, card) in playing order.
     pub fn trick(&self) -> Vec<(Seat, Card)> {
-        let n = self.cfg.players;
-        (0..self.trick_len as usize)
-            .map(|i| ((self.leader as usize + i) % n, self.trick[i]))
-            .collect()
+        trick_plays(
+            &self.trick[..self.trick_len as usize],
+            self.leader as usize,
+            self.cfg.players,
+        )
     }
 
     /// The scores of the last finished round.
