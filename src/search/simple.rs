@@ -2,7 +2,7 @@
 //! rule-based baseline.
 
 use crate::game::{Game, Rng, Seat};
-use crate::search::alphabeta::shallow_best;
+use crate::search::playout::shallow_best;
 use crate::search::{Budget, Control, Search, SearchResult};
 
 /// How often (in moves looked at) the one-ply fallback reads the clock.

@@ -956,8 +956,8 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
 #[test]
 fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
     use crate::games::quoridor::Quoridor;
-    use crate::search::alphabeta::{shallow_best, shallow_best_within};
     use crate::search::playout::DECISION_LOOKS;
+    use crate::search::playout::{shallow_best, shallow_best_within};
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let (mut buf, mut scratch) = (Vec::new(), Vec::new());
