@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
-use crate::game::{Game, ProbCut, Rng, Seat, Turn};
-use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
+use crate::game::{Game, ProbCut, Seat, Turn};
+use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
 use crate::zeroed::ZeroedTable;
 use abdada::{BUSY_DEPTH, Busy, Take};
 use iterations::{Completed, Iterations};
@@ -799,14 +799,8 @@ fn score_to_value(score: i32) -> f64 {
 }
 
 impl<G: Game> Search<G> for AlphaBeta<G> {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        _rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, _) = ask.parts();
         let started = Instant::now();
         let node_limit = budget.iterations.unwrap_or(u64::MAX);
         let max_depth = budget.depth.unwrap_or(64).max(1);
@@ -932,6 +926,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
 mod value_tests {
     use super::*;
     use crate::control::{Budget, Control};
+    use crate::game::Rng;
     use crate::games::othello::{Othello, random_position};
     use rand::SeedableRng;
 
@@ -1102,6 +1097,7 @@ mod value_tests {
 mod time_tests {
     use super::*;
     use crate::control::{Budget, Control};
+    use crate::game::Rng;
     use crate::games::othello::random_position;
     use rand::SeedableRng;
     use std::time::Duration;

@@ -13,8 +13,8 @@
 use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Control, Progress};
-use crate::game::{Game, Rng, Seat};
-use crate::search::{Candidate, Search, SearchResult, lines_text};
+use crate::game::Game;
+use crate::search::{Ask, Candidate, Search, SearchResult, lines_text};
 
 /// The value in `[0, 1]` of an exact margin: a win, a draw or a loss.
 fn outcome_value(exact: i32) -> f64 {
@@ -80,14 +80,8 @@ impl<G: Game> SolveFirst<G> {
 }
 
 impl<G: Game> Search<G> for SolveFirst<G> {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, rng) = ask.parts();
         // The position's size: the least reach that solves it.
         let size = (0..=self.reach).find(|&r| root.solvable(r));
         let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
@@ -190,6 +184,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rng;
     use crate::games::othello::{Othello, random_position};
     use crate::search::alphabeta::AlphaBeta;
     use rand::SeedableRng;
