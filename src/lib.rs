@@ -6,6 +6,7 @@
 //! engine):
 //! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
 //!    `zeroed` and `dispose`: large tables made and freed off the clock;
+//!    `atomic_rows`: a table's words shared between threads as atomics;
 //!    [`peer_file`]: files opened on a peer's word, read safely; [`json`]:
 //!    the one JSON writer.
 //! 2. [`game`]: the game trait every game implements; [`extras`]: what a
@@ -25,6 +26,7 @@
 //! 6. `main.rs`: the command line.
 
 pub mod arena;
+pub(crate) mod atomic_rows;
 pub mod bench;
 pub mod control;
 pub(crate) mod dispose;

@@ -12,7 +12,7 @@ use tabula::games::hearts::Hearts;
 use tabula::options::{OptionError, OptionSpec, Options};
 use tabula::search::ismcts::Ismcts;
 use tabula::search::pimc::Pimc;
-use tabula::search::{Budget, Control, Search};
+use tabula::search::{Ask, Budget, Control, Search};
 
 fn game(words: &[&str]) -> Hearts {
     Hearts::new_game(&Options::parse(Hearts::OPTIONS, words).unwrap()).unwrap()
@@ -85,26 +85,15 @@ fn pimc_beats_random_players() {
 struct Rules;
 
 impl Search<Hearts> for Rules {
-    fn search(
+    fn choose(
         &mut self,
-        root: &Hearts,
-        _seat: Seat,
-        _budget: &Budget,
-        _control: &Control,
-        rng: &mut Rng,
+        ask: Ask<'_, Hearts>,
     ) -> tabula::search::SearchResult<tabula::games::hearts::HeartsMove> {
+        let (root, _, _, _, rng) = ask.parts();
         let best = root
             .rules_move(rng)
             .expect("a rule move for the seat to move");
-        tabula::search::SearchResult {
-            best,
-            score: 0.5,
-            iterations: 0,
-            depth: 0,
-            pv: vec![best],
-            exact: None,
-            lines: Vec::new(),
-        }
+        tabula::search::SearchResult::unsearched(best, 0)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::games::othello::Othello;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::search::Search as _;
-use crate::search::alphabeta::shallow_best;
+use crate::search::playout::shallow_best;
 use crate::tool_args::{self, ArgError, within};
 
 /// `tabula calibrate-probcut`: measure the ProbCut regressions.

@@ -7,16 +7,22 @@
 //! win more than a farther one). A seat that moves twice in a row (a game
 //! whose turn does not alternate) keeps its window instead of negating it.
 
+mod abdada;
+mod iterations;
+mod tt;
+
 use std::alloc::Layout;
 use std::marker::PhantomData;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
-use crate::game::{Evaluator as _, Game, ProbCutFit, Rng, Seat, Turn};
-use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
+use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
+use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
 use crate::zeroed::ZeroedTable;
+use abdada::{BUSY_DEPTH, Busy, Take};
+use iterations::{Completed, Iterations};
+use tt::{Bound, Entry, MIN_SLOTS, SharedTable, Slot, from_table, salt, to_table};
 
 /// The score of a won game at the root; wins further away score less.
 const WIN: i32 = 1_000_000;
@@ -29,106 +35,6 @@ const POLL_EVERY: u64 = 1024;
 /// are too cheap to gain and their scores swing most.
 const ASPIRATION: i32 = 500;
 const ASPIRATION_DEPTH: u32 = 4;
-
-/// What a stored score says of the true value. `Exact` is zero, so a zeroed
-/// slot reads as a valid [`Entry`].
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum Bound {
-    Exact = 0,
-    Lower,
-    Upper,
-}
-
-impl Bound {
-    /// What a fail-soft `score` searched in the window `(alpha, beta)`
-    /// says of the true value.
-    fn of(score: i32, alpha: i32, beta: i32) -> Bound {
-        if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        }
-    }
-}
-
-/// One slot of the transposition table, as read or written. All-zero words
-/// are an empty slot: the key stored is the position's key XOR the table's
-/// salt, and a zero matches only the one key equal to the salt (as likely
-/// as any collision of two 64-bit keys, which the table already lives
-/// with); a zero entry has depth 0, which cuts nothing off, and no best
-/// move. The best move is kept as its place in the position's list of
-/// legal moves (as generated), so that an entry is two plain words for any
-/// game's moves.
-#[derive(Clone, Copy)]
-struct Entry {
-    salted_key: u64,
-    score: i32,
-    depth: u8,
-    bound: Bound,
-    /// The best move's index in the generated move list, plus one; 0 for
-    /// none.
-    best: u16,
-}
-
-impl Entry {
-    /// Everything but the key, in one word.
-    fn data(&self) -> u64 {
-        (self.score as u32 as u64)
-            | (self.depth as u64) << 32
-            | (self.bound as u64) << 40
-            | (self.best as u64) << 48
-    }
-
-    fn from_data(salted_key: u64, data: u64) -> Entry {
-        Entry {
-            salted_key,
-            score: data as u32 as i32,
-            depth: (data >> 32) as u8,
-            bound: match (data >> 40) as u8 {
-                1 => Bound::Lower,
-                2 => Bound::Upper,
-                _ => Bound::Exact,
-            },
-            best: (data >> 48) as u16,
-        }
-    }
-
-    /// The best move among `moves`, the position's legal moves as
-    /// generated.
-    fn best<M: Copy>(&self, moves: &[M]) -> Option<M> {
-        self.best_index(moves.len()).map(|i| moves[i])
-    }
-
-    /// The best move's index in a generated list of `len` moves.
-    fn best_index(&self, len: usize) -> Option<usize> {
-        (self.best as usize).checked_sub(1).filter(|&i| i < len)
-    }
-}
-
-/// A slot's words: the key XOR the data, and the data. The threads of a
-/// search write them one at a time without a lock; a read that catches
-/// half of one write and half of another does not give back its key (the
-/// XOR of its words), so it counts as a miss.
-type Slot = [u64; 2];
-
-// The slots are shared between threads as atomics of the same layout.
-const _: () = assert!(
-    std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>()
-        && std::mem::size_of::<u64>() == std::mem::size_of::<AtomicU64>()
-);
-
-/// The smallest transposition table, in entries.
-const MIN_SLOTS: usize = 1024;
-
-/// The salt of the `n`th clearing of a table: a clearing draws a new salt
-/// instead of writing every slot, so old entries no longer match.
-fn salt(n: u64) -> u64 {
-    let z = (n + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z ^ (z >> 31)
-}
 
 /// Iterative-deepening alpha-beta with a transposition table; on several
 /// threads, lazy SMP with simplified ABDADA: helper threads run the same
@@ -160,142 +66,8 @@ struct Knobs<G: Game> {
     probcut: Option<f64>,
 }
 
-/// The table as the threads of one search share it.
-struct SharedTable<'t> {
-    words: &'t [AtomicU64],
-    salt: u64,
-}
-
-impl<'t> SharedTable<'t> {
-    fn new(slots: &'t mut [Slot], salt: u64) -> SharedTable<'t> {
-        let len = slots.len() * 2;
-        // SAFETY: the slots are `len` initialised u64s, borrowed mutably
-        // for 't, so nothing else reads or writes them meanwhile;
-        // AtomicU64 has the size and alignment of u64 (asserted above),
-        // and from here on they are only accessed atomically.
-        let words =
-            unsafe { std::slice::from_raw_parts(slots.as_mut_ptr().cast::<AtomicU64>(), len) };
-        SharedTable { words, salt }
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.words.len() / 2 - 1)
-    }
-
-    /// The entry in the slot of `key`, whatever position it holds (a
-    /// torn one comes back with a key that matches nothing).
-    fn read(&self, key: u64) -> Entry {
-        let i = 2 * self.slot(key);
-        let mixed = self.words[i].load(Ordering::Relaxed);
-        let data = self.words[i + 1].load(Ordering::Relaxed);
-        Entry::from_data(mixed ^ data, data)
-    }
-
-    fn write(&self, key: u64, e: &Entry) {
-        let i = 2 * self.slot(key);
-        let data = e.data();
-        self.words[i].store(e.salted_key ^ data, Ordering::Relaxed);
-        self.words[i + 1].store(data, Ordering::Relaxed);
-    }
-}
-
-/// The positions threads are searching right now (simplified ABDADA): a
-/// thread about to search a move other than a node's first, deep enough
-/// to matter, puts it off to the end of the node's list when another
-/// thread is already in it, so that threads on the same iteration split a
-/// node's moves between them instead of searching the same ones twice.
-/// A slot holds one key; two positions in one slot only make a move wait
-/// that need not (or not wait), never a wrong score.
-struct Busy {
-    keys: Box<[AtomicU64]>,
-}
-
-/// Slots of [`Busy`]: far more than the positions the threads can be in
-/// at once (a few per ply each).
-const BUSY_SLOTS: usize = 1 << 14;
-
-/// The fewest plies a child must be searched to for the threads to mark
-/// it busy: shallower ones cost less than the table's traffic.
-const BUSY_DEPTH: u32 = 2;
-
-impl Busy {
-    fn new() -> Busy {
-        Busy {
-            keys: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.keys[(key as usize) & (BUSY_SLOTS - 1)]
-    }
-
-    fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    /// Clears the mark of `key`, unless another position has taken the
-    /// slot since.
-    fn leave(&self, key: u64) {
-        let _ = self
-            .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}
-
-/// What to do with a node's next move, with several threads (see [`Busy`]).
-enum Take {
-    /// Another thread is in it: search it after the node's other moves.
-    Later,
-    /// Search it now, marked busy under this key meanwhile, if any.
-    Now(Option<u64>),
-}
-
 /// A thread's reusable move lists and move orders.
 type Buffers<M> = (Vec<Vec<M>>, Vec<Vec<(i32, u32)>>);
-
-/// What the threads of one search tell each other of their iterative
-/// deepening: the depth the main thread is on, which a helper that falls
-/// behind catches up to, and the deepest iteration any thread has
-/// completed, whose move the search plays when it ends.
-struct Iterations<M> {
-    main_depth: AtomicU32,
-    deepest: Mutex<Option<Completed<M>>>,
-}
-
-/// An iteration one thread completed: its depth, best move and score.
-#[derive(Clone, Copy)]
-struct Completed<M> {
-    depth: u32,
-    best: M,
-    score: i32,
-}
-
-impl<M: Copy> Iterations<M> {
-    fn new() -> Iterations<M> {
-        Iterations {
-            main_depth: AtomicU32::new(0),
-            deepest: Mutex::new(None),
-        }
-    }
-
-    /// Records a completed iteration; a deeper one replaces the one held
-    /// (at equal depth the first to finish stays).
-    fn complete(&self, done: Completed<M>) {
-        if let Ok(mut deepest) = self.deepest.lock()
-            && deepest.is_none_or(|d| done.depth > d.depth)
-        {
-            *deepest = Some(done);
-        }
-    }
-
-    fn deepest(&self) -> Option<Completed<M>> {
-        self.deepest.lock().ok().and_then(|d| *d)
-    }
-}
 
 /// One thread's search on the shared table.
 struct Worker<'t, G: Game> {
@@ -1053,31 +825,6 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 }
 
-/// A won or lost score as the table keeps it: counted from the node
-/// `ply` plies from the root (the search counts from the root), so that an
-/// entry found at another ply gives the same distance to the end.
-fn to_table(score: i32, ply: u32) -> i32 {
-    if score > WIN / 2 {
-        score + ply as i32
-    } else if score < -WIN / 2 {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-/// A table score as the search counts it at a node `ply` plies from the
-/// root: the inverse of [`to_table`].
-fn from_table(score: i32, ply: u32) -> i32 {
-    if score > WIN / 2 {
-        score - ply as i32
-    } else if score < -WIN / 2 {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     let r = state.reward(me);
     if r > 0.5 {
@@ -1099,14 +846,8 @@ fn score_to_value(score: i32) -> f64 {
 }
 
 impl<G: Game> Search<G> for AlphaBeta<G> {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        _rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, _) = ask.parts();
         let started = Instant::now();
         let node_limit = budget.iterations.unwrap_or(u64::MAX);
         let max_depth = budget.depth.unwrap_or(64).max(1);
@@ -1240,195 +981,11 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
     }
 }
 
-/// The move a depth-1 or depth-2 search prefers for the seat to move,
-/// without a table: the heuristic policy of playouts. `buf` and `scratch`
-/// are reusable move buffers. Ticks `pacer` once per move looked at, and
-/// gives up (`None`) when it says stop.
-pub fn shallow_best<G: Game>(
-    state: &G,
-    depth: u32,
-    buf: &mut Vec<G::Move>,
-    scratch: &mut Vec<G::Move>,
-    pacer: &mut Pacer,
-) -> Option<G::Move> {
-    shallow_best_within(state, depth, buf, scratch, pacer, u64::MAX).0
-}
-
-/// [`shallow_best`] within about `cap` looks (a move listed or a position
-/// evaluated: on a wide board both cost a path search or more), and the
-/// looks it took. Depth 1 looks at every move. Depth 2 does too where
-/// every move's replies fit in `cap` (taking the moves' count for the
-/// replies'); else it ranks the moves by depth 1 and looks at the
-/// replies of the best ranked first, as many as fit in `cap` (one at
-/// least), choosing among those. Ties go to the move generated first,
-/// either way.
-pub fn shallow_best_within<G: Game>(
-    state: &G,
-    depth: u32,
-    buf: &mut Vec<G::Move>,
-    scratch: &mut Vec<G::Move>,
-    pacer: &mut Pacer,
-    cap: u64,
-) -> (Option<G::Move>, u64) {
-    let Turn::Player(me) = state.turn() else {
-        return (None, 0);
-    };
-    state.legal_moves(buf);
-    let moves = buf.len() as u64;
-    let mut looks = moves;
-    let mut best: Option<(G::Move, f64)> = None;
-    let whole = moves.saturating_add(moves.saturating_mul(moves).saturating_mul(2));
-    if depth < 2 || whole <= cap {
-        for &mv in buf.iter() {
-            if pacer.tick() {
-                return (None, looks);
-            }
-            let mut child = state.clone();
-            child.apply(mv);
-            looks += 1;
-            let value = if depth >= 2 && !child.at_horizon() {
-                let (value, replies) = reply_value(&child, me, scratch);
-                looks += replies;
-                value
-            } else {
-                one_ply_value(&child, me)
-            };
-            if best.is_none_or(|(_, v)| value > v) {
-                best = Some((mv, value));
-            }
-        }
-        return (best.map(|(mv, _)| mv), looks);
-    }
-    // Too wide for every reply: rank by depth 1, then look deeper at the
-    // best ranked while the looks last.
-    let mut ranked = Vec::with_capacity(buf.len());
-    for (i, &mv) in buf.iter().enumerate() {
-        if pacer.tick() {
-            return (None, looks);
-        }
-        let mut child = state.clone();
-        child.apply(mv);
-        looks += 1;
-        ranked.push((one_ply_value(&child, me), i));
-    }
-    // Stable: equal values keep generation order.
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut chosen: Option<(usize, f64)> = None;
-    for (refined, &(shallow, i)) in ranked.iter().enumerate() {
-        if refined > 0 && looks >= cap {
-            break;
-        }
-        if pacer.tick() {
-            return (None, looks);
-        }
-        let mut child = state.clone();
-        child.apply(buf[i]);
-        let value = if child.at_horizon() {
-            shallow
-        } else {
-            let (value, replies) = reply_value(&child, me, scratch);
-            looks += replies;
-            value
-        };
-        if chosen.is_none_or(|(j, v)| value > v || (value == v && i < j)) {
-            chosen = Some((i, value));
-        }
-    }
-    (chosen.map(|(i, _)| buf[i]), looks)
-}
-
-/// The value for `me` of `state` after the opponent's best reply (the
-/// opponent minimises `me`'s evaluation), and the looks it took (the
-/// replies listed and evaluated).
-fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64, u64) {
-    match state.turn() {
-        Turn::Player(p) if p != me => {}
-        _ => return (state.evaluate(me), 1),
-    }
-    state.legal_moves(scratch);
-    let mut worst = f64::INFINITY;
-    for &mv in scratch.iter() {
-        let mut child = state.clone();
-        child.apply(mv);
-        worst = worst.min(one_ply_value(&child, me));
-    }
-    (worst, 2 * scratch.len() as u64)
-}
-
-/// A position's value for `me` one ply down, as the shallow choice
-/// compares them: a finished game's reward mapped to [-2, 2], else the
-/// evaluation.
-fn one_ply_value<G: Game>(state: &G, me: Seat) -> f64 {
-    if state.at_horizon() {
-        state.reward(me) * 4.0 - 2.0
-    } else {
-        state.evaluate(me)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_slot_written_by_two_threads_at_once_never_reads_as_a_mixed_entry() {
-        // Two writers fill one slot with entries of two keys, each with its
-        // own data; a reader that accepts an entry for a key must see that
-        // key's data, never the other's half.
-        let mut slots = ZeroedTable::<Slot>::try_new(MIN_SLOTS).expect("a small table");
-        let table = SharedTable::new(&mut slots, salt(0));
-        let keys = [5u64, 5 + MIN_SLOTS as u64];
-        assert_eq!(table.slot(keys[0]), table.slot(keys[1]));
-        let entry = |k: usize, n: i32| Entry {
-            salted_key: keys[k] ^ table.salt,
-            score: if k == 0 { n } else { -n - 1 },
-            depth: k as u8 + 1,
-            bound: if k == 0 { Bound::Lower } else { Bound::Upper },
-            best: k as u16,
-        };
-        let stop = AtomicBool::new(false);
-        let (mut hits, mut wrong) = (0u64, 0u64);
-        std::thread::scope(|scope| {
-            for (k, &key) in keys.iter().enumerate() {
-                let (table, stop) = (&table, &stop);
-                scope.spawn(move || {
-                    let mut n = 0;
-                    while !stop.load(Ordering::Relaxed) {
-                        table.write(key, &entry(k, n));
-                        n = (n + 1) % 1000;
-                    }
-                });
-            }
-            // At least two million reads, and on until the writers (which a
-            // busy machine may start late) have been seen a thousand times,
-            // for ten seconds at most.
-            let started = std::time::Instant::now();
-            let mut i = 0usize;
-            while i < 2_000_000
-                || (hits < 1000 && started.elapsed() < std::time::Duration::from_secs(10))
-            {
-                let k = i % 2;
-                i += 1;
-                let e = table.read(keys[k]);
-                if e.salted_key == keys[k] ^ table.salt {
-                    hits += 1;
-                    let own = if k == 0 { e.score >= 0 } else { e.score < 0 };
-                    if !own || e.depth != k as u8 + 1 || e.best != k as u16 {
-                        wrong += 1;
-                    }
-                }
-            }
-            stop.store(true, Ordering::Relaxed);
-        });
-        assert!(hits > 0);
-        assert_eq!(wrong, 0, "{wrong} mixed entries in {hits} hits");
-    }
-}
-
 #[cfg(test)]
 mod value_tests {
     use super::*;
     use crate::control::{Budget, Control};
+    use crate::game::Rng;
     use crate::games::othello::{Othello, random_position};
     use rand::SeedableRng;
 
@@ -1612,6 +1169,7 @@ mod value_tests {
 mod time_tests {
     use super::*;
     use crate::control::{Budget, Control};
+    use crate::game::Rng;
     use crate::games::othello::random_position;
     use rand::SeedableRng;
     use std::time::Duration;

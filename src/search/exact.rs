@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Control, Progress, TimeUse};
 use crate::extras::Solver;
-use crate::game::{Game, Rng, Seat};
-use crate::search::{Candidate, Search, SearchResult, lines_text};
+use crate::game::Game;
+use crate::search::{Ask, Candidate, Search, SearchResult, lines_text};
 
 /// The value in `[0, 1]` of an exact margin: a win, a draw or a loss.
 fn outcome_value(exact: i32) -> f64 {
@@ -85,14 +85,8 @@ impl<G: Game> SolveFirst<G> {
 }
 
 impl<G: Game> Search<G> for SolveFirst<G> {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, rng) = ask.parts();
         // The position's size: the least reach that solves it.
         let size = Some((self.solver.size)(root)).filter(|&n| n <= self.reach);
         let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
@@ -200,6 +194,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rng;
     use crate::games::othello::{Othello, SOLVER, random_position};
     use crate::search::alphabeta::AlphaBeta;
     use rand::SeedableRng;

@@ -29,9 +29,7 @@ use rand::Rng as _;
 use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
-use crate::search::{
-    Budget, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text,
-};
+use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
 
 /// Iterations used when the budget sets no limit at all.
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -570,32 +568,13 @@ fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
         .map(|c| (c.mv, c.score))
 }
 
-/// A search result for a move chosen without searching.
-fn only<M: Copy>(mv: M, iterations: u64) -> SearchResult<M> {
-    SearchResult {
-        best: mv,
-        score: 0.5,
-        iterations,
-        depth: 0,
-        pv: vec![mv],
-        exact: None,
-        lines: Vec::new(),
-    }
-}
-
 impl<G: Game> Search<G> for Ismcts {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, rng) = ask.parts();
         let mut root_moves = Vec::new();
         root.legal_moves(&mut root_moves);
         if root_moves.len() == 1 {
-            return only(root_moves[0], 0);
+            return SearchResult::unsearched(root_moves[0], 0);
         }
         let limit = budget.iterations.or(if budget.time.is_some() {
             None
@@ -651,7 +630,7 @@ impl<G: Game> Search<G> for Ismcts {
                 exact: None,
                 lines: ranked_root(runs.iter().map(|r| &r.tree), control.multipv()),
             },
-            None => only(root_moves[0], iterations),
+            None => SearchResult::unsearched(root_moves[0], iterations),
         };
         // A large tree takes tens of milliseconds to free: not before the
         // reply.

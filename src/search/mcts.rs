@@ -37,9 +37,7 @@ use crate::control::Pacer;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout, playout_rewards};
 use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
-use crate::search::{
-    Budget, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text,
-};
+use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
 
 /// How often (in iterations, or heuristic playout steps) the stop flag and
 /// clock are read.
@@ -671,14 +669,8 @@ impl<G: Game> Mcts<G> {
 }
 
 impl<G: Game> Search<G> for Mcts<G> {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, rng) = ask.parts();
         // An iteration budget without a time waits for the compaction, so
         // that seeded searches repeat exactly; a timed one waits a little.
         let patience = control

@@ -42,6 +42,23 @@ pub struct SearchResult<M> {
     pub lines: Vec<Candidate<M>>,
 }
 
+impl<M: Copy> SearchResult<M> {
+    /// The result of a move chosen without a search of its value (the only
+    /// legal move, a random one, or a fallback), after `iterations`: an
+    /// even score, the move alone as the line.
+    pub fn unsearched(mv: M, iterations: u64) -> SearchResult<M> {
+        SearchResult {
+            best: mv,
+            score: 0.5,
+            iterations,
+            depth: 0,
+            pv: vec![mv],
+            exact: None,
+            lines: Vec::new(),
+        }
+    }
+}
+
 /// One root move of a MultiPV search: its value for the deciding seat
 /// (as [`SearchResult::score`]) and the line it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,10 +102,37 @@ pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLi
         .collect()
 }
 
+/// What a search is asked to decide: the position, the seat to move in
+/// it, the budget, the control it polls (stop flag, deadline, progress)
+/// and the generator of its random draws.
+pub struct Ask<'a, G> {
+    /// The position; it has at least one legal move.
+    pub root: &'a G,
+    /// The seat to move in `root`, for whom the search decides.
+    pub seat: Seat,
+    /// How much it may spend.
+    pub budget: &'a Budget,
+    /// What it polls while it runs.
+    pub control: &'a Control<'a>,
+    /// The generator of its draws (a seeded one repeats the search).
+    pub rng: &'a mut Rng,
+}
+
+impl<'a, G> Ask<'a, G> {
+    /// The position, the seat, the budget, the control and the generator.
+    pub fn parts(self) -> (&'a G, Seat, &'a Budget, &'a Control<'a>, &'a mut Rng) {
+        (self.root, self.seat, self.budget, self.control, self.rng)
+    }
+}
+
 /// A search algorithm for game `G`.
 pub trait Search<G: Game> {
-    /// Chooses a move for `seat`, who is to move in `root`.
-    /// `root` has at least one legal move.
+    /// Chooses a move for the seat to move in the position asked about:
+    /// the one method a search implements.
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move>;
+
+    /// [`Search::choose`] for `seat`, who is to move in `root` (which has
+    /// at least one legal move).
     fn search(
         &mut self,
         root: &G,
@@ -96,7 +140,15 @@ pub trait Search<G: Game> {
         budget: &Budget,
         control: &Control,
         rng: &mut Rng,
-    ) -> SearchResult<G::Move>;
+    ) -> SearchResult<G::Move> {
+        self.choose(Ask {
+            root,
+            seat,
+            budget,
+            control,
+            rng,
+        })
+    }
 
     /// Called after a move is played on the engine's board, so a search can
     /// keep what it learned (tree reuse). The default forgets everything.

@@ -21,7 +21,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
-use crate::search::{Budget, Candidate, Control, Progress, Search, SearchResult, lines_text};
+use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
 
 /// Iterations used when the budget sets no limit at all.
 pub const DEFAULT_ITERATIONS: u64 = 10_000;
@@ -261,27 +261,12 @@ fn pull<G: Game>(
 }
 
 impl<G: Game> Search<G> for Pimc {
-    fn search(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, rng) = ask.parts();
         let mut root_moves = Vec::new();
         root.legal_moves(&mut root_moves);
-        let single = |m: G::Move| SearchResult {
-            best: m,
-            score: 0.5,
-            iterations: 0,
-            depth: 0,
-            pv: vec![m],
-            exact: None,
-            lines: Vec::new(),
-        };
         if root_moves.len() == 1 {
-            return single(root_moves[0]);
+            return SearchResult::unsearched(root_moves[0], 0);
         }
         let limit = budget.iterations.or(if budget.time.is_some() {
             None
@@ -343,11 +328,12 @@ impl<G: Game> Search<G> for Pimc {
                 exact: None,
                 lines: ranked(&values, control.multipv()),
             },
-            None => single(
+            None => SearchResult::unsearched(
                 root_moves
                     .first()
                     .copied()
                     .unwrap_or_else(|| worlds[0].moves[0]),
+                0,
             ),
         }
     }
@@ -358,6 +344,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::control::Budget;
     use crate::game::Turn;
     use crate::games::hearts::Hearts;
     use crate::options::Options;

@@ -2,8 +2,7 @@
 //! Carlo searches. Chance steps are drawn from the generator on the way.
 
 use crate::control::Pacer;
-use crate::game::{Evaluator as _, Game, Rng, Turn};
-use crate::search::alphabeta::shallow_best_within;
+use crate::game::{Evaluator as _, Game, Rng, Seat, Turn};
 
 /// Plays uniformly random moves (and chance outcomes) until the horizon,
 /// through the game's [`Game::random_playout`]. Returns the plies played.
@@ -225,5 +224,131 @@ pub fn playout<G: Game>(
                 }
             })
         }
+    }
+}
+
+/// The move a depth-1 or depth-2 search prefers for the seat to move,
+/// without a table: the heuristic policy of playouts. `buf` and `scratch`
+/// are reusable move buffers. Ticks `pacer` once per move looked at, and
+/// gives up (`None`) when it says stop.
+pub fn shallow_best<G: Game>(
+    state: &G,
+    depth: u32,
+    buf: &mut Vec<G::Move>,
+    scratch: &mut Vec<G::Move>,
+    pacer: &mut Pacer,
+) -> Option<G::Move> {
+    shallow_best_within(state, depth, buf, scratch, pacer, u64::MAX).0
+}
+
+/// [`shallow_best`] within about `cap` looks (a move listed or a position
+/// evaluated: on a wide board both cost a path search or more), and the
+/// looks it took. Depth 1 looks at every move. Depth 2 does too where
+/// every move's replies fit in `cap` (taking the moves' count for the
+/// replies'); else it ranks the moves by depth 1 and looks at the
+/// replies of the best ranked first, as many as fit in `cap` (one at
+/// least), choosing among those. Ties go to the move generated first,
+/// either way.
+pub fn shallow_best_within<G: Game>(
+    state: &G,
+    depth: u32,
+    buf: &mut Vec<G::Move>,
+    scratch: &mut Vec<G::Move>,
+    pacer: &mut Pacer,
+    cap: u64,
+) -> (Option<G::Move>, u64) {
+    let Turn::Player(me) = state.turn() else {
+        return (None, 0);
+    };
+    state.legal_moves(buf);
+    let moves = buf.len() as u64;
+    let mut looks = moves;
+    let mut best: Option<(G::Move, f64)> = None;
+    let whole = moves.saturating_add(moves.saturating_mul(moves).saturating_mul(2));
+    if depth < 2 || whole <= cap {
+        for &mv in buf.iter() {
+            if pacer.tick() {
+                return (None, looks);
+            }
+            let mut child = state.clone();
+            child.apply(mv);
+            looks += 1;
+            let value = if depth >= 2 && !child.at_horizon() {
+                let (value, replies) = reply_value(&child, me, scratch);
+                looks += replies;
+                value
+            } else {
+                one_ply_value(&child, me)
+            };
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((mv, value));
+            }
+        }
+        return (best.map(|(mv, _)| mv), looks);
+    }
+    // Too wide for every reply: rank by depth 1, then look deeper at the
+    // best ranked while the looks last.
+    let mut ranked = Vec::with_capacity(buf.len());
+    for (i, &mv) in buf.iter().enumerate() {
+        if pacer.tick() {
+            return (None, looks);
+        }
+        let mut child = state.clone();
+        child.apply(mv);
+        looks += 1;
+        ranked.push((one_ply_value(&child, me), i));
+    }
+    // Stable: equal values keep generation order.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut chosen: Option<(usize, f64)> = None;
+    for (refined, &(shallow, i)) in ranked.iter().enumerate() {
+        if refined > 0 && looks >= cap {
+            break;
+        }
+        if pacer.tick() {
+            return (None, looks);
+        }
+        let mut child = state.clone();
+        child.apply(buf[i]);
+        let value = if child.at_horizon() {
+            shallow
+        } else {
+            let (value, replies) = reply_value(&child, me, scratch);
+            looks += replies;
+            value
+        };
+        if chosen.is_none_or(|(j, v)| value > v || (value == v && i < j)) {
+            chosen = Some((i, value));
+        }
+    }
+    (chosen.map(|(i, _)| buf[i]), looks)
+}
+
+/// The value for `me` of `state` after the opponent's best reply (the
+/// opponent minimises `me`'s evaluation), and the looks it took (the
+/// replies listed and evaluated).
+fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64, u64) {
+    match state.turn() {
+        Turn::Player(p) if p != me => {}
+        _ => return (state.evaluate(me), 1),
+    }
+    state.legal_moves(scratch);
+    let mut worst = f64::INFINITY;
+    for &mv in scratch.iter() {
+        let mut child = state.clone();
+        child.apply(mv);
+        worst = worst.min(one_ply_value(&child, me));
+    }
+    (worst, 2 * scratch.len() as u64)
+}
+
+/// A position's value for `me` one ply down, as the shallow choice
+/// compares them: a finished game's reward mapped to [-2, 2], else the
+/// evaluation.
+fn one_ply_value<G: Game>(state: &G, me: Seat) -> f64 {
+    if state.at_horizon() {
+        state.reward(me) * 4.0 - 2.0
+    } else {
+        state.evaluate(me)
     }
 }

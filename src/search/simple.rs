@@ -1,24 +1,12 @@
 //! The players that do not search: uniformly random, and the game's own
 //! rule-based baseline.
 
-use crate::game::{Game, Rng, Seat};
-use crate::search::alphabeta::shallow_best;
-use crate::search::{Budget, Control, Search, SearchResult};
+use crate::game::Game;
+use crate::search::playout::shallow_best;
+use crate::search::{Ask, Search, SearchResult};
 
 /// How often (in moves looked at) the one-ply fallback reads the clock.
 const POLL_EVERY: u64 = 16;
-
-fn single<M: Copy>(mv: M) -> SearchResult<M> {
-    SearchResult {
-        best: mv,
-        score: 0.5,
-        iterations: 1,
-        depth: 0,
-        pv: vec![mv],
-        exact: None,
-        lines: Vec::new(),
-    }
-}
 
 /// A uniformly random legal move.
 pub struct RandomMove<M> {
@@ -32,15 +20,9 @@ impl<M> Default for RandomMove<M> {
 }
 
 impl<G: Game> Search<G> for RandomMove<G::Move> {
-    fn search(
-        &mut self,
-        root: &G,
-        _seat: Seat,
-        _budget: &Budget,
-        _control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
-        single(root.random_move(rng, &mut self.buf))
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, _, _, _, rng) = ask.parts();
+        SearchResult::unsearched(root.random_move(rng, &mut self.buf), 1)
     }
 }
 
@@ -61,19 +43,13 @@ impl<M> Default for RulesMove<M> {
 }
 
 impl<G: Game> Search<G> for RulesMove<G::Move> {
-    fn search(
-        &mut self,
-        root: &G,
-        _seat: Seat,
-        _budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> SearchResult<G::Move> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, _, _, control, rng) = ask.parts();
         let mut pacer = control.pacer(POLL_EVERY);
         let mv = root
             .rules_move(rng)
             .or_else(|| shallow_best(root, 1, &mut self.buf, &mut self.scratch, &mut pacer))
             .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
-        single(mv)
+        SearchResult::unsearched(mv, 1)
     }
 }

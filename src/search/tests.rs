@@ -9,7 +9,20 @@ use crate::search::alphabeta::AlphaBeta;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::playout::{Ended, Policy, Scratch, eval_reward, playout, playout_rewards};
 use crate::search::simple::RandomMove;
-use crate::search::{Budget, Control, Search};
+use crate::search::{Budget, Control, Search, SearchResult};
+
+/// The move text of every test game here: a move is written as its
+/// number.
+macro_rules! numbered_moves {
+    () => {
+        fn move_text(&self, mv: u8) -> String {
+            mv.to_string()
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+            text.parse().map_err(|_| MoveError::Syntax(text.into()))
+        }
+    };
+}
 
 /// Tic-tac-toe: cells 0..9 row by row, X (seat 0) first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,12 +114,7 @@ impl Game for TicTacToe {
             winners: self.winner().map(|w| vec![w as Seat]).unwrap_or_default(),
         }
     }
-    fn move_text(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        text.parse().map_err(|_| MoveError::Syntax(text.into()))
-    }
+    numbered_moves!();
     fn render(&self) -> String {
         format!("{:?}", self.cells)
     }
@@ -124,9 +132,26 @@ fn iterations(n: u64) -> Budget {
     }
 }
 
+fn depth(n: u32) -> Budget {
+    Budget {
+        depth: Some(n),
+        ..Budget::default()
+    }
+}
+
 fn rng() -> Rng {
     Rng::seed_from_u64(7)
 }
+
+/// A search that nothing stops, from the tests' seed: what most tests
+/// here ask of a search.
+trait Run<G: Game>: Search<G> {
+    fn run(&mut self, root: &G, seat: Seat, budget: &Budget) -> SearchResult<G::Move> {
+        self.search(root, seat, budget, &Control::unlimited(), &mut rng())
+    }
+}
+
+impl<G: Game, S: Search<G>> Run<G> for S {}
 
 // X to move wins at once at 2 (top row); O threatens 6-7-8 as well.
 const WIN_NOW: &str = "XX.OO....";
@@ -136,55 +161,22 @@ const MUST_BLOCK: &str = "OO..X...X";
 #[test]
 fn alphabeta_takes_the_win_and_blocks() {
     let mut ab = AlphaBeta::<TicTacToe>::new(1);
-    let r = ab.search(
-        &TicTacToe::from(WIN_NOW),
-        0,
-        &Budget {
-            depth: Some(9),
-            ..Budget::default()
-        },
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = ab.run(&TicTacToe::from(WIN_NOW), 0, &depth(9));
     assert_eq!(r.best, 2);
     assert_eq!(r.score, 1.0);
     let state = TicTacToe::from("X...O....");
-    let r = ab.search(
-        &state,
-        0,
-        &Budget {
-            depth: Some(9),
-            ..Budget::default()
-        },
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = ab.run(&state, 0, &depth(9));
     // Perfect play from here is a draw.
     assert_eq!(r.score, 0.5);
     let blocked = TicTacToe::from(MUST_BLOCK);
-    let r = ab.search(
-        &blocked,
-        blocked.to_move as Seat,
-        &Budget {
-            depth: Some(9),
-            ..Budget::default()
-        },
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = ab.run(&blocked, blocked.to_move as Seat, &depth(9));
     assert_eq!(r.best, 2);
 }
 
 #[test]
 fn uct_finds_the_win() {
     let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
-    let r = mcts.search(
-        &TicTacToe::from(WIN_NOW),
-        0,
-        &iterations(3000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = mcts.run(&TicTacToe::from(WIN_NOW), 0, &iterations(3000));
     assert_eq!(r.best, 2);
     assert!(r.score > 0.9, "{}", r.score);
     assert_eq!(r.iterations, 3000);
@@ -195,13 +187,7 @@ fn uct_is_reproducible_with_a_seed() {
     let state = TicTacToe::from("X........");
     let run = || {
         Mcts::<TicTacToe>::new(MctsConfig::uct(1.4))
-            .search(
-                &state,
-                1,
-                &iterations(500),
-                &Control::unlimited(),
-                &mut rng(),
-            )
+            .run(&state, 1, &iterations(500))
             .best
     };
     assert_eq!(run(), run());
@@ -217,7 +203,7 @@ fn flat_tries_every_first_move_evenly() {
     };
     let mut flat = Mcts::<TicTacToe>::new(config);
     let state = TicTacToe::new_game(&Options::default()).unwrap();
-    flat.search(&state, 0, &iterations(9), &Control::unlimited(), &mut rng());
+    flat.run(&state, 0, &iterations(9));
     // One playout per first move: root plus nine children, each visited once.
     assert_eq!(flat.tree_size(), 10);
     let visits = flat.root_visits();
@@ -236,13 +222,7 @@ fn ucb1_concentrates_on_the_best_first_move() {
     };
     let mut ucb1 = Mcts::<TicTacToe>::new(config);
     let state = TicTacToe::from(WIN_NOW);
-    let r = ucb1.search(
-        &state,
-        0,
-        &iterations(500),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = ucb1.run(&state, 0, &iterations(500));
     assert_eq!(r.best, 2);
     let visits = ucb1.root_visits();
     let best = visits[0]; // move 2 is the first legal move
@@ -260,13 +240,7 @@ fn rucb1_blocks_a_threat_two_plies_deep() {
         ..MctsConfig::uct(1.4)
     };
     let state = TicTacToe::from(MUST_BLOCK);
-    let r = Mcts::<TicTacToe>::new(config).search(
-        &state,
-        0,
-        &iterations(3000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = Mcts::<TicTacToe>::new(config).run(&state, 0, &iterations(3000));
     assert_eq!(r.best, 2);
 }
 
@@ -274,26 +248,14 @@ fn rucb1_blocks_a_threat_two_plies_deep() {
 fn tree_reuse_keeps_the_subtree_of_the_move_played() {
     let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
     let mut state = TicTacToe::new_game(&Options::default()).unwrap();
-    let r = mcts.search(
-        &state,
-        0,
-        &iterations(2000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = mcts.run(&state, 0, &iterations(2000));
     let kept = mcts.root_visits().iter().sum::<u32>();
     mcts.advance(r.best);
     mcts.settle();
     state.apply(r.best);
     let after = mcts.root_visits().iter().sum::<u32>();
     assert!(after > 0 && after < kept, "{after} of {kept}");
-    mcts.search(
-        &state,
-        1,
-        &iterations(100),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    mcts.run(&state, 1, &iterations(100));
     assert!(mcts.root_visits().iter().sum::<u32>() >= after + 100);
 }
 
@@ -301,13 +263,7 @@ fn tree_reuse_keeps_the_subtree_of_the_move_played() {
 fn tree_reuse_keeps_the_subtree_node_for_node() {
     let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
     let state = TicTacToe::new_game(&Options::default()).unwrap();
-    let r = mcts.search(
-        &state,
-        0,
-        &iterations(3000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = mcts.run(&state, 0, &iterations(3000));
     let expected = mcts.shape(Some(r.best));
     assert!(expected.len() > 100 && expected.len() < mcts.tree_size());
     mcts.advance(r.best);
@@ -320,13 +276,7 @@ fn tree_reuse_keeps_the_subtree_node_for_node() {
 fn a_move_reroots_at_once_and_compaction_runs_beside_the_engine() {
     let mut mcts = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
     let mut state = TicTacToe::new_game(&Options::default()).unwrap();
-    let r = mcts.search(
-        &state,
-        0,
-        &iterations(3000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = mcts.run(&state, 0, &iterations(3000));
     let expected = mcts.shape(Some(r.best));
     mcts.advance(r.best);
     state.apply(r.best);
@@ -340,12 +290,10 @@ fn a_move_reroots_at_once_and_compaction_runs_beside_the_engine() {
     let below_reply: Vec<_> = {
         // The reply's subtree, as seen from the first move's subtree.
         let mut probe = Mcts::<TicTacToe>::new(MctsConfig::uct(1.4));
-        probe.search(
+        probe.run(
             &TicTacToe::new_game(&Options::default()).unwrap(),
             0,
             &iterations(3000),
-            &Control::unlimited(),
-            &mut rng(),
         );
         probe.advance(r.best);
         probe.settle();
@@ -358,13 +306,7 @@ fn a_move_reroots_at_once_and_compaction_runs_beside_the_engine() {
     // A search under an iteration budget waits for any compaction, so
     // seeded results repeat; the tree holds the kept playouts and the new.
     let kept = below_reply[0].2;
-    mcts.search(
-        &state,
-        0,
-        &iterations(200),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    mcts.run(&state, 0, &iterations(200));
     assert_eq!(mcts.shape(None)[0].2, kept + 200);
 }
 
@@ -418,13 +360,7 @@ fn the_memory_cap_bounds_the_arena_across_moves() {
             Turn::Player(s) => s,
             _ => break,
         };
-        let r = mcts.search(
-            &state,
-            seat,
-            &iterations(5000),
-            &Control::unlimited(),
-            &mut rng(),
-        );
+        let r = mcts.run(&state, seat, &iterations(5000));
         assert!(state.is_legal(r.best));
         let (room, cap) = mcts.capacity();
         assert!(mcts.tree_size() <= cap && room <= cap, "{room} {cap}");
@@ -457,13 +393,7 @@ fn two_threads_search_and_agree_on_a_forced_win() {
         threads: 2,
         ..MctsConfig::uct(1.4)
     };
-    let r = Mcts::<TicTacToe>::new(config).search(
-        &TicTacToe::from(WIN_NOW),
-        0,
-        &iterations(4000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = Mcts::<TicTacToe>::new(config).run(&TicTacToe::from(WIN_NOW), 0, &iterations(4000));
     assert_eq!(r.best, 2);
     assert_eq!(r.iterations, 4000);
 }
@@ -476,13 +406,7 @@ fn two_threads_grow_one_tree_and_leave_no_virtual_loss() {
     };
     let mut mcts = Mcts::<TicTacToe>::new(config);
     let state = TicTacToe::new_game(&Options::default()).unwrap();
-    let r = mcts.search(
-        &state,
-        0,
-        &iterations(20_000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = mcts.run(&state, 0, &iterations(20_000));
     assert_eq!(r.iterations, 20_000);
     let shape = mcts.shape(None);
     // Both threads' playouts are in the one tree: the root counts them all,
@@ -600,12 +524,7 @@ impl Game for Naming {
             -0.5
         }
     }
-    fn move_text(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        text.parse().map_err(|_| MoveError::Syntax(text.into()))
-    }
+    numbered_moves!();
     fn render(&self) -> String {
         format!("{self:?}")
     }
@@ -621,34 +540,16 @@ fn seats_past_the_eighth_are_scored_with_their_own_rewards() {
         ..MctsConfig::uct(1.4)
     };
     for (name, config) in [("uct", MctsConfig::uct(1.4)), ("flat", flat)] {
-        let r = Mcts::<Naming>::new(config).search(
-            &state,
-            8,
-            &iterations(4000),
-            &Control::unlimited(),
-            &mut rng(),
-        );
+        let r = Mcts::<Naming>::new(config).run(&state, 8, &iterations(4000));
         assert_eq!(r.best, 8, "{name}");
         assert!(r.score > 0.9, "{name}: {}", r.score);
     }
     // Seat 9, asked on its own, takes the win where it may.
     let mut named = state;
     named.apply(3);
-    let r = Mcts::<Naming>::new(MctsConfig::uct(1.4)).search(
-        &named,
-        9,
-        &iterations(500),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = Mcts::<Naming>::new(MctsConfig::uct(1.4)).run(&named, 9, &iterations(500));
     assert_eq!(r.best, TAKE);
-    let r = crate::search::ismcts::Ismcts::new(0.7).search(
-        &state,
-        8,
-        &iterations(4000),
-        &Control::unlimited(),
-        &mut rng(),
-    );
+    let r = crate::search::ismcts::Ismcts::new(0.7).run(&state, 8, &iterations(4000));
     assert_eq!(r.best, 8, "ismcts");
 }
 
@@ -710,12 +611,7 @@ impl Game for SlowRace {
         std::thread::sleep(std::time::Duration::from_micros(200));
         0.0
     }
-    fn move_text(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        text.parse().map_err(|_| MoveError::Syntax(text.into()))
-    }
+    numbered_moves!();
     fn render(&self) -> String {
         format!("{self:?}")
     }
@@ -874,13 +770,7 @@ fn cutoff_playouts_play_on_at_random_without_a_scale() {
             policy,
             ..MctsConfig::uct(1.4)
         });
-        mcts.search(
-            &start,
-            0,
-            &iterations(400),
-            &Control::unlimited(),
-            &mut rng(),
-        );
+        mcts.run(&start, 0, &iterations(400));
         mcts.root_visits()
     };
     let cutoff = Policy::Cutoff {
@@ -924,13 +814,7 @@ fn eval_mcts_takes_a_wipeout_at_a_small_budget() {
     assert_eq!(legal.len(), 5);
     let wipeout = crate::games::othello::parse_square("d6").unwrap();
     for plies in [0, 2] {
-        let r = Mcts::<Othello>::new(cutoff_config(plies, 0.5)).search(
-            &state,
-            0,
-            &iterations(100),
-            &Control::unlimited(),
-            &mut rng(),
-        );
+        let r = Mcts::<Othello>::new(cutoff_config(plies, 0.5)).run(&state, 0, &iterations(100));
         assert_eq!(r.best, wipeout, "cutoff {plies}");
         assert!(r.score > 0.99, "cutoff {plies}: {}", r.score);
     }
@@ -979,8 +863,8 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
 #[test]
 fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
     use crate::games::quoridor::Quoridor;
-    use crate::search::alphabeta::{shallow_best, shallow_best_within};
     use crate::search::playout::DECISION_LOOKS;
+    use crate::search::playout::{shallow_best, shallow_best_within};
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let (mut buf, mut scratch) = (Vec::new(), Vec::new());

@@ -20,16 +20,25 @@
 //!   likely to get the last move);
 //! - `n <= 4`: dedicated functions on the list of empty squares that never
 //!   compute a full mobility bitboard, only the flips of each empty square.
+//!
+//! The transposition table is in `table`, the threads' sharing of a node's
+//! children in `split`, and the two copies of the search (portable and
+//! AVX2) in `kernel`.
+
+mod kernel;
+mod split;
+mod table;
 
 use super::PASS;
-use super::bitboard::{CORNERS, final_margin, flips, moves, neighbours, stable_discs};
+use super::bitboard::{CORNERS, final_margin, neighbours, stable_discs};
 use super::pattern::{self, Weights};
 use crate::control::{Control, Pacer};
-use crate::zeroed::ZeroedTable;
-use std::sync::atomic::{
-    AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence,
-};
-use std::sync::{Arc, Mutex};
+use kernel::{Kernel, Portable};
+use split::{SPLIT_EMPTIES, Shared, YOUNG_BROTHERS, solve_shared};
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use table::{Bucket, PositionEntry, SeqlockTable, Table, hash};
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
@@ -126,305 +135,6 @@ fn parity_of(empties: u64) -> u8 {
     parity
 }
 
-/// One transposition table entry, as read from or written to a bucket.
-/// The full position is stored, so a hit is never a collision. An entry
-/// belongs to the solve whose `generation` it carries: the table is kept
-/// from one solve to the next and cleared by counting up the generation,
-/// not by writing it.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    p: u64,
-    o: u64,
-    lower: i8,
-    upper: i8,
-    best: u8,
-    empties: u8,
-    generation: u32,
-}
-
-impl Entry {
-    /// Whether this is the entry of position (p, o) in this `generation`.
-    #[inline(always)]
-    fn holds(&self, p: u64, o: u64, generation: u32) -> bool {
-        self.p == p && self.o == o && self.generation == generation
-    }
-
-    /// The empties of its position, as a replacement priority: 0 for an
-    /// entry of an earlier solve, which is as good as empty.
-    #[inline(always)]
-    fn priority(&self, generation: u32) -> u8 {
-        if self.generation == generation {
-            self.empties
-        } else {
-            0
-        }
-    }
-
-    /// Everything but the position, in one word.
-    #[inline(always)]
-    fn data(&self) -> u64 {
-        (self.lower as u8 as u64)
-            | (self.upper as u8 as u64) << 8
-            | (self.best as u64) << 16
-            | (self.empties as u64) << 24
-            | (self.generation as u64) << 32
-    }
-
-    #[inline(always)]
-    fn from_words(p: u64, o: u64, data: u64) -> Entry {
-        Entry {
-            p,
-            o,
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            best: (data >> 16) as u8,
-            empties: (data >> 24) as u8,
-            generation: (data >> 32) as u32,
-        }
-    }
-}
-
-/// Words in a bucket: a sequence lock, two entries of three words (the
-/// two bitboards and the data), and one unused word that rounds the bucket
-/// to a cache line. All zero is an unlocked bucket of generation-0
-/// entries, which no solve uses: empty.
-const BUCKET_WORDS: usize = 8;
-type Bucket = [u64; BUCKET_WORDS];
-
-// The buckets are shared between threads as atomics of the same layout.
-const _: () = assert!(
-    std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>()
-        && std::mem::size_of::<u64>() == std::mem::size_of::<AtomicU64>()
-);
-
-/// The table of the last solve, kept for the next one (a solve that runs
-/// while another holds it gets a table of its own, and the larger of the
-/// two is kept). Its memory stays within the `hash` setting.
-static KEPT_TABLE: Mutex<Option<Table>> = Mutex::new(None);
-
-/// The solver's transposition table and the generation of its live entries.
-struct Table {
-    buckets: ZeroedTable<Bucket>,
-    generation: u32,
-}
-
-impl Table {
-    /// A table of at least `2^bits` buckets and at most `max_bytes`, its
-    /// entries all of older generations: the kept one if it fits, else a
-    /// new zeroed one (which costs no time to create).
-    fn take(bits: u32, max_bytes: usize) -> Table {
-        let wanted = 1usize << bits;
-        let kept = KEPT_TABLE.lock().ok().and_then(|mut k| k.take());
-        if let Some(mut t) = kept
-            && t.buckets.len() >= wanted
-            && std::mem::size_of_val(&*t.buckets)
-                <= max_bytes.max(wanted * std::mem::size_of::<Bucket>())
-        {
-            t.generation = t.generation.wrapping_add(1);
-            if t.generation == 0 {
-                // Every generation was used: start over from zero.
-                t.buckets.renew();
-                t.generation = 1;
-            }
-            return t;
-        }
-        let buckets = ZeroedTable::halving(wanted, 1)
-            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()));
-        Table {
-            buckets,
-            generation: 1,
-        }
-    }
-
-    /// Keeps this table for the next solve, unless a larger one is kept.
-    fn give_back(self) {
-        if let Ok(mut kept) = KEPT_TABLE.lock()
-            && kept
-                .as_ref()
-                .is_none_or(|k| k.buckets.len() <= self.buckets.len())
-        {
-            *kept = Some(self);
-        }
-    }
-}
-
-/// The table as the threads of one solve share it: every bucket guarded by
-/// a sequence lock, so that a read that overlaps a write is seen to and
-/// counts as a miss (a torn entry never gives a score), and two writers
-/// never mix their words (the second one skips its store).
-struct SharedTable<'t> {
-    words: &'t [AtomicU64],
-    mask: usize,
-    generation: u32,
-}
-
-impl<'t> SharedTable<'t> {
-    /// The first `2^bits` buckets of `table` (of all of them if fewer),
-    /// shared for as long as the borrow lasts.
-    fn new(table: &'t mut Table, bits: u32) -> SharedTable<'t> {
-        let size = (1usize << bits).min(table.buckets.len());
-        let buckets: &'t mut [Bucket] = &mut table.buckets[..size];
-        let len = buckets.len() * BUCKET_WORDS;
-        // SAFETY: the buckets are `len` initialised u64s, borrowed
-        // mutably for 't, so nothing else reads or writes them meanwhile;
-        // AtomicU64 has the size and alignment of u64 (asserted above),
-        // and from here on they are only accessed atomically.
-        let words =
-            unsafe { std::slice::from_raw_parts(buckets.as_mut_ptr().cast::<AtomicU64>(), len) };
-        SharedTable {
-            words,
-            mask: size - 1,
-            generation: table.generation,
-        }
-    }
-
-    /// The bucket of a position's hash.
-    #[inline(always)]
-    fn index(&self, hash: u64) -> usize {
-        hash as usize & self.mask
-    }
-
-    /// The two entries of bucket `h`, or empty ones if a writer holds it.
-    #[inline(always)]
-    fn read(&self, h: usize) -> [Entry; 2] {
-        let w = &self.words[h * BUCKET_WORDS..(h + 1) * BUCKET_WORDS];
-        let seq = w[0].load(Ordering::Acquire);
-        let e = [
-            Entry::from_words(
-                w[1].load(Ordering::Relaxed),
-                w[2].load(Ordering::Relaxed),
-                w[3].load(Ordering::Relaxed),
-            ),
-            Entry::from_words(
-                w[4].load(Ordering::Relaxed),
-                w[5].load(Ordering::Relaxed),
-                w[6].load(Ordering::Relaxed),
-            ),
-        ];
-        fence(Ordering::Acquire);
-        if seq & 1 == 0 && w[0].load(Ordering::Relaxed) == seq {
-            e
-        } else {
-            [Entry::default(); 2]
-        }
-    }
-
-    /// Rewrites bucket `h` with `update` (given its entries, it changes
-    /// them) unless another thread is writing it (then nothing is stored:
-    /// the table may lose entries, never mix them).
-    #[inline(always)]
-    fn write(&self, h: usize, update: impl FnOnce(&mut [Entry; 2])) {
-        let w = &self.words[h * BUCKET_WORDS..(h + 1) * BUCKET_WORDS];
-        let seq = w[0].load(Ordering::Relaxed);
-        if seq & 1 != 0
-            || w[0]
-                .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        fence(Ordering::Release);
-        let mut e = [
-            Entry::from_words(
-                w[1].load(Ordering::Relaxed),
-                w[2].load(Ordering::Relaxed),
-                w[3].load(Ordering::Relaxed),
-            ),
-            Entry::from_words(
-                w[4].load(Ordering::Relaxed),
-                w[5].load(Ordering::Relaxed),
-                w[6].load(Ordering::Relaxed),
-            ),
-        ];
-        update(&mut e);
-        for (k, e) in e.iter().enumerate() {
-            w[1 + 3 * k].store(e.p, Ordering::Relaxed);
-            w[2 + 3 * k].store(e.o, Ordering::Relaxed);
-            w[3 + 3 * k].store(e.data(), Ordering::Relaxed);
-        }
-        w[0].store(seq + 2, Ordering::Release);
-    }
-}
-
-/// What the threads of one solve share: the table, the control, the
-/// split on offer to a waiting thread and the count of those waiting.
-struct Shared<'s, 'a> {
-    table: SharedTable<'s>,
-    control: &'s Control<'a>,
-    /// Threads waiting for work: helpers between splits, and threads
-    /// whose split waits for a helper's last child.
-    waiting: AtomicUsize,
-    /// A split a waiting thread may join (null: none). It points into the
-    /// stack of the thread that offered it, which takes it back, or waits
-    /// until the thread that took it is done with it, before it returns.
-    offer: AtomicPtr<Job>,
-    /// The root search is over: helpers leave.
-    finished: AtomicBool,
-    /// Fewest empties where moves are ordered by the evaluation
-    /// ([`EVAL_ORDER_EMPTIES`]; tests raise it to compare).
-    eval_from: u32,
-    /// The evaluation that orders them.
-    weights: Option<&'static Weights>,
-}
-
-impl Shared<'_, '_> {
-    /// The split on offer, taken (null if none).
-    #[inline]
-    fn take(&self) -> *const Job {
-        if self.offer.load(Ordering::Relaxed).is_null() {
-            return std::ptr::null();
-        }
-        self.offer.swap(std::ptr::null_mut(), Ordering::Acquire)
-    }
-
-    /// A short pause of a thread that waits, `spins` pauses since it last
-    /// had work: it spins at first (a split is taken within microseconds),
-    /// then sleeps, so that a long wait leaves the core to the threads
-    /// that work (on a busy machine, they may share one).
-    fn pause(spins: &mut u32) {
-        *spins = spins.saturating_add(1);
-        if *spins > 4096 {
-            std::thread::sleep(std::time::Duration::from_micros(50));
-        } else if spins.is_multiple_of(64) {
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
-        }
-    }
-}
-
-/// A node whose younger children are searched by several threads
-/// (young brothers wait: the first few children are searched alone, and
-/// their score bounds the others' windows).
-struct Split {
-    /// The next child to hand out.
-    next: AtomicUsize,
-    /// The best score so far, for the windows (read without the lock).
-    score: AtomicI32,
-    /// The best score and move so far.
-    best: Mutex<(i32, u8)>,
-    /// Raised by a child that refutes the node: the others stop.
-    cutoff: Arc<AtomicBool>,
-}
-
-/// A split as offered to one helper: the children, the window, and what
-/// the helper hands back.
-struct Job {
-    split: Split,
-    rest: *const Child,
-    len: usize,
-    alpha: i32,
-    beta: i32,
-    n: u32,
-    /// The cutoff flags the helper works under: the offering thread's and
-    /// the split's.
-    cutoffs: Vec<Arc<AtomicBool>>,
-    nodes: AtomicU64,
-    stopped: AtomicBool,
-    /// Set by the helper when it no longer touches the job.
-    done: AtomicBool,
-}
-
 /// A child position in the deep search's move list.
 #[derive(Clone, Copy, Default)]
 struct Child {
@@ -438,8 +148,8 @@ struct Child {
 /// One thread's working state: the shared table, its counters, the control
 /// polled, and the cutoff flags of the splits it works under (when one is
 /// raised, it unwinds without storing anything).
-/// `FAST` selects the copy of the search compiled for AVX2 CPUs.
-struct Solver<'s, 'a, const FAST: bool> {
+/// `K` is the copy of the search it runs (see [`Kernel`]).
+struct Solver<'s, 'a, K: Kernel> {
     shared: &'s Shared<'s, 'a>,
     nodes: u64,
     stopped: bool,
@@ -450,29 +160,8 @@ struct Solver<'s, 'a, const FAST: bool> {
     /// The pattern evaluation that orders moves at deep nodes (none: the
     /// moves are ordered by mobility alone).
     weights: Option<&'static Weights>,
+    kernel: PhantomData<K>,
 }
-
-#[inline]
-fn hash(p: u64, o: u64) -> u64 {
-    let h = (p ^ o.rotate_left(23)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    h ^ (h >> 31)
-}
-
-/// Fewest empties at which a node's younger children are shared out with a
-/// waiting thread: below it, a subtree is too small to be worth the
-/// hand-over.
-const SPLIT_EMPTIES: u32 = 12;
-/// Children searched alone before the rest are shared out: a node whose
-/// first children did not refute it is almost surely one where every
-/// child must be searched, so that little of the threads' work is wasted.
-/// Measured on two threads, FFO #40-#44 (`tabula bench --ffo-count 5
-/// --threads 2`, speed-up over one thread): with the moves ordered by
-/// the evaluation, sharing after two children at 12 empties gave 1.78x,
-/// after one 1.78-1.81x (2-5% more nodes), after four at 14 empties (the
-/// setting of before the evaluation ordered the moves) 1.52-1.57x, the
-/// second thread idle a fifth of the time.
-const YOUNG_BROTHERS: usize = 2;
 
 /// Solves the position where the owner of `p` is to move against `o`, on
 /// `control.threads()` threads.
@@ -582,7 +271,7 @@ fn solve_table(
     let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
     let mut table = Table::take(bits, table_bytes);
     let shared = Shared {
-        table: SharedTable::new(&mut table, bits),
+        table: SeqlockTable::new(&mut table, bits),
         control,
         waiting: AtomicUsize::new(0),
         offer: AtomicPtr::new(std::ptr::null_mut()),
@@ -590,61 +279,27 @@ fn solve_table(
         eval_from: if weights.is_some() { eval_from } else { u32::MAX },
         weights,
     };
-    let r = solve_shared(p, o, &shared, simd, what);
+    #[cfg(target_arch = "x86_64")]
+    let r = if simd && kernel::Avx2::available() {
+        solve_shared::<kernel::Avx2>(p, o, &shared, what)
+    } else {
+        solve_shared::<Portable>(p, o, &shared, what)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let r = solve_shared::<Portable>(p, o, &shared, what);
     table.give_back();
     r
 }
 
-/// Solves on the table of `shared`, with `control.threads() - 1` helpers
-/// that wait for splits.
-fn solve_shared(
+/// The main thread's search of the root, on the copy of the search `K`
+/// (which the CPU runs).
+fn solve_root<K: Kernel>(
     p: u64,
     o: u64,
     shared: &Shared,
-    simd: bool,
     what: Root,
 ) -> Option<(Vec<(u8, i32)>, u64)> {
-    std::thread::scope(|scope| {
-        let fast = cfg!(target_arch = "x86_64") && simd && super::avx2::available();
-        for _ in 1..shared.control.threads() {
-            // A helper that cannot be started is one fewer.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                #[cfg(target_arch = "x86_64")]
-                if fast {
-                    // SAFETY: the CPU has the features this copy is compiled for.
-                    return unsafe { Solver::<true>::helper(shared) };
-                }
-                Solver::<false>::helper(shared)
-            });
-        }
-        let r = solve_root(p, o, shared, fast, what);
-        shared.finished.store(true, Ordering::Relaxed);
-        r
-    })
-}
-
-/// The main thread's search of the root.
-fn solve_root(
-    p: u64,
-    o: u64,
-    shared: &Shared,
-    fast: bool,
-    what: Root,
-) -> Option<(Vec<(u8, i32)>, u64)> {
-    #[cfg(target_arch = "x86_64")]
-    if fast {
-        let mut solver = Solver::<true>::new(shared, Vec::new());
-        // SAFETY: the CPU has the features this copy is compiled for.
-        let r = unsafe {
-            match what {
-                Root::Best => solver.root(p, o).map(|best| vec![best]),
-                Root::Every => solver.root_every(p, o),
-            }
-        };
-        return solver.finish(r);
-    }
-    let _ = fast;
-    let mut solver = Solver::<false>::new(shared, Vec::new());
+    let mut solver = Solver::<K>::new(shared, Vec::new());
     let r = match what {
         Root::Best => solver.root(p, o).map(|best| vec![best]),
         Root::Every => solver.root_every(p, o),
@@ -652,9 +307,12 @@ fn solve_root(
     solver.finish(r)
 }
 
-impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
+impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
     /// A thread's solver on `shared`, working under the splits of `cutoffs`.
+    /// Panics if the CPU does not run `K`: a solver proves that it does
+    /// (see [`Kernel`]).
     fn new(shared: &'s Shared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
+        assert!(K::available(), "a copy of the search this CPU cannot run");
         Solver {
             shared,
             nodes: 0,
@@ -663,6 +321,7 @@ impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
             cutoffs,
             pacer: shared.control.pacer(POLL_INTERVAL),
             weights: shared.weights,
+            kernel: PhantomData,
         }
     }
 
@@ -692,20 +351,17 @@ impl<'s, 'a, const FAST: bool> Solver<'s, 'a, FAST> {
     }
 }
 
-/// The search proper, instantiated twice: plain, and compiled for AVX2,
-/// BMI2, POPCNT and LZCNT with the AVX2 move generator and flips (chosen
-/// at run time by [`super::avx2::available`]). `$attr` goes on every
-/// function.
-macro_rules! search_impl {
-    ($fast:literal, $moves:path, $flips:path $(, #[$attr:meta])*) => {
-impl Solver<'_, '_, $fast> {
+/// The search proper, written once for both copies: every function
+/// inlines into the entry points of [`Kernel`] (the functions named
+/// `*_body`), which each copy compiles for its CPU.
+impl<K: Kernel> Solver<'_, '_, K> {
     /// The best move and exact score at the root, `None` if stopped.
-    $(#[$attr])*
-    fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
-        let mob = $moves(p, o);
+    #[inline(always)]
+    fn root_body(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
+        let mob = K::moves(p, o);
         let n = (!(p | o)).count_ones();
         if mob == 0 {
-            if $moves(o, p) == 0 {
+            if K::moves(o, p) == 0 {
                 return Some((PASS, final_margin(p, o)));
             }
             let (_, s) = self.root(o, p)?;
@@ -724,9 +380,9 @@ impl Solver<'_, '_, $fast> {
     /// scores, in the order searched), each searched with the whole
     /// window; the pass (or the end) alone where there is no move. `None`
     /// if stopped.
-    $(#[$attr])*
-    fn root_every(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
-        let mob = $moves(p, o);
+    #[inline(always)]
+    fn root_every_body(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
+        let mob = K::moves(p, o);
         if mob == 0 {
             return self.root(p, o).map(|best| vec![best]);
         }
@@ -751,7 +407,7 @@ impl Solver<'_, '_, $fast> {
     /// windows, searched again where they turn out better. Past the first
     /// child, the others are shared out among idle threads if there are
     /// any (and the node is deep enough for it to pay).
-    $(#[$attr])*
+    #[inline(always)]
     fn children(&mut self, list: &[Child], alpha: i32, beta: i32, n: u32) -> (i32, u8) {
         let first = list[0];
         let best = -self.search(first.p, first.o, first.mobility, -beta, -alpha, n - 1);
@@ -784,8 +440,7 @@ impl Solver<'_, '_, $fast> {
     /// A younger child's score for its parent whose best so far is `a`:
     /// a null window first, the full one (from the score found) if it
     /// proves better.
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn younger(&mut self, c: &Child, a: i32, beta: i32, n: u32) -> i32 {
         let v = -self.search(c.p, c.o, c.mobility, -a - 1, -a, n - 1);
         if v > a && v < beta && !self.halted() {
@@ -795,147 +450,9 @@ impl Solver<'_, '_, $fast> {
         }
     }
 
-    /// Offers the children `rest` of a node to a waiting thread and
-    /// searches them with it; `first` is the best score and move of the
-    /// children searched so far. `None` if another split is on offer.
-    $(#[$attr])*
-    fn split(
-        &mut self,
-        rest: &[Child],
-        alpha: i32,
-        beta: i32,
-        n: u32,
-        first: (i32, u8),
-    ) -> Option<(i32, u8)> {
-        let shared = self.shared;
-        let cutoff = Arc::new(AtomicBool::new(false));
-        let mut cutoffs = self.cutoffs.clone();
-        cutoffs.push(cutoff.clone());
-        let job = Job {
-            split: Split {
-                next: AtomicUsize::new(0),
-                score: AtomicI32::new(first.0),
-                best: Mutex::new(first),
-                cutoff,
-            },
-            rest: rest.as_ptr(),
-            len: rest.len(),
-            alpha,
-            beta,
-            n,
-            cutoffs,
-            nodes: AtomicU64::new(0),
-            stopped: AtomicBool::new(false),
-            done: AtomicBool::new(false),
-        };
-        let offered = &job as *const Job as *mut Job;
-        shared
-            .offer
-            .compare_exchange(std::ptr::null_mut(), offered, Ordering::Release, Ordering::Relaxed)
-            .ok()?;
-        self.cutoffs.push(job.split.cutoff.clone());
-        self.work(&job.split, rest, alpha, beta, n);
-        self.cutoffs.pop();
-        let taken = shared
-            .offer
-            .compare_exchange(offered, std::ptr::null_mut(), Ordering::Relaxed, Ordering::Relaxed)
-            .is_err();
-        if taken {
-            // A helper has it: help with other splits until it is done.
-            shared.waiting.fetch_add(1, Ordering::Relaxed);
-            let mut spins = 0;
-            while !job.done.load(Ordering::Acquire) {
-                let other = shared.take();
-                if other.is_null() {
-                    Shared::pause(&mut spins);
-                } else {
-                    shared.waiting.fetch_sub(1, Ordering::Relaxed);
-                    // SAFETY: a taken job stays alive until its `done` is
-                    // set, which only its taker does; the CPU has this
-                    // copy's features (this thread runs it already).
-                    unsafe { Self::join(shared, other) };
-                    shared.waiting.fetch_add(1, Ordering::Relaxed);
-                    spins = 0;
-                }
-            }
-            shared.waiting.fetch_sub(1, Ordering::Relaxed);
-            self.nodes += job.nodes.load(Ordering::Relaxed);
-            self.stopped |= job.stopped.load(Ordering::Relaxed);
-        }
-        self.aborted = false;
-        self.check_cutoffs();
-        job.split.best.into_inner().ok()
-    }
-
-    /// A helper thread: joins the splits on offer until the solve is over.
-    $(#[$attr])*
-    fn helper(shared: &Shared) {
-        shared.waiting.fetch_add(1, Ordering::Relaxed);
-        let mut spins = 0;
-        while !shared.finished.load(Ordering::Relaxed) {
-            let job = shared.take();
-            if job.is_null() {
-                Shared::pause(&mut spins);
-                continue;
-            }
-            shared.waiting.fetch_sub(1, Ordering::Relaxed);
-            // SAFETY: as in `split`.
-            unsafe { Self::join(shared, job) };
-            shared.waiting.fetch_add(1, Ordering::Relaxed);
-            spins = 0;
-        }
-    }
-
-    /// Works on the taken `job` as a helper, hands back its counts and
-    /// lets the job go.
-    ///
-    /// # Safety
-    ///
-    /// `job` was taken from the offer (by this thread alone) and not yet
-    /// let go: its owner keeps it alive until `done` is set.
-    $(#[$attr])*
-    unsafe fn join(shared: &Shared, job: *const Job) {
-        // SAFETY: alive until `done` is set below (the caller's promise).
-        let job = unsafe { &*job };
-        // SAFETY: `rest` and `len` describe the owner's child list, alive
-        // as long as the job.
-        let rest = unsafe { std::slice::from_raw_parts(job.rest, job.len) };
-        let mut helper = Solver::<$fast>::new(shared, job.cutoffs.clone());
-        helper.work(&job.split, rest, job.alpha, job.beta, job.n);
-        job.nodes.store(helper.nodes, Ordering::Relaxed);
-        job.stopped.store(helper.stopped, Ordering::Relaxed);
-        job.done.store(true, Ordering::Release);
-    }
-
-    /// One thread's share of a split: children taken one at a time until
-    /// none is left or one refutes the node.
-    $(#[$attr])*
-    fn work(&mut self, split: &Split, rest: &[Child], alpha: i32, beta: i32, n: u32) {
-        loop {
-            let i = split.next.fetch_add(1, Ordering::Relaxed);
-            let Some(c) = rest.get(i) else { break };
-            let a = alpha.max(split.score.load(Ordering::Relaxed));
-            let v = self.younger(c, a, beta, n);
-            self.check_cutoffs();
-            if self.halted() {
-                break;
-            }
-            if let Ok(mut best) = split.best.lock()
-                && v > best.0
-            {
-                *best = (v, c.sq);
-                split.score.store(v, Ordering::Relaxed);
-                if v >= beta {
-                    split.cutoff.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    }
-
     /// Fills `list` with the children of (p, o) (whose moves are `mob`),
     /// sorted best first; returns how many there are.
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn order(
         &self,
         p: u64,
@@ -951,9 +468,9 @@ impl Solver<'_, '_, $fast> {
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            let f = $flips(p, o, sq);
+            let f = K::flips(p, o, sq);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
-            let cm = $moves(cp, co);
+            let cm = K::moves(cp, co);
             // Fewest replies first, corners counting double, then fewest
             // empties next to our discs (the opponent's future moves); the
             // table's move before all; a parity hint near the end.
@@ -1005,13 +522,13 @@ impl Solver<'_, '_, $fast> {
     /// discs for `p`; fail-soft in the window (alpha, beta). A finished
     /// game is scored exactly.
     #[allow(clippy::too_many_arguments)]
-    $(#[$attr])*
-    fn eval_search(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    #[inline(always)]
+    fn eval_search_body(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         let Some(weights) = self.weights else {
             return 0;
         };
         if mob == 0 {
-            let om = $moves(o, p);
+            let om = K::moves(o, p);
             if om == 0 {
                 return final_margin(p, o) * pattern::SCALE;
             }
@@ -1021,7 +538,7 @@ impl Solver<'_, '_, $fast> {
             return weights.score(p, o, 0, om.count_ones());
         }
         if depth == 0 {
-            let om = $moves(o, p);
+            let om = K::moves(o, p);
             return weights.score(p, o, mob.count_ones(), om.count_ones());
         }
         let mut best = -EVAL_INF;
@@ -1029,9 +546,9 @@ impl Solver<'_, '_, $fast> {
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            let f = $flips(p, o, sq);
+            let f = K::flips(p, o, sq);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
-            let v = -self.eval_search(cp, co, $moves(cp, co), depth - 1, -beta, -alpha.max(best));
+            let v = -self.eval_search(cp, co, K::moves(cp, co), depth - 1, -beta, -alpha.max(best));
             if v > best {
                 best = v;
                 if v >= beta {
@@ -1042,16 +559,15 @@ impl Solver<'_, '_, $fast> {
         best
     }
 
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn poll(&mut self) {
         self.stopped = self.pacer.tick_at(self.nodes);
     }
 
     /// The exact score of (p, o) with `n` empties, `mob` being the moves of
     /// `p`, within the window (alpha, beta) (fail-soft).
-    $(#[$attr])*
-    fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn search_body(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SHALLOW {
             return self.shallow(p, o, mob, alpha, beta, n, parity_of(!(p | o)));
         }
@@ -1062,7 +578,7 @@ impl Solver<'_, '_, $fast> {
             return 0;
         }
         if mob == 0 {
-            let om = $moves(o, p);
+            let om = K::moves(o, p);
             if om == 0 {
                 return final_margin(p, o);
             }
@@ -1118,8 +634,7 @@ impl Solver<'_, '_, $fast> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn store(
         &self,
         h: usize,
@@ -1163,7 +678,7 @@ impl Solver<'_, '_, $fast> {
                     return;
                 }
             }
-            *e = Entry {
+            *e = PositionEntry {
                 p,
                 o,
                 lower: lower as i8,
@@ -1178,8 +693,8 @@ impl Solver<'_, '_, $fast> {
     /// Alpha-beta without table for `5 <= n <= SHALLOW` empties; `parity` is
     /// the quadrant parity of the empties.
     #[allow(clippy::too_many_arguments)]
-    $(#[$attr])*
-    fn shallow(
+    #[inline(always)]
+    fn shallow_body(
         &mut self,
         p: u64,
         o: u64,
@@ -1194,7 +709,7 @@ impl Solver<'_, '_, $fast> {
         }
         self.nodes += 1;
         if mob == 0 {
-            let om = $moves(o, p);
+            let om = K::moves(o, p);
             if om == 0 {
                 return final_margin(p, o);
             }
@@ -1207,7 +722,7 @@ impl Solver<'_, '_, $fast> {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = $flips(p, o, sq);
+                let f = K::flips(p, o, sq);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 let child_parity = parity ^ quadrant_bit(sq);
                 let v = if n == 5 {
@@ -1216,7 +731,7 @@ impl Solver<'_, '_, $fast> {
                     -self.shallow(
                         cp,
                         co,
-                        $moves(cp, co),
+                        K::moves(cp, co),
                         -beta,
                         -alpha.max(best),
                         n - 1,
@@ -1235,7 +750,7 @@ impl Solver<'_, '_, $fast> {
     }
 
     /// The last four or fewer empties, squares ordered by parity.
-    $(#[$attr])*
+    #[inline(always)]
     fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         let empties = !(p | o);
         let mut sq = [0u8; 4];
@@ -1256,23 +771,22 @@ impl Solver<'_, '_, $fast> {
                 final_margin(p, o)
             }
             1 => self.last1(p, o, sq[0]),
-            2 => self.last2(p, o, alpha, beta, sq[0], sq[1], false),
-            3 => self.last3(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
-            _ => self.last4(p, o, alpha, beta, sq, false),
+            2 => self.last::<2>(p, o, alpha, beta, sq, false),
+            3 => self.last::<3>(p, o, alpha, beta, sq, false),
+            _ => self.last::<4>(p, o, alpha, beta, sq, false),
         }
     }
 
     /// Exact score with one empty square `sq` (63 discs on the board).
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
         self.nodes += 1;
         let pc = p.count_ones() as i32;
-        let f = $flips(p, o, sq as usize);
+        let f = K::flips(p, o, sq as usize);
         if f != 0 {
             return 2 * (pc + 1 + f.count_ones() as i32) - 64;
         }
-        let f = $flips(o, p, sq as usize);
+        let f = K::flips(o, p, sq as usize);
         if f != 0 {
             return 2 * (pc - f.count_ones() as i32) - 64;
         }
@@ -1281,110 +795,45 @@ impl Solver<'_, '_, $fast> {
         if d > 0 { d + 1 } else { d - 1 }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    $(#[$attr])*
-    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
+    /// Exact score with the `N` (2 to 4) empty squares `sq[..N]`, tried
+    /// in that order; the squares past `N` are unused.
+    #[inline(always)]
+    fn last_body<const N: usize>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = NEG_INF;
-        if NEIGHBOURS[a as usize] & o != 0 {
-            let f = $flips(p, o, a as usize);
-            if f != 0 {
-                best = -self.last1(o ^ f, p | f | (1 << a), b);
-                if best >= beta {
-                    return best;
-                }
-            }
-        }
-        if NEIGHBOURS[b as usize] & o != 0 {
-            let f = $flips(p, o, b as usize);
-            if f != 0 {
-                let v = -self.last1(o ^ f, p | f | (1 << b), a);
-                best = best.max(v);
-            }
-        }
-        if best == NEG_INF {
-            return if passed {
-                final_margin(p, o)
-            } else {
-                -self.last2(o, p, -beta, -alpha, a, b, true)
-            };
-        }
-        best
-    }
-
-    $(#[$attr])*
-    fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
-        self.nodes += 1;
-        let mut best = NEG_INF;
-        for i in 0..3 {
+        for i in 0..N {
             let s = sq[i];
             if NEIGHBOURS[s as usize] & o == 0 {
                 continue;
             }
-            let f = $flips(p, o, s as usize);
+            let f = K::flips(p, o, s as usize);
             if f == 0 {
                 continue;
             }
-            let (x, y) = match i {
-                0 => (sq[1], sq[2]),
-                1 => (sq[0], sq[2]),
-                _ => (sq[0], sq[1]),
-            };
-            let v = -self.last2(
-                o ^ f,
-                p | f | (1 << s),
-                -beta,
-                -alpha.max(best),
-                x,
-                y,
-                false,
-            );
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return best;
-                }
-            }
-        }
-        if best == NEG_INF {
-            return if passed {
-                final_margin(p, o)
-            } else {
-                -self.last3(o, p, -beta, -alpha, sq, true)
-            };
-        }
-        best
-    }
-
-    $(#[$attr])*
-    fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
-        self.nodes += 1;
-        let mut best = NEG_INF;
-        for i in 0..4 {
-            let s = sq[i];
-            if NEIGHBOURS[s as usize] & o == 0 {
-                continue;
-            }
-            let f = $flips(p, o, s as usize);
-            if f == 0 {
-                continue;
-            }
-            let mut rest = [0u8; 3];
+            // The other squares, in their order.
+            let mut rest = [0u8; 4];
             let mut k = 0;
-            for (j, &t) in sq.iter().enumerate() {
+            for (j, &t) in sq[..N].iter().enumerate() {
                 if j != i {
                     rest[k] = t;
                     k += 1;
                 }
             }
-            let v = -self.last3(
-                o ^ f,
-                p | f | (1 << s),
-                -beta,
-                -alpha.max(best),
-                rest,
-                false,
-            );
+            let (cp, co) = (o ^ f, p | f | (1 << s));
+            let window = (-beta, -alpha.max(best));
+            let v = -match N {
+                2 => self.last1(cp, co, rest[0]),
+                3 => self.last::<2>(cp, co, window.0, window.1, rest, false),
+                _ => self.last::<3>(cp, co, window.0, window.1, rest, false),
+            };
             if v > best {
                 best = v;
                 if v >= beta {
@@ -1396,23 +845,12 @@ impl Solver<'_, '_, $fast> {
             return if passed {
                 final_margin(p, o)
             } else {
-                -self.last4(o, p, -beta, -alpha, sq, true)
+                -self.last::<N>(o, p, -beta, -alpha, sq, true)
             };
         }
         best
     }
 }
-    };
-}
-
-search_impl!(false, moves, flips);
-#[cfg(target_arch = "x86_64")]
-search_impl!(
-    true,
-    super::avx2::moves,
-    super::avx2::flips,
-    #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
-);
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,215 @@
+//! The two copies of the solver's search: one on the portable move
+//! generator, one compiled for AVX2, BMI2, POPCNT and LZCNT on the AVX2
+//! move generator and flips (chosen at run time by
+//! [`crate::games::othello::avx2::available`]).
+//!
+//! The search is written once, as generic functions over a [`Kernel`]
+//! that inline into each other. A CPU's features must be enabled on every
+//! function compiled for it, so each function where the search recurses
+//! or a thread starts is an entry point of the kernel: the AVX2 kernel
+//! compiles it with the features, the portable one without.
+
+use super::split::{Job, Shared};
+use super::Solver;
+use crate::games::othello::bitboard;
+
+/// A copy of the search: its move generator and flips, and its entry
+/// points, each [`Solver`]'s function of the same name plus `_body`,
+/// compiled for this copy's CPU.
+///
+/// # Safety
+///
+/// The entry points may only be called where [`Kernel::available`] holds.
+/// [`Solver::new`] checks it, so a solver of this kernel proves it.
+pub(super) trait Kernel: Sized {
+    /// Whether this CPU runs this copy.
+    fn available() -> bool;
+    /// The squares where the owner of `p` may play against `o`.
+    fn moves(p: u64, o: u64) -> u64;
+    /// The discs of `o` that a move of `p`'s owner on `sq` flips.
+    fn flips(p: u64, o: u64, sq: usize) -> u64;
+
+    unsafe fn root(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)>;
+    unsafe fn root_every(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<Vec<(u8, i32)>>;
+    unsafe fn search(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32;
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn shallow(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
+    unsafe fn eval_search(s: &Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
+    unsafe fn last<const N: usize>(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
+    unsafe fn helper(shared: &Shared);
+    /// Also: `job` as [`Solver::join`] asks.
+    unsafe fn join(shared: &Shared, job: *const Job);
+}
+
+/// The portable copy.
+pub(super) struct Portable;
+
+/// The copy for AVX2 CPUs.
+#[cfg(target_arch = "x86_64")]
+pub(super) struct Avx2;
+
+/// Each entry point of a kernel: its solver's function of that name plus
+/// `_body`, compiled with the kernel's `$features`, if any.
+macro_rules! entry_points {
+    ($(#[$features:meta])*) => {
+        $(#[$features])*
+        unsafe fn root(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)> {
+            s.root_body(p, o)
+        }
+
+        $(#[$features])*
+        unsafe fn root_every(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+        ) -> Option<Vec<(u8, i32)>> {
+            s.root_every_body(p, o)
+        }
+
+        $(#[$features])*
+        unsafe fn search(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            mob: u64,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            s.search_body(p, o, mob, alpha, beta, n)
+        }
+
+        $(#[$features])*
+        unsafe fn shallow(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            mob: u64,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+            parity: u8,
+        ) -> i32 {
+            s.shallow_body(p, o, mob, alpha, beta, n, parity)
+        }
+
+        $(#[$features])*
+        unsafe fn eval_search(
+            s: &Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            mob: u64,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            s.eval_search_body(p, o, mob, depth, alpha, beta)
+        }
+
+        $(#[$features])*
+        unsafe fn last<const N: usize>(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; 4],
+            passed: bool,
+        ) -> i32 {
+            s.last_body::<N>(p, o, alpha, beta, sq, passed)
+        }
+
+        $(#[$features])*
+        unsafe fn helper(shared: &Shared) {
+            Solver::<Self>::helper_body(shared)
+        }
+
+        $(#[$features])*
+        unsafe fn join(shared: &Shared, job: *const Job) {
+            // SAFETY: the caller's promise, passed on.
+            unsafe { Solver::<Self>::join_body(shared, job) }
+        }
+    };
+}
+
+impl Kernel for Portable {
+    fn available() -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn moves(p: u64, o: u64) -> u64 {
+        bitboard::moves(p, o)
+    }
+
+    #[inline(always)]
+    fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        bitboard::flips(p, o, sq)
+    }
+
+    entry_points!();
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Avx2 {
+    fn available() -> bool {
+        crate::games::othello::avx2::available()
+    }
+
+    #[inline(always)]
+    fn moves(p: u64, o: u64) -> u64 {
+        // SAFETY: called only from the entry points, compiled for the
+        // features it needs (and inlined there).
+        unsafe { crate::games::othello::avx2::moves(p, o) }
+    }
+
+    #[inline(always)]
+    fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        // SAFETY: as for `moves`.
+        unsafe { crate::games::othello::avx2::flips(p, o, sq) }
+    }
+
+    entry_points!(#[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]);
+}
+
+/// The entry points as the search calls them.
+// SAFETY (every block below): `self` is a solver of kernel `K`, which
+// `Solver::new` makes only where `K::available()` holds.
+impl<K: Kernel> Solver<'_, '_, K> {
+    /// The best move and exact score at the root, `None` if stopped.
+    #[inline(always)]
+    pub(super) fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
+        unsafe { K::root(self, p, o) }
+    }
+
+    /// See [`Solver::root_every_body`].
+    #[inline(always)]
+    pub(super) fn root_every(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
+        unsafe { K::root_every(self, p, o) }
+    }
+
+    /// See [`Solver::search_body`].
+    #[inline(always)]
+    pub(super) fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        unsafe { K::search(self, p, o, mob, alpha, beta, n) }
+    }
+
+    /// See [`Solver::shallow_body`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn shallow(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
+        unsafe { K::shallow(self, p, o, mob, alpha, beta, n, parity) }
+    }
+
+    /// See [`Solver::eval_search_body`].
+    #[inline(always)]
+    pub(super) fn eval_search(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        unsafe { K::eval_search(self, p, o, mob, depth, alpha, beta) }
+    }
+
+    /// See [`Solver::last_body`].
+    #[inline(always)]
+    pub(super) fn last<const N: usize>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
+        unsafe { K::last::<N>(self, p, o, alpha, beta, sq, passed) }
+    }
+}
