@@ -64,40 +64,45 @@ pub fn answer_by_deadline<T>(
 fn ask_for_short_slices() {
     #[cfg(target_os = "linux")]
     {
-        // The thread's own nice value, kept: `sched_setattr` sets the nice
-        // value too, and asking for 0 from a niced process (`nice tabula`)
-        // is refused without privilege (the short slices with it) or, with
-        // it, would lift the watcher out of the niceness it was given.
+        // `sched_setattr` sets the nice value too. Nice 0 first (the
+        // watcher wakes for microseconds, so lifting it out of a `nice
+        // tabula` costs nobody anything); without the privilege to lower
+        // its nice value that is refused, and the thread's own value is
+        // asked for instead, with the short slices.
         // SAFETY: no pointers; on Linux `PRIO_PROCESS` with 0 names the
         // calling thread.
-        let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
-        let attr = libc::sched_attr {
-            size: std::mem::size_of::<libc::sched_attr>() as u32,
-            sched_policy: libc::SCHED_OTHER as u32,
-            sched_flags: 0,
-            sched_nice: nice,
-            sched_priority: 0,
-            // The shortest slice the kernel grants: 0.1 ms.
-            sched_runtime: 100_000,
-            sched_deadline: 0,
-            sched_period: 0,
-        };
-        // SAFETY: `attr` is a valid, fully initialised `sched_attr` that
-        // outlives the call; pid 0 is the calling thread; a refusal (an
-        // older kernel) is an error code, ignored.
-        let refused = unsafe {
-            libc::syscall(
-                libc::SYS_sched_setattr,
-                0,
-                &attr as *const libc::sched_attr,
-                0,
-            )
-        };
-        if refused != 0 {
-            log::debug!(
-                "short time slices refused: {}",
-                std::io::Error::last_os_error()
-            );
+        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let mut refusal = None;
+        for nice in [0, own] {
+            let attr = libc::sched_attr {
+                size: std::mem::size_of::<libc::sched_attr>() as u32,
+                sched_policy: libc::SCHED_OTHER as u32,
+                sched_flags: 0,
+                sched_nice: nice,
+                sched_priority: 0,
+                // The shortest slice the kernel grants: 0.1 ms.
+                sched_runtime: 100_000,
+                sched_deadline: 0,
+                sched_period: 0,
+            };
+            // SAFETY: `attr` is a valid, fully initialised `sched_attr`
+            // that outlives the call; pid 0 is the calling thread; a
+            // refusal (an older kernel, no privilege) is an error code.
+            let refused = unsafe {
+                libc::syscall(
+                    libc::SYS_sched_setattr,
+                    0,
+                    &attr as *const libc::sched_attr,
+                    0,
+                )
+            };
+            if refused == 0 {
+                return;
+            }
+            refusal = Some(std::io::Error::last_os_error());
+        }
+        if let Some(e) = refusal {
+            log::debug!("short time slices refused: {e}");
         }
     }
 }
