@@ -24,7 +24,7 @@ pub use clock::Clock;
 pub use error::EngineError;
 use searchers::DEFAULT_MOVETIME_MS;
 pub use settings::{SettingError, Settings};
-pub use table::{AnyGame, Decision, Table};
+pub use table::{AnyGame, Decision, SearchArgs, Table};
 
 /// Budgets given with one `genmove` (they replace the settings' budgets
 /// for that call).
@@ -414,13 +414,13 @@ impl Engine {
         let budget = self.budget_for(request.seat, &request.budget);
         let control = self.control(request, &budget);
         let mover = self.mover(request.seat);
-        let decision = self.game.genmove(
-            request.seat,
-            &self.settings,
-            &budget,
-            &control,
-            &mut self.rng,
-        )?;
+        let args = SearchArgs {
+            seat: request.seat,
+            settings: &self.settings,
+            budget: &budget,
+            control: &control,
+        };
+        let decision = self.game.genmove(&args, &mut self.rng)?;
         if let Some(p) = mover {
             self.clock.moved(p, Some(request.since.elapsed()));
         }
@@ -464,13 +464,13 @@ impl Engine {
             self.budget_for(request.seat, &request.budget)
         };
         let control = self.control(request, &budget);
-        self.game.analyze(
-            request.seat,
-            &self.settings,
-            &budget,
-            &control,
-            &mut self.rng,
-        )
+        let args = SearchArgs {
+            seat: request.seat,
+            settings: &self.settings,
+            budget: &budget,
+            control: &control,
+        };
+        self.game.analyze(&args, &mut self.rng)
     }
 
     /// Takes back the last move.
