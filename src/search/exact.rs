@@ -93,7 +93,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
         control: &Control,
         rng: &mut Rng,
     ) -> SearchResult<G::Move> {
-        // The position's size: the least reach that solves it.
+        // The position's size by the solver, when within reach.
         let size = Some((self.solver.size)(root)).filter(|&n| n <= self.reach);
         let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
             d.saturating_duration_since(Instant::now())
