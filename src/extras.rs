@@ -14,6 +14,13 @@
 use crate::control::Control;
 use crate::game::Game;
 
+/// A solve of the best move ([`Solver::solve`]): the position, its
+/// control and the table's bytes in; the move and its exact value out.
+pub type SolveBest<G> = fn(&G, &Control, usize) -> Option<(<G as Game>::Move, i32)>;
+
+/// A solve of every move ([`Solver::solve_moves`]).
+pub type SolveEvery<G> = fn(&G, &Control, usize) -> Option<Vec<(<G as Game>::Move, i32)>>;
+
 /// An exact solver: values positions by perfect play to the end.
 pub struct Solver<G: Game> {
     /// The position's size as the solver counts it (Othello: its empty
@@ -24,11 +31,11 @@ pub struct Solver<G: Game> {
     /// game's own score unit (Othello: the final disc margin, empties to
     /// the winner); `None` if the game is over or `Control` stopped it.
     /// Its tables take at most the given bytes.
-    pub solve: fn(&G, &Control, usize) -> Option<(G::Move, i32)>,
+    pub solve: SolveBest<G>,
     /// The exact value of every legal move, best first, as `solve` values
     /// the best one (an analysis that shows every move's margin); `None`
     /// if the game is over or the solve was stopped.
-    pub solve_moves: fn(&G, &Control, usize) -> Option<Vec<(G::Move, i32)>>,
+    pub solve_moves: SolveEvery<G>,
 }
 
 impl<G: Game> Clone for Solver<G> {

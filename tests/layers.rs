@@ -19,10 +19,6 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 #[test]
 fn a_game_never_names_a_layer_above_it() {
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
-    let mut files = Vec::new();
-    rust_files(&games, &mut files);
-    assert!(files.len() > 10, "the games' sources are read");
     let above = [
         "crate::search",
         "crate::engine",
@@ -32,12 +28,25 @@ fn a_game_never_names_a_layer_above_it() {
         "crate::gui",
         "crate::bench",
     ];
-    let found = naming(&files, &above);
+    names_none_of("src/games", 10, &above);
+}
+
+/// Reads the sources under `folder` (at least `least` files), asserts that
+/// none names any of `above`, and returns them.
+fn names_none_of(folder: &str, least: usize, above: &[&str]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(folder),
+        &mut files,
+    );
+    assert!(files.len() >= least, "the sources of {folder} are read");
+    let found = naming(&files, above);
     assert!(
         found.is_empty(),
-        "games naming a layer above them:\n{}",
+        "{folder} naming a layer above it:\n{}",
         found.join("\n")
     );
+    files
 }
 
 /// The lines of `files` that name one of `names`, as `file:line: name`.
@@ -56,10 +65,6 @@ fn naming(files: &[std::path::PathBuf], names: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_engine_names_no_layer_above_it_and_its_parts_not_the_facade() {
-    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
-    let mut files = Vec::new();
-    rust_files(&engine, &mut files);
-    assert!(files.len() >= 7, "the engine's sources are read");
     let above = [
         "crate::protocol",
         "crate::arena",
@@ -67,12 +72,7 @@ fn the_engine_names_no_layer_above_it_and_its_parts_not_the_facade() {
         "crate::gui",
         "crate::bench",
     ];
-    let found = naming(&files, &above);
-    assert!(
-        found.is_empty(),
-        "the engine naming a layer above it:\n{}",
-        found.join("\n")
-    );
+    let files = names_none_of("src/engine", 7, &above);
     // The facade (mod.rs) is built from its parts: a part names its
     // siblings (`crate::engine::table`, `super::error`), never an item of
     // the facade. Only `startup`, which configures an `Engine`, stands on it.

@@ -23,7 +23,7 @@ use crate::games::{self, GameEntry, GameVisitor};
 use crate::options::{OptionError, Options};
 pub use error::EngineError;
 pub use settings::{SettingError, Settings};
-pub use table::{AnyGame, Decision, Table};
+pub use table::{AnyGame, Decision, SearchArgs, Table};
 pub use time::{BudgetOverride, Clock};
 
 /// A request for a search: for which seat, under which budget, and how
@@ -377,8 +377,14 @@ impl Engine {
         let budget = self.budget_for(request.seat, &request.budget);
         let control = self.control(request, &budget);
         let mover = self.mover(request.seat);
-        let (game, settings, rng) = (&mut self.game, &self.settings, &mut self.rng);
-        let mut search = || game.genmove(request.seat, settings, &budget, &control, rng);
+        let args = SearchArgs {
+            seat: request.seat,
+            settings: &self.settings,
+            budget: &budget,
+            control: &control,
+        };
+        let (game, rng) = (&mut self.game, &mut self.rng);
+        let mut search = || game.genmove(&args, rng);
         let decision = match request.answer {
             Some(answer) => time::answer_by_deadline(
                 time::reply_deadline(&budget, request.since),
@@ -430,13 +436,13 @@ impl Engine {
             self.budget_for(request.seat, &request.budget)
         };
         let control = self.control(request, &budget);
-        self.game.analyze(
-            request.seat,
-            &self.settings,
-            &budget,
-            &control,
-            &mut self.rng,
-        )
+        let args = SearchArgs {
+            seat: request.seat,
+            settings: &self.settings,
+            budget: &budget,
+            control: &control,
+        };
+        self.game.analyze(&args, &mut self.rng)
     }
 
     /// Takes back the last move.

@@ -32,6 +32,21 @@ pub struct Decision {
     pub lines: Vec<RootLine>,
 }
 
+/// What a search on the table is asked: for which seat (`None`: the
+/// seat to move), with which settings, under which budget and control.
+/// `genmove` and `analyze` take the same.
+#[derive(Clone, Copy)]
+pub struct SearchArgs<'a> {
+    /// The seat to decide for; `None`: the seat to move.
+    pub seat: Option<Seat>,
+    /// The engine's settings (which search, its parameters).
+    pub settings: &'a Settings,
+    /// The budget of this search.
+    pub budget: &'a Budget,
+    /// Its stop flag, deadline and reporting.
+    pub control: &'a Control<'a>,
+}
+
 /// The protocol's handle on a game, whatever the game is.
 pub trait AnyGame: Send {
     /// The registry name.
@@ -64,15 +79,8 @@ pub trait AnyGame: Send {
     /// Builds the evaluation `settings` name (`set eval`) for the
     /// searches of this game; an error if the game knows no such one.
     fn prepare_eval(&mut self, settings: &Settings) -> Result<(), EngineError>;
-    /// Searches and plays a move for `seat` (or the seat to move).
-    fn genmove(
-        &mut self,
-        seat: Option<Seat>,
-        settings: &Settings,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> Result<Decision, EngineError>;
+    /// Searches and plays a move for `args.seat` (or the seat to move).
+    fn genmove(&mut self, args: &SearchArgs, rng: &mut Rng) -> Result<Decision, EngineError>;
     /// How the search the settings name spends a timed budget (asked of
     /// the kept searcher, built if need be; the default where the search
     /// does not fit the game, which `genmove` then refuses).
@@ -85,15 +93,8 @@ pub trait AnyGame: Send {
         settings: &Settings,
         rng: &mut Rng,
     ) -> Result<(), EngineError>;
-    /// Searches for `seat` (or the seat to move) without playing.
-    fn analyze(
-        &mut self,
-        seat: Option<Seat>,
-        settings: &Settings,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> Result<Decision, EngineError>;
+    /// Searches for `args.seat` (or the seat to move) without playing.
+    fn analyze(&mut self, args: &SearchArgs, rng: &mut Rng) -> Result<Decision, EngineError>;
     /// Takes back the last move told or played.
     fn undo(&mut self) -> Result<(), EngineError>;
     /// Restarts from the beginning (same options).
@@ -284,18 +285,22 @@ impl<G: Game> Table<G> {
 
     /// Decides a move for `seat` in `state`: the only move, or the search
     /// (the kept searcher, or a fresh one when `fresh`: `state` is not the
-    /// position the kept one follows).
-    #[allow(clippy::too_many_arguments)]
+    /// position the kept one follows). `args.seat` is not read: `seat` is
+    /// the seat the search root was found for.
     fn decide(
         &mut self,
         state: &G,
         seat: Seat,
         fresh: bool,
-        settings: &Settings,
-        budget: &Budget,
-        control: &Control,
+        args: &SearchArgs,
         rng: &mut Rng,
     ) -> Result<SearchResult<G::Move>, EngineError> {
+        let SearchArgs {
+            settings,
+            budget,
+            control,
+            ..
+        } = *args;
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         if let [only] = moves[..] {
@@ -425,15 +430,11 @@ impl<G: Game> AnyGame for Table<G> {
         Ok(())
     }
 
-    fn genmove(
-        &mut self,
-        seat: Option<Seat>,
-        settings: &Settings,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> Result<Decision, EngineError> {
-        let (state, seat, pass) = self.search_root(seat, settings, rng)?;
+    fn genmove(&mut self, args: &SearchArgs, rng: &mut Rng) -> Result<Decision, EngineError> {
+        let SearchArgs {
+            settings, control, ..
+        } = *args;
+        let (state, seat, pass) = self.search_root(args.seat, settings, rng)?;
         // Build (or keep) the searcher before the forced pass is played,
         // so that a refused search leaves the game as it was.
         self.searcher.get(settings, state.num_seats())?;
@@ -450,7 +451,7 @@ impl<G: Game> AnyGame for Table<G> {
                 answer.publish(&state.move_text(mv));
             }
         }
-        let mut r = self.decide(&state, seat, false, settings, budget, control, rng)?;
+        let mut r = self.decide(&state, seat, false, args, rng)?;
         // A move already answered from outside the search is the one played.
         if let Some(sent) = control
             .answer()
@@ -485,18 +486,11 @@ impl<G: Game> AnyGame for Table<G> {
         self.search_root(seat, settings, rng).map(|_| ())
     }
 
-    fn analyze(
-        &mut self,
-        seat: Option<Seat>,
-        settings: &Settings,
-        budget: &Budget,
-        control: &Control,
-        rng: &mut Rng,
-    ) -> Result<Decision, EngineError> {
-        let (state, seat, pass) = self.search_root(seat, settings, rng)?;
+    fn analyze(&mut self, args: &SearchArgs, rng: &mut Rng) -> Result<Decision, EngineError> {
+        let (state, seat, pass) = self.search_root(args.seat, args.settings, rng)?;
         // After a forced pass the kept searcher does not follow `state`: a
         // fresh one searches it, and the kept one stays as it was.
-        let r = self.decide(&state, seat, pass.is_some(), settings, budget, control, rng)?;
+        let r = self.decide(&state, seat, pass.is_some(), args, rng)?;
         Ok(Decision::from_search(&state, r))
     }
 

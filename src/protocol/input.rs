@@ -41,6 +41,19 @@ pub enum Input {
     NotUtf8,
 }
 
+impl Input {
+    /// The line's text, its cancel flag and when it was read; or why it
+    /// was refused as it was read, for the dialects without line ids
+    /// (NBoard, UGI) to report in their own form.
+    pub fn into_line(self) -> Result<(String, Arc<AtomicBool>, Instant), String> {
+        match self {
+            Input::Line { text, cancel, at } => Ok((text, cancel, at)),
+            Input::TooLong(_) => Err(format!("line too long (over {MAX_LINE} bytes)")),
+            Input::NotUtf8 => Err("input is not valid UTF-8".to_string()),
+        }
+    }
+}
+
 /// Reads one raw line into `buf` (without its newline, or its CRLF),
 /// keeping at most `MAX_LINE + 2` bytes. Returns `None` at end of input,
 /// otherwise whether the line was over [`MAX_LINE`] bytes: the limit is

@@ -25,7 +25,7 @@ use crate::engine::Settings;
 use crate::engine::settings::SearchKind;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
-use crate::protocol::input::{Input, MAX_LINE};
+use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
 use crate::protocol::session::{Ending, Output};
 
@@ -62,14 +62,10 @@ pub(crate) fn serve<W: Write + Send>(
         contempt: 0.0,
     };
     for item in lines {
-        let (text, cancel, at) = match item {
-            Input::Line { text, cancel, at } => (text, cancel, at),
-            Input::TooLong(_) => {
-                refuse(&send, &format!("line too long (over {MAX_LINE} bytes)"));
-                continue;
-            }
-            Input::NotUtf8 => {
-                refuse(&send, "input is not valid UTF-8");
+        let (text, cancel, at) = match item.into_line() {
+            Ok(line) => line,
+            Err(why) => {
+                refuse(&send, &why);
                 continue;
             }
         };

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use crate::control::Progress;
 use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
-use crate::protocol::input::{Input, MAX_LINE};
+use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
 use crate::protocol::session::{Ending, Output, answered_genmove};
 
@@ -35,16 +35,10 @@ pub(crate) fn serve<W: Write + Send>(
     let send = |text: &str| out.write(&format!("{text}\n"));
     let mut game = Replay::default();
     for item in lines {
-        let (text, cancel, at) = match item {
-            Input::Line { text, cancel, at } => (text, cancel, at),
-            Input::TooLong(_) => {
-                send(&format!(
-                    "info string error: line too long (over {MAX_LINE} bytes)"
-                ));
-                continue;
-            }
-            Input::NotUtf8 => {
-                send("info string error: input is not valid UTF-8");
+        let (text, cancel, at) = match item.into_line() {
+            Ok(line) => line,
+            Err(why) => {
+                send(&format!("info string error: {why}"));
                 continue;
             }
         };

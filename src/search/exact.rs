@@ -87,7 +87,7 @@ impl<G: Game> SolveFirst<G> {
 impl<G: Game> Search<G> for SolveFirst<G> {
     fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
         let (root, seat, budget, control, rng) = ask.parts();
-        // The position's size: the least reach that solves it.
+        // The position's size by the solver, when within reach.
         let size = Some((self.solver.size)(root)).filter(|&n| n <= self.reach);
         let allowed = control.deadline().filter(|_| self.share < 1.0).map(|d| {
             d.saturating_duration_since(Instant::now())

@@ -189,8 +189,10 @@ impl Othello {
         }
     }
 
-    /// Every move fills a square and the sides take turns; a pass gives
-    /// the other side more, which the clock's reserve absorbs.
+    /// About how many moves the side to move still has: half the empty
+    /// squares, rounded up (every move fills a square and the sides take
+    /// turns; a pass gives the other side more, which the clock's reserve
+    /// absorbs).
     pub fn moves_left(&self) -> u32 {
         self.empties().count_ones().div_ceil(2)
     }
