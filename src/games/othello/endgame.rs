@@ -178,7 +178,7 @@ pub fn solve_exact(
     control: &Control,
     table_bytes: usize,
 ) -> Option<(u8, i32, u64)> {
-    solve_with(p, o, control, table_bytes, true)
+    Setup::new(control, table_bytes, Some(pattern::builtin())).best(p, o)
 }
 
 /// [`solve_exact`] with the moves of deep nodes ordered by `weights`
@@ -191,20 +191,7 @@ pub fn solve_exact_ordered_by(
     table_bytes: usize,
     weights: Option<&'static Weights>,
 ) -> Option<(u8, i32, u64)> {
-    solve_ordered(p, o, control, table_bytes, true, EVAL_ORDER_EMPTIES, weights)
-}
-
-/// [`solve_exact`], on the AVX2 copy of the search only if `simd` is set
-/// (and the CPU has it).
-fn solve_with(
-    p: u64,
-    o: u64,
-    control: &Control,
-    table_bytes: usize,
-    simd: bool,
-) -> Option<(u8, i32, u64)> {
-    let weights = Some(pattern::builtin());
-    solve_ordered(p, o, control, table_bytes, simd, EVAL_ORDER_EMPTIES, weights)
+    Setup::new(control, table_bytes, weights).best(p, o)
 }
 
 /// The exact final margin of every move of the owner of `p` (as
@@ -219,9 +206,8 @@ pub fn solve_every_move(
     table_bytes: usize,
     weights: Option<&'static Weights>,
 ) -> Option<Vec<(u8, i32)>> {
-    let every = Root::Every;
-    solve_table(p, o, control, table_bytes, true, EVAL_ORDER_EMPTIES, weights, every)
-        .map(|(scores, _)| scores)
+    let setup = Setup::new(control, table_bytes, weights);
+    setup.answer(p, o, Root::Every).map(|(scores, _)| scores)
 }
 
 /// What a solve answers at the root.
@@ -233,62 +219,76 @@ enum Root {
     Every,
 }
 
-/// [`solve_with`], ordering moves by `weights` from `eval_from` empties
-/// on (never without weights).
-fn solve_ordered(
-    p: u64,
-    o: u64,
-    control: &Control,
+/// How a solve runs: the control it polls, the bytes its table may take,
+/// whether it runs the AVX2 copy of the search (where the CPU has it),
+/// and the evaluation that orders the moves from `eval_from` empties on
+/// (by mobility alone without one).
+#[derive(Clone, Copy)]
+struct Setup<'c> {
+    control: &'c Control<'c>,
     table_bytes: usize,
     simd: bool,
     eval_from: u32,
     weights: Option<&'static Weights>,
-) -> Option<(u8, i32, u64)> {
-    let best = Root::Best;
-    let (scores, nodes) =
-        solve_table(p, o, control, table_bytes, simd, eval_from, weights, best)?;
-    scores.first().map(|&(mv, score)| (mv, score, nodes))
 }
 
-/// [`solve_ordered`], answering `what` at the root: the moves with their
-/// scores (one for [`Root::Best`]) and the nodes searched.
-#[allow(clippy::too_many_arguments)]
-fn solve_table(
-    p: u64,
-    o: u64,
-    control: &Control,
-    table_bytes: usize,
-    simd: bool,
-    eval_from: u32,
-    weights: Option<&'static Weights>,
-    what: Root,
-) -> Option<(Vec<(u8, i32)>, u64)> {
-    let empties = (!(p | o)).count_ones();
-    // 2^bits buckets, grown with the work ahead up to 2^20 (64 MiB), within
-    // the byte budget.
-    let bucket = std::mem::size_of::<Bucket>();
-    let budget_bits = (table_bytes / bucket).max(1).ilog2();
-    let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
-    let mut table = Table::take(bits, table_bytes);
-    let shared = Shared {
-        table: SeqlockTable::new(&mut table, bits),
-        control,
-        waiting: AtomicUsize::new(0),
-        offer: AtomicPtr::new(std::ptr::null_mut()),
-        finished: AtomicBool::new(false),
-        eval_from: if weights.is_some() { eval_from } else { u32::MAX },
-        weights,
-    };
-    #[cfg(target_arch = "x86_64")]
-    let r = if simd && kernel::Avx2::available() {
-        solve_shared::<kernel::Avx2>(p, o, &shared, what)
-    } else {
-        solve_shared::<Portable>(p, o, &shared, what)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let r = solve_shared::<Portable>(p, o, &shared, what);
-    table.give_back();
-    r
+impl<'c> Setup<'c> {
+    /// The public entry points' setup: the AVX2 copy where the CPU has
+    /// it, the evaluation ordering from [`EVAL_ORDER_EMPTIES`] on.
+    fn new(
+        control: &'c Control<'c>,
+        table_bytes: usize,
+        weights: Option<&'static Weights>,
+    ) -> Setup<'c> {
+        Setup {
+            control,
+            table_bytes,
+            simd: true,
+            eval_from: EVAL_ORDER_EMPTIES,
+            weights,
+        }
+    }
+
+    /// The best move, its exact score and the nodes searched.
+    fn best(self, p: u64, o: u64) -> Option<(u8, i32, u64)> {
+        let (scores, nodes) = self.answer(p, o, Root::Best)?;
+        scores.first().map(|&(mv, score)| (mv, score, nodes))
+    }
+
+    /// Answers `what` at the root: the moves with their scores (one for
+    /// [`Root::Best`]) and the nodes searched.
+    fn answer(self, p: u64, o: u64, what: Root) -> Option<(Vec<(u8, i32)>, u64)> {
+        let empties = (!(p | o)).count_ones();
+        // 2^bits buckets, grown with the work ahead up to 2^20 (64 MiB), within
+        // the byte budget.
+        let bucket = std::mem::size_of::<Bucket>();
+        let budget_bits = (self.table_bytes / bucket).max(1).ilog2();
+        let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
+        let mut table = Table::take(bits, self.table_bytes);
+        let shared = Shared {
+            table: SeqlockTable::new(&mut table, bits),
+            control: self.control,
+            waiting: AtomicUsize::new(0),
+            offer: AtomicPtr::new(std::ptr::null_mut()),
+            finished: AtomicBool::new(false),
+            eval_from: if self.weights.is_some() {
+                self.eval_from
+            } else {
+                u32::MAX
+            },
+            weights: self.weights,
+        };
+        #[cfg(target_arch = "x86_64")]
+        let r = if self.simd && kernel::Avx2::available() {
+            solve_shared::<kernel::Avx2>(p, o, &shared, what)
+        } else {
+            solve_shared::<Portable>(p, o, &shared, what)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let r = solve_shared::<Portable>(p, o, &shared, what);
+        table.give_back();
+        r
+    }
 }
 
 /// The main thread's search of the root, on the copy of the search `K`
@@ -855,6 +855,19 @@ impl<K: Kernel> Solver<'_, '_, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`solve_exact`], on the AVX2 copy of the search only if `simd` is
+    /// set (and the CPU has it).
+    fn solve_with(
+        p: u64,
+        o: u64,
+        control: &Control,
+        table_bytes: usize,
+        simd: bool,
+    ) -> Option<(u8, i32, u64)> {
+        let setup = Setup::new(control, table_bytes, Some(pattern::builtin()));
+        Setup { simd, ..setup }.best(p, o)
+    }
     use crate::game::Game;
     use crate::games::othello::random_position;
 
@@ -892,8 +905,8 @@ mod tests {
             let (p, o) = (s.player(), s.opponent());
             let control = Control::unlimited();
             let weights = Some(pattern::builtin());
-            let with = solve_ordered(p, o, &control, 1 << 24, true, EVAL_ORDER_EMPTIES, weights);
-            let without = solve_ordered(p, o, &control, 1 << 24, true, EVAL_ORDER_EMPTIES, None);
+            let with = Setup::new(&control, 1 << 24, weights).best(p, o);
+            let without = Setup::new(&control, 1 << 24, None).best(p, o);
             let (Some(with), Some(without)) = (with, without) else {
                 unreachable!("an unlimited solve finishes")
             };
