@@ -814,7 +814,7 @@ fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
         // The suite and how it is read, not where a shard starts in it
         // (start=N): shards of one suite merge.
         (
-            "openings",
+            record::OPENINGS_KEY,
             words_setting(
                 args.openings
                     .iter()
@@ -832,6 +832,14 @@ fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
         ),
     ]
     .into_iter()
+    .chain(setup.openings.iter().flat_map(|suite| {
+        // The suite's extent and this run's place in it: a merge of
+        // offset runs names the openings no run played.
+        [
+            (record::OPENINGS_SIZE_KEY, suite.len().to_string()),
+            (record::OPENINGS_START_KEY, suite.start.to_string()),
+        ]
+    }))
     .map(|(k, v)| (k.to_string(), v))
     .collect()
 }
@@ -1034,7 +1042,10 @@ fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         text.push_str(&format!("Missing (seed {seed}): {missing}\n"));
     }
     if merged.unchecked {
-        text.push_str("Not checked for missing games: a record without settings (version 1)\n");
+        text.push_str(
+            "Not checked for missing games: a record that does not state its match's extent \
+             (version 1, or an opening-suite run from before openings-size)\n",
+        );
     }
     if let Some(path) = &record_path {
         rec.write(path)?;
