@@ -25,6 +25,7 @@ pub mod adjudicate;
 pub mod chart;
 pub(crate) mod config;
 pub mod export;
+pub mod info;
 pub(crate) mod interrupt;
 pub mod openings;
 pub mod output;
@@ -194,6 +195,13 @@ pub struct MatchArgs {
 
     /// Adjudicate games whose result is known: solve=N ends an Othello
     /// game at N empty squares or fewer with the exact solver's result.
+    /// On the engines' own scores (two-player games of perfect
+    /// information; a score is the mover's win value in [0, 1]):
+    /// resign.movecount=K resign.score=S [resign.twosided=true] gives the
+    /// game against a seat whose last K scores are all at most S (two-sided:
+    /// while the other's last K are all at least 1-S); draw.movecount=K
+    /// draw.score=S [draw.movenumber=N] draws it once both seats' last K
+    /// scores lie within S of 0.5, after N moves of each. See docs/match.md.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     pub adjudicate: Option<Vec<String>>,
 

@@ -576,8 +576,14 @@ impl MatchRecord {
                         "a second record inside this one (two files joined?)".to_string(),
                     ));
                 }
-                // A game's notes (a restarted engine) stay in its block.
-                if line.starts_with(super::recover::RESTART_MARK)
+                // A game's notes (a restarted engine, an engine that
+                // reported no scores) stay in its block.
+                if [
+                    super::recover::RESTART_MARK,
+                    super::adjudicate::NO_SCORES_MARK,
+                ]
+                .iter()
+                .any(|mark| line.starts_with(mark))
                     && let Some(g) = rec.games.last_mut()
                 {
                     g.transcript.push(line.to_string());
