@@ -240,7 +240,8 @@ impl Adjudication {
                         format!(
                             ", {}'s at least {}",
                             referee.seat_name(winner),
-                            1.0 - r.score
+                            // 1 - 0.1 said as 0.9, not 0.9000000000000001.
+                            ((1.0 - r.score) * 1e9).round() / 1e9
                         )
                     } else {
                         String::new()

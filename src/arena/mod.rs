@@ -19,8 +19,8 @@
 //! [`report`] (the text report), [`chart`] (SVG), [`live`] (the live
 //! chart), [`progress`] (stderr display), [`interrupt`] (Ctrl-C, SIGTERM,
 //! SIGHUP), [`output`] (the paths written), [`stdio`] (the runner's own
-//! standard streams). Here: a run as named steps ([`run_with_referee`]),
-//! and `--merge`.
+//! standard streams), [`merge`] (`--merge`). Here: a run as named steps
+//! ([`run_with_referee`]).
 //!
 //! Before the first game every engine is checked (started, sent its
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
@@ -35,6 +35,7 @@ pub mod export;
 pub mod info;
 pub(crate) mod interrupt;
 mod live;
+mod merge;
 pub mod openings;
 pub mod output;
 pub mod pentanomial;
@@ -62,7 +63,7 @@ pub use self::error::ArenaError;
 use self::live::{LiveChart, write_chart};
 use self::play::{GameJob, Setup};
 use self::process::TrafficLog;
-use self::record::{Ending, GameRecord, MatchRecord, RecordError};
+use self::record::{Ending, GameRecord, MatchRecord};
 use self::record_writer::RecordWriter;
 pub use self::referee::{Referee, referee_for};
 use self::report::Summary;
@@ -126,7 +127,7 @@ pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>,
 /// `--merge`), prints the report on stdout and returns it.
 pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     if !args.merge.is_empty() {
-        return merge(args);
+        return merge::merge(args);
     }
     let referee = referee_by_name(&args.game, &args.options)?;
     run_with_referee(args, referee)
@@ -684,108 +685,6 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
         }
     }
     Ok(())
-}
-
-/// `--merge`: combines record files into one report.
-fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
-    stdio::ensure_open();
-    // A signal removes a merged record or chart being written.
-    interrupt::watch();
-    for path in &args.merge {
-        // A FIFO would block the read, a device never end it.
-        match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => {
-                return Err(ArenaError::Record(RecordError::Io {
-                    path: path.clone(),
-                    source: std::io::Error::other("not a regular file"),
-                }));
-            }
-            _ => {}
-        }
-    }
-    // The same file twice would count its games twice.
-    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
-    for path in &args.merge {
-        let canonical = std::fs::canonicalize(path).map_err(|source| {
-            ArenaError::Record(RecordError::Io {
-                path: path.clone(),
-                source,
-            })
-        })?;
-        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
-            return Err(ArenaError::Record(RecordError::Incompatible(format!(
-                "{} and {} are the same file: its games would count twice",
-                first.display(),
-                path.display()
-            ))));
-        }
-        seen.push((canonical, path));
-    }
-    let records = args
-        .merge
-        .iter()
-        .map(|p| MatchRecord::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
-    let record_path = args.record.clone().filter(|_| !args.no_record);
-    for path in [record_path.as_ref(), args.chart.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        output::check(path).map_err(ArenaError::Output)?;
-    }
-    // Nothing written over a record being merged, or over each other.
-    let roles: Vec<(&str, &std::path::Path)> =
-        [("--record", &record_path), ("--chart", &args.chart)]
-            .into_iter()
-            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
-            .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
-            .collect();
-    output::check_distinct(&roles).map_err(ArenaError::Output)?;
-    let merged = MatchRecord::merge_files(&named, args.partial)?;
-    let rec = merged.record;
-    export::check(&args.export, &rec.game)?;
-    let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
-    let summary = Summary::compute(&rec, sprt);
-    let mut text = summary.text(&rec);
-    text.push_str(&format!(
-        "Merged from: {}\n",
-        args.merge
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    for (seed, missing) in &merged.missing {
-        text.push_str(&format!("Missing (seed {seed}): {missing}\n"));
-    }
-    if merged.unchecked {
-        text.push_str(
-            "Not checked for missing games: a record that does not state its match's extent \
-             (version 1, or an opening-suite run from before openings-size)\n",
-        );
-    }
-    if let Some(path) = &record_path {
-        rec.write(path)?;
-        text.push_str(&format!("Record: {}\n", path.display()));
-    }
-    let report = MatchReport {
-        record: rec,
-        summary,
-        text,
-        record_path,
-        stopped_by_sprt: None,
-        file_errors: Vec::new(),
-        stopped: None,
-    };
-    let mut report = report;
-    if let Err(e) = export::write_exports(&args.export, &report.record) {
-        let e = format!("--export: {e}");
-        progress::eprint_line(&format!("tabula match: {e}"));
-        report.text.push_str(&format!("Export: {e}\n"));
-        report.file_errors.push(e);
-    }
-    Ok(publish(report, args.chart.as_ref()))
 }
 
 /// The end of a run or a merge: writes the chart if one is asked for (and
