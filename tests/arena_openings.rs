@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{scratch, words};
-use tabula::arena::record::GameRecord;
+use tabula::arena::record::{GameRecord, MatchRecord};
 
 const SUITE: &str = "\
 # eight Othello openings, two spellings
@@ -117,6 +117,47 @@ fn offset_runs_play_disjoint_openings_and_merge_into_one_run() {
         whole.summary.text(&whole.record),
         merged.summary.text(&merged.record)
     );
+    missing_openings_are_named(&dir);
+}
+
+/// Each run states its suite's size and its slice: a merge of offset runs
+/// names the deals no run played, whether a shard is not given or a
+/// shard's games are lost.
+fn missing_openings_are_named(dir: &std::path::Path) {
+    let path = |name: &str| dir.join(name).display().to_string();
+    let back = MatchRecord::read(&dir.join("b.txt")).unwrap();
+    assert_eq!(back.setting("openings-size"), Some("8"));
+    assert_eq!(back.setting("openings-start"), Some("5"));
+    let merge = |files: &[String], extra: &[&str]| {
+        let mut w = words(&["--merge"]);
+        w.extend(files.iter().cloned());
+        w.extend(words(&["--no-record"]));
+        w.extend(words(extra));
+        tabula::arena::run(&common::parse(&w))
+    };
+    // The first shard alone: the suite's last four openings are missing.
+    let e = merge(&[path("a.txt")], &[]).unwrap_err().to_string();
+    assert!(e.contains("missing deals 4-7 (games 9-16)"), "{e}");
+    // The second shard with the games of one deal lost (as if killed).
+    let mut cut = back.clone();
+    cut.games.retain(|g| g.deal != 5);
+    cut.write(&dir.join("b-cut.txt")).unwrap();
+    let e = merge(&[path("a.txt"), path("b-cut.txt")], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("missing deal 5 (games 11-12)"), "{e}");
+    let partial = merge(&[path("a.txt"), path("b-cut.txt")], &["--partial"]).unwrap();
+    assert!(
+        partial
+            .text
+            .contains("Missing (seed 5): deal 5 (games 11-12)"),
+        "{}",
+        partial.text
+    );
+    assert_eq!(partial.record.games.len(), 14);
+    // The merged record states the slice of both: it merges again.
+    assert_eq!(partial.record.setting("openings-start"), Some("1"));
+    assert_eq!(partial.record.setting("games"), Some("16"));
 }
 
 #[test]

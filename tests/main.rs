@@ -17,6 +17,7 @@ mod arena_openings;
 mod arena_pairs;
 mod arena_record;
 mod arena_recover;
+mod arena_scores;
 mod arena_shards;
 mod arena_stats;
 mod card_threads;

@@ -1,5 +1,5 @@
-//! Adjudication (`--adjudicate solve=N`): a game whose result is known
-//! before its end is stopped and given that result.
+//! Adjudication (`--adjudicate`): a game whose result is known before its
+//! end is stopped and given that result.
 //!
 //! `solve=N`: once a position has at most `N` empty squares (Othello; any
 //! game with an exact solver and a reach), the runner solves it exactly
@@ -10,20 +10,77 @@
 //! [`verify`] checks a record's adjudications by playing each position
 //! out with the solver on both sides.
 //!
+//! `resign.*` and `draw.*` (cutechess's `-resign` and `-draw`): the
+//! engines' own scores decide, two-player games of perfect information
+//! only. Each engine's score for its move (the mover's win value in
+//! [0, 1], from the `info` lines of `genmove ... multipv=1`) is counted in
+//! runs of consecutive moves per seat ([`ScoreWatch`]): a seat whose last
+//! `movecount` scores are all at most `score` resigns (with `twosided`,
+//! only while the other seat's last `movecount` are all at least
+//! `1 - score`); the game is drawn once both seats' last `movecount`
+//! scores lie within `score` of 1/2, after `movenumber` moves of each. A
+//! move without a score (a forced move or a search that reports depth 0,
+//! a move the runner played, an engine that reports none) neither counts
+//! nor breaks a run, so an engine that reports no scores never triggers
+//! either.
+//!
 //! Every adjudicated game is recorded as `ending=adjudicated` with its
-//! detail (`solved: black +6 at 14 empties`) and counted apart in the report.
+//! detail (`solved: black +6 at 14 empties`, `resign: ...`, `draw: ...`)
+//! and counted apart in the report.
 
 use super::config::ConfigError;
-use super::record::{Ending, MatchRecord};
+use super::info::parse_info;
+use super::record::{Ending, GameRecord, MatchRecord};
 use super::referee::Referee;
-use crate::game::Turn;
+use crate::game::{Seat, Turn};
 
 /// What `--adjudicate` asks for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Adjudication {
     /// Solve exactly at this many empty squares or fewer.
     pub solve: Option<u32>,
+    /// Resign on the engines' scores (`resign.*`).
+    pub resign: Option<Resign>,
+    /// Draw on the engines' scores (`draw.*`).
+    pub draw: Option<Draw>,
 }
+
+/// `resign.movecount=K resign.score=S [resign.twosided=true]`: a seat
+/// resigns when its last `K` scores are all at most `S`, and (two-sided)
+/// the other seat's last `K` all at least `1 - S`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resign {
+    /// The consecutive moves of a seat that must agree.
+    pub movecount: u32,
+    /// The loser's win value at most this (the winner's at least `1 - score`).
+    pub score: f64,
+    /// Whether the winner's scores must agree too.
+    pub twosided: bool,
+}
+
+/// `draw.movenumber=N draw.movecount=K draw.score=S`: drawn when each
+/// seat's last `K` scores all lie within `S` of 1/2, after `N` moves of
+/// each seat (the opening's included).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Draw {
+    /// The moves of each seat before a draw may be adjudicated.
+    pub movenumber: u32,
+    /// The consecutive moves of each seat that must agree.
+    pub movecount: u32,
+    /// How far from 1/2 a score may be.
+    pub score: f64,
+}
+
+/// The most consecutive moves a score rule may ask for.
+pub const MAX_MOVECOUNT: u32 = 1000;
+
+/// The words a tabula engine's `genmove` gets when scores are counted:
+/// the search's final value in one text `info` line before the move.
+pub const SCORE_WORDS: &str = "multipv=1 output=text";
+
+/// The note a game's record holds for an engine that was asked for its
+/// scores and reported none in that game.
+pub const NO_SCORES_MARK: &str = "# no scores engine=";
 
 /// The most empties `solve=` accepts: the exact solver's time grows about
 /// threefold an empty square, and past the 20s a solve takes seconds.
@@ -39,9 +96,13 @@ pub struct Verdict {
 }
 
 impl Adjudication {
-    /// Reads `solve=N` words.
+    /// Reads `solve=N`, `resign.KEY=VALUE` and `draw.KEY=VALUE` words.
     pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Adjudication, ConfigError> {
+        const ACCEPTED: &str = "solve=N, resign.movecount=K resign.score=S \
+                                [resign.twosided=true], draw.movecount=K draw.score=S \
+                                [draw.movenumber=N]";
         let mut adj = Adjudication::default();
+        let (mut resign, mut draw) = (Vec::new(), Vec::new());
         for word in words {
             let word = word.as_ref();
             match word.split_once('=') {
@@ -53,22 +114,105 @@ impl Adjudication {
                             ))
                         })?)
                 }
+                Some((key, value)) if key.starts_with("resign.") => resign.push((key, value)),
+                Some((key, value)) if key.starts_with("draw.") => draw.push((key, value)),
                 _ => {
                     return Err(ConfigError(format!(
-                        "--adjudicate: bad word '{word}' (accepted: solve=N)"
+                        "--adjudicate: bad word '{word}' (accepted: {ACCEPTED})"
                     )));
                 }
             }
         }
+        if !resign.is_empty() {
+            let mut r = Resign {
+                movecount: 0,
+                score: f64::NAN,
+                twosided: false,
+            };
+            for (key, value) in resign {
+                match key {
+                    "resign.movecount" => r.movecount = movecount(key, value)?,
+                    "resign.score" => r.score = score(key, value)?,
+                    "resign.twosided" => {
+                        r.twosided = match value {
+                            "true" => true,
+                            "false" => false,
+                            _ => {
+                                return Err(ConfigError(format!(
+                                    "--adjudicate resign.twosided= is true or false, not '{value}'"
+                                )));
+                            }
+                        }
+                    }
+                    _ => return Err(unknown(key, ACCEPTED)),
+                }
+            }
+            if r.movecount == 0 || r.score.is_nan() {
+                return Err(ConfigError(
+                    "--adjudicate resign. needs both resign.movecount=K and resign.score=S"
+                        .to_string(),
+                ));
+            }
+            adj.resign = Some(r);
+        }
+        if !draw.is_empty() {
+            let mut d = Draw {
+                movenumber: 0,
+                movecount: 0,
+                score: f64::NAN,
+            };
+            for (key, value) in draw {
+                match key {
+                    "draw.movenumber" => {
+                        d.movenumber = value.parse().map_err(|_| {
+                            ConfigError(format!(
+                                "--adjudicate draw.movenumber= needs a whole number, not '{value}'"
+                            ))
+                        })?
+                    }
+                    "draw.movecount" => d.movecount = movecount(key, value)?,
+                    "draw.score" => d.score = score(key, value)?,
+                    _ => return Err(unknown(key, ACCEPTED)),
+                }
+            }
+            if d.movecount == 0 || d.score.is_nan() {
+                return Err(ConfigError(
+                    "--adjudicate draw. needs both draw.movecount=K and draw.score=S".to_string(),
+                ));
+            }
+            adj.draw = Some(d);
+        }
         Ok(adj)
     }
 
-    /// Checks the rules against the game: `solve=` needs an exact solver.
+    /// Whether the engines' scores are counted (`resign.` or `draw.`).
+    pub fn wants_scores(&self) -> bool {
+        self.resign.is_some() || self.draw.is_some()
+    }
+
+    /// Checks the rules against the game: `solve=` needs an exact solver;
+    /// the score rules a two-player game of perfect information, where a
+    /// seat's score is its judgement of the whole game (in a card game it
+    /// is one seat's estimate over sampled deals of the hidden cards).
     pub fn check(&self, referee: &dyn Referee) -> Result<(), ConfigError> {
         if self.solve.is_some() && !referee.has_solver() {
             return Err(ConfigError(format!(
                 "--adjudicate solve=: {} has no exact solver",
                 referee.game_name()
+            )));
+        }
+        if self.wants_scores() && (referee.num_seats() != 2 || !referee.perfect_information()) {
+            return Err(ConfigError(format!(
+                "--adjudicate resign./draw.: score adjudication needs a two-player game of \
+                 perfect information; {} has {} seats{}",
+                referee.game_name(),
+                referee.num_seats(),
+                if referee.perfect_information() {
+                    ""
+                } else {
+                    " and hidden cards, where each seat's score is its own Monte Carlo \
+                     estimate over sampled deals"
+                }
             )));
         }
         Ok(())
@@ -81,11 +225,189 @@ impl Adjudication {
         Some(solver_verdict(referee, solved.seat, solved.margin, reach))
     }
 
-    /// The settings as `key=value` words, for the record.
-    pub fn words(&self) -> String {
-        self.solve
-            .map_or(String::new(), |n| format!("adjudicate=solve={n}"))
+    /// The verdict of the score rules on a game whose scores so far are
+    /// in `watch`, if one decides it now.
+    pub fn judge_scores(&self, watch: &ScoreWatch, referee: &dyn Referee) -> Option<Verdict> {
+        if watch.low.len() != 2 {
+            return None;
+        }
+        if let Some(r) = self.resign {
+            let k = r.movecount;
+            for loser in 0..2 {
+                let winner = 1 - loser;
+                if watch.low[loser] >= k && (!r.twosided || watch.high[winner] >= k) {
+                    let agreed = if r.twosided {
+                        format!(
+                            ", {}'s at least {}",
+                            referee.seat_name(winner),
+                            // 1 - 0.1 said as 0.9, not 0.9000000000000001.
+                            ((1.0 - r.score) * 1e9).round() / 1e9
+                        )
+                    } else {
+                        String::new()
+                    };
+                    return Some(Verdict {
+                        winners: vec![winner],
+                        detail: format!(
+                            "resign: {}'s scores at most {}{agreed} for {k} moves",
+                            referee.seat_name(loser),
+                            r.score
+                        ),
+                    });
+                }
+            }
+        }
+        if let Some(d) = self.draw {
+            let k = d.movecount;
+            let moves = u32::try_from(watch.plies / 2).unwrap_or(u32::MAX);
+            if moves >= d.movenumber && watch.even.iter().all(|&run| run >= k) {
+                return Some(Verdict {
+                    winners: Vec::new(),
+                    detail: format!(
+                        "draw: both scores within {} of 0.5 for {k} moves each, after {moves} moves",
+                        d.score
+                    ),
+                });
+            }
+        }
+        None
     }
+}
+
+/// A consecutive-move count, 1 to [`MAX_MOVECOUNT`].
+fn movecount(key: &str, value: &str) -> Result<u32, ConfigError> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| (1..=MAX_MOVECOUNT).contains(n))
+        .ok_or_else(|| {
+            ConfigError(format!(
+                "--adjudicate {key}= needs a number of moves from 1 to {MAX_MOVECOUNT}, not '{value}'"
+            ))
+        })
+}
+
+/// A score threshold on tabula's scale: a win value from 0 to below 1/2.
+fn score(key: &str, value: &str) -> Result<f64, ConfigError> {
+    value
+        .parse()
+        .ok()
+        .filter(|s: &f64| (0.0..0.5).contains(s))
+        .ok_or_else(|| {
+            ConfigError(format!(
+                "--adjudicate {key}= needs a win value from 0 to below 0.5 (scores are the \
+                 mover's win value in [0, 1]), not '{value}'"
+            ))
+        })
+}
+
+fn unknown(key: &str, accepted: &str) -> ConfigError {
+    ConfigError(format!(
+        "--adjudicate: unknown key '{key}' (accepted: {accepted})"
+    ))
+}
+
+/// The engines' scores of one game, as runs of consecutive moves per seat
+/// that meet each rule's threshold.
+#[derive(Clone, Debug, Default)]
+pub struct ScoreWatch {
+    /// Per seat: the last scores at most the resign threshold.
+    low: Vec<u32>,
+    /// Per seat: the last scores at least one less the resign threshold.
+    high: Vec<u32>,
+    /// Per seat: the last scores within the draw threshold of 1/2.
+    even: Vec<u32>,
+    /// Moves played, the opening's and the runner's included.
+    plies: usize,
+    /// Per seat: asked for its scores (an engine's seat).
+    asked: Vec<bool>,
+    /// Per seat: reported a score.
+    reported: Vec<bool>,
+    /// Per seat: refused the score words; asked plain `genmove` since.
+    refused: Vec<bool>,
+}
+
+impl ScoreWatch {
+    /// A watch over a game of `seats` seats.
+    pub fn new(seats: usize) -> ScoreWatch {
+        ScoreWatch {
+            low: vec![0; seats],
+            high: vec![0; seats],
+            even: vec![0; seats],
+            plies: 0,
+            asked: vec![false; seats],
+            reported: vec![false; seats],
+            refused: vec![false; seats],
+        }
+    }
+
+    /// Whether `seat`'s engine is asked for its scores (it has not refused
+    /// them in this game).
+    pub fn asks(&self, seat: Seat) -> bool {
+        !self.refused.get(seat).copied().unwrap_or(true)
+    }
+
+    /// `seat`'s engine refused the score words: asked plainly from now on.
+    pub fn refused(&mut self, seat: Seat) {
+        if let Some(r) = self.refused.get_mut(seat) {
+            *r = true;
+        }
+    }
+
+    /// A move of `seat` with its engine's score for it (`None`: no score;
+    /// `asked`: the engine was asked for one).
+    pub fn moved(&mut self, seat: Seat, score: Option<f64>, asked: bool, adj: &Adjudication) {
+        self.plies += 1;
+        if seat >= self.low.len() {
+            return;
+        }
+        self.asked[seat] |= asked;
+        let Some(s) = score else {
+            return;
+        };
+        self.reported[seat] = true;
+        let run = |cond: bool, n: &mut u32| *n = if cond { n.saturating_add(1) } else { 0 };
+        let r = adj.resign.map_or(f64::NAN, |r| r.score);
+        run(s <= r, &mut self.low[seat]);
+        run(s >= 1.0 - r, &mut self.high[seat]);
+        let d = adj.draw.map_or(f64::NAN, |d| d.score);
+        run((s - 0.5).abs() <= d, &mut self.even[seat]);
+    }
+
+    /// The seats whose engine was asked for scores and reported none.
+    pub fn silent(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.asked.len()).filter(|&s| self.asked[s] && !self.reported[s])
+    }
+}
+
+/// The move and the score of a `genmove` reply: a plain reply is the move
+/// alone; a reply to the score words is `info` lines, then `play <move>`.
+/// The score is the last best-line (`multipv 1`) value of a search that
+/// reports a depth above 0 (or none); a forced move (depth 0) has none.
+pub fn read_genmove_reply(reply: &str) -> (String, Option<f64>) {
+    let first = reply.lines().next().unwrap_or("").trim();
+    let last = reply.lines().last().unwrap_or("").trim();
+    // No move text starts with `info` or `play `.
+    let streamed = first.is_empty() || first.starts_with("info") || last.starts_with("play ");
+    if !streamed {
+        return (first.to_string(), None);
+    }
+    let mv = last.strip_prefix("play ").unwrap_or("").trim().to_string();
+    let score = reply
+        .lines()
+        .rev()
+        .filter_map(parse_info)
+        .find(|i| i.rank == 1 && i.depth != Some(0) && (0.0..=1.0).contains(&i.score))
+        .map(|i| i.score);
+    (mv, score)
+}
+
+/// The engines (names) a game's record marks as having reported no scores.
+pub fn silent_in(game: &GameRecord) -> Vec<&str> {
+    game.transcript
+        .iter()
+        .filter_map(|l| l.strip_prefix(NO_SCORES_MARK))
+        .collect()
 }
 
 fn solver_verdict(referee: &dyn Referee, seat: usize, margin: i32, reach: u32) -> Verdict {

@@ -9,13 +9,18 @@
 //! SPRT, per-seat results, a cross-table for three or more engines, and a
 //! chart.
 //!
-//! Files, one concern each: [`config`] (engine words, limits), [`process`]
+//! Files, one concern each: [`cli`] (the command line), [`error`] (why a
+//! match could not run), [`config`] (engine words, limits), [`process`]
 //! (one engine process), [`referee`] (the game as text), [`play`] (one
-//! game), [`schedule`] (pairings, seats, threads), [`stats`] (Elo, SPRT),
-//! [`record`] (the match file, merging), [`report`] (the text report),
-//! [`chart`] (SVG), [`progress`] (stderr display), [`interrupt`] (Ctrl-C,
-//! SIGTERM, SIGHUP), [`output`] (the paths written), [`stdio`] (the
-//! runner's own standard streams).
+//! game), [`adjudicate`] (games ended early), [`info`] (engines' `info`
+//! lines), [`openings`] (opening suites), [`schedule`] (pairings, seats,
+//! threads), [`stats`] and [`pentanomial`] (Elo, SPRT), [`record`] (the
+//! match file, merging), [`record_writer`] (the file of a running match),
+//! [`report`] (the text report), [`chart`] (SVG), [`live`] (the live
+//! chart), [`progress`] (stderr display), [`interrupt`] (Ctrl-C, SIGTERM,
+//! SIGHUP), [`output`] (the paths written), [`stdio`] (the runner's own
+//! standard streams), [`merge`] (`--merge`). Here: a run as named steps
+//! ([`run_with_referee`]).
 //!
 //! Before the first game every engine is checked (started, sent its
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
@@ -23,9 +28,14 @@
 
 pub mod adjudicate;
 pub mod chart;
+mod cli;
 pub(crate) mod config;
+mod error;
 pub mod export;
+pub mod info;
 pub(crate) mod interrupt;
+mod live;
+mod merge;
 pub mod openings;
 pub mod output;
 pub mod pentanomial;
@@ -33,6 +43,7 @@ pub(crate) mod play;
 pub mod process;
 pub(crate) mod progress;
 pub mod record;
+mod record_writer;
 pub mod recover;
 pub(crate) mod referee;
 pub mod report;
@@ -42,384 +53,22 @@ pub mod stats;
 pub(crate) mod stdio;
 pub(crate) mod tcscale;
 
-use std::fmt;
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clap::ArgAction;
-
+pub use self::cli::{EngineWords, MatchArgs};
 use self::config::{Clock, ConfigError, EngineSpec, Limits, Proto, settle_names};
-use self::play::Setup;
+pub use self::error::ArenaError;
+use self::live::{LiveChart, write_chart};
+use self::play::{GameJob, Setup};
 use self::process::TrafficLog;
-use self::record::{Ending, GameRecord, MatchRecord, RecordError};
+use self::record::{Ending, GameRecord, MatchRecord};
+use self::record_writer::RecordWriter;
 pub use self::referee::{Referee, referee_for};
 use self::report::Summary;
-use self::stats::{Sprt, SprtDecision, SprtError, Wdl};
-use crate::options::OptionError;
-
-const EXAMPLES: &str = "\
-Where `tabula` comes from: `cargo install --path .` in the source tree puts it on
-PATH; or name the build itself, e.g. cmd=./target/release/tabula after
-`cargo build --release`. The examples below assume it is on PATH.
-
-Examples:
-  # Two searches of tabula on Othello, 10 games, 2 at a time, 50 ms a move:
-  tabula match --engine cmd=tabula name=mcts set.search=mcts \\
-               --engine cmd=tabula name=ab set.search=alphabeta \\
-               --game othello --games 10 --concurrency 2 --movetime 50 --chart match.svg
-
-  # The same with a clock of 5 s + 0.5 s byo-yomi per game, watched live
-  # (open live.svg in a browser: it reloads itself while the match runs):
-  tabula match --engine cmd=tabula name=mcts set.search=mcts \\
-               --engine cmd=tabula name=ab set.search=alphabeta --games 6 --tc 5+0.5 --live live.svg
-
-  # Hearts, seat-bound engines refereed by the runner, stop early by SPRT:
-  tabula match --game hearts -o hands=single --games 40 \\
-               --engine cmd=tabula name=new set.iterations=400 \\
-               --engine cmd=tabula name=old set.iterations=100 --each set.search=ismcts \\
-               --sprt elo0=0 elo1=50
-
-  # Wizard, one ismcts player against three rules players (ABBB, rotated):
-  tabula match --game wizard --table ABBB --games 8 \\
-               --engine cmd=tabula name=ismcts set.search=ismcts set.iterations=200 \\
-               --engine cmd=tabula name=rules set.search=rules
-
-  # Three engines: a round robin with a cross-table, 10 games per pairing:
-  tabula match --engine cmd=tabula name=mcts set.search=mcts --engine cmd=tabula name=flat \\
-               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 10 --movetime 50
-
-  # One match over four machines (or cores): each plays a quarter of the deals
-  # of the same seed, then the four records merge into the report of the whole:
-  for k in 1 2 3 4; do
-    tabula match --engine cmd=tabula name=mcts set.search=mcts \\
-                 --engine cmd=tabula name=flat set.search=flat \\
-                 --games 16 --movetime 20 --seed 1 --shard $k/4 --record shard$k.txt
-  done
-  tabula match --merge shard1.txt shard2.txt shard3.txt shard4.txt --chart all.svg
-
-  # A plain GTP Othello engine (if you have one, e.g. Edax) against tabula:
-  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --tc 60+1
-
-Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
-(sent as `set KEY VALUE` to tabula engines), init=LINE (any command sent at start),
-dir=PATH, stderr=FILE, and per-engine limits movetime=MS, depth=N, iterations=N,
-tc=MAIN[+[STONES/]BYO]. Plain GTP engines count time in whole seconds: their movetime must be
-a multiple of 1000 and their clock whole seconds.
-
-Before the first game every engine is started once and sent its set-up lines: one
-that cannot start or refuses a line stops the match with an error. During the match
-faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
-command) lose that game for the culprit and are counted in the report; the match
-goes on, but exits non-zero if an engine forfeited every game it played. A crashed or
-hung engine is restarted for its next game; its second crash or hang stops the match
-unless --recover is given. Ctrl-C
-stops starting games, lets those under way finish and prints the report; a second
-Ctrl-C, SIGTERM or SIGHUP quits at once, ending every engine, with the record whole
-up to the last finished game. Every output path is checked before the first game.";
-
-/// The command line of `tabula match`.
-#[derive(Clone, Debug, clap::Args)]
-#[command(after_long_help = EXAMPLES)]
-pub struct MatchArgs {
-    /// The engines (`--engine KEY=VALUE...`, repeated).
-    #[command(flatten)]
-    pub engines: EngineWords,
-
-    /// KEY=VALUE words applied to every engine (an engine's own words win).
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
-    pub each: Vec<String>,
-
-    /// The game to play.
-    #[arg(long, default_value = "othello")]
-    pub game: String,
-
-    /// A game option (repeatable), e.g. `-o size=7`.
-    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
-
-    /// Games per pairing. Use a multiple of the seat rotation (2 for
-    /// two-seat games) so that every deal is played from every side.
-    #[arg(short = 'n', long, default_value_t = 100)]
-    pub games: usize,
-
-    /// Games played at the same time (default: the number of cores).
-    #[arg(short = 'j', long)]
-    pub concurrency: Option<usize>,
-
-    /// Who sits where, as one letter per seat: A for the first engine of a
-    /// pairing, B for the second, e.g. ABBB (one engine against three
-    /// copies of the other). Every rotation is played on each deal, so
-    /// --games should be a multiple of the number of seats. Default: the
-    /// engines alternate (ABAB, and BABA).
-    #[arg(long, value_name = "PATTERN")]
-    pub table: Option<String>,
-
-    /// Milliseconds per move, for every engine (enforced, plus --timemargin).
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-
-    /// Search depth per move (sent with genmove; not enforced).
-    #[arg(long)]
-    pub depth: Option<u32>,
-
-    /// Iterations per move (sent with genmove; not enforced).
-    #[arg(long)]
-    pub iterations: Option<u64>,
-
-    /// A game clock per seat: MAIN seconds, optionally +BYO seconds per
-    /// move once main time is spent, or +STONES/BYO: STONES moves in each
-    /// BYO seconds (GTP time_settings/time_left, Canadian byo-yomi).
-    #[arg(long, value_name = "MAIN[+[STONES/]BYO]")]
-    pub tc: Option<String>,
-
-    /// Milliseconds of grace over every enforced time limit.
-    #[arg(long, value_name = "MS", default_value_t = 200)]
-    pub timemargin: u64,
-
-    /// Seconds to wait for a reply that has no time limit of its own
-    /// (setup commands, moves under depth or iteration budgets; at most
-    /// 1e6).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub timeout: f64,
-
-    /// Engine moves after which a game is adjudicated a draw (0: never).
-    #[arg(long, default_value_t = 2000)]
-    pub max_moves: usize,
-
-    /// Random moves played at the start of every perfect-information game
-    /// (the same for both colours of a deal), for varied openings.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub random_plies: usize,
-
-    /// Adjudicate games whose result is known: solve=N ends an Othello
-    /// game at N empty squares or fewer with the exact solver's result.
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
-    pub adjudicate: Option<Vec<String>>,
-
-    /// Play the deals from an opening suite: FILE, then format=moves|positions
-    /// order=sequential|random start=N (see docs/match.md). Each opening is
-    /// played once per seat rotation; start=N begins at opening N.
-    #[arg(long, value_name = "FILE [KEY=VALUE]", num_args = 1..)]
-    pub openings: Option<Vec<String>>,
-
-    /// The match seed: deals, openings and engine seeds derive from it
-    /// (default: from the clock; always printed and recorded).
-    #[arg(long)]
-    pub seed: Option<u64>,
-
-    /// Do not send tabula engines `set seed N` before each game.
-    #[arg(long)]
-    pub no_game_seeds: bool,
-
-    /// Stop early by a sequential probability ratio test (two engines):
-    /// elo0=E elo1=E alpha=A beta=B (defaults 0, 5, 0.05, 0.05).
-    #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
-    pub sprt: Option<Vec<String>>,
-
-    /// The record file (default: tabula-match-SEED.txt); every game as
-    /// replayable protocol commands with result headers.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-
-    /// Write no record.
-    #[arg(long, conflicts_with = "record")]
-    pub no_record: bool,
-
-    /// Draw the win rates per pairing, with 95% intervals, as SVG.
-    #[arg(long, value_name = "FILE.svg")]
-    pub chart: Option<PathBuf>,
-
-    /// Rewrite this SVG chart while the match runs (about once a second),
-    /// with the Elo curve so far; open it in a browser, which reloads it.
-    #[arg(long, value_name = "FILE.svg")]
-    pub live: Option<PathBuf>,
-
-    /// Play only shard K of N of the match: the deals numbered K-1 modulo
-    /// N, each with all its seat rotations, of the same --seed (give one).
-    /// `--merge` of the N records is the whole match.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-
-    /// Merge these record files into one report instead of playing
-    /// (with --record, also write the merged record). The shards of one
-    /// match merge into that match, game numbers kept.
-    #[arg(long, value_name = "RECORD", num_args = 1..)]
-    pub merge: Vec<PathBuf>,
-
-    /// With --merge: merge even when deals of the match are missing (the
-    /// report names them); without it such a merge is refused.
-    #[arg(long, requires = "merge")]
-    pub partial: bool,
-
-    /// Also write the games in other formats: ggf=FILE (Othello, GGF as
-    /// NBoard and Edax read it), quoridor=FILE (Quoridor text, a line per
-    /// move), jsonl=FILE (any game, one JSON object per game).
-    #[arg(long, value_name = "FORMAT=FILE", num_args = 1..)]
-    pub export: Vec<String>,
-
-    /// Scale every time limit by this machine's speed: the reference
-    /// machine's nodes a second from `tabula bench` (its signature line);
-    /// limits are multiplied by REF_NPS / this machine's.
-    #[arg(long, value_name = "REF_NPS")]
-    pub tc_scale: Option<f64>,
-
-    /// Restart an engine that crashed or hung and go on, however often
-    /// (its games are lost as forfeits). Without it the match stops at
-    /// an engine's second crash or hang.
-    #[arg(long)]
-    pub recover: bool,
-
-    /// No progress bar, one line per finished game instead.
-    #[arg(long)]
-    pub no_progress: bool,
-
-    /// No progress at all (faults and the report are still printed).
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Print every line sent to and received from engines on stderr.
-    #[arg(long)]
-    pub debug: bool,
-}
-
-/// The words of each `--engine` occurrence, kept apart per engine.
-///
-/// clap's derive cannot group values by occurrence (`Vec<Vec<String>>`
-/// is unstable there), so this argument is implemented by hand with
-/// `get_occurrences`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EngineWords(pub Vec<Vec<String>>);
-
-impl clap::FromArgMatches for EngineWords {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let groups = matches
-            .get_occurrences::<String>("engine")
-            .map(|occurrences| occurrences.map(|words| words.cloned().collect()).collect())
-            .unwrap_or_default();
-        Ok(EngineWords(groups))
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl clap::Args for EngineWords {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        cmd.arg(
-            clap::Arg::new("engine")
-                .long("engine")
-                .value_name("KEY=VALUE")
-                .num_args(1..)
-                .action(ArgAction::Append)
-                .help(
-                    "An engine, as KEY=VALUE words: cmd=COMMAND (required), name=, proto=tabula|gtp, \
-                     set.KEY=VALUE, init=LINE, dir=, stderr=, movetime=, depth=, iterations=, tc=. \
-                     Repeat for each engine (two for a match, more for a round robin)",
-                ),
-        )
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
-}
-
-/// Why a match could not run.
-#[derive(Debug)]
-pub enum ArenaError {
-    /// A mistake on the command line.
-    Config(ConfigError),
-    /// The game is not known.
-    UnknownGame(String),
-    /// The game's options were refused.
-    Options(OptionError),
-    /// Bad SPRT parameters.
-    Sprt(SprtError),
-    /// A record could not be read, written or merged.
-    Record(RecordError),
-    /// An engine failed its check before the first game.
-    EngineCheck {
-        /// The engine's name.
-        engine: String,
-        /// Its command.
-        command: String,
-        /// What went wrong.
-        error: process::EngineError,
-    },
-    /// An output path cannot be written (checked before the first game).
-    Output(output::OutputError),
-    /// A file (chart) could not be written.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The system's reason.
-        source: std::io::Error,
-    },
-}
-
-impl fmt::Display for ArenaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArenaError::Config(e) => write!(f, "{e}"),
-            ArenaError::UnknownGame(name) => write!(f, "unknown game '{name}'"),
-            ArenaError::Options(e) => write!(f, "{e}"),
-            ArenaError::Sprt(e) => write!(f, "{e}"),
-            ArenaError::Record(e) => write!(f, "{e}"),
-            ArenaError::Output(e) => write!(f, "cannot write {e}"),
-            ArenaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            ArenaError::EngineCheck {
-                engine,
-                command,
-                error,
-            } => {
-                write!(
-                    f,
-                    "engine {engine} failed its check before the first game: {error}"
-                )?;
-                if matches!(error, process::EngineError::Spawn { .. }) {
-                    let program = command.split_whitespace().next().unwrap_or("");
-                    write!(
-                        f,
-                        " (is '{program}' on PATH? `cargo install --path .` puts tabula there; \
-                         or give the path of the build, e.g. cmd=./target/release/tabula)"
-                    )?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ArenaError {}
-
-impl From<ConfigError> for ArenaError {
-    fn from(e: ConfigError) -> Self {
-        ArenaError::Config(e)
-    }
-}
-
-impl From<OptionError> for ArenaError {
-    fn from(e: OptionError) -> Self {
-        ArenaError::Options(e)
-    }
-}
-
-impl From<RecordError> for ArenaError {
-    fn from(e: RecordError) -> Self {
-        ArenaError::Record(e)
-    }
-}
-
-impl From<SprtError> for ArenaError {
-    fn from(e: SprtError) -> Self {
-        ArenaError::Sprt(e)
-    }
-}
+use self::stats::{Sprt, SprtDecision, Wdl};
 
 /// What a match (or a merge) produced.
 #[derive(Clone, Debug)]
@@ -479,7 +128,7 @@ pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>,
 /// `--merge`), prints the report on stdout and returns it.
 pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     if !args.merge.is_empty() {
-        return merge(args);
+        return merge::merge(args);
     }
     let referee = referee_by_name(&args.game, &args.options)?;
     run_with_referee(args, referee)
@@ -492,85 +141,162 @@ pub fn run_with_referee(
     referee: Box<dyn Referee>,
 ) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
-    let mut setup = setup_from(args, referee.as_ref())?;
-    if let Some(words) = &args.openings {
-        setup.openings = Some(Arc::new(openings::for_match(
-            words,
-            referee.as_ref(),
-            &setup,
-        )?));
-    }
-    let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
-    if sprt.is_some() && setup.engines.len() != 2 {
-        return Err(ConfigError("--sprt needs exactly two engines".to_string()).into());
-    }
-    if args.games == 0 {
-        return Err(ConfigError("--games must be at least 1".to_string()).into());
-    }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(schedule::Shard::parse)
-        .transpose()
-        .map_err(ConfigError)?;
-    if shard.is_some() && args.seed.is_none() {
-        return Err(ConfigError(
-            "--shard needs --seed: every shard must play the deals of the same seed".to_string(),
-        )
-        .into());
-    }
-    if shard.is_some() && sprt.is_some() {
-        return Err(ConfigError(
-            "--sprt cannot stop one shard early: give --sprt to the --merge of the shards"
-                .to_string(),
-        )
-        .into());
-    }
-    let concurrency = match args.concurrency {
-        Some(0) => return Err(ConfigError("--concurrency must be at least 1".to_string()).into()),
-        Some(n) => n.min(1024),
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    let (plan, jobs) = Plan::new(args, referee.as_ref())?;
+    check_outputs(args, &plan.setup)?;
+    // From the first engine started, the signals act on the match.
+    let ctrl_c = interrupt::Guard::install();
+    check_engines(&plan.setup, referee.as_ref())?;
+    let rec = MatchRecord {
+        game: referee.game_name().to_string(),
+        options: referee.option_words(),
+        seeds: vec![plan.setup.seed],
+        seat_names: (0..referee.num_seats())
+            .map(|s| referee.seat_name(s))
+            .collect(),
+        engines: plan.setup.engines.iter().map(EngineSpec::info).collect(),
+        shard: plan.shard.map(|s| s.to_string()),
+        settings: match_settings(args, &plan.setup),
+        stopped: None,
+        games: Vec::new(),
     };
-    let seats = referee.num_seats();
-    let patterns = match &args.table {
-        Some(t) => schedule::table_patterns(&schedule::parse_table(t, seats).map_err(ConfigError)?),
-        None => schedule::seat_patterns(seats),
+    let writer = if args.no_record {
+        RecordWriter::none()
+    } else {
+        RecordWriter::open(
+            args.record.as_ref(),
+            &default_record_stem(&plan.setup, plan.shard),
+            &rec,
+        )?
     };
-    let rotation = patterns.len();
-    if !args.games.is_multiple_of(rotation) {
-        log::warn!(
-            "--games {} is not a multiple of the seat rotation ({rotation}): seats will not be balanced",
-            args.games
-        );
-    }
-    let jobs = schedule::Jobs::new(setup.engines.len(), args.games, patterns);
-    let total = match shard {
-        Some(s) => jobs.shard_total(s),
-        None => jobs.total(),
-    }
-    .ok_or_else(|| ConfigError(format!("--games {} is too many", args.games)))?;
-    if total == 0 {
-        return Err(ConfigError(format!(
-            "shard {} holds no game of this match (fewer deals than shards)",
-            shard.map_or(String::new(), |s| s.to_string())
-        ))
-        .into());
-    }
-    // `--openings ... start=N`: the deals (and game numbers) of a longer
-    // match from its first opening, so that offset runs merge into it.
-    let first_deal = setup.openings.as_ref().map_or(0, |s| s.first_deal());
-    let games_per_deal = (schedule::pairings(setup.engines.len()).len() * rotation) as u64;
-    let jobs = jobs
-        .filter(move |j| shard.is_none_or(|s| s.holds(j.deal)))
-        .map(move |mut j| {
-            j.deal += first_deal;
-            j.number += usize::try_from(first_deal * games_per_deal).unwrap_or(usize::MAX / 2);
-            j
-        });
-    // No more workers than games.
-    let concurrency = concurrency.min(total);
+    let mut running = Running::start(args, &plan, rec, writer);
+    schedule::run_jobs(
+        &plan.setup,
+        referee.as_ref(),
+        jobs,
+        plan.concurrency,
+        |game| running.game_done(game),
+    );
+    interrupt::wait_if_stopping();
+    let report = running.finish(args, &plan);
+    // The signals act on the match until its record is closed.
+    drop(ctrl_c);
+    Ok(report)
+}
 
-    // Every path written is checked before anything starts.
+/// What a run plays, checked before anything starts: the engines and the
+/// rest of the set-up, the SPRT, the shard, the seating and the games.
+struct Plan {
+    setup: Setup,
+    sprt: Option<Sprt>,
+    shard: Option<schedule::Shard>,
+    /// Games played at the same time (never more than the games).
+    concurrency: usize,
+    /// Games of one deal in a pairing (the seat rotations).
+    rotation: usize,
+    /// Games this run plays.
+    total: usize,
+}
+
+impl Plan {
+    /// Reads and checks the arguments against the game; the games to
+    /// play come with the plan.
+    fn new(
+        args: &MatchArgs,
+        referee: &dyn Referee,
+    ) -> Result<(Plan, impl Iterator<Item = GameJob> + Send + use<>), ArenaError> {
+        let mut setup = setup_from(args, referee)?;
+        if let Some(words) = &args.openings {
+            setup.openings = Some(Arc::new(openings::for_match(words, referee, &setup)?));
+        }
+        let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
+        if sprt.is_some() && setup.engines.len() != 2 {
+            return Err(ConfigError("--sprt needs exactly two engines".to_string()).into());
+        }
+        if args.games == 0 {
+            return Err(ConfigError("--games must be at least 1".to_string()).into());
+        }
+        let shard = args
+            .shard
+            .as_deref()
+            .map(schedule::Shard::parse)
+            .transpose()
+            .map_err(ConfigError)?;
+        if shard.is_some() && args.seed.is_none() {
+            return Err(ConfigError(
+                "--shard needs --seed: every shard must play the deals of the same seed"
+                    .to_string(),
+            )
+            .into());
+        }
+        if shard.is_some() && sprt.is_some() {
+            return Err(ConfigError(
+                "--sprt cannot stop one shard early: give --sprt to the --merge of the shards"
+                    .to_string(),
+            )
+            .into());
+        }
+        let concurrency = match args.concurrency {
+            Some(0) => {
+                return Err(ConfigError("--concurrency must be at least 1".to_string()).into());
+            }
+            Some(n) => n.min(1024),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let seats = referee.num_seats();
+        let patterns = match &args.table {
+            Some(t) => {
+                schedule::table_patterns(&schedule::parse_table(t, seats).map_err(ConfigError)?)
+            }
+            None => schedule::seat_patterns(seats),
+        };
+        let rotation = patterns.len();
+        if !args.games.is_multiple_of(rotation) {
+            log::warn!(
+                "--games {} is not a multiple of the seat rotation ({rotation}): seats will not be balanced",
+                args.games
+            );
+        }
+        let jobs = schedule::Jobs::new(setup.engines.len(), args.games, patterns);
+        let total = match shard {
+            Some(s) => jobs.shard_total(s),
+            None => jobs.total(),
+        }
+        .ok_or_else(|| ConfigError(format!("--games {} is too many", args.games)))?;
+        if total == 0 {
+            return Err(ConfigError(format!(
+                "shard {} holds no game of this match (fewer deals than shards)",
+                shard.map_or(String::new(), |s| s.to_string())
+            ))
+            .into());
+        }
+        // `--openings ... start=N`: the deals (and game numbers) of a longer
+        // match from its first opening, so that offset runs merge into it.
+        let first_deal = setup.openings.as_ref().map_or(0, |s| s.first_deal());
+        let games_per_deal = (schedule::pairings(setup.engines.len()).len() * rotation) as u64;
+        let jobs = jobs
+            .filter(move |j| shard.is_none_or(|s| s.holds(j.deal)))
+            .map(move |mut j| {
+                j.deal += first_deal;
+                j.number += usize::try_from(first_deal * games_per_deal).unwrap_or(usize::MAX / 2);
+                j
+            });
+        let plan = Plan {
+            setup,
+            sprt,
+            shard,
+            // No more workers than games.
+            concurrency: concurrency.min(total),
+            rotation,
+            total,
+        };
+        Ok((plan, jobs))
+    }
+}
+
+/// Checks every path a run writes before anything starts: each can be
+/// written, and no two are the same file (the live chart's last picture
+/// is the chart: they may share).
+fn check_outputs(args: &MatchArgs, setup: &Setup) -> Result<(), ArenaError> {
     let outputs = [
         (!args.no_record).then_some(args.record.as_ref()).flatten(),
         args.chart.as_ref(),
@@ -587,212 +313,242 @@ pub fn run_with_referee(
         .into_iter()
         .zip(outputs)
         .filter_map(|(role, p)| Some((role, p?.as_path())))
-        // The live chart's last picture is the chart: they may share.
         .map(|(role, p)| (if role == "--live" { "--chart" } else { role }, p))
         .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
         .collect();
-    output::check_distinct(&roles).map_err(ArenaError::Output)?;
+    output::check_distinct(&roles).map_err(ArenaError::Output)
+}
 
-    // From the first engine started, the signals act on the match.
-    let ctrl_c = interrupt::Guard::install();
-    check_engines(&setup, referee.as_ref())?;
+/// A match under way: the record so far, its file, the progress display,
+/// the running tallies and what may stop it early.
+struct Running {
+    rec: MatchRecord,
+    writer: RecordWriter,
+    progress: progress::Progress,
+    sprt: Option<Sprt>,
+    /// The pairings, and each one's running tally (O(1) a game).
+    pairs: Vec<(usize, usize)>,
+    tallies: Vec<Wdl>,
+    /// The SPRT counts whole deals (game pairs), as the report does.
+    deal_tally: pentanomial::DealTally,
+    live: Option<LiveChart>,
+    crash_watch: recover::CrashWatch,
+    names: Vec<String>,
+    started: Instant,
+    stopped_by_sprt: Option<SprtDecision>,
+    crash_stop: Option<String>,
+    interrupted: bool,
+}
 
-    let mut rec = MatchRecord {
-        game: referee.game_name().to_string(),
-        options: referee.option_words(),
-        seeds: vec![setup.seed],
-        seat_names: (0..seats).map(|s| referee.seat_name(s)).collect(),
-        engines: setup.engines.iter().map(EngineSpec::info).collect(),
-        shard: shard.map(|s| s.to_string()),
-        settings: match_settings(args, &setup),
-        stopped: None,
-        games: Vec::new(),
-    };
-    let mut writer = if args.no_record {
-        RecordWriter::none()
-    } else {
-        RecordWriter::open(
-            args.record.as_ref(),
-            &default_record_stem(&setup, shard),
-            &rec,
-        )?
-    };
-    let record_path = writer.path();
-
-    let mut progress = progress::Progress::new(
-        progress::Mode::choose(args.no_progress, args.quiet),
-        total as u64,
-    );
-    let opts: String = rec.options.iter().map(|o| format!(" {o}")).collect();
-    let shard_text = shard.map_or(String::new(), |s| format!(", shard {s}"));
-    progress.header(&format!(
-        "Match: {}{opts}, {} games{shard_text}, {} engines, concurrency {concurrency}, seed {}",
-        rec.game,
-        total,
-        setup.engines.len(),
-        setup.seed
-    ));
-    let mut stopped_by_sprt = None;
-    // Running tallies per pairing, so that each game costs O(1) here.
-    let pairs = schedule::pairings(setup.engines.len());
-    let mut running = vec![Wdl::default(); pairs.len()];
-    // The SPRT counts whole deals (game pairs), as the report does.
-    let mut deal_tally = pentanomial::DealTally::new(rotation);
-    let started = Instant::now();
-    let mut interrupted = false;
-    let mut live = args.live.as_ref().map(|path| LiveChart {
-        path: path.clone(),
-        last: None,
-        failing: false,
-    });
-    if let Some(live) = live.as_mut() {
-        // A first picture, so that a browser has something to reload.
-        live.update(&rec, sprt, &mut progress);
-        live.last = None;
+impl Running {
+    /// Prints the match's header line and draws the first live picture.
+    fn start(args: &MatchArgs, plan: &Plan, rec: MatchRecord, writer: RecordWriter) -> Running {
+        let setup = &plan.setup;
+        let mut progress = progress::Progress::new(
+            progress::Mode::choose(args.no_progress, args.quiet),
+            plan.total as u64,
+        );
+        let opts: String = rec.options.iter().map(|o| format!(" {o}")).collect();
+        let shard_text = plan.shard.map_or(String::new(), |s| format!(", shard {s}"));
+        progress.header(&format!(
+            "Match: {}{opts}, {} games{shard_text}, {} engines, concurrency {}, seed {}",
+            rec.game,
+            plan.total,
+            setup.engines.len(),
+            plan.concurrency,
+            setup.seed
+        ));
+        let pairs = schedule::pairings(setup.engines.len());
+        let live = args
+            .live
+            .as_ref()
+            .map(|path| LiveChart::start(path, &rec, plan.sprt, &mut progress));
+        Running {
+            tallies: vec![Wdl::default(); pairs.len()],
+            pairs,
+            deal_tally: pentanomial::DealTally::new(plan.rotation),
+            live,
+            crash_watch: recover::CrashWatch::new(setup.engines.len(), args.recover),
+            names: setup.engines.iter().map(|e| e.name.clone()).collect(),
+            started: Instant::now(),
+            stopped_by_sprt: None,
+            crash_stop: None,
+            interrupted: false,
+            sprt: plan.sprt,
+            progress,
+            writer,
+            rec,
+        }
     }
-    let mut crash_watch = recover::CrashWatch::new(setup.engines.len(), args.recover);
-    let names: Vec<String> = setup.engines.iter().map(|e| e.name.clone()).collect();
-    let mut crash_stop: Option<String> = None;
-    schedule::run_jobs(&setup, referee.as_ref(), jobs, concurrency, |game| {
+
+    /// A finished game: said, recorded, counted; returns whether to start
+    /// more games (not after an SPRT decision, a crash that stops the
+    /// match, or an interrupt).
+    fn game_done(&mut self, game: GameRecord) -> bool {
         if interrupt::stopping() {
             // A signal is ending the runner: this game ended because its
             // engines were killed, and is neither recorded nor said.
             return false;
         }
+        self.say_faults(&game);
+        if let Some(e) = self.writer.write_game(&self.rec, &game) {
+            self.progress.message(&e);
+        }
+        let line = game_line(&self.rec, &game);
+        if let (Some(score), Some(i)) = (
+            game.first_score(),
+            self.pairs.iter().position(|&p| p == game.pairing),
+        ) {
+            self.tallies[i].add(score);
+            if i == 0 {
+                self.deal_tally.add(game.deal, score);
+            }
+        }
+        let crash_note = self.crash_watch.note(&game, &self.names);
+        self.rec.games.push(game);
+        self.progress.game_done(
+            &line,
+            &running_status(&self.rec, &self.pairs, &self.tallies),
+        );
+        if let Some(live) = self.live.as_mut() {
+            live.update(&self.rec, self.sprt, &mut self.progress);
+        }
+        self.goes_on(crash_note)
+    }
+
+    /// Says a forfeit or a game not counted as it happens.
+    fn say_faults(&mut self, game: &GameRecord) {
         if let Ending::Forfeit {
             engine,
             fault,
             detail,
         } = &game.ending
         {
-            let name = rec.engines.get(*engine).map_or("?", |e| e.name.as_str());
-            progress.message(&format!(
+            let name = self
+                .rec
+                .engines
+                .get(*engine)
+                .map_or("?", |e| e.name.as_str());
+            self.progress.message(&format!(
                 "Game {}: {name} forfeits ({}): {detail}",
                 game.number,
                 fault.word()
             ));
         }
         if let Ending::Error(m) = &game.ending {
-            progress.message(&format!("Game {}: not counted: {m}", game.number));
+            self.progress
+                .message(&format!("Game {}: not counted: {m}", game.number));
         }
-        if let Some(e) = writer.write_game(&rec, &game) {
-            progress.message(&e);
-        }
-        let line = game_line(&rec, &game);
-        if let (Some(score), Some(i)) = (
-            game.first_score(),
-            pairs.iter().position(|&p| p == game.pairing),
-        ) {
-            running[i].add(score);
-            if i == 0 {
-                deal_tally.add(game.deal, score);
-            }
-        }
-        let crash_note = crash_watch.note(&game, &names);
-        rec.games.push(game);
-        progress.game_done(&line, &running_status(&rec, &pairs, &running));
-        if let Some(live) = live.as_mut() {
-            live.update(&rec, sprt, &mut progress);
-        }
-        match sprt.map(|s| s.decision(s.llr_deals(&deal_tally.counts))) {
+    }
+
+    /// Whether to start more games after this one: the first SPRT
+    /// decision, the crash that stops the match (`crash_note`) or an
+    /// interrupt stops them, said once.
+    fn goes_on(&mut self, crash_note: Option<String>) -> bool {
+        let sprt = self.sprt;
+        match sprt.map(|s| s.decision(s.llr_deals(&self.deal_tally.counts))) {
             Some(d @ (SprtDecision::AcceptH0 | SprtDecision::AcceptH1))
-                if stopped_by_sprt.is_none() =>
+                if self.stopped_by_sprt.is_none() =>
             {
-                stopped_by_sprt = Some(d);
-                progress.message(&format!(
+                self.stopped_by_sprt = Some(d);
+                self.progress.message(&format!(
                     "SPRT: {d} after {} games; finishing the games under way",
-                    rec.games.len()
+                    self.rec.games.len()
                 ));
                 false
             }
-            _ if crash_stop.is_none()
+            _ if self.crash_stop.is_none()
                 && let Some(why) = crash_note =>
             {
-                progress.message(&format!("Stopping: {why}; finishing the games under way"));
-                crash_stop = Some(why);
+                self.progress
+                    .message(&format!("Stopping: {why}; finishing the games under way"));
+                self.crash_stop = Some(why);
                 false
             }
-            _ if interrupt::interrupted() && !interrupted => {
-                interrupted = true;
-                progress.message(
+            _ if interrupt::interrupted() && !self.interrupted => {
+                self.interrupted = true;
+                self.progress.message(
                     "Interrupted: finishing the games under way (Ctrl-C again to quit now)",
                 );
                 false
             }
-            _ => stopped_by_sprt.is_none() && !interrupted && crash_stop.is_none(),
+            _ => self.stopped_by_sprt.is_none() && !self.interrupted && self.crash_stop.is_none(),
         }
-    });
-    interrupt::wait_if_stopping();
-    progress.finish();
-    rec.games.sort_by_key(|g| g.number);
-    if rec.games.len() < total {
-        rec.stopped = Some(
-            if interrupted {
-                "interrupted"
-            } else if crash_stop.is_some() {
-                "crash"
-            } else {
-                "sprt"
-            }
-            .to_string(),
-        );
     }
-    let summary = Summary::compute(&rec, sprt);
-    let mut text = summary.text(&rec);
-    if interrupted {
+
+    /// The end of the match: the report (why it stopped early, its time,
+    /// its files), the last live picture, the exports and the chart; then
+    /// the record is closed with the report.
+    fn finish(mut self, args: &MatchArgs, plan: &Plan) -> MatchReport {
+        let total = plan.total;
+        self.progress.finish();
+        let mut rec = self.rec;
+        rec.games.sort_by_key(|g| g.number);
+        if rec.games.len() < total {
+            rec.stopped = Some(
+                if self.interrupted {
+                    "interrupted"
+                } else if self.crash_stop.is_some() {
+                    "crash"
+                } else {
+                    "sprt"
+                }
+                .to_string(),
+            );
+        }
+        let summary = Summary::compute(&rec, self.sprt);
+        let mut text = summary.text(&rec);
+        if self.interrupted {
+            text.push_str(&format!(
+                "Interrupted after {} of {total} games\n",
+                rec.games.len()
+            ));
+        }
+        if let Some(why) = &self.crash_stop {
+            text.push_str(&format!(
+                "Stopped after {} of {total} games: {why}\n",
+                rec.games.len()
+            ));
+        }
         text.push_str(&format!(
-            "Interrupted after {} of {total} games\n",
-            rec.games.len()
+            "Time: {}\n",
+            progress::fmt_duration(self.started.elapsed().as_secs_f64())
         ));
+        let record_path = self.writer.path();
+        if let Some(path) = &record_path {
+            text.push_str(&format!("Record: {}\n", path.display()));
+        }
+        let mut file_errors = Vec::new();
+        if let Some(live) = &self.live {
+            live.finish(&rec, &summary);
+        }
+        let mut report = MatchReport {
+            record: rec,
+            summary,
+            text,
+            record_path,
+            stopped_by_sprt: self.stopped_by_sprt,
+            file_errors: Vec::new(),
+            stopped: self.crash_stop,
+        };
+        if let Some(e) = self.writer.failure() {
+            let e = format!("the record is not complete: {e}");
+            progress::eprint_line(&format!("tabula match: {e}"));
+            report.text.push_str(&format!("Record: {e}\n"));
+            file_errors.push(e);
+        }
+        if let Err(e) = export::write_exports(&args.export, &report.record) {
+            let e = format!("--export: {e}");
+            progress::eprint_line(&format!("tabula match: {e}"));
+            report.text.push_str(&format!("Export: {e}\n"));
+            file_errors.push(e);
+        }
+        let mut report = publish(report, args.chart.as_ref());
+        self.writer.finish(&report.record, &report.text);
+        file_errors.append(&mut report.file_errors);
+        report.file_errors = file_errors;
+        report
     }
-    if let Some(why) = &crash_stop {
-        text.push_str(&format!(
-            "Stopped after {} of {total} games: {why}\n",
-            rec.games.len()
-        ));
-    }
-    text.push_str(&format!(
-        "Time: {}\n",
-        progress::fmt_duration(started.elapsed().as_secs_f64())
-    ));
-    if let Some(path) = &record_path {
-        text.push_str(&format!("Record: {}\n", path.display()));
-    }
-    let mut file_errors = Vec::new();
-    if let Some(live) = &live
-        // The last picture, which no longer reloads itself.
-        && let Err(e) = write_chart(&live.path, &rec, &summary, false)
-    {
-        progress::eprint_line(&format!("tabula match: warning: --live: {e}"));
-    }
-    let mut report = MatchReport {
-        record: rec,
-        summary,
-        text,
-        record_path,
-        stopped_by_sprt,
-        file_errors: Vec::new(),
-        stopped: crash_stop,
-    };
-    if let Some(e) = writer.failure() {
-        let e = format!("the record is not complete: {e}");
-        progress::eprint_line(&format!("tabula match: {e}"));
-        report.text.push_str(&format!("Record: {e}\n"));
-        file_errors.push(e);
-    }
-    if let Err(e) = export::write_exports(&args.export, &report.record) {
-        let e = format!("--export: {e}");
-        progress::eprint_line(&format!("tabula match: {e}"));
-        report.text.push_str(&format!("Export: {e}\n"));
-        file_errors.push(e);
-    }
-    let mut report = publish(report, args.chart.as_ref());
-    writer.finish(&report.record, &report.text);
-    // The signals act on the match until its record is closed.
-    drop(ctrl_c);
-    file_errors.append(&mut report.file_errors);
-    report.file_errors = file_errors;
-    Ok(report)
 }
 
 /// What the record's `# settings` line holds: every setting of the runner
@@ -816,7 +572,7 @@ fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
         // The suite and how it is read, not where a shard starts in it
         // (start=N): shards of one suite merge.
         (
-            "openings",
+            record::OPENINGS_KEY,
             words_setting(
                 args.openings
                     .iter()
@@ -834,6 +590,14 @@ fn match_settings(args: &MatchArgs, setup: &Setup) -> Vec<(String, String)> {
         ),
     ]
     .into_iter()
+    .chain(setup.openings.iter().flat_map(|suite| {
+        // The suite's extent and this run's place in it: a merge of
+        // offset runs names the openings no run played.
+        [
+            (record::OPENINGS_SIZE_KEY, suite.len().to_string()),
+            (record::OPENINGS_START_KEY, suite.start.to_string()),
+        ]
+    }))
     .map(|(k, v)| (k.to_string(), v))
     .collect()
 }
@@ -859,44 +623,6 @@ fn default_record_stem(setup: &Setup, shard: Option<schedule::Shard>) -> String 
             s.count
         ),
         None => format!("tabula-match-{}", setup.seed),
-    }
-}
-
-/// `--live`: the chart rewritten while the match runs, best effort: a
-/// failed write is said (once until a write succeeds again) and tried
-/// again later; it never stops the match or costs the report.
-struct LiveChart {
-    path: PathBuf,
-    last: Option<Instant>,
-    failing: bool,
-}
-
-impl LiveChart {
-    /// How often the chart is rewritten, at most.
-    const EVERY: Duration = Duration::from_secs(1);
-
-    fn update(&mut self, rec: &MatchRecord, sprt: Option<Sprt>, progress: &mut progress::Progress) {
-        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
-            return;
-        }
-        self.last = Some(Instant::now());
-        // Games in the order of their numbers, as the final report has them.
-        let mut sorted = rec.clone();
-        sorted.games.sort_by_key(|g| g.number);
-        let summary = Summary::compute(&sorted, sprt);
-        match write_chart(&self.path, &sorted, &summary, true) {
-            Err(e) if !self.failing => {
-                progress.message(&format!("warning: --live: {e} (tried again every second)"));
-                self.failing = true;
-            }
-            Err(_) => {}
-            Ok(()) => {
-                if self.failing {
-                    progress.message(&format!("--live: {} written again", self.path.display()));
-                }
-                self.failing = false;
-            }
-        }
     }
 }
 
@@ -962,105 +688,6 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
     Ok(())
 }
 
-/// `--merge`: combines record files into one report.
-fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
-    stdio::ensure_open();
-    // A signal removes a merged record or chart being written.
-    interrupt::watch();
-    for path in &args.merge {
-        // A FIFO would block the read, a device never end it.
-        match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => {
-                return Err(ArenaError::Record(RecordError::Io {
-                    path: path.clone(),
-                    source: std::io::Error::other("not a regular file"),
-                }));
-            }
-            _ => {}
-        }
-    }
-    // The same file twice would count its games twice.
-    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
-    for path in &args.merge {
-        let canonical = std::fs::canonicalize(path).map_err(|source| {
-            ArenaError::Record(RecordError::Io {
-                path: path.clone(),
-                source,
-            })
-        })?;
-        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
-            return Err(ArenaError::Record(RecordError::Incompatible(format!(
-                "{} and {} are the same file: its games would count twice",
-                first.display(),
-                path.display()
-            ))));
-        }
-        seen.push((canonical, path));
-    }
-    let records = args
-        .merge
-        .iter()
-        .map(|p| MatchRecord::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
-    let record_path = args.record.clone().filter(|_| !args.no_record);
-    for path in [record_path.as_ref(), args.chart.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        output::check(path).map_err(ArenaError::Output)?;
-    }
-    // Nothing written over a record being merged, or over each other.
-    let roles: Vec<(&str, &std::path::Path)> =
-        [("--record", &record_path), ("--chart", &args.chart)]
-            .into_iter()
-            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
-            .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
-            .collect();
-    output::check_distinct(&roles).map_err(ArenaError::Output)?;
-    let merged = MatchRecord::merge_files(&named, args.partial)?;
-    let rec = merged.record;
-    export::check(&args.export, &rec.game)?;
-    let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
-    let summary = Summary::compute(&rec, sprt);
-    let mut text = summary.text(&rec);
-    text.push_str(&format!(
-        "Merged from: {}\n",
-        args.merge
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    for (seed, missing) in &merged.missing {
-        text.push_str(&format!("Missing (seed {seed}): {missing}\n"));
-    }
-    if merged.unchecked {
-        text.push_str("Not checked for missing games: a record without settings (version 1)\n");
-    }
-    if let Some(path) = &record_path {
-        rec.write(path)?;
-        text.push_str(&format!("Record: {}\n", path.display()));
-    }
-    let report = MatchReport {
-        record: rec,
-        summary,
-        text,
-        record_path,
-        stopped_by_sprt: None,
-        file_errors: Vec::new(),
-        stopped: None,
-    };
-    let mut report = report;
-    if let Err(e) = export::write_exports(&args.export, &report.record) {
-        let e = format!("--export: {e}");
-        progress::eprint_line(&format!("tabula match: {e}"));
-        report.text.push_str(&format!("Export: {e}\n"));
-        report.file_errors.push(e);
-    }
-    Ok(publish(report, args.chart.as_ref()))
-}
-
 /// The end of a run or a merge: writes the chart if one is asked for (and
 /// says so in the text, or why it could not), then prints the report text
 /// (a closed or broken stdout loses the text, not the match). A chart
@@ -1084,18 +711,6 @@ fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> MatchReport {
         .write_all(report.text.as_bytes())
         .and_then(|()| out.flush());
     report
-}
-
-/// Writes a chart whole (see [`output::write_whole`]): a browser (or
-/// anyone) never reads half a chart, and a link or device stays what it is.
-fn write_chart(
-    path: &std::path::Path,
-    rec: &MatchRecord,
-    summary: &Summary,
-    live: bool,
-) -> Result<(), ArenaError> {
-    output::write_whole(path, chart::svg_with(rec, summary, live).as_bytes())
-        .map_err(ArenaError::Output)
 }
 
 /// Engines, limits and the rest, checked against the game.
@@ -1243,160 +858,4 @@ fn game_line(rec: &MatchRecord, g: &GameRecord) -> String {
         seats.join(" "),
         g.plies
     )
-}
-
-/// Appends games to the record file as they finish, so that an
-/// interrupted match keeps what it played. The file is shared with the
-/// signal thread ([`interrupt::on_stop`]): a game is written whole under
-/// its lock, and a signal that ends the runner closes the record after the
-/// last game written.
-struct RecordWriter {
-    shared: Option<Arc<Mutex<RecordFile>>>,
-    _on_stop: Option<interrupt::StopHookGuard>,
-}
-
-struct RecordFile {
-    path: PathBuf,
-    file: File,
-    /// Games written.
-    games: usize,
-    /// The first write that failed (said once).
-    failed: Option<String>,
-    /// Whether the closing lines are written.
-    closed: bool,
-}
-
-impl RecordWriter {
-    fn none() -> RecordWriter {
-        RecordWriter {
-            shared: None,
-            _on_stop: None,
-        }
-    }
-
-    /// Opens `path` (checked already), or a new file named after `stem`
-    /// that replaces no earlier record, and writes the header.
-    fn open(
-        path: Option<&PathBuf>,
-        stem: &str,
-        rec: &MatchRecord,
-    ) -> Result<RecordWriter, ArenaError> {
-        let (path, mut file) = match path {
-            Some(path) => (
-                path.clone(),
-                output::create(path).map_err(ArenaError::Output)?,
-            ),
-            None => output::create_new_numbered(stem).map_err(ArenaError::Output)?,
-        };
-        let io = |source| {
-            ArenaError::Record(RecordError::Io {
-                path: path.clone(),
-                source,
-            })
-        };
-        file.write_all(rec.header_text().as_bytes())
-            .and_then(|()| file.write_all(b"\n"))
-            .map_err(io)?;
-        let shared = Arc::new(Mutex::new(RecordFile {
-            path,
-            file,
-            games: 0,
-            failed: None,
-            closed: false,
-        }));
-        let for_signals = Arc::clone(&shared);
-        let on_stop = interrupt::on_stop(move |signal| {
-            // A game being written is finished first (briefly waited for).
-            let deadline = Instant::now() + Duration::from_millis(500);
-            loop {
-                match for_signals.try_lock() {
-                    Ok(mut f) => {
-                        let text = format!(
-                            "Stopped by {signal} after {} games: the games under way were not \
-                             recorded",
-                            f.games
-                        );
-                        f.close(signal, &text);
-                        return;
-                    }
-                    Err(_) if Instant::now() < deadline => {
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                    Err(_) => return,
-                }
-            }
-        });
-        Ok(RecordWriter {
-            shared: Some(shared),
-            _on_stop: Some(on_stop),
-        })
-    }
-
-    /// Where the record goes, if anywhere.
-    fn path(&self) -> Option<PathBuf> {
-        self.shared
-            .as_ref()
-            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).path.clone())
-    }
-
-    /// Appends a game; returns a warning the first time a write fails.
-    fn write_game(&mut self, rec: &MatchRecord, game: &GameRecord) -> Option<String> {
-        let shared = self.shared.as_ref()?;
-        let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
-        if f.closed {
-            return None;
-        }
-        match f.file.write_all(rec.game_text(game).as_bytes()) {
-            Ok(()) => {
-                f.games += 1;
-                None
-            }
-            Err(e) if f.failed.is_none() => {
-                let said = format!("{}: {e} (at game {})", f.path.display(), game.number);
-                f.failed = Some(said.clone());
-                Some(format!("warning: cannot write the record {said}"))
-            }
-            Err(_) => None,
-        }
-    }
-
-    /// The first write to the record that failed, if one did.
-    fn failure(&self) -> Option<String> {
-        let shared = self.shared.as_ref()?;
-        let f = shared.lock().unwrap_or_else(|e| e.into_inner());
-        f.failed.clone()
-    }
-
-    /// Closes the record: the `# stopped` line if the match stopped early,
-    /// then the report as comments.
-    fn finish(&mut self, rec: &MatchRecord, report: &str) {
-        if let Some(shared) = &self.shared {
-            let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
-            f.close(rec.stopped.as_deref().unwrap_or(""), report);
-        }
-    }
-}
-
-impl RecordFile {
-    /// Writes the closing lines once: `# stopped reason=...` (unless
-    /// `reason` is empty) and `text` as `#| ` comments.
-    fn close(&mut self, reason: &str, text: &str) {
-        if self.closed {
-            return;
-        }
-        self.closed = true;
-        let mut out = String::new();
-        if !reason.is_empty() {
-            out.push_str(&MatchRecord::stopped_text(reason, self.games));
-        }
-        for line in text.lines() {
-            out.push_str("#| ");
-            out.push_str(line);
-            out.push('\n');
-        }
-        let _ = self
-            .file
-            .write_all(out.as_bytes())
-            .and_then(|()| self.file.flush());
-    }
 }

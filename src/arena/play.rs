@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
-use super::adjudicate::{Adjudication, Verdict};
+use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
 use super::config::{EngineSpec, Proto, fmt_seconds};
 use super::openings::{Opening, OpeningSuite};
 use super::process::{EngineError, EngineProcess, TrafficLog};
@@ -184,6 +184,8 @@ struct Table<'a, 'o> {
     plies: usize,
     /// Engines whose process was restarted for this game.
     restarted: Vec<usize>,
+    /// The engines' scores, for score adjudication.
+    scores: ScoreWatch,
     outside: Option<&'o mut dyn Outside>,
 }
 
@@ -411,6 +413,8 @@ impl Table<'_, '_> {
             Ok(t) => t,
             Err(e) => return Ok(Err(Self::runner_error(e))),
         };
+        self.scores
+            .moved(seat, None, false, &self.setup.adjudication);
         let line = self.played_line(seat, &told.text);
         self.transcript.push(line.clone());
         self.applied(Some(seat), &told);
@@ -458,7 +462,23 @@ impl Table<'_, '_> {
         }
         let wait = wait.unwrap_or(self.setup.timeout);
         let started = Instant::now();
-        let reply = self.send(seat, &cmd, wait).map_err(|mut f| {
+        // Score adjudication: the search's value before the move; an
+        // engine that refuses the words is asked plainly from then on.
+        let asked = self.setup.adjudication.wants_scores()
+            && spec.proto == Proto::Tabula
+            && self.scores.asks(seat);
+        let reply = if asked {
+            match self.send(seat, &format!("{cmd} {}", adjudicate::SCORE_WORDS), wait) {
+                Err(f) if f.fault == Fault::Refused => {
+                    self.scores.refused(seat);
+                    self.send(seat, &cmd, wait.saturating_sub(started.elapsed()))
+                }
+                other => other,
+            }
+        } else {
+            self.send(seat, &cmd, wait)
+        };
+        let reply = reply.map_err(|mut f| {
             if f.fault == Fault::Timeout
                 && let Some(clock) = self.clocks[seat]
             {
@@ -479,7 +499,7 @@ impl Table<'_, '_> {
             // Within what was allowed, so the flag stands.
             clock.charge(spent);
         }
-        let text = reply.lines().next().unwrap_or("").trim().to_string();
+        let (text, score) = adjudicate::read_genmove_reply(&reply);
         if text.eq_ignore_ascii_case("resign") {
             self.transcript.push(format!("# {name} resigns"));
             return Ok(Err(Stop::Resign(engine)));
@@ -490,7 +510,13 @@ impl Table<'_, '_> {
             detail: format!("answered '{text}': {e}"),
         };
         match self.referee.play(&text) {
-            Ok(told) => Ok(Ok(told)),
+            Ok(told) => {
+                // Asked, refused or not (a GTP engine cannot be asked).
+                let asked = self.setup.adjudication.wants_scores();
+                self.scores
+                    .moved(seat, score, asked, &self.setup.adjudication);
+                Ok(Ok(told))
+            }
             Err(e @ (MoveError::Syntax(_) | MoveError::Illegal(_) | MoveError::GameOver)) => {
                 Err(forfeit(Fault::Illegal, e))
             }
@@ -528,7 +554,11 @@ impl Table<'_, '_> {
                     if self.setup.max_moves > 0 && self.plies >= self.setup.max_moves {
                         return Ok(Ok(Stop::MoveLimit));
                     }
-                    if let Some(v) = self.setup.adjudication.judge(self.referee.as_ref()) {
+                    let adjudication = &self.setup.adjudication;
+                    if let Some(v) = adjudication
+                        .judge(self.referee.as_ref())
+                        .or_else(|| adjudication.judge_scores(&self.scores, self.referee.as_ref()))
+                    {
                         return Ok(Ok(Stop::Adjudicated(v)));
                     }
                     let referee = self.referee.as_ref();
@@ -546,7 +576,11 @@ impl Table<'_, '_> {
                     let told_outside = outside.is_some();
                     let told = if let Some(o) = outside {
                         match o.choose(self.referee.as_mut(), seat) {
-                            Some(t) => t,
+                            Some(t) => {
+                                self.scores
+                                    .moved(seat, None, false, &self.setup.adjudication);
+                                t
+                            }
                             None => return Ok(Ok(Stop::Abandoned)),
                         }
                     } else {
@@ -625,6 +659,7 @@ pub fn play_game_with(
         transcript: vec![head],
         plies: 0,
         restarted: Vec::new(),
+        scores: ScoreWatch::new(seats),
         outside,
     };
     let outcome = if job.seats.len() != seats {
@@ -696,6 +731,14 @@ pub fn play_game_with(
             super::recover::RESTART_MARK,
             setup.engines[e].name
         ));
+    }
+    for seat in table.scores.silent() {
+        if let Some(spec) = job.seats.get(seat).and_then(|&e| setup.engines.get(e)) {
+            let note = format!("{}{}", adjudicate::NO_SCORES_MARK, spec.name);
+            if !table.transcript.contains(&note) {
+                table.transcript.push(note);
+            }
+        }
     }
     GameRecord {
         number: job.number,

@@ -50,6 +50,19 @@ pub const GAMES_KEY: &str = "games";
 /// pattern such as `ABBB`).
 pub const TABLE_KEY: &str = "table";
 
+/// The setting that names an opening suite (`none` without one).
+pub const OPENINGS_KEY: &str = "openings";
+
+/// The setting that says how many openings a run's suite holds: with
+/// [`OPENINGS_START_KEY`] and [`GAMES_KEY`] it states the whole match (the
+/// suite played once, or further where a run wraps round) and the run's
+/// slice of it, so that a merge of offset runs can name what is missing.
+pub const OPENINGS_SIZE_KEY: &str = "openings-size";
+
+/// The setting that says where a run starts in its suite (`start=N`,
+/// from 1). Runs of one match differ in it.
+pub const OPENINGS_START_KEY: &str = "openings-start";
+
 /// What kind of fault forfeited a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Fault {
@@ -563,8 +576,14 @@ impl MatchRecord {
                         "a second record inside this one (two files joined?)".to_string(),
                     ));
                 }
-                // A game's notes (a restarted engine) stay in its block.
-                if line.starts_with(super::recover::RESTART_MARK)
+                // A game's notes (a restarted engine, an engine that
+                // reported no scores) stay in its block.
+                if [
+                    super::recover::RESTART_MARK,
+                    super::adjudicate::NO_SCORES_MARK,
+                ]
+                .iter()
+                .any(|mark| line.starts_with(mark))
                     && let Some(g) = rec.games.last_mut()
                 {
                     g.transcript.push(line.to_string());
@@ -750,29 +769,85 @@ impl MatchRecord {
         merge_named(&named, partial)
     }
 
+    /// Whether this is a run of an opening suite.
+    fn has_suite(&self) -> bool {
+        self.setting(OPENINGS_KEY).is_some_and(|o| o != "none")
+    }
+
+    /// The seat rotations of a deal, as the settings seat the engines.
+    fn patterns(&self) -> Result<Vec<Vec<usize>>, String> {
+        let seats = self.seat_names.len();
+        Ok(match self.setting(TABLE_KEY) {
+            None | Some("alternate") => super::schedule::seat_patterns(seats),
+            Some(t) => super::schedule::table_patterns(&super::schedule::parse_table(t, seats)?),
+        })
+    }
+
+    /// The games each pairing plays in this run, as its settings say.
+    fn games_setting(&self) -> Option<Result<usize, String>> {
+        let games = self.setting(GAMES_KEY)?;
+        Some(
+            games
+                .parse()
+                .map_err(|_| format!("bad setting {GAMES_KEY}={games}")),
+        )
+    }
+
+    /// An opening-suite run's place in its match: the suite's size and
+    /// the deals it plays, `first..end`; `None` when the record does not
+    /// say (no suite, or a record written before these settings).
+    pub fn suite_slice(&self) -> Option<Result<SuiteSlice, String>> {
+        if !self.has_suite() {
+            return None;
+        }
+        let (size, start) = (
+            self.setting(OPENINGS_SIZE_KEY)?,
+            self.setting(OPENINGS_START_KEY)?,
+        );
+        let games = self.games_setting()?;
+        Some((|| {
+            let number = |key: &str, v: &str| -> Result<u64, String> {
+                v.parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("bad setting {key}={v}"))
+            };
+            let size = number(OPENINGS_SIZE_KEY, size)?;
+            let first = number(OPENINGS_START_KEY, start)? - 1;
+            let rotation = self.patterns()?.len().max(1) as u64;
+            let deals = (games? as u64).div_ceil(rotation);
+            Ok(SuiteSlice {
+                size,
+                first,
+                end: first.saturating_add(deals),
+            })
+        })())
+    }
+
     /// The games of the whole match this record belongs to (of its first
     /// seed), as its settings schedule them; `None` when the record does
-    /// not say (a version 1 record, or one of several seeds).
+    /// not say (a version 1 record, one of several seeds, or an opening
+    /// suite run written before its slice was recorded).
     fn schedule(&self) -> Option<Result<super::schedule::Jobs, String>> {
         if self.seeds.len() != 1 {
             return None;
         }
-        // A run of an opening suite may start anywhere in it (`start=N`):
-        // its games are a slice of a match whose extent no run states.
-        if self.setting("openings").is_some_and(|o| o != "none") {
-            return None;
-        }
-        let games = self.setting(GAMES_KEY)?;
+        // A run of an opening suite is a slice of the match that plays the
+        // whole suite (and further, where a run wraps round).
+        let slice = if self.has_suite() {
+            Some(self.suite_slice()?)
+        } else {
+            None
+        };
+        let games = self.games_setting()?;
         Some((|| {
-            let games: usize = games
-                .parse()
-                .map_err(|_| format!("bad setting games={games}"))?;
-            let seats = self.seat_names.len();
-            let patterns = match self.setting(TABLE_KEY) {
-                None | Some("alternate") => super::schedule::seat_patterns(seats),
-                Some(t) => {
-                    super::schedule::table_patterns(&super::schedule::parse_table(t, seats)?)
-                }
+            let patterns = self.patterns()?;
+            let games = match slice.transpose()? {
+                Some(slice) => usize::try_from(slice.size.max(slice.end))
+                    .ok()
+                    .and_then(|deals| deals.checked_mul(patterns.len()))
+                    .ok_or_else(|| "the suite's match is too long".to_string())?,
+                None => games?,
             };
             Ok(super::schedule::Jobs::new(
                 self.engines.len(),
@@ -831,6 +906,18 @@ impl MatchRecord {
         missing.deals.dedup();
         Ok(Some(missing))
     }
+}
+
+/// Where an opening-suite run lies in its match (see
+/// [`MatchRecord::suite_slice`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuiteSlice {
+    /// The openings in the suite.
+    pub size: u64,
+    /// The first deal the run plays (its `start=` less one).
+    pub first: u64,
+    /// The deal after its last.
+    pub end: u64,
 }
 
 /// What a merge is missing of its match.
@@ -958,8 +1045,14 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
     let one_seed = records
         .iter()
         .all(|(_, r)| r.seeds.len() == 1 && r.seeds == first.seeds);
-    // A run of another seed may be longer or shorter.
-    let except: &[&str] = if one_seed { &[] } else { &[GAMES_KEY] };
+    // A run of another seed may be longer or shorter, and so may an
+    // opening-suite run (its slice is stated); runs start anywhere in
+    // their suite.
+    let except: &[&str] = if one_seed && !first.has_suite() {
+        &[OPENINGS_START_KEY]
+    } else {
+        &[GAMES_KEY, OPENINGS_START_KEY]
+    };
     // Which record brought each seed, and each game of a one-seed merge.
     let mut seed_from: Vec<(u64, &str)> = Vec::new();
     let mut number_from: BTreeMap<usize, &str> = BTreeMap::new();
@@ -1087,6 +1180,9 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
     if one_seed {
         out.seeds = first.seeds.clone();
         out.games.sort_by_key(|g| g.number);
+        if first.has_suite() {
+            merge_slices(&mut out, records).map_err(RecordError::Incompatible)?;
+        }
         let sprt = records
             .iter()
             .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
@@ -1119,6 +1215,36 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
     }
     merged.record = out;
     Ok(merged)
+}
+
+/// The merged record of opening-suite runs of one seed states the slice
+/// they cover together, from the first run's start to the last run's
+/// end, so that it merges again and names what is missing of the suite.
+fn merge_slices(out: &mut MatchRecord, records: &[(String, &MatchRecord)]) -> Result<(), String> {
+    let mut slices = Vec::new();
+    for (name, rec) in records {
+        match rec.suite_slice() {
+            Some(Ok(s)) => slices.push(s),
+            Some(Err(m)) => return Err(format!("{name}: {m}")),
+            // A run written before slices were recorded: unchecked.
+            None => return Ok(()),
+        }
+    }
+    let (Some(first), Some(end)) = (
+        slices.iter().map(|s| s.first).min(),
+        slices.iter().map(|s| s.end).max(),
+    ) else {
+        return Ok(());
+    };
+    let rotation = out.patterns()?.len().max(1) as u64;
+    let set = |out: &mut MatchRecord, key: &str, value: String| {
+        if let Some(slot) = out.settings.iter_mut().find(|(k, _)| k == key) {
+            slot.1 = value;
+        }
+    };
+    set(out, OPENINGS_START_KEY, (first + 1).to_string());
+    set(out, GAMES_KEY, ((end - first) * rotation).to_string());
+    Ok(())
 }
 
 /// `, stopped (interrupted) after 3 games` for a record that says so.

@@ -514,7 +514,44 @@ impl Summary {
                 games.join(", ")
             );
         }
+        self.adjudication_lines(&mut out, rec);
         out
+    }
+
+    /// How the adjudicated games were decided, and the engines whose
+    /// scores score adjudication could not count (none reported).
+    fn adjudication_lines(&self, out: &mut String, rec: &MatchRecord) {
+        let mut kinds = [0u64; 3];
+        let mut silent: Vec<(&str, u64)> = Vec::new();
+        for g in &rec.games {
+            if let Ending::Adjudicated(detail) = &g.ending {
+                for (k, prefix) in ["solved", "resign", "draw"].iter().enumerate() {
+                    if detail.starts_with(prefix) {
+                        kinds[k] += 1;
+                    }
+                }
+            }
+            for name in super::adjudicate::silent_in(g) {
+                match silent.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, n)) => *n += 1,
+                    None => silent.push((name, 1)),
+                }
+            }
+        }
+        if kinds[1] + kinds[2] > 0 || !silent.is_empty() {
+            let _ = writeln!(
+                out,
+                "Adjudicated: {} by the solver, {} resigned and {} drawn on the engines' scores",
+                kinds[0], kinds[1], kinds[2]
+            );
+        }
+        for (name, games) in silent {
+            let _ = writeln!(
+                out,
+                "  {name} reported no scores in {games} games: score adjudication never counted \
+                 its moves there"
+            );
+        }
     }
 
     /// The width of a column of engine names: the longest name, and at

@@ -1,0 +1,102 @@
+//! Why a match (or a merge) could not run.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use super::config::ConfigError;
+use super::record::RecordError;
+use super::stats::SprtError;
+use super::{output, process};
+use crate::options::OptionError;
+
+/// Why a match could not run.
+#[derive(Debug)]
+pub enum ArenaError {
+    /// A mistake on the command line.
+    Config(ConfigError),
+    /// The game is not known.
+    UnknownGame(String),
+    /// The game's options were refused.
+    Options(OptionError),
+    /// Bad SPRT parameters.
+    Sprt(SprtError),
+    /// A record could not be read, written or merged.
+    Record(RecordError),
+    /// An engine failed its check before the first game.
+    EngineCheck {
+        /// The engine's name.
+        engine: String,
+        /// Its command.
+        command: String,
+        /// What went wrong.
+        error: process::EngineError,
+    },
+    /// An output path cannot be written (checked before the first game).
+    Output(output::OutputError),
+    /// A file (chart) could not be written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::Config(e) => write!(f, "{e}"),
+            ArenaError::UnknownGame(name) => write!(f, "unknown game '{name}'"),
+            ArenaError::Options(e) => write!(f, "{e}"),
+            ArenaError::Sprt(e) => write!(f, "{e}"),
+            ArenaError::Record(e) => write!(f, "{e}"),
+            ArenaError::Output(e) => write!(f, "cannot write {e}"),
+            ArenaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ArenaError::EngineCheck {
+                engine,
+                command,
+                error,
+            } => {
+                write!(
+                    f,
+                    "engine {engine} failed its check before the first game: {error}"
+                )?;
+                if matches!(error, process::EngineError::Spawn { .. }) {
+                    let program = command.split_whitespace().next().unwrap_or("");
+                    write!(
+                        f,
+                        " (is '{program}' on PATH? `cargo install --path .` puts tabula there; \
+                         or give the path of the build, e.g. cmd=./target/release/tabula)"
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+impl From<ConfigError> for ArenaError {
+    fn from(e: ConfigError) -> Self {
+        ArenaError::Config(e)
+    }
+}
+
+impl From<OptionError> for ArenaError {
+    fn from(e: OptionError) -> Self {
+        ArenaError::Options(e)
+    }
+}
+
+impl From<RecordError> for ArenaError {
+    fn from(e: RecordError) -> Self {
+        ArenaError::Record(e)
+    }
+}
+
+impl From<SprtError> for ArenaError {
+    fn from(e: SprtError) -> Self {
+        ArenaError::Sprt(e)
+    }
+}
