@@ -17,13 +17,13 @@ fn spawn() -> Engine {
     spawn_with(&[])
 }
 
-/// An engine with more environment variables.
-fn spawn_with(vars: &[(&str, &str)]) -> Engine {
+/// An engine with more start-up arguments.
+fn spawn_with(args: &[&str]) -> Engine {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .arg("--seed")
         .arg("1")
+        .args(args)
         .env("RUST_LOG", "info")
-        .envs(vars.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -341,8 +341,9 @@ fn the_memory_setting_caps_what_an_ismcts_tree_owns() {
     // own: Hearts peaked at the same 16 MB under `memory 1` as under 16.
     let peak = |memory: u32| {
         // The engine starts on Othello, whose pattern weights (11 MB once
-        // decoded) it decodes only for a search: none runs here.
-        let mut e = spawn_with(&[]);
+        // decoded) it would decode at once on a helper thread: the table
+        // evaluation keeps them out of what is measured here.
+        let mut e = spawn_with(&["--set", "eval=table"]);
         for line in [
             "game hearts seed=1".to_string(),
             "set search ismcts".to_string(),

@@ -104,7 +104,10 @@ impl Engine {
             notes: Vec::new(),
         };
         engine.settings.seed = seed;
-        engine.apply_game_defaults();
+        // The evaluation is built once the start-up settings are in
+        // ([`Engine::prepare_eval`]): one chosen there replaces the default.
+        engine.settings = Settings::for_game(engine.game.name(), engine.game.num_seats(), &[]);
+        engine.settings.seed = seed;
         engine.game.restart(&mut engine.rng);
         Ok(engine)
     }
@@ -212,16 +215,22 @@ impl Engine {
     fn apply_game_defaults(&mut self) {
         let seed = self.settings.seed;
         self.settings = Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
-        // An evaluation chosen for another game may be none of this one's.
-        if self.settings.eval != "default"
-            && let Err(e) = self.game.prepare_eval(&self.settings)
-        {
+        // The evaluation is built now, off the first search's clock (the
+        // game may start decoding weights on a helper thread); one chosen
+        // for another game may be none of this one's.
+        if let Err(e) = self.game.prepare_eval(&self.settings) {
             log::warn!("{e}; {} plays its default evaluation", self.game.name());
             self.chosen.retain(|(n, _)| *n != "eval");
             self.settings =
                 Settings::for_game(self.game.name(), self.game.num_seats(), &self.chosen);
         }
         self.settings.seed = seed;
+    }
+
+    /// Builds the evaluation the settings name for the game in play, so
+    /// that no search pays for it (a start-up's last step).
+    pub fn prepare_eval(&mut self) -> Result<(), EngineError> {
+        self.game.prepare_eval(&self.settings)
     }
 
     /// Changes a setting; `seed` reseeds the generator. A chosen setting

@@ -266,6 +266,19 @@ fn num<T: std::str::FromStr>(v: &str) -> Option<T> {
     v.parse().ok()
 }
 
+/// Sets `field` to `None` for `off`, else as [`set_within`] does.
+fn set_within_or_off<T: std::str::FromStr + PartialOrd>(
+    v: &str,
+    range: std::ops::RangeInclusive<T>,
+    field: &mut Option<T>,
+) -> bool {
+    if v == "off" {
+        *field = None;
+        return true;
+    }
+    in_range(v, range).map(|n| *field = Some(n)).is_some()
+}
+
 /// `on`/`true` or `off`/`false`.
 fn on_off(v: &str) -> Option<bool> {
     match v.to_ascii_lowercase().as_str() {
@@ -281,13 +294,15 @@ fn set_within<T: std::str::FromStr + PartialOrd>(
     range: std::ops::RangeInclusive<T>,
     field: &mut T,
 ) -> bool {
-    match num(v).filter(|n| range.contains(n)) {
-        Some(n) => {
-            *field = n;
-            true
-        }
-        None => false,
-    }
+    in_range(v, range).map(|n| *field = n).is_some()
+}
+
+/// `v` as a number within `range`.
+fn in_range<T: std::str::FromStr + PartialOrd>(
+    v: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Option<T> {
+    num(v).filter(|n| range.contains(n))
 }
 
 /// The settings table.
@@ -422,32 +437,14 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "eval_win_scale",
         expected: "a number from 0 to 1000, or off",
         help: "slope of the logistic that turns the evaluation into a chance to win where an eval playout stops (off: play to the end)",
-        set: |s, v| {
-            if v == "off" {
-                s.eval_win_scale = None;
-                return true;
-            }
-            num::<f64>(v)
-                .filter(|x| (0.0..=1000.0).contains(x))
-                .map(|x| s.eval_win_scale = Some(x))
-                .is_some()
-        },
+        set: |s, v| set_within_or_off(v, 0.0..=1000.0, &mut s.eval_win_scale),
         get: |s| s.eval_win_scale.map_or("off".into(), |x| format!("{x}")),
     },
     SettingSpec {
         name: "order_from",
         expected: "plies from 1 to 64, or off",
         help: "alpha-beta sorts a node's moves by their evaluation when this many plies or more are left (off: the game's order)",
-        set: |s, v| {
-            if v == "off" {
-                s.order_from = None;
-                return true;
-            }
-            num::<u32>(v)
-                .filter(|d| (1..=64).contains(d))
-                .map(|d| s.order_from = Some(d))
-                .is_some()
-        },
+        set: |s, v| set_within_or_off(v, 1..=64, &mut s.order_from),
         get: |s| s.order_from.map_or("off".into(), |d| d.to_string()),
     },
     SettingSpec {

@@ -192,6 +192,10 @@ impl Startup {
                     error,
                 })?;
         }
-        Ok(())
+        // The evaluation, ready before the first search asks for it.
+        engine.prepare_eval().map_err(|error| StartupError::Engine {
+            what: "eval".to_string(),
+            error,
+        })
     }
 }

@@ -84,7 +84,8 @@ const MAX_CONNECTIONS: usize = 64;
 /// nor a file path such as Othello's `weights`).
 fn page_options(game: &str) -> &'static [&'static str] {
     match game {
-        "othello" => &["probcut"],
+        // Othello's evaluation and ProbCut are engine settings now.
+        "othello" => &[],
         "quoridor" => &["players", "size", "walls", "jumps", "max_plies"],
         "hearts" => &[
             "target",

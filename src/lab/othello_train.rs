@@ -35,7 +35,7 @@ use crate::games::othello::eval::square_score;
 use crate::games::othello::pattern::{
     self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
 };
-use crate::tool_args::{self, ArgError, within};
+use crate::tool_args::{ArgError, within};
 
 /// `tabula train-othello`: generate self-play data and fit the weights.
 #[derive(clap::Args, Debug, Clone)]
@@ -46,15 +46,9 @@ pub struct TrainArgs {
     /// Self-play games the data should hold (a rerun adds the missing ones).
     #[arg(long, default_value_t = 2000)]
     pub games: u64,
-    /// Worker threads for generation and labelling (at most the cores).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
-    /// Allow --threads above the cores this process may use (up to 256).
-    #[arg(long)]
-    pub force_threads: bool,
-    /// Seed of the self-play games.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Worker threads (generation and labelling, or searches) and seed.
+    #[command(flatten)]
+    pub workers: super::Workers,
     /// Positions with at most this many empties are labelled by exact solve.
     #[arg(long, default_value_t = 14)]
     pub solve_empties: u32,
@@ -116,7 +110,7 @@ impl TrainArgs {
     /// iterations 1 to 10000; and not both `--gen-only` and `--fit-only`.
     pub fn check(&self) -> Result<(), ArgError> {
         within("--games", self.games, 1..=MAX_GAMES)?;
-        tool_args::threads("--threads", self.threads, self.force_threads)?;
+        self.workers.checked_threads()?;
         within("--solve-empties", self.solve_empties, 0..=MAX_SOLVE_EMPTIES)?;
         within("--depth", self.depth, 1..=MAX_LABEL_DEPTH)?;
         within("--lambda", self.lambda, 0.001..=1e6)?;
@@ -236,7 +230,7 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
     let mut written = start;
     let mut io_error = None;
     std::thread::scope(|s| {
-        for _ in 0..args.threads.max(1) {
+        for _ in 0..args.workers.threads.max(1) {
             let tx = tx.clone();
             let next = &next;
             s.spawn(move || {
@@ -245,7 +239,7 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
                     if i >= args.games {
                         break;
                     }
-                    let recs = self_play(args.seed, i, args.solve_empties);
+                    let recs = self_play(args.workers.seed, i, args.solve_empties);
                     if tx.send((i, recs)).is_err() {
                         break;
                     }
@@ -572,7 +566,7 @@ fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Result<W
         }
         // Label: exact, or a search with the later stages' weights.
         let labels: Vec<f32> = {
-            let chunk = train.len().div_ceil(args.threads.max(1));
+            let chunk = train.len().div_ceil(args.workers.threads.max(1));
             let fw = &fw;
             let depth = args.depth;
             std::thread::scope(|sc| {
@@ -695,9 +689,11 @@ mod tests {
         let mut args = TrainArgs {
             data: PathBuf::from("unused"),
             games: 3,
-            threads: 1,
-            force_threads: false,
-            seed: 2,
+            workers: crate::lab::Workers {
+                threads: 1,
+                force_threads: false,
+                seed: 2,
+            },
             solve_empties: 0,
             depth: 1,
             lambda: f64::NAN,

@@ -17,7 +17,7 @@ use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::search::Search as _;
 use crate::search::playout::shallow_best;
-use crate::tool_args::{self, ArgError, within};
+use crate::tool_args::{ArgError, within};
 
 /// `tabula calibrate-probcut`: measure the ProbCut regressions.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,15 +31,9 @@ pub struct CalibrateArgs {
     /// The deepest search (at most 11, the table's last depth).
     #[arg(long, default_value_t = MAX_DEPTH)]
     pub depth: u32,
-    /// Worker threads (at most the cores).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
-    /// Allow --threads above the cores this process may use (up to 256).
-    #[arg(long)]
-    pub force_threads: bool,
-    /// Seed of the self-play games.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Worker threads (generation and labelling, or searches) and seed.
+    #[command(flatten)]
+    pub workers: super::Workers,
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 32)]
     pub hash: u64,
@@ -124,7 +118,7 @@ impl CalibrateArgs {
         within("--games", self.games, 1..=100_000)?;
         within("--per-game", self.per_game, 1..=60)?;
         within("--depth", self.depth, MIN_DEPTH..=MAX_DEPTH)?;
-        let threads = tool_args::threads("--threads", self.threads, self.force_threads)?;
+        let threads = self.workers.checked_threads()?;
         within("--hash", self.hash, 1..=MAX_TABLES_MIB / threads as u64)?;
         Ok(())
     }
@@ -137,7 +131,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
     args.check().map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
     let positions: Vec<Othello> = (0..args.games)
-        .flat_map(|g| game_positions(args.seed, g, args.per_game))
+        .flat_map(|g| game_positions(args.workers.seed, g, args.per_game))
         .collect();
     // The engine's alpha-beta for Othello on the built-in pattern
     // evaluation, ProbCut off: the plain search measured.
@@ -146,7 +140,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
     settings.threads = 1;
     settings.hash = args.hash;
     let settings = &settings;
-    let threads = args.threads.max(1);
+    let threads = args.workers.threads.max(1);
     // Each thread takes every `threads`th position with its own table,
     // cleared before each position: the values do not depend on the
     // thread count.

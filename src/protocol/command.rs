@@ -19,6 +19,7 @@ use nom::sequence::terminated;
 
 use crate::engine::BudgetOverride;
 use crate::engine::settings::GAME_DEFAULTS;
+use crate::engine::tuning::TUNING;
 
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq)]
@@ -405,6 +406,14 @@ pub fn help_text(name: Option<&str>) -> Result<String, ParseError> {
                         d.settings.iter().map(|(k, v)| format!("{k} {v}")).collect();
                     format!("{}{seats}: {}; {}", d.game, set.join(", "), d.why)
                 })
+                .chain(TUNING.iter().map(|t| {
+                    let set: Vec<String> = t
+                        .settings
+                        .iter()
+                        .map(|(k, v, _)| format!("{k} {v}"))
+                        .collect();
+                    format!("{} tuning (any search): {}", t.game, set.join(", "))
+                }))
                 .collect::<Vec<_>>()
                 .join("\n")
         )),
