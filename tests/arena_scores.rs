@@ -314,6 +314,20 @@ fn tabula_engines_report_scores_and_random_play_none() {
         })
         .collect();
     assert!(!resigned.is_empty(), "{}", report.text);
+    // GGF marks a resigned game as GGS does: the winner by 64, `:r`.
+    let ggf = tabula::arena::export::ggf(&report.record).expect("othello exports");
+    let results: Vec<&str> = ggf
+        .split("RE[")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next())
+        .collect();
+    assert_eq!(results.len(), report.record.games.len(), "{ggf}");
+    for (g, re) in report.record.games.iter().zip(&results) {
+        if matches!(&g.ending, Ending::Adjudicated(d) if d.starts_with("resign")) {
+            let black_won = g.seat_results[0] == 1.0;
+            assert_eq!(*re, if black_won { "+64.000:r" } else { "-64.000:r" });
+        }
+    }
     for (g, detail) in resigned {
         // The detail names the seat that lost, and it lost.
         let loser = if detail.starts_with("resign: black") {

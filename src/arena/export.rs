@@ -170,6 +170,12 @@ pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
                 let d = b - w;
                 format!("{:+}.000", d + d.signum() * empties)
             }
+            (Ending::Adjudicated(detail), _) if detail.starts_with("resign:") => {
+                // Resigned on the engines' scores: GGS's resignation margin.
+                let black_won = g.seat_results.first().is_some_and(|&r| r > 0.5);
+                format!("{}64.000:r", if black_won { "+" } else { "-" })
+            }
+            (Ending::Adjudicated(detail), _) if detail.starts_with("draw:") => "0.000".to_string(),
             (Ending::Adjudicated(detail), _) => {
                 solved_margin_for_black(detail).map_or("?".to_string(), |m| format!("{m:+}.000"))
             }

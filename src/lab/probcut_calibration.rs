@@ -60,7 +60,14 @@ fn game_positions(seed: u64, game: u64, per_game: usize) -> Vec<Othello> {
         let mv = if ply < random_plies || rng.gen_bool(0.1) {
             s.random_move(&mut rng, &mut buf)
         } else {
-            match shallow_best(&s, 2, &mut buf, &mut scratch, &mut pacer) {
+            match shallow_best(
+                &s,
+                &OthelloEval::default(),
+                2,
+                &mut buf,
+                &mut scratch,
+                &mut pacer,
+            ) {
                 Some(mv) => mv,
                 None => s.random_move(&mut rng, &mut buf),
             }

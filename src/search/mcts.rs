@@ -308,6 +308,7 @@ impl<'t, G: Game> Worker<'t, G> {
         let Some(ended) = playout(
             &mut state,
             self.config.policy,
+            self.eval,
             rng,
             &mut self.scratch,
             pacer,

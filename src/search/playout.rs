@@ -175,10 +175,11 @@ impl<M> Default for Scratch<M> {
 /// on a wide board), so they tick the pacer, one tick per player move
 /// and per move looked at. A heuristic playout's choices are capped in
 /// work ([`DECISION_LOOKS`] each, [`PLAYOUT_LOOKS`] in all, then random
-/// moves).
+/// moves). Heuristic choices compare positions by `eval`.
 pub fn playout<G: Game>(
     state: &mut G,
     policy: Policy,
+    eval: &G::Eval,
     rng: &mut Rng,
     scratch: &mut Scratch<G::Move>,
     pacer: &mut Pacer,
@@ -210,6 +211,7 @@ pub fn playout<G: Game>(
                 }
                 let (mv, spent) = shallow_best_within(
                     state,
+                    eval,
                     depth,
                     &mut scratch.moves,
                     &mut scratch.replies,
@@ -228,17 +230,18 @@ pub fn playout<G: Game>(
 }
 
 /// The move a depth-1 or depth-2 search prefers for the seat to move,
-/// without a table: the heuristic policy of playouts. `buf` and `scratch`
-/// are reusable move buffers. Ticks `pacer` once per move looked at, and
-/// gives up (`None`) when it says stop.
+/// without a table, comparing positions by `eval`: the heuristic policy of
+/// playouts. `buf` and `scratch` are reusable move buffers. Ticks `pacer`
+/// once per move looked at, and gives up (`None`) when it says stop.
 pub fn shallow_best<G: Game>(
     state: &G,
+    eval: &G::Eval,
     depth: u32,
     buf: &mut Vec<G::Move>,
     scratch: &mut Vec<G::Move>,
     pacer: &mut Pacer,
 ) -> Option<G::Move> {
-    shallow_best_within(state, depth, buf, scratch, pacer, u64::MAX).0
+    shallow_best_within(state, eval, depth, buf, scratch, pacer, u64::MAX).0
 }
 
 /// [`shallow_best`] within about `cap` looks (a move listed or a position
@@ -251,6 +254,7 @@ pub fn shallow_best<G: Game>(
 /// either way.
 pub fn shallow_best_within<G: Game>(
     state: &G,
+    eval: &G::Eval,
     depth: u32,
     buf: &mut Vec<G::Move>,
     scratch: &mut Vec<G::Move>,
@@ -274,11 +278,11 @@ pub fn shallow_best_within<G: Game>(
             child.apply(mv);
             looks += 1;
             let value = if depth >= 2 && !child.at_horizon() {
-                let (value, replies) = reply_value(&child, me, scratch);
+                let (value, replies) = reply_value(&child, eval, me, scratch);
                 looks += replies;
                 value
             } else {
-                one_ply_value(&child, me)
+                one_ply_value(&child, eval, me)
             };
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((mv, value));
@@ -296,7 +300,7 @@ pub fn shallow_best_within<G: Game>(
         let mut child = state.clone();
         child.apply(mv);
         looks += 1;
-        ranked.push((one_ply_value(&child, me), i));
+        ranked.push((one_ply_value(&child, eval, me), i));
     }
     // Stable: equal values keep generation order.
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -313,7 +317,7 @@ pub fn shallow_best_within<G: Game>(
         let value = if child.at_horizon() {
             shallow
         } else {
-            let (value, replies) = reply_value(&child, me, scratch);
+            let (value, replies) = reply_value(&child, eval, me, scratch);
             looks += replies;
             value
         };
@@ -327,17 +331,22 @@ pub fn shallow_best_within<G: Game>(
 /// The value for `me` of `state` after the opponent's best reply (the
 /// opponent minimises `me`'s evaluation), and the looks it took (the
 /// replies listed and evaluated).
-fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64, u64) {
+fn reply_value<G: Game>(
+    state: &G,
+    eval: &G::Eval,
+    me: Seat,
+    scratch: &mut Vec<G::Move>,
+) -> (f64, u64) {
     match state.turn() {
         Turn::Player(p) if p != me => {}
-        _ => return (state.evaluate(me), 1),
+        _ => return (eval.evaluate(state, me), 1),
     }
     state.legal_moves(scratch);
     let mut worst = f64::INFINITY;
     for &mv in scratch.iter() {
         let mut child = state.clone();
         child.apply(mv);
-        worst = worst.min(one_ply_value(&child, me));
+        worst = worst.min(one_ply_value(&child, eval, me));
     }
     (worst, 2 * scratch.len() as u64)
 }
@@ -345,10 +354,10 @@ fn reply_value<G: Game>(state: &G, me: Seat, scratch: &mut Vec<G::Move>) -> (f64
 /// A position's value for `me` one ply down, as the shallow choice
 /// compares them: a finished game's reward mapped to [-2, 2], else the
 /// evaluation.
-fn one_ply_value<G: Game>(state: &G, me: Seat) -> f64 {
+fn one_ply_value<G: Game>(state: &G, eval: &G::Eval, me: Seat) -> f64 {
     if state.at_horizon() {
         state.reward(me) * 4.0 - 2.0
     } else {
-        state.evaluate(me)
+        eval.evaluate(state, me)
     }
 }

@@ -48,7 +48,12 @@ impl<G: Game> Search<G> for RulesMove<G::Move> {
         let mut pacer = control.pacer(POLL_EVERY);
         let mv = root
             .rules_move(rng)
-            .or_else(|| shallow_best(root, 1, &mut self.buf, &mut self.scratch, &mut pacer))
+            .or_else(|| {
+                // The game's own evaluation: the fallback of a game with
+                // no rule player of its own.
+                let eval = G::Eval::default();
+                shallow_best(root, &eval, 1, &mut self.buf, &mut self.scratch, &mut pacer)
+            })
             .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
         SearchResult::unsearched(mv, 1)
     }

@@ -703,7 +703,14 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
             plies,
             scale: Some(8.0),
         };
-        let ended = playout(&mut state, policy, &mut rng(), &mut scratch, &mut pacer);
+        let ended = playout(
+            &mut state,
+            policy,
+            &Default::default(),
+            &mut rng(),
+            &mut scratch,
+            &mut pacer,
+        );
         assert_eq!(ended, Some(Ended { plies, cut: true }));
         // No pass this early: every ply filled a square.
         assert_eq!(state.empties().count_ones(), 60 - plies);
@@ -727,7 +734,15 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
         plies: 100,
         scale: Some(8.0),
     };
-    let ended = playout(&mut state, policy, &mut rng(), &mut scratch, &mut pacer).unwrap();
+    let ended = playout(
+        &mut state,
+        policy,
+        &Default::default(),
+        &mut rng(),
+        &mut scratch,
+        &mut pacer,
+    )
+    .unwrap();
     assert!(!ended.cut && state.is_over());
     playout_rewards(&state, ended, policy, &Default::default(), &mut rewards);
     assert_eq!(rewards, vec![state.reward(0), state.reward(1)]);
@@ -750,6 +765,7 @@ fn cutoff_playouts_play_on_at_random_without_a_scale() {
                 plies: 0,
                 scale: None,
             },
+            &Default::default(),
             &mut Rng::seed_from_u64(seed),
             &mut scratch,
             &mut pacer,
@@ -757,6 +773,7 @@ fn cutoff_playouts_play_on_at_random_without_a_scale() {
         let b = playout(
             &mut random,
             Policy::Random,
+            &Default::default(),
             &mut Rng::seed_from_u64(seed),
             &mut scratch,
             &mut pacer,
@@ -832,6 +849,7 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
     let ended = playout(
         &mut state,
         policy,
+        &Default::default(),
         &mut rng(),
         &mut Scratch::default(),
         &mut control.pacer(4),
@@ -872,8 +890,15 @@ fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
     // looks whole; capped, the best ranked moves' replies only.
     let options = Options::parse(Quoridor::OPTIONS, &["size=11", "walls=100"]).unwrap();
     let wide = Quoridor::new_game(&options).unwrap();
-    let (mv, looks) =
-        shallow_best_within(&wide, 2, &mut buf, &mut scratch, &mut pacer, DECISION_LOOKS);
+    let (mv, looks) = shallow_best_within(
+        &wide,
+        &Default::default(),
+        2,
+        &mut buf,
+        &mut scratch,
+        &mut pacer,
+        DECISION_LOOKS,
+    );
     let moves = buf.len() as u64;
     assert!(moves > 150, "{moves} moves");
     assert!(mv.is_some_and(|m| wide.is_legal(m)));
@@ -886,16 +911,45 @@ fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
         if s.is_over() {
             continue;
         }
-        let whole = shallow_best(&s, 2, &mut buf, &mut scratch, &mut pacer);
-        let (capped, _) =
-            shallow_best_within(&s, 2, &mut buf, &mut scratch, &mut pacer, DECISION_LOOKS);
+        let whole = shallow_best(
+            &s,
+            &Default::default(),
+            2,
+            &mut buf,
+            &mut scratch,
+            &mut pacer,
+        );
+        let (capped, _) = shallow_best_within(
+            &s,
+            &Default::default(),
+            2,
+            &mut buf,
+            &mut scratch,
+            &mut pacer,
+            DECISION_LOOKS,
+        );
         assert_eq!(capped, whole, "seed {seed}");
     }
     // With no room beyond the ranking, the one move looked at deeper is
     // the one depth 1 ranks first: depth 1's choice.
     let (mut buf, mut scratch) = (Vec::new(), Vec::new());
-    let (narrowest, _) = shallow_best_within(&wide, 2, &mut buf, &mut scratch, &mut pacer, 1);
-    let depth_1 = shallow_best(&wide, 1, &mut buf, &mut scratch, &mut pacer);
+    let (narrowest, _) = shallow_best_within(
+        &wide,
+        &Default::default(),
+        2,
+        &mut buf,
+        &mut scratch,
+        &mut pacer,
+        1,
+    );
+    let depth_1 = shallow_best(
+        &wide,
+        &Default::default(),
+        1,
+        &mut buf,
+        &mut scratch,
+        &mut pacer,
+    );
     assert!(narrowest.is_some() && narrowest == depth_1);
 }
 
@@ -923,6 +977,7 @@ fn a_heuristic_playout_on_the_widest_board_ends_within_its_work() {
         let ended = playout(
             &mut state,
             policy,
+            &Default::default(),
             &mut Rng::seed_from_u64(seed),
             &mut scratch,
             &mut pacer,
@@ -934,5 +989,33 @@ fn a_heuristic_playout_on_the_widest_board_ends_within_its_work() {
         started.elapsed() < std::time::Duration::from_secs(30),
         "{:?}",
         started.elapsed()
+    );
+}
+
+#[test]
+fn the_shallow_choice_compares_positions_by_the_evaluation_it_is_given() {
+    use crate::games::othello::eval::OthelloEval;
+    use crate::search::playout::shallow_best;
+    let control = Control::unlimited();
+    let mut pacer = control.pacer(4);
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    let (mut compared, mut differ) = (0, 0);
+    for seed in 0..30 {
+        let s = random_position(seed, 30);
+        if s.is_over() {
+            continue;
+        }
+        let mut choice =
+            |eval: &OthelloEval| shallow_best(&s, eval, 1, &mut buf, &mut scratch, &mut pacer);
+        let table = choice(&OthelloEval::Table);
+        let pattern = choice(&OthelloEval::Builtin);
+        compared += 1;
+        differ += usize::from(table != pattern);
+    }
+    // The square table and the trained patterns disagree on some
+    // positions: a choice that ignored its evaluation never would.
+    assert!(
+        compared >= 20 && differ > 0,
+        "{differ} of {compared} differ"
     );
 }
