@@ -8,7 +8,7 @@ use crate::game::{Game, MoveError, Outcome, PositionError, Seat, Turn};
 
 /// One step taken: the state before it, who took it, and its text.
 #[derive(Clone, Debug)]
-pub struct Step<G: Game> {
+pub struct PlayedStep<G: Game> {
     /// The state before the step.
     pub before: G,
     /// The seat that moved, or `None` for a chance step.
@@ -24,7 +24,7 @@ pub struct Step<G: Game> {
 pub struct Played<G: Game> {
     start: G,
     state: G,
-    history: Vec<Step<G>>,
+    history: Vec<PlayedStep<G>>,
 }
 
 impl<G: Game> Played<G> {
@@ -48,7 +48,7 @@ impl<G: Game> Played<G> {
     }
 
     /// Every step taken so far, oldest first.
-    pub fn history(&self) -> &[Step<G>] {
+    pub fn history(&self) -> &[PlayedStep<G>] {
         &self.history
     }
 
@@ -81,7 +81,7 @@ impl<G: Game> Played<G> {
         let text = self.state.move_text(mv);
         let before = self.state.clone();
         self.state.apply(mv);
-        self.history.push(Step {
+        self.history.push(PlayedStep {
             before,
             seat,
             mv,

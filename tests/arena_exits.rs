@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{fixture, scratch};
-use tabula::arena::process::{EngineError, EngineProcess, Launch, TOKEN_VAR};
+use tabula::arena::process::{EngineProcess, Launch, ProcessError, TOKEN_VAR};
 use tabula::arena::record::MatchRecord;
 
 /// The processes whose environment marks them as engines of runner `pid`
@@ -324,7 +324,7 @@ fn an_engine_that_does_not_read_cannot_block_the_runner() {
         "{:?}",
         started.elapsed()
     );
-    assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
+    assert!(matches!(err, ProcessError::Timeout { .. }), "{err}");
     assert!(err.to_string().contains("does not read"), "{err}");
     // And it was ended.
     assert!(!alive(pid));

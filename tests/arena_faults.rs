@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{Nim, fixture, nim_match, scratch, words};
-use tabula::arena::process::{EngineError, EngineProcess, Launch};
+use tabula::arena::process::{EngineProcess, Launch, ProcessError};
 use tabula::arena::record::{Ending, Fault, MatchRecord};
 use tabula::arena::{self, ArenaError, MatchReport, referee_for};
 use tabula::game::Game as _;
@@ -91,7 +91,7 @@ fn r1_a_flood_before_the_first_reply_ends_at_once_in_bounded_memory() {
     let started = Instant::now();
     let mut p = EngineProcess::spawn(&launch("yes"), "[yes]", None).unwrap();
     let err = p.send("name", Duration::from_secs(2)).unwrap_err();
-    assert!(matches!(err, EngineError::Malformed(_)), "{err}");
+    assert!(matches!(err, ProcessError::Malformed(_)), "{err}");
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
@@ -126,7 +126,10 @@ fn r1_every_wait_ends_by_its_deadline() {
         let err = p.send("name", Duration::from_millis(800)).unwrap_err();
         let took = started.elapsed();
         assert!(
-            matches!(err, EngineError::Timeout { .. } | EngineError::Malformed(_)),
+            matches!(
+                err,
+                ProcessError::Timeout { .. } | ProcessError::Malformed(_)
+            ),
             "{command}: {err}"
         );
         assert!(took < Duration::from_millis(1500), "{command}: {took:?}");

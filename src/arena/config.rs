@@ -69,7 +69,7 @@ pub fn fmt_seconds(d: Duration) -> String {
 /// 1 stone: byo-yomi per move). The referee keeps it with
 /// [`SeatClock`](super::seat_clock::SeatClock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct TimeControl {
     /// Main time for the whole game.
     pub main: Duration,
     /// A byo-yomi period once the main time is spent (zero: none).
@@ -78,11 +78,11 @@ pub struct Clock {
     pub stones: u32,
 }
 
-impl Clock {
+impl TimeControl {
     /// Parses `MAIN`, `MAIN+BYO` (byo-yomi per move) or `MAIN+N/BYO` (N
     /// moves in each period of BYO) in seconds (decimals allowed, to the
     /// millisecond; at most [`MAX_SECONDS`] each).
-    pub fn parse(text: &str) -> Result<Clock, ConfigError> {
+    pub fn parse(text: &str) -> Result<TimeControl, ConfigError> {
         let bad = |why: String| {
             ConfigError(format!(
                 "bad clock '{text}': expected MAIN, MAIN+BYO or MAIN+STONES/BYO in seconds ({why})"
@@ -106,14 +106,14 @@ impl Clock {
             }
             None => (secs(text, "main time")?, Duration::ZERO, 0),
         };
-        Clock::new(main, byo, stones).map_err(|e| bad(e.0))
+        TimeControl::new(main, byo, stones).map_err(|e| bad(e.0))
     }
 
     /// GTP's `time_settings` numbers, checked: some time to play, and a
     /// period with stones (GTP reads byo-yomi with 0 stones as no limit
     /// at all, which no referee enforces). No byo-yomi time means no
     /// byo-yomi, whatever the stones.
-    pub fn new(main: Duration, byoyomi: Duration, stones: u32) -> Result<Clock, ConfigError> {
+    pub fn new(main: Duration, byoyomi: Duration, stones: u32) -> Result<TimeControl, ConfigError> {
         let (byoyomi, stones) = if byoyomi.is_zero() {
             (Duration::ZERO, 0)
         } else {
@@ -127,7 +127,7 @@ impl Clock {
         if main.is_zero() && byoyomi.is_zero() {
             return Err(ConfigError("no time at all".to_string()));
         }
-        Ok(Clock {
+        Ok(TimeControl {
             main,
             byoyomi,
             stones,
@@ -155,8 +155,8 @@ impl Clock {
     }
 }
 
-impl fmt::Display for Clock {
-    /// As [`Clock::parse`] reads it.
+impl fmt::Display for TimeControl {
+    /// As [`TimeControl::parse`] reads it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", fmt_seconds(self.main))?;
         match self.stones {
@@ -177,7 +177,7 @@ pub struct Limits {
     /// Iterations per move (sent as `iterations=N`; not enforced).
     pub iterations: Option<u64>,
     /// A clock per game (`time_settings` / `time_left`; enforced).
-    pub clock: Option<Clock>,
+    pub clock: Option<TimeControl>,
 }
 
 impl Limits {
@@ -228,7 +228,7 @@ impl Limits {
             return Err(ConfigError(format!(
                 "engine {engine} speaks plain GTP, which announces time in whole seconds: \
                  its clock must be whole seconds, not {c} (give it its own, e.g. tc={})",
-                Clock {
+                TimeControl {
                     main: Duration::from_secs(c.main.as_secs_f64().round() as u64),
                     byoyomi: Duration::from_secs(c.byoyomi.as_secs_f64().ceil() as u64),
                     ..c
@@ -306,7 +306,7 @@ impl EngineSpec {
                     )
                 }
                 "iterations" => limits.iterations = Some(num("iterations")?),
-                "tc" => limits.clock = Some(Clock::parse(value)?),
+                "tc" => limits.clock = Some(TimeControl::parse(value)?),
                 _ => match key.strip_prefix("set.") {
                     Some(setting) if !setting.is_empty() => {
                         if setting.eq_ignore_ascii_case("seed") {
@@ -469,29 +469,32 @@ mod tests {
 
     #[test]
     fn clocks() {
-        assert_eq!(Clock::parse("60").unwrap().main, Duration::from_secs(60));
         assert_eq!(
-            Clock::parse("1+0.5").unwrap().byoyomi,
+            TimeControl::parse("60").unwrap().main,
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            TimeControl::parse("1+0.5").unwrap().byoyomi,
             Duration::from_millis(500)
         );
-        let periods = Clock::parse("2+5/10").unwrap();
+        let periods = TimeControl::parse("2+5/10").unwrap();
         assert_eq!(
             (periods.main, periods.byoyomi, periods.stones),
             (Duration::from_secs(2), Duration::from_secs(10), 5)
         );
         assert_eq!(periods.time_settings_command(), "time_settings 2 10 5");
-        assert_eq!(Clock::parse("1+0.5").unwrap().stones, 1);
-        assert_eq!(Clock::parse("60").unwrap().stones, 0);
+        assert_eq!(TimeControl::parse("1+0.5").unwrap().stones, 1);
+        assert_eq!(TimeControl::parse("60").unwrap().stones, 0);
         // Read back as written, in the record.
         for text in ["60", "1+0.5", "0+5/10", "2.5+3/1.5"] {
-            assert_eq!(Clock::parse(text).unwrap().to_string(), text);
+            assert_eq!(TimeControl::parse(text).unwrap().to_string(), text);
         }
-        assert!(Clock::parse("x").is_err());
-        assert!(Clock::parse("0").is_err());
-        assert!(Clock::parse("1+0/10").is_err());
-        assert!(Clock::new(Duration::ZERO, Duration::from_secs(5), 0).is_err());
+        assert!(TimeControl::parse("x").is_err());
+        assert!(TimeControl::parse("0").is_err());
+        assert!(TimeControl::parse("1+0/10").is_err());
+        assert!(TimeControl::new(Duration::ZERO, Duration::from_secs(5), 0).is_err());
         for absurd in ["2e9", "1e300", "inf", "NaN", "-1", "1+-1", "1+1e7"] {
-            assert!(Clock::parse(absurd).is_err(), "{absurd}");
+            assert!(TimeControl::parse(absurd).is_err(), "{absurd}");
         }
         assert_eq!(fmt_seconds(Duration::from_millis(100)), "0.1");
         assert_eq!(fmt_seconds(Duration::from_millis(1234)), "1.234");
@@ -502,7 +505,7 @@ mod tests {
     fn gtp_engines_get_whole_seconds_only() {
         let limits = |movetime, tc: Option<&str>| Limits {
             movetime,
-            clock: tc.map(|t| Clock::parse(t).unwrap()),
+            clock: tc.map(|t| TimeControl::parse(t).unwrap()),
             ..Limits::default()
         };
         assert!(limits(Some(300), None).check_for(Proto::Gtp, "e").is_err());

@@ -29,7 +29,7 @@ pub enum ArenaError {
         /// Its command.
         command: String,
         /// What went wrong.
-        error: process::EngineError,
+        error: process::ProcessError,
     },
     /// An output path cannot be written (checked before the first game).
     Output(output::OutputError),
@@ -61,7 +61,7 @@ impl fmt::Display for ArenaError {
                     f,
                     "engine {engine} failed its check before the first game: {error}"
                 )?;
-                if matches!(error, process::EngineError::Spawn { .. }) {
+                if matches!(error, process::ProcessError::Spawn { .. }) {
                     let program = command.split_whitespace().next().unwrap_or("");
                     write!(
                         f,

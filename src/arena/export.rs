@@ -18,7 +18,7 @@ use super::record::{Ending, GameRecord, MatchRecord};
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum ExportFormat {
     /// GGF (Othello).
     Ggf,
     /// Quoridor game text.
@@ -28,7 +28,7 @@ pub enum Format {
 }
 
 /// The exports asked for.
-pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(Format, PathBuf)>, ConfigError> {
+pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(ExportFormat, PathBuf)>, ConfigError> {
     words
         .iter()
         .map(|w| {
@@ -40,9 +40,9 @@ pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(Format, PathBuf)>, Confi
             };
             let (format, file) = w.split_once('=').ok_or_else(bad)?;
             let format = match format {
-                "ggf" => Format::Ggf,
-                "quoridor" => Format::Quoridor,
-                "jsonl" => Format::Jsonl,
+                "ggf" => ExportFormat::Ggf,
+                "quoridor" => ExportFormat::Quoridor,
+                "jsonl" => ExportFormat::Jsonl,
                 _ => return Err(bad()),
             };
             if file.is_empty() {
@@ -63,9 +63,9 @@ pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> 
             ..MatchRecord::default()
         };
         match format {
-            Format::Ggf => needs_game(&rec, "othello", "ggf")?,
-            Format::Quoridor => needs_game(&rec, "quoridor", "quoridor")?,
-            Format::Jsonl => {}
+            ExportFormat::Ggf => needs_game(&rec, "othello", "ggf")?,
+            ExportFormat::Quoridor => needs_game(&rec, "quoridor", "quoridor")?,
+            ExportFormat::Jsonl => {}
         }
     }
     Ok(())
@@ -75,9 +75,9 @@ pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> 
 pub fn write_exports<S: AsRef<str>>(words: &[S], rec: &MatchRecord) -> Result<(), ConfigError> {
     for (format, path) in parse(words)? {
         let text = match format {
-            Format::Ggf => ggf(rec)?,
-            Format::Quoridor => quoridor(rec)?,
-            Format::Jsonl => jsonl(rec),
+            ExportFormat::Ggf => ggf(rec)?,
+            ExportFormat::Quoridor => quoridor(rec)?,
+            ExportFormat::Jsonl => jsonl(rec),
         };
         // Written whole, through a link or device, never renamed over one.
         super::output::write_whole(&path, text.as_bytes())
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn export_words() {
-        assert_eq!(parse(&["ggf=a.ggf"]).unwrap()[0].0, Format::Ggf);
+        assert_eq!(parse(&["ggf=a.ggf"]).unwrap()[0].0, ExportFormat::Ggf);
         assert!(parse(&["pgn=a.pgn"]).is_err());
         assert!(parse(&["ggf="]).is_err());
         assert!(parse(&["a.ggf"]).is_err());

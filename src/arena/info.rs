@@ -4,7 +4,7 @@
 
 /// One `info` line, as far as its readers need it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Info {
+pub struct InfoLine {
     /// The candidate's rank, from 1 (plain `analyze`: 1).
     pub rank: usize,
     /// The move.
@@ -18,12 +18,12 @@ pub struct Info {
 }
 
 /// Reads an `info` line: `info [multipv K] move M score V [key value]...`.
-pub fn parse_info(line: &str) -> Option<Info> {
+pub fn parse_info(line: &str) -> Option<InfoLine> {
     let mut words = line.split_whitespace();
     if words.next()? != "info" {
         return None;
     }
-    let mut info = Info {
+    let mut info = InfoLine {
         rank: 1,
         mv: String::new(),
         score: f64::NAN,

@@ -28,7 +28,7 @@ impl LiveChart {
         path: &std::path::Path,
         rec: &MatchRecord,
         sprt: Option<Sprt>,
-        progress: &mut progress::Progress,
+        progress: &mut progress::MatchProgress,
     ) -> LiveChart {
         let mut live = LiveChart {
             path: path.to_path_buf(),
@@ -52,7 +52,7 @@ impl LiveChart {
         &mut self,
         rec: &MatchRecord,
         sprt: Option<Sprt>,
-        progress: &mut progress::Progress,
+        progress: &mut progress::MatchProgress,
     ) {
         if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
             return;

@@ -59,7 +59,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use self::cli::{EngineWords, MatchArgs};
-use self::config::{Clock, ConfigError, EngineSpec, Limits, Proto, settle_names};
+use self::config::{ConfigError, EngineSpec, Limits, Proto, TimeControl, settle_names};
 pub use self::error::ArenaError;
 use self::live::{LiveChart, write_chart};
 use self::play::{GameJob, Setup};
@@ -324,7 +324,7 @@ fn check_outputs(args: &MatchArgs, setup: &Setup) -> Result<(), ArenaError> {
 struct Running {
     rec: MatchRecord,
     writer: RecordWriter,
-    progress: progress::Progress,
+    progress: progress::MatchProgress,
     sprt: Option<Sprt>,
     /// The pairings, and each one's running tally (O(1) a game).
     pairs: Vec<(usize, usize)>,
@@ -344,7 +344,7 @@ impl Running {
     /// Prints the match's header line and draws the first live picture.
     fn start(args: &MatchArgs, plan: &Plan, rec: MatchRecord, writer: RecordWriter) -> Running {
         let setup = &plan.setup;
-        let mut progress = progress::Progress::new(
+        let mut progress = progress::MatchProgress::new(
             progress::Mode::choose(args.no_progress, args.quiet),
             plan.total as u64,
         );
@@ -639,7 +639,7 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
     if !referee.perfect_information() {
         game.push_str(" seat=0");
     }
-    let check = |spec: &EngineSpec| -> Result<(), process::EngineError> {
+    let check = |spec: &EngineSpec| -> Result<(), process::ProcessError> {
         let label = format!("{} check", spec.name);
         let mut p = process::EngineProcess::spawn(&spec.launch, &label, setup.log.clone())?;
         for line in spec.start_lines() {
@@ -659,7 +659,7 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
         p.quit();
         Ok(())
     };
-    let results: Vec<Result<(), process::EngineError>> = std::thread::scope(|scope| {
+    let results: Vec<Result<(), process::ProcessError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = setup
             .engines
             .iter()
@@ -669,7 +669,7 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(process::EngineError::Crashed(
+                    Err(process::ProcessError::Crashed(
                         "the check panicked".to_string(),
                     ))
                 })
@@ -725,7 +725,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<Setup, ArenaErr
         movetime: args.movetime.map(config::check_movetime).transpose()?,
         depth: args.depth,
         iterations: args.iterations,
-        clock: args.tc.as_deref().map(Clock::parse).transpose()?,
+        clock: args.tc.as_deref().map(TimeControl::parse).transpose()?,
     };
     let mut engines = Vec::new();
     for words in &args.engines.0 {

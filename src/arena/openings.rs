@@ -31,7 +31,7 @@ use crate::game::Turn;
 
 /// How a suite's lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum OpeningFormat {
     /// Moves from the start of the game.
     Moves,
     /// A position text.
@@ -62,7 +62,7 @@ pub struct OpeningSuite {
     /// The file it came from.
     pub path: PathBuf,
     /// How its lines are written.
-    pub format: Format,
+    pub format: OpeningFormat,
     /// The order the deals take them in.
     pub order: Order,
     /// The first opening played (from 1).
@@ -85,12 +85,12 @@ impl OpeningSuite {
             return Err(ConfigError(format!("{usage}: the file is missing")));
         };
         let path = PathBuf::from(file.as_ref());
-        let (mut format, mut order, mut start) = (Format::Moves, Order::Sequential, 1u64);
+        let (mut format, mut order, mut start) = (OpeningFormat::Moves, Order::Sequential, 1u64);
         for word in rest {
             let word = word.as_ref();
             match word.split_once('=') {
-                Some(("format", "moves")) => format = Format::Moves,
-                Some(("format", "positions")) => format = Format::Positions,
+                Some(("format", "moves")) => format = OpeningFormat::Moves,
+                Some(("format", "positions")) => format = OpeningFormat::Positions,
                 Some(("order", "sequential")) => order = Order::Sequential,
                 Some(("order", "random")) => order = Order::Random,
                 Some(("start", n)) => {
@@ -107,7 +107,7 @@ impl OpeningSuite {
                 }
             }
         }
-        if format == Format::Positions && referee.position_text().is_none() {
+        if format == OpeningFormat::Positions && referee.position_text().is_none() {
             return Err(ConfigError(format!(
                 "--openings format=positions: {} has no position text",
                 referee.game_name()
@@ -122,8 +122,8 @@ impl OpeningSuite {
                 continue;
             }
             let opening = match format {
-                Format::Moves => Opening::Moves(read_moves(line, referee)),
-                Format::Positions => Opening::Position(line.to_string()),
+                OpeningFormat::Moves => Opening::Moves(read_moves(line, referee)),
+                OpeningFormat::Positions => Opening::Position(line.to_string()),
             };
             let mut game = referee.new_game();
             apply(game.as_mut(), &opening).map_err(|e| {
@@ -188,8 +188,8 @@ impl OpeningSuite {
             "openings={} format={} order={} start={}",
             super::record::quote(&self.path.display().to_string()),
             match self.format {
-                Format::Moves => "moves",
-                Format::Positions => "positions",
+                OpeningFormat::Moves => "moves",
+                OpeningFormat::Positions => "positions",
             },
             match self.order {
                 Order::Sequential => "sequential",
@@ -208,7 +208,7 @@ pub fn for_match<S: AsRef<str>>(
     setup: &Setup,
 ) -> Result<OpeningSuite, ConfigError> {
     let suite = OpeningSuite::load(words, referee, setup.seed)?;
-    if suite.format == Format::Positions
+    if suite.format == OpeningFormat::Positions
         && let Some(e) = setup.engines.iter().find(|e| e.proto == Proto::Gtp)
     {
         return Err(ConfigError(format!(

@@ -14,7 +14,7 @@ use rand::{Rng as _, SeedableRng};
 use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
 use super::config::{EngineSpec, Proto, fmt_seconds};
 use super::openings::{Opening, OpeningSuite};
-use super::process::{EngineError, EngineProcess, TrafficLog};
+use super::process::{EngineProcess, ProcessError, TrafficLog};
 use super::record::{Ending, Fault, GameRecord, results_from_winners};
 use super::referee::{Referee, Told};
 use super::seat_clock::{Rounding, SeatClock};
@@ -87,7 +87,7 @@ impl Pool {
         setup: &Setup,
         engine: usize,
         label: &str,
-    ) -> Result<(EngineProcess, bool), EngineError> {
+    ) -> Result<(EngineProcess, bool), ProcessError> {
         if let Some(p) = self.idle.get_mut(engine).and_then(Vec::pop) {
             return Ok((p, false));
         }
@@ -130,13 +130,13 @@ struct Forfeit {
     detail: String,
 }
 
-fn fault_of(e: &EngineError) -> Fault {
+fn fault_of(e: &ProcessError) -> Fault {
     match e {
-        EngineError::Spawn { .. } => Fault::Spawn,
-        EngineError::Crashed(_) => Fault::Crash,
-        EngineError::Timeout { .. } => Fault::Timeout,
-        EngineError::Malformed(_) => Fault::Malformed,
-        EngineError::Refused { .. } => Fault::Refused,
+        ProcessError::Spawn { .. } => Fault::Spawn,
+        ProcessError::Crashed(_) => Fault::Crash,
+        ProcessError::Timeout { .. } => Fault::Timeout,
+        ProcessError::Malformed(_) => Fault::Malformed,
+        ProcessError::Refused { .. } => Fault::Refused,
     }
 }
 
@@ -173,7 +173,7 @@ pub trait Outside {
 }
 
 /// One game in progress.
-struct Table<'a, 'o> {
+struct RefereedGame<'a, 'o> {
     setup: &'a Setup,
     job: &'a GameJob,
     referee: Box<dyn Referee>,
@@ -189,7 +189,7 @@ struct Table<'a, 'o> {
     outside: Option<&'o mut dyn Outside>,
 }
 
-impl Table<'_, '_> {
+impl RefereedGame<'_, '_> {
     /// Whether `seat` is played from outside, without an engine.
     fn person(&self, seat: Seat) -> bool {
         self.outside.as_ref().is_some_and(|o| o.person(seat))
@@ -650,7 +650,7 @@ pub fn play_game_with(
         head.push(' ');
         head.push_str(&w);
     }
-    let mut table = Table {
+    let mut table = RefereedGame {
         setup,
         job,
         procs: (0..seats).map(|_| None).collect(),

@@ -136,7 +136,7 @@ pub struct Launch {
 /// What went wrong talking to an engine. Each kind is a fault that
 /// forfeits the game for the engine that caused it.
 #[derive(Debug)]
-pub enum EngineError {
+pub enum ProcessError {
     /// The program could not be started.
     Spawn {
         /// The command line.
@@ -164,29 +164,29 @@ pub enum EngineError {
     },
 }
 
-impl fmt::Display for EngineError {
+impl fmt::Display for ProcessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Spawn { command, source } => {
+            ProcessError::Spawn { command, source } => {
                 write!(f, "cannot start '{command}': {source}")
             }
-            EngineError::Crashed(m) => write!(f, "engine crashed: {m}"),
-            EngineError::Timeout { command, waited } => {
+            ProcessError::Crashed(m) => write!(f, "engine crashed: {m}"),
+            ProcessError::Timeout { command, waited } => {
                 write!(
                     f,
                     "no reply to '{command}' within {:.3}s",
                     waited.as_secs_f64()
                 )
             }
-            EngineError::Malformed(m) => write!(f, "malformed reply: {m}"),
-            EngineError::Refused { command, message } => {
+            ProcessError::Malformed(m) => write!(f, "malformed reply: {m}"),
+            ProcessError::Refused { command, message } => {
                 write!(f, "refused '{command}': {message}")
             }
         }
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for ProcessError {}
 
 /// One reply, framed by the reader thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -327,8 +327,8 @@ impl EngineProcess {
         launch: &Launch,
         label: &str,
         log: Option<TrafficLog>,
-    ) -> Result<EngineProcess, EngineError> {
-        let spawn_err = |source| EngineError::Spawn {
+    ) -> Result<EngineProcess, ProcessError> {
+        let spawn_err = |source| ProcessError::Spawn {
             command: launch.command.clone(),
             source,
         };
@@ -505,7 +505,7 @@ impl EngineProcess {
     ///
     /// On a timeout, crash or malformed reply the engine is killed (its
     /// state is unknown from then on); a `?` reply leaves it running.
-    pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, EngineError> {
+    pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ProcessError> {
         let started = Instant::now();
         let id = self.post(command, timeout)?;
         self.reply_to(command, id, timeout.saturating_sub(started.elapsed()))
@@ -515,9 +515,9 @@ impl EngineProcess {
     /// returns the id for [`reply_to`](Self::reply_to): a command sent
     /// while another runs (`stop` during `genmove`). Writing waits up to
     /// `timeout`; an engine that does not read is killed.
-    pub fn post(&mut self, command: &str, timeout: Duration) -> Result<u64, EngineError> {
+    pub fn post(&mut self, command: &str, timeout: Duration) -> Result<u64, ProcessError> {
         if self.dead {
-            return Err(EngineError::Crashed(
+            return Err(ProcessError::Crashed(
                 "the engine was stopped earlier".to_string(),
             ));
         }
@@ -532,14 +532,14 @@ impl EngineProcess {
         if let Err(e) = written {
             if e.kind() == std::io::ErrorKind::TimedOut {
                 self.kill();
-                return Err(EngineError::Timeout {
+                return Err(ProcessError::Timeout {
                     command: format!("{command} (the engine does not read its input)"),
                     waited: timeout,
                 });
             }
             let status = self.exit_status();
             self.kill();
-            return Err(EngineError::Crashed(format!(
+            return Err(ProcessError::Crashed(format!(
                 "cannot write '{command}' ({e}); {status}"
             )));
         }
@@ -554,11 +554,11 @@ impl EngineProcess {
         command: &str,
         id: u64,
         timeout: Duration,
-    ) -> Result<String, EngineError> {
+    ) -> Result<String, ProcessError> {
         let result = self.wait_reply(command, id, timeout);
         if !matches!(
             result,
-            Ok(_) | Err(EngineError::Refused { .. } | EngineError::Spawn { .. })
+            Ok(_) | Err(ProcessError::Refused { .. } | ProcessError::Spawn { .. })
         ) {
             self.kill();
         }
@@ -574,9 +574,9 @@ impl EngineProcess {
         command: &str,
         id: u64,
         timeout: Duration,
-    ) -> Result<String, EngineError> {
+    ) -> Result<String, ProcessError> {
         let started = Instant::now();
-        let timed_out = || EngineError::Timeout {
+        let timed_out = || ProcessError::Timeout {
             command: command.to_string(),
             waited: timeout,
         };
@@ -599,7 +599,7 @@ impl EngineProcess {
                             }
                         }
                         Some((at, status)) if at.elapsed() >= EXIT_DRAIN => {
-                            return Err(EngineError::Crashed(format!(
+                            return Err(ProcessError::Crashed(format!(
                                 "the engine exited ({status}) while waiting for '{command}' \
                                  (a process it started still holds its output)"
                             )));
@@ -609,14 +609,14 @@ impl EngineProcess {
                     continue;
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(EngineError::Crashed("output reader stopped".to_string()));
+                    return Err(ProcessError::Crashed("output reader stopped".to_string()));
                 }
             };
             match event {
                 Event::Garbage(text) if !self.answered => {
                     self.banner += 1;
                     if self.banner > MAX_BANNER_LINES {
-                        return Err(EngineError::Malformed(format!(
+                        return Err(ProcessError::Malformed(format!(
                             "more than {MAX_BANNER_LINES} lines before its first reply"
                         )));
                     }
@@ -629,11 +629,11 @@ impl EngineProcess {
                     self.log("<", &format!("{head}{id_text} {}", reply.text));
                     return match reply.id {
                         // Lenient: some GTP engines drop the id.
-                        Some(got) if got != id => Err(EngineError::Malformed(format!(
+                        Some(got) if got != id => Err(ProcessError::Malformed(format!(
                             "reply to command {got} when {id} was sent"
                         ))),
                         _ if reply.ok => Ok(reply.text),
-                        _ => Err(EngineError::Refused {
+                        _ => Err(ProcessError::Refused {
                             command: command.to_string(),
                             message: reply.text,
                         }),
@@ -641,15 +641,15 @@ impl EngineProcess {
                 }
                 Event::Garbage(text) => {
                     self.log("<", &text);
-                    return Err(EngineError::Malformed(format!("'{}'", clip(&text, 80))));
+                    return Err(ProcessError::Malformed(format!("'{}'", clip(&text, 80))));
                 }
                 Event::TooLong(what) => {
                     self.log("<", &format!("({what})"));
-                    return Err(EngineError::Malformed(what));
+                    return Err(ProcessError::Malformed(what));
                 }
                 Event::Closed(why) => {
                     let status = self.exit_status();
-                    return Err(EngineError::Crashed(format!(
+                    return Err(ProcessError::Crashed(format!(
                         "{why} while waiting for '{command}' ({status})"
                     )));
                 }

@@ -42,14 +42,14 @@ pub fn eprint_line(line: &str) {
 }
 
 /// The progress display of one match.
-pub struct Progress {
+pub struct MatchProgress {
     mode: Mode,
     bar: Option<ProgressBar>,
 }
 
-impl Progress {
+impl MatchProgress {
     /// A display for `total` games.
-    pub fn new(mode: Mode, total: u64) -> Progress {
+    pub fn new(mode: Mode, total: u64) -> MatchProgress {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             let style =
@@ -66,7 +66,7 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(500));
             bar
         });
-        Progress { mode, bar }
+        MatchProgress { mode, bar }
     }
 
     /// A game finished: `line` describes it, `status` is the running score.

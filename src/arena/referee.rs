@@ -17,7 +17,7 @@ use crate::played::Played;
 
 /// One applied step of a game, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct RecordedStep {
     /// The seat that moved, or `None` for a chance step.
     pub seat: Option<Seat>,
     /// The move in the game's canonical text.
@@ -69,7 +69,7 @@ pub trait Referee: Send + Sync {
     /// The final scores and winners (meaningful once the game is over).
     fn outcome(&self) -> Outcome;
     /// Every step applied so far.
-    fn history(&self) -> &[Step];
+    fn history(&self) -> &[RecordedStep];
     /// A human-readable picture of the full state.
     fn render(&self) -> String;
     /// The fixed board size of a game without a size option (Othello: 8),
@@ -107,7 +107,7 @@ const SOLVER_TABLE_BYTES: usize = 4 << 20;
 struct GameReferee<G: Game> {
     game: Played<G>,
     options: Vec<String>,
-    history: Vec<Step>,
+    history: Vec<RecordedStep>,
 }
 
 /// Builds a referee for game `G` from validated options.
@@ -158,7 +158,7 @@ impl<G: Game> GameReferee<G> {
         let text = self.game.state().move_text(mv);
         let observations = self.tell_all(mv);
         self.game.apply(mv);
-        self.history.push(Step {
+        self.history.push(RecordedStep {
             seat,
             text: text.clone(),
         });
@@ -242,7 +242,7 @@ impl<G: Game> Referee for GameReferee<G> {
         self.game.state().outcome()
     }
 
-    fn history(&self) -> &[Step] {
+    fn history(&self) -> &[RecordedStep] {
         &self.history
     }
 

@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use super::config::{Clock, fmt_seconds};
+use super::config::{TimeControl, fmt_seconds};
 
 /// How the time left is written in `time_left`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub enum Rounding {
 /// One seat's clock during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeatClock {
-    clock: Clock,
+    clock: TimeControl,
     /// Time left: in main time, or in the current period.
     left: Duration,
     /// Stones left to play in the current period; 0 in main time.
@@ -48,7 +48,7 @@ pub struct SeatClock {
 impl SeatClock {
     /// A seat's clock at the start of a game: the main time, or the first
     /// period where there is none.
-    pub fn new(clock: Clock, grace: Duration) -> SeatClock {
+    pub fn new(clock: TimeControl, grace: Duration) -> SeatClock {
         let mut c = SeatClock {
             clock,
             left: clock.main,
@@ -172,8 +172,8 @@ mod tests {
         Duration::from_millis(n)
     }
 
-    fn clock(text: &str) -> Clock {
-        Clock::parse(text).unwrap()
+    fn clock(text: &str) -> TimeControl {
+        TimeControl::parse(text).unwrap()
     }
 
     /// (left ms, stones) after a move, or `None` once the flag fell.

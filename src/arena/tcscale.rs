@@ -53,14 +53,14 @@ pub fn scale(limits: Limits, factor: f64) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::config::Clock;
+    use crate::arena::config::TimeControl;
 
     #[test]
     fn every_time_limit_scales() {
         let l = Limits {
             movetime: Some(100),
             depth: Some(5),
-            clock: Some(Clock::parse("10+0.5").unwrap()),
+            clock: Some(TimeControl::parse("10+0.5").unwrap()),
             ..Limits::default()
         };
         let s = scale(l, 1.5);

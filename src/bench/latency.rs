@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::arena::config::{Clock, fmt_seconds};
+use crate::arena::config::{TimeControl, fmt_seconds};
 use crate::arena::process::{EngineProcess, Launch};
 use crate::arena::seat_clock::{Rounding, SeatClock};
 use crate::bench::sorted;
@@ -28,10 +28,10 @@ const PATIENCE: Duration = Duration::from_secs(120);
 /// This executable as an engine, through the match runner's process
 /// client (the same pipes, ids and deadlines as `tabula match`); killed
 /// when dropped.
-struct Engine(EngineProcess);
+struct BenchedEngine(EngineProcess);
 
-impl Engine {
-    fn start() -> Result<Engine, String> {
+impl BenchedEngine {
+    fn start() -> Result<BenchedEngine, String> {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let exe = exe.to_str().ok_or("the executable's path is not UTF-8")?;
         // Quoted (and so run by `sh -c`) where the path would split.
@@ -48,7 +48,7 @@ impl Engine {
             ..Launch::default()
         };
         EngineProcess::spawn(&launch, "bench", None)
-            .map(Engine)
+            .map(BenchedEngine)
             .map_err(|e| e.to_string())
     }
 
@@ -98,8 +98,8 @@ fn quantiles(v: &[f64]) -> String {
     )
 }
 
-fn set_up(config: &LatencyConfig) -> Result<Engine, String> {
-    let mut engine = Engine::start()?;
+fn set_up(config: &LatencyConfig) -> Result<BenchedEngine, String> {
+    let mut engine = BenchedEngine::start()?;
     engine.ask(&format!("game {}", config.game))?;
     engine.ask(&format!("set search {}", config.search))?;
     engine.ask(&format!("set threads {}", config.threads))?;
@@ -110,7 +110,7 @@ fn set_up(config: &LatencyConfig) -> Result<Engine, String> {
 }
 
 /// Starts the game over when it has ended.
-fn keep_going(engine: &mut Engine) -> Result<(), String> {
+fn keep_going(engine: &mut BenchedEngine) -> Result<(), String> {
     if engine.ask("result")?.starts_with("over") {
         engine.ask("clear_board")?;
     }
@@ -173,9 +173,9 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
 
 /// The referee's clock for `--clock MAIN,BYO,STONES` (seconds, kept to
 /// the millisecond).
-pub(crate) fn referee_clock((main, byo, stones): (f64, f64, u32)) -> Result<Clock, String> {
+pub(crate) fn referee_clock((main, byo, stones): (f64, f64, u32)) -> Result<TimeControl, String> {
     let seconds = |v: f64| Duration::from_millis((v * 1000.0).round() as u64);
-    Clock::new(seconds(main), seconds(byo), stones).map_err(|e| format!("--clock: {e}"))
+    TimeControl::new(seconds(main), seconds(byo), stones).map_err(|e| format!("--clock: {e}"))
 }
 
 fn clock_games(config: &LatencyConfig, gtp: (f64, f64, u32), name: &str) -> Result<String, String> {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::json::{self, Object};
 use super::session::Session;
 use crate::arena::config::EngineSpec;
-use crate::arena::info::{Info, parse_info};
+use crate::arena::info::{InfoLine, parse_info};
 use crate::arena::process::EngineProcess;
 use crate::game::Seat;
 
@@ -125,7 +125,7 @@ fn advise(
     // When the position to analyse came, and whether it is worth more.
     let mut since = Instant::now();
     let mut done = false;
-    let mut best: Vec<Info> = Vec::new();
+    let mut best: Vec<InfoLine> = Vec::new();
     while ok {
         // Whether to analyse is read before the notes are drained: a
         // turn that began before this read had its moves told before it.
@@ -181,7 +181,7 @@ fn advise(
         };
         let reply = match process.send(&command, Duration::from_millis(SLICE_MS + 5000)) {
             Ok(r) => r,
-            Err(crate::arena::process::EngineError::Refused { message, .. }) if multipv => {
+            Err(crate::arena::process::ProcessError::Refused { message, .. }) if multipv => {
                 log::info!("the advisor has no multipv ({message}): best move only");
                 multipv = false;
                 continue;
@@ -193,7 +193,7 @@ fn advise(
             }
         };
         // The last line of each rank is the freshest.
-        let mut lines: Vec<Info> = Vec::new();
+        let mut lines: Vec<InfoLine> = Vec::new();
         for info in reply.lines().filter_map(parse_info) {
             match lines.iter_mut().find(|i| i.mv == info.mv) {
                 Some(i) => *i = info,

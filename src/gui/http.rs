@@ -18,7 +18,7 @@ const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One request.
 #[derive(Debug, Default)]
-pub struct Request {
+pub struct HttpRequest {
     /// `GET`, `POST`...
     pub method: String,
     /// The path without the query.
@@ -31,7 +31,7 @@ pub struct Request {
     pub body: Vec<u8>,
 }
 
-impl Request {
+impl HttpRequest {
     /// The first value of query parameter `name`.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.query
@@ -95,7 +95,7 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 }
 
 /// Reads one request from `stream`.
-pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
+pub fn read_request(stream: &TcpStream) -> Result<HttpRequest, BadRequest> {
     let bad = |m: &str| BadRequest(m.to_string());
     stream
         .set_read_timeout(Some(READ_TIMEOUT))
@@ -126,11 +126,11 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
         return Err(bad("HTTP/1.x only"));
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let mut request = Request {
+    let mut request = HttpRequest {
         method: method.to_string(),
         path: percent_decode(path),
         query: parse_query(query),
-        ..Request::default()
+        ..HttpRequest::default()
     };
     loop {
         next_line(&mut reader, &mut line)?;

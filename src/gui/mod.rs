@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use rand::RngCore;
 
-use self::http::{Request, Response};
+use self::http::{HttpRequest, Response};
 use self::json::Object;
 use self::session::{GameConfig, SeatEngine, Session};
 use crate::arena::EngineWords;
@@ -275,7 +275,7 @@ impl Server {
 
     /// Refuses requests from other sites: a Host that is not this server
     /// (DNS rebinding), or a cross-site Origin.
-    fn check_origin(&self, request: &Request) -> Result<(), String> {
+    fn check_origin(&self, request: &HttpRequest) -> Result<(), String> {
         let host = request.header("host").unwrap_or("");
         if self.loopback_only {
             let port = self.addr.port();
@@ -296,7 +296,7 @@ impl Server {
         Ok(())
     }
 
-    fn session(&self, request: &Request) -> Result<Arc<Session>, Response> {
+    fn session(&self, request: &HttpRequest) -> Result<Arc<Session>, Response> {
         let id = request
             .param("s")
             .ok_or_else(|| Response::error(400, "no session given"))?;
@@ -306,7 +306,7 @@ impl Server {
             .ok_or_else(|| Response::error(404, "no such game (it may have ended)"))
     }
 
-    fn route(&self, request: &Request) -> Response {
+    fn route(&self, request: &HttpRequest) -> Response {
         let post = request.method == "POST";
         match (request.method.as_str(), request.path.as_str()) {
             ("GET", "/") | ("GET", "/index.html") => {
@@ -409,7 +409,7 @@ impl Server {
     }
 
     /// Reads the page's choices and starts a session.
-    fn new_session(&self, request: &Request) -> Result<String, String> {
+    fn new_session(&self, request: &HttpRequest) -> Result<String, String> {
         if self.sessions().len() >= self.max_games {
             return Err(format!(
                 "{} games are running already (the server's --max-games)",
@@ -535,7 +535,7 @@ impl Server {
 
     /// The event stream of a session: every event so far, then each new
     /// one; a ping every second finds out when the page is gone.
-    fn events(&self, request: &Request, mut stream: TcpStream) {
+    fn events(&self, request: &HttpRequest, mut stream: TcpStream) {
         let session = match self.session(request) {
             Ok(s) => s,
             Err(r) => {

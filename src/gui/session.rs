@@ -18,7 +18,7 @@ use crate::arena::referee::{Referee, Told};
 use crate::game::{Observation, Seat, Turn};
 
 /// What the page asks of a session's referee thread.
-pub enum Command {
+pub enum PageCommand {
     /// The person's move, answered on the channel.
     Move(String, Sender<Result<(), String>>),
     /// Take back the person's last move (and the engines' replies).
@@ -78,7 +78,7 @@ pub struct Shared {
 pub struct Session {
     shared: Mutex<Shared>,
     changed: Condvar,
-    commands: Mutex<Sender<Command>>,
+    commands: Mutex<Sender<PageCommand>>,
 }
 
 impl Session {
@@ -111,7 +111,7 @@ impl Session {
     }
 
     /// Sends a command to the referee thread.
-    pub fn command(&self, command: Command) -> bool {
+    pub fn command(&self, command: PageCommand) -> bool {
         let tx = self.commands.lock().unwrap_or_else(|e| e.into_inner());
         tx.send(command).is_ok()
     }
@@ -121,7 +121,7 @@ impl Session {
     pub fn close(&self) {
         self.lock().closed = true;
         self.changed.notify_all();
-        self.command(Command::Close);
+        self.command(PageCommand::Close);
     }
 
     /// Plays the person's move: refused at once when it is not their
@@ -137,7 +137,7 @@ impl Session {
             }
         }
         let (tx, rx) = mpsc::channel();
-        if !self.command(Command::Move(text.to_string(), tx)) {
+        if !self.command(PageCommand::Move(text.to_string(), tx)) {
             return Err("this game is closed".to_string());
         }
         rx.recv_timeout(Duration::from_secs(5))
@@ -147,7 +147,7 @@ impl Session {
     /// Takes back the person's last move.
     pub fn undo(&self) -> Result<(), String> {
         let (tx, rx) = mpsc::channel();
-        if !self.command(Command::Undo(tx)) {
+        if !self.command(PageCommand::Undo(tx)) {
             return Err("this game is closed".to_string());
         }
         rx.recv_timeout(Duration::from_secs(5))
@@ -198,7 +198,7 @@ struct Page {
     words: Vec<String>,
     labels: Vec<String>,
     view: Box<dyn Mirror>,
-    commands: Receiver<Command>,
+    commands: Receiver<PageCommand>,
     /// Moves to play again, from the start, after an undo.
     replay: Vec<String>,
     /// Set when the person asked to undo: the game restarts.
@@ -304,7 +304,7 @@ impl Outside for Page {
                 break None;
             }
             match self.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(Command::Move(text, reply)) => match referee.play(&text) {
+                Ok(PageCommand::Move(text, reply)) => match referee.play(&text) {
                     Ok(told) => {
                         let _ = reply.send(Ok(()));
                         break Some(told);
@@ -313,7 +313,7 @@ impl Outside for Page {
                         let _ = reply.send(Err(e.to_string()));
                     }
                 },
-                Ok(Command::Undo(reply)) => {
+                Ok(PageCommand::Undo(reply)) => {
                     if !self.perfect {
                         let _ = reply.send(Err("cards once played stay played".to_string()));
                     } else if let Some(point) = self.undo_point(referee) {
@@ -324,7 +324,7 @@ impl Outside for Page {
                         let _ = reply.send(Err("nothing to undo".to_string()));
                     }
                 }
-                Ok(Command::Close) | Err(RecvTimeoutError::Disconnected) => break None,
+                Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => break None,
                 Err(RecvTimeoutError::Timeout) => {}
             }
         };
@@ -423,7 +423,7 @@ fn referee_thread(
     config: GameConfig,
     prototype: Box<dyn Referee>,
     view: Box<dyn Mirror>,
-    commands: Receiver<Command>,
+    commands: Receiver<PageCommand>,
     seed: u64,
 ) {
     let perfect = prototype.perfect_information();
@@ -552,10 +552,10 @@ fn referee_thread(
         // The game is over: undo (perfect information), or the end.
         loop {
             match page.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(Command::Move(_, reply)) => {
+                Ok(PageCommand::Move(_, reply)) => {
                     let _ = reply.send(Err("the game is over".to_string()));
                 }
-                Ok(Command::Undo(reply)) => {
+                Ok(PageCommand::Undo(reply)) => {
                     // The moves before the person's last one, from the
                     // record's `play <seat> <move>` lines.
                     let point = records.back().zip(config.person).and_then(|(r, person)| {
@@ -588,7 +588,7 @@ fn referee_thread(
                         }
                     }
                 }
-                Ok(Command::Close) | Err(RecvTimeoutError::Disconnected) => break 'games,
+                Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => break 'games,
                 Err(RecvTimeoutError::Timeout) => {
                     if session.lock().closed {
                         break 'games;

@@ -15,7 +15,7 @@ mod replay;
 pub(crate) mod session;
 pub mod ugi;
 
-pub use session::{Ending, banner, run, run_protocol};
+pub use session::{SessionEnd, banner, run, run_protocol};
 
 /// The dialect a session speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -27,7 +27,7 @@ use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Ending, Output};
+use crate::protocol::session::{Output, SessionEnd};
 
 /// The midgame depth before any `set depth`.
 const DEFAULT_DEPTH: u32 = 8;
@@ -51,7 +51,7 @@ pub(crate) fn serve<W: Write + Send>(
     lines: impl Iterator<Item = Input>,
     out: &Output<W>,
     mut engine: Engine,
-) -> Ending {
+) -> SessionEnd {
     let send = |text: &str| out.write(&format!("{text}\n"));
     if let Err(e) = enter(&mut engine) {
         send(&format!("status tabula: {e}"));
@@ -103,7 +103,7 @@ pub(crate) fn serve<W: Write + Send>(
                 send("learned");
                 Ok(())
             }
-            "quit" => return Ending::Quit,
+            "quit" => return SessionEnd::Quit,
             // NBoard 1.1 sent a move as the whole line (`F5`).
             other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
                 let mut next = s.game.clone();
@@ -117,10 +117,10 @@ pub(crate) fn serve<W: Write + Send>(
             refuse(&send, &e);
         }
         if out.is_closed() {
-            return Ending::OutputClosed;
+            return SessionEnd::OutputClosed;
         }
     }
-    Ending::EndOfInput
+    SessionEnd::EndOfInput
 }
 
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the

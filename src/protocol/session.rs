@@ -28,7 +28,7 @@ use crate::protocol::{Protocol, gogui, kgs, nboard, ugi};
 
 /// What the session tells its caller when it ends.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum SessionEnd {
     /// `quit` was received.
     Quit,
     /// The input ended.
@@ -99,7 +99,7 @@ fn failure(id: Option<u64>, text: &str) -> String {
 
 /// Runs a session over `input` and `output` until `quit`, the end of the
 /// input, or a closed output.
-pub fn run<R, W>(input: R, output: W, engine: Engine) -> Ending
+pub fn run<R, W>(input: R, output: W, engine: Engine) -> SessionEnd
 where
     R: BufRead + Send + 'static,
     W: Write + Send,
@@ -108,7 +108,7 @@ where
 }
 
 /// [`run`] in `protocol` from the first line (`--protocol`).
-pub fn run_protocol<R, W>(input: R, output: W, mut engine: Engine, protocol: Protocol) -> Ending
+pub fn run_protocol<R, W>(input: R, output: W, mut engine: Engine, protocol: Protocol) -> SessionEnd
 where
     R: BufRead + Send + 'static,
     W: Write + Send,
@@ -214,15 +214,15 @@ where
                     None => {}
                 }
                 if quit {
-                    return Ending::Quit;
+                    return SessionEnd::Quit;
                 }
             }
         }
         if out.is_closed() {
-            return Ending::OutputClosed;
+            return SessionEnd::OutputClosed;
         }
     }
-    Ending::EndOfInput
+    SessionEnd::EndOfInput
 }
 
 /// A reply in human-seat mode: its text, then the lines told to the

@@ -21,7 +21,7 @@ use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Ending, Output, answered_genmove};
+use crate::protocol::session::{Output, SessionEnd, answered_genmove};
 
 /// UGI's null move, a pass.
 const NULL_MOVE: &str = "0000";
@@ -31,7 +31,7 @@ pub(crate) fn serve<W: Write + Send>(
     lines: impl Iterator<Item = Input>,
     out: &Output<W>,
     mut engine: Engine,
-) -> Ending {
+) -> SessionEnd {
     let send = |text: &str| out.write(&format!("{text}\n"));
     let mut game = Replay::default();
     for item in lines {
@@ -86,17 +86,17 @@ pub(crate) fn serve<W: Write + Send>(
                 }
                 Err(e) => Err(e),
             },
-            "quit" => return Ending::Quit,
+            "quit" => return SessionEnd::Quit,
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = reply {
             send(&format!("info string error: {e}"));
         }
         if out.is_closed() {
-            return Ending::OutputClosed;
+            return SessionEnd::OutputClosed;
         }
     }
-    Ending::EndOfInput
+    SessionEnd::EndOfInput
 }
 
 /// `go`: searches without playing and answers `bestmove`, after an

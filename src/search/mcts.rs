@@ -141,7 +141,7 @@ const TIDY_PATIENCE_DIVISOR: u32 = 8;
 
 /// A node of an iteration's descent.
 #[derive(Clone, Copy)]
-struct Step {
+struct PathNode {
     node: NodeRef,
     /// The seat that moved into the node, whose reward it backs up.
     mover: Seat,
@@ -158,7 +158,7 @@ struct Worker<'t, G: Game> {
     /// visit on the way down as a virtual loss.
     shared: bool,
     /// The nodes of this iteration's descent.
-    path: Vec<Step>,
+    path: Vec<PathNode>,
     /// Every seat's reward at the end of this iteration's playout, sized
     /// by the game's seat count.
     rewards: Vec<f64>,
@@ -258,7 +258,7 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut check = !G::PERFECT_INFORMATION;
         let mut node = tree.root();
         self.path.clear();
-        self.path.push(Step {
+        self.path.push(PathNode {
             node,
             mover: 0,
             counted: false,
@@ -294,7 +294,7 @@ impl<'t, G: Game> Worker<'t, G> {
             };
             state.apply(mv);
             let (visits_before, counted) = self.visit(child);
-            self.path.push(Step {
+            self.path.push(PathNode {
                 node: child,
                 mover,
                 counted,

@@ -32,13 +32,13 @@ pub fn rules_playout<G: Game>(
         } else {
             None
         };
-        Step::Play(mv.unwrap_or_else(|| state.random_move(rng, buf)))
+        PolicyStep::Play(mv.unwrap_or_else(|| state.random_move(rng, buf)))
     });
     ended.map_or(0, |e| e.plies)
 }
 
 /// What a playout policy does at a player's turn.
-enum Step<M> {
+enum PolicyStep<M> {
     /// Plays this move.
     Play(M),
     /// Stops here, to score the position by the evaluation.
@@ -55,17 +55,17 @@ enum Step<M> {
 fn play_out<G: Game>(
     state: &mut G,
     rng: &mut Rng,
-    mut choose: impl FnMut(&mut G, &mut Rng, u32) -> Step<G::Move>,
+    mut choose: impl FnMut(&mut G, &mut Rng, u32) -> PolicyStep<G::Move>,
 ) -> Option<Ended> {
     let mut plies = 0;
     while !state.at_horizon() {
         let mv = match state.turn() {
             Turn::Chance => state.sample_chance(rng),
             Turn::Player(_) => match choose(state, rng, plies) {
-                Step::Play(mv) => mv,
-                Step::Cut => return Some(Ended { plies, cut: true }),
-                Step::Abandon => return None,
-                Step::End => break,
+                PolicyStep::Play(mv) => mv,
+                PolicyStep::Cut => return Some(Ended { plies, cut: true }),
+                PolicyStep::Abandon => return None,
+                PolicyStep::End => break,
             },
             Turn::Over => break,
         };
@@ -195,19 +195,19 @@ pub fn playout<G: Game>(
             scale: Some(_),
         } => play_out(state, rng, |state, rng, plies| {
             if plies >= cutoff {
-                Step::Cut
+                PolicyStep::Cut
             } else {
-                Step::Play(state.random_move(rng, &mut scratch.moves))
+                PolicyStep::Play(state.random_move(rng, &mut scratch.moves))
             }
         }),
         Policy::Heuristic { greedy, depth } => {
             let mut looks = 0u64;
             play_out(state, rng, |state, rng, _| {
                 if pacer.tick() {
-                    return Step::Abandon;
+                    return PolicyStep::Abandon;
                 }
                 if !rand::Rng::gen_bool(rng, greedy.clamp(0.0, 1.0)) || looks >= PLAYOUT_LOOKS {
-                    return Step::Play(state.random_move(rng, &mut scratch.moves));
+                    return PolicyStep::Play(state.random_move(rng, &mut scratch.moves));
                 }
                 let (mv, spent) = shallow_best_within(
                     state,
@@ -220,9 +220,9 @@ pub fn playout<G: Game>(
                 );
                 looks += spent;
                 match mv {
-                    Some(mv) => Step::Play(mv),
-                    None if pacer.stopped() => Step::Abandon,
-                    None => Step::End,
+                    Some(mv) => PolicyStep::Play(mv),
+                    None if pacer.stopped() => PolicyStep::Abandon,
+                    None => PolicyStep::End,
                 }
             })
         }

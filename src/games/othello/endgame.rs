@@ -38,7 +38,7 @@ use split::{SPLIT_EMPTIES, Shared, YOUNG_BROTHERS, solve_shared};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
-use table::{Bucket, PositionEntry, SeqlockTable, Table, hash};
+use table::{Bucket, PositionEntry, SeqlockTable, SolverTable, hash};
 
 /// Deepest level searched without the transposition table.
 const SHALLOW: u32 = 7;
@@ -264,7 +264,7 @@ impl<'c> Setup<'c> {
         let bucket = std::mem::size_of::<Bucket>();
         let budget_bits = (self.table_bytes / bucket).max(1).ilog2();
         let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
-        let mut table = Table::take(bits, self.table_bytes);
+        let mut table = SolverTable::take(bits, self.table_bytes);
         let shared = Shared {
             table: SeqlockTable::new(&mut table, bits),
             control: self.control,

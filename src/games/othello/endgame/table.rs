@@ -76,19 +76,19 @@ pub(super) type Bucket = [u64; BUCKET_WORDS];
 /// The table of the last solve, kept for the next one (a solve that runs
 /// while another holds it gets a table of its own, and the larger of the
 /// two is kept). Its memory stays within the `hash` setting.
-static KEPT_TABLE: Mutex<Option<Table>> = Mutex::new(None);
+static KEPT_TABLE: Mutex<Option<SolverTable>> = Mutex::new(None);
 
 /// The solver's transposition table and the generation of its live entries.
-pub(super) struct Table {
+pub(super) struct SolverTable {
     buckets: ZeroedTable<Bucket>,
     pub(super) generation: u32,
 }
 
-impl Table {
+impl SolverTable {
     /// A table of at least `2^bits` buckets and at most `max_bytes`, its
     /// entries all of older generations: the kept one if it fits, else a
     /// new zeroed one (which costs no time to create).
-    pub(super) fn take(bits: u32, max_bytes: usize) -> Table {
+    pub(super) fn take(bits: u32, max_bytes: usize) -> SolverTable {
         let wanted = 1usize << bits;
         let kept = KEPT_TABLE.lock().ok().and_then(|mut k| k.take());
         if let Some(mut t) = kept
@@ -106,7 +106,7 @@ impl Table {
         }
         let buckets = ZeroedTable::halving(wanted, 1)
             .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()));
-        Table {
+        SolverTable {
             buckets,
             generation: 1,
         }
@@ -137,7 +137,7 @@ pub(super) struct SeqlockTable<'t> {
 impl<'t> SeqlockTable<'t> {
     /// The first `2^bits` buckets of `table` (of all of them if fewer),
     /// shared for as long as the borrow lasts.
-    pub(super) fn new(table: &'t mut Table, bits: u32) -> SeqlockTable<'t> {
+    pub(super) fn new(table: &'t mut SolverTable, bits: u32) -> SeqlockTable<'t> {
         let size = (1usize << bits).min(table.buckets.len());
         SeqlockTable {
             buckets: AtomicRows::new(&mut table.buckets[..size]),
