@@ -25,6 +25,10 @@
 //!    browser table, a referee over engine processes like `tabula match`.
 //! 6. `main.rs`: the command line.
 
+// Every public item says what it is (clippy's -D warnings makes it an
+// error in CI).
+#![warn(missing_docs)]
+
 pub mod arena;
 pub(crate) mod atomic_rows;
 pub mod bench;

@@ -146,7 +146,12 @@ pub enum PerftError {
     Position(PositionError),
     /// A chance step (a deal, a draw) was met and no seed was given to
     /// draw it from.
-    ChanceWithoutSeed { game: &'static str, at_start: bool },
+    ChanceWithoutSeed {
+        /// The game.
+        game: &'static str,
+        /// Whether the start position itself waits for a chance step.
+        at_start: bool,
+    },
 }
 
 impl std::fmt::Display for PerftError {

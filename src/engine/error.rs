@@ -27,7 +27,12 @@ pub enum EngineError {
     /// A seat name that is not a seat of this game.
     UnknownSeat(String),
     /// The seat asked for is not the one to move.
-    NotYourTurn { asked: String, to_move: String },
+    NotYourTurn {
+        /// The seat named.
+        asked: String,
+        /// The seat to move.
+        to_move: String,
+    },
     /// A chance step (a deal) must be told with `deal` first.
     AwaitingDeal,
     /// `deal` was sent but no chance step is waiting for a referee.

@@ -203,14 +203,22 @@ pub enum SettingError {
     Unknown(String),
     /// The value does not fit; the message says what does.
     BadValue {
+        /// The setting.
         name: &'static str,
+        /// The value as given.
         value: String,
+        /// What the setting accepts, in words.
         expected: &'static str,
     },
     /// More search threads than the cores this process may use: they would
     /// only take turns on the cores, and a `stop` would wait for each of
     /// them to be scheduled (up to most of a second at 256 threads on 2).
-    TooManyThreads { asked: usize, cores: usize },
+    TooManyThreads {
+        /// The threads asked for.
+        asked: usize,
+        /// The cores this process may use.
+        cores: usize,
+    },
 }
 
 impl fmt::Display for SettingError {

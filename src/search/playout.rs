@@ -82,12 +82,22 @@ pub enum Policy {
     Random,
     /// With probability `greedy` the move a depth-`depth` alpha-beta
     /// prefers (the coursework's heuristic playouts), otherwise random.
-    Heuristic { greedy: f64, depth: u32 },
+    Heuristic {
+        /// The chance, in [0, 1], that a move is the shallow search's.
+        greedy: f64,
+        /// The shallow search's depth (1 or 2).
+        depth: u32,
+    },
     /// `plies` random plies, then the position is scored by the search's
     /// evaluation as a chance to win, a logistic of slope `scale` (see
     /// [`playout_rewards`]), instead of played out; to the end at random
     /// without a scale.
-    Cutoff { plies: u32, scale: Option<f64> },
+    Cutoff {
+        /// Random plies before the cut.
+        plies: u32,
+        /// The logistic's slope (`eval_win_scale`); `None`: play to the end.
+        scale: Option<f64>,
+    },
 }
 
 /// How a playout ended.

@@ -21,6 +21,7 @@ use crate::game::ProbCutFit;
 pub const MIN_DEPTH: u32 = 3;
 /// The deepest calibrated depth.
 pub const MAX_DEPTH: u32 = 11;
+/// How many depths are calibrated, `MIN_DEPTH..=MAX_DEPTH`.
 pub const DEPTHS: usize = (MAX_DEPTH - MIN_DEPTH + 1) as usize;
 /// Stages of the game, by empty squares: see [`stage`].
 pub const STAGES: usize = 6;
