@@ -12,6 +12,7 @@ use tabula::games::wizard::Wizard;
 use tabula::options::Options;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::pimc::Pimc;
+use tabula::search::sampling::SampledSearch as _;
 use tabula::search::{Budget, Control, Search};
 
 /// A game of `G` dealt with `seed` and played at random for `plies`

@@ -30,6 +30,7 @@ use crate::search::alphabeta::AlphaBeta;
 use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::pimc::Pimc;
+use crate::search::sampling::SampledSearch as _;
 use crate::search::{Budget, Control, Search};
 use crate::tool_args::{self, ArgError, within};
 

@@ -52,6 +52,46 @@ pub struct Request<'a> {
     pub multipv: usize,
 }
 
+impl<'a> Request<'a> {
+    /// A request for `seat` under `budget`, stopped by `stop`, its time
+    /// running from `since`: no progress reports, no early answer, the
+    /// best move only.
+    pub fn new(
+        seat: Option<Seat>,
+        budget: BudgetOverride,
+        stop: Arc<AtomicBool>,
+        since: Instant,
+    ) -> Request<'a> {
+        Request {
+            seat,
+            budget,
+            stop,
+            since,
+            reporter: None,
+            answer: None,
+            multipv: 0,
+        }
+    }
+
+    /// The same request, reporting progress to `reporter`.
+    pub fn reporting(self, reporter: Option<&'a (dyn Fn(&Progress) + Sync)>) -> Request<'a> {
+        Request { reporter, ..self }
+    }
+
+    /// The same request, answering through `answer` (see [`Request::answer`]).
+    pub fn answering(self, answer: &'a Answer<'a>) -> Request<'a> {
+        Request {
+            answer: Some(answer),
+            ..self
+        }
+    }
+
+    /// The same request, reporting the `multipv` best root moves.
+    pub fn with_multipv(self, multipv: usize) -> Request<'a> {
+        Request { multipv, ..self }
+    }
+}
+
 /// Opens a game type behind the engine's object-safe handle.
 struct OpenTable;
 
@@ -347,15 +387,12 @@ impl Engine {
             if p == h {
                 break;
             }
-            let request = Request {
-                seat: None,
-                budget: BudgetOverride::default(),
-                stop: Arc::new(AtomicBool::new(false)),
-                since: Instant::now(),
-                reporter: None,
-                answer: None,
-                multipv: 0,
-            };
+            let request = Request::new(
+                None,
+                BudgetOverride::default(),
+                Arc::new(AtomicBool::new(false)),
+                Instant::now(),
+            );
             if let Err(e) = self.genmove(&request) {
                 let seat = self.game.seat_name(p);
                 self.notes

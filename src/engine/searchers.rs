@@ -14,6 +14,7 @@ use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::pimc::Pimc;
 use crate::search::playout::Policy;
+use crate::search::sampling::SampledSearch as _;
 use crate::search::simple::{RandomMove, RulesMove};
 
 /// A search behind the engine's object-safe handle.

@@ -76,15 +76,9 @@ impl Replay {
             Bound::Budget(b) => b,
             Bound::Infinite => BudgetOverride::default(),
         };
-        let request = Request {
-            seat: None,
-            budget,
-            stop,
-            since,
-            reporter,
-            answer: None,
-            multipv,
-        };
+        let request = Request::new(None, budget, stop, since)
+            .reporting(reporter)
+            .with_multipv(multipv);
         if bound == Bound::Infinite {
             engine.ready_to_analyze(None)?;
             return engine.analyze(&request);

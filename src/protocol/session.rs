@@ -537,15 +537,9 @@ pub(crate) fn answered_genmove(
     let answer = Answer::new(send);
     // The time runs from when the line was read, not from when its turn
     // came: a command queued behind others is still on time.
-    let request = Request {
-        seat,
-        budget,
-        stop: cancel,
-        since: at,
-        reporter,
-        answer: Some(&answer),
-        multipv: 0,
-    };
+    let request = Request::new(seat, budget, cancel, at)
+        .reporting(reporter)
+        .answering(&answer);
     let started = Instant::now();
     let decided = engine.genmove(&request);
     let d = match decided {
@@ -707,15 +701,9 @@ fn analyze<W: Write + Send>(
     };
     let report = |p: &Progress| stream.report(p);
     stream.open();
-    let request = Request {
-        seat,
-        budget,
-        stop: cancel,
-        since: at,
-        reporter: Some(&report),
-        answer: None,
-        multipv: stream.multipv,
-    };
+    let request = Request::new(seat, budget, cancel, at)
+        .reporting(Some(&report))
+        .with_multipv(stream.multipv);
     match engine.analyze(&request) {
         Ok(d) => stream.finish(&stream.decision(&d, millis(at.elapsed()))),
         Err(e) => stream.finish(&Info::error(&e.to_string()).render(stream.format)),
@@ -741,15 +729,9 @@ fn genmove_streamed<W: Write + Send>(
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
-    let request = Request {
-        seat,
-        budget,
-        stop: cancel,
-        since: at,
-        reporter: Some(&report),
-        answer: None,
-        multipv: stream.multipv,
-    };
+    let request = Request::new(seat, budget, cancel, at)
+        .reporting(Some(&report))
+        .with_multipv(stream.multipv);
     match engine.genmove(&request) {
         Ok(d) => {
             let lines = stream.decision(&d, millis(at.elapsed()));

@@ -13,7 +13,7 @@
 //!    moves are not always legal);
 //! 3. expands one untried legal move;
 //! 4. plays out to the horizon ([`rules_playout`]: uniformly random, or
-//!    the game's rule move with probability [`Ismcts::rules`]);
+//!    the game's rule move with probability [`Sampling::rules`]);
 //! 5. backs up every seat's reward, each node keeping the reward of the seat
 //!    that made its move (max^n for several players).
 //!
@@ -29,6 +29,7 @@ use rand::Rng as _;
 use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
+use crate::search::sampling::{SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
 
 /// Iterations used when the budget sets no limit at all.
@@ -52,17 +53,18 @@ const NONE: u32 = u32::MAX;
 pub struct Ismcts {
     /// UCB1 exploration constant.
     pub c: f64,
-    /// Bytes the tree may take, nodes, edges and move indexes counted as
-    /// allocated; past it, iterations play out from the deepest node they
-    /// reach instead of adding an edge or a node (shared by the threads).
-    pub max_bytes: usize,
-    /// Search threads: each grows its own tree from its own
-    /// determinizations (root parallelism), and their root statistics are
-    /// summed at the end.
-    pub threads: usize,
-    /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts): the engine's `playout_rules`.
-    pub rules: f64,
+    /// Threads, playouts and memory. Each thread grows its own tree from
+    /// its own determinizations (root parallelism), and their root
+    /// statistics are summed at the end. The memory counts nodes, edges
+    /// and move indexes as allocated; past it, iterations play out from
+    /// the deepest node they reach instead of adding an edge or a node.
+    pub sampling: Sampling,
+}
+
+impl SampledSearch for Ismcts {
+    fn sampling_mut(&mut self) -> &mut Sampling {
+        &mut self.sampling
+    }
 }
 
 impl Ismcts {
@@ -71,29 +73,8 @@ impl Ismcts {
     pub fn new(c: f64) -> Ismcts {
         Ismcts {
             c,
-            max_bytes: 512 << 20,
-            threads: 1,
-            rules: 0.0,
+            sampling: Sampling::default(),
         }
-    }
-
-    /// Searches on `threads` threads.
-    pub fn with_threads(mut self, threads: usize) -> Ismcts {
-        self.threads = threads.max(1);
-        self
-    }
-
-    /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise.
-    pub fn with_rules(mut self, rules: f64) -> Ismcts {
-        self.rules = rules;
-        self
-    }
-
-    /// Caps the tree at about `bytes` of memory.
-    pub fn with_memory(mut self, bytes: usize) -> Ismcts {
-        self.max_bytes = bytes;
-        self
     }
 }
 
@@ -251,8 +232,8 @@ impl<G: Game> Run<G> {
     fn new(search: &Ismcts, root: &G) -> Run<G> {
         Run {
             c: search.c,
-            max_bytes: search.max_bytes / search.threads.max(1),
-            rules: search.rules,
+            max_bytes: search.sampling.max_bytes / search.sampling.threads.max(1),
+            rules: search.sampling.rules,
             tree: Tree {
                 nodes: vec![Node::new()],
             },
@@ -581,7 +562,7 @@ impl<G: Game> Search<G> for Ismcts {
         } else {
             Some(DEFAULT_ITERATIONS)
         });
-        let threads = self.threads.max(1);
+        let threads = self.sampling.threads.max(1);
         // An iteration budget is shared out exactly, so that a seeded
         // search repeats on any number of threads.
         let share = |t: usize| {

@@ -16,6 +16,7 @@ pub mod ismcts;
 pub mod mcts;
 pub mod pimc;
 pub mod playout;
+pub mod sampling;
 pub(crate) mod simple;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@
 //!
 //! It keeps no tree: its memory is its worlds, a state and per-move
 //! statistics each, so it grows with the number of worlds, not with the
-//! iterations. [`Pimc::with_memory`] caps it (the engine's `memory`
+//! iterations. [`SampledSearch::with_memory`] caps it (the engine's `memory`
 //! setting): past the cap, fewer worlds are drawn (one at least).
 //!
 //! Known weakness (the reason for [`crate::search::ismcts`]): each world is
@@ -21,6 +21,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
+use crate::search::sampling::{SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
 
 /// Iterations used when the budget sets no limit at all.
@@ -39,15 +40,18 @@ pub struct Pimc {
     pub c: f64,
     /// Number of determinizations (0 = automatic).
     pub worlds: usize,
-    /// Bytes the worlds may take together (see [`Pimc::with_memory`]).
-    pub max_bytes: usize,
-    /// Chance that a playout move is the game's rule move (0: uniformly
-    /// random playouts): the engine's `playout_rules`.
-    pub rules: f64,
+    /// Threads (the worlds are shared out among them), playouts, and the
+    /// bytes the worlds may take together: a search draws worlds until
+    /// the next one would pass the cap (one at least).
+    pub sampling: Sampling,
     /// Worlds drawn by the last search.
     drawn: usize,
-    /// Search threads: the worlds are shared out among them.
-    pub threads: usize,
+}
+
+impl SampledSearch for Pimc {
+    fn sampling_mut(&mut self) -> &mut Sampling {
+        &mut self.sampling
+    }
 }
 
 struct World<G: Game> {
@@ -91,32 +95,9 @@ impl Pimc {
         Pimc {
             c,
             worlds: 0,
-            max_bytes: 512 << 20,
-            rules: 0.0,
+            sampling: Sampling::default(),
             drawn: 0,
-            threads: 1,
         }
-    }
-
-    /// Searches on `threads` threads, each pulling the arms of its share
-    /// of the worlds (they are independent).
-    pub fn with_threads(mut self, threads: usize) -> Pimc {
-        self.threads = threads.max(1);
-        self
-    }
-
-    /// Guides playouts by the game's rule player: each playout move is
-    /// its move with probability `rules`, random otherwise.
-    pub fn with_rules(mut self, rules: f64) -> Pimc {
-        self.rules = rules;
-        self
-    }
-
-    /// Caps the worlds at about `bytes` of memory together: a search draws
-    /// worlds until the next one would pass the cap (one at least).
-    pub fn with_memory(mut self, bytes: usize) -> Pimc {
-        self.max_bytes = bytes;
-        self
     }
 
     /// How many worlds the last search drew.
@@ -279,7 +260,7 @@ impl<G: Game> Search<G> for Pimc {
         while worlds.len() < wanted {
             let world = World::draw(root, seat, rng);
             let size = world.bytes();
-            if !worlds.is_empty() && bytes.saturating_add(size) > self.max_bytes {
+            if !worlds.is_empty() && bytes.saturating_add(size) > self.sampling.max_bytes {
                 break;
             }
             bytes += size;
@@ -289,12 +270,12 @@ impl<G: Game> Search<G> for Pimc {
         self.drawn = k;
         // Contiguous shares of the worlds, one per thread; an iteration
         // budget is shared out exactly, so that a seeded search repeats.
-        let size = k.div_ceil(self.threads.clamp(1, k));
+        let size = k.div_ceil(self.sampling.threads.clamp(1, k));
         let parts = k.div_ceil(size);
         let share =
             |t: usize| limit.map(|n| n / parts as u64 + u64::from((t as u64) < n % parts as u64));
         let seeds: Vec<u64> = (1..parts).map(|_| rng.r#gen()).collect();
-        let (c, rules) = (self.c, self.rules);
+        let (c, rules) = (self.c, self.sampling.rules);
         let mut iterations = 0u64;
         let mut max_plies = 0u32;
         std::thread::scope(|scope| {

@@ -928,8 +928,6 @@ impl Game for Hearts {
         reward_as_evaluation(self.reward(seat))
     }
 
-
-
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
             Phase::Pass if self.mover_known() => {

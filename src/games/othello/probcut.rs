@@ -13,8 +13,6 @@
 //! residuals. Deeper nodes reuse the deepest calibrated depth of their
 //! parity with the same gap between the two depths.
 
-
-
 use crate::game::ProbCutFit;
 
 /// The shallowest depth tested.

@@ -112,7 +112,6 @@ pub type Quoridor = QuoridorGame<2>;
 /// Four-player Quoridor.
 pub type Quoridor4 = QuoridorGame<4>;
 
-
 /// Exit bits: the northern side of a square is open, and so on.
 const NORTH: u8 = 1;
 const SOUTH: u8 = 2;
@@ -792,7 +791,6 @@ impl<const P: usize> Game for QuoridorGame<P> {
             }
         }
     }
-
 
     /// The race (module `eval`): who arrives first, by how many plies,
     /// walls in hand; a race the others can no longer stop is scored as

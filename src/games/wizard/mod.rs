@@ -839,7 +839,6 @@ impl Game for Wizard {
         reward_as_evaluation(self.reward(seat))
     }
 
-
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
             Phase::Deal if self.observer.is_none() => Some(self.sample_chance(rng)),
