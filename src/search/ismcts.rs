@@ -29,11 +29,9 @@ use rand::Rng as _;
 use crate::dispose::dispose;
 use crate::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
-use crate::search::sampling::{SampledSearch, Sampling};
+use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
 
-/// Iterations used when the budget sets no limit at all.
-pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
 /// Trees of at least this many nodes are freed off the clock.
@@ -552,16 +550,10 @@ fn root_choice<G: Game>(runs: &[Run<G>]) -> Option<(G::Move, f64)> {
 impl<G: Game> Search<G> for Ismcts {
     fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
         let (root, seat, budget, control, rng) = ask.parts();
-        let mut root_moves = Vec::new();
-        root.legal_moves(&mut root_moves);
-        if root_moves.len() == 1 {
-            return SearchResult::unsearched(root_moves[0], 0);
-        }
-        let limit = budget.iterations.or(if budget.time.is_some() {
-            None
-        } else {
-            Some(DEFAULT_ITERATIONS)
-        });
+        let (root_moves, limit) = match sampling::begin(root, budget) {
+            Ok(begun) => begun,
+            Err(only) => return only,
+        };
         let threads = self.sampling.threads.max(1);
         // An iteration budget is shared out exactly, so that a seeded
         // search repeats on any number of threads.

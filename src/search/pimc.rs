@@ -21,11 +21,9 @@ use rand::Rng as _;
 
 use crate::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
-use crate::search::sampling::{SampledSearch, Sampling};
+use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
 
-/// Iterations used when the budget sets no limit at all.
-pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
 
@@ -244,16 +242,10 @@ fn pull<G: Game>(
 impl<G: Game> Search<G> for Pimc {
     fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
         let (root, seat, budget, control, rng) = ask.parts();
-        let mut root_moves = Vec::new();
-        root.legal_moves(&mut root_moves);
-        if root_moves.len() == 1 {
-            return SearchResult::unsearched(root_moves[0], 0);
-        }
-        let limit = budget.iterations.or(if budget.time.is_some() {
-            None
-        } else {
-            Some(DEFAULT_ITERATIONS)
-        });
+        let (root_moves, limit) = match sampling::begin(root, budget) {
+            Ok(begun) => begun,
+            Err(only) => return only,
+        };
         let wanted = self.world_count(limit).max(1);
         let mut worlds: Vec<World<G>> = Vec::new();
         let mut bytes = 0usize;

@@ -1,6 +1,14 @@
 //! What the searches over sampled worlds (ISMCTS and PIMC) are set with
 //! alike: their threads, their rule-guided playouts and their memory cap,
-//! with one set of builders for both.
+//! with one set of builders for both, and how both begin a search.
+
+use crate::control::Budget;
+use crate::game::Game;
+use crate::search::SearchResult;
+
+/// Iterations a search over sampled worlds runs when the budget sets no
+/// limit at all (no iterations, no time).
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
 
 /// The settings ISMCTS and PIMC share.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,4 +57,23 @@ pub trait SampledSearch: Sized {
         self.sampling_mut().max_bytes = bytes;
         self
     }
+}
+
+/// How a search over sampled worlds begins: the root's legal moves, or
+/// (`Err`) the answer without a search where there is only one; and the
+/// iterations to run: the budget's, else [`DEFAULT_ITERATIONS`] where no
+/// time bounds the search either (`None`: until the time is up).
+pub fn begin<G: Game>(
+    root: &G,
+    budget: &Budget,
+) -> Result<(Vec<G::Move>, Option<u64>), SearchResult<G::Move>> {
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    if moves.len() == 1 {
+        return Err(SearchResult::unsearched(moves[0], 0));
+    }
+    let limit = budget
+        .iterations
+        .or(budget.time.is_none().then_some(DEFAULT_ITERATIONS));
+    Ok((moves, limit))
 }

@@ -11,10 +11,13 @@ use crate::search::playout::{Ended, Policy, Scratch, eval_reward, playout, playo
 use crate::search::simple::RandomMove;
 use crate::search::{Budget, Control, Search, SearchResult};
 
-/// The move text of every test game here: a move is written as its
-/// number.
+/// The texts of every test game here: a move is written as its number,
+/// the position as its `Debug` form.
 macro_rules! numbered_moves {
     () => {
+        fn render(&self) -> String {
+            format!("{self:?}")
+        }
         fn move_text(&self, mv: u8) -> String {
             mv.to_string()
         }
@@ -115,9 +118,6 @@ impl Game for TicTacToe {
         }
     }
     numbered_moves!();
-    fn render(&self) -> String {
-        format!("{:?}", self.cells)
-    }
     fn hash_key(&self) -> Option<u64> {
         Some(self.cells.iter().fold(self.to_move as u64, |h, &c| {
             h.wrapping_mul(31).wrapping_add(c as u64 + 7)
@@ -525,9 +525,6 @@ impl Game for Naming {
         }
     }
     numbered_moves!();
-    fn render(&self) -> String {
-        format!("{self:?}")
-    }
 }
 
 #[test]
@@ -612,9 +609,6 @@ impl Game for SlowRace {
         0.0
     }
     numbered_moves!();
-    fn render(&self) -> String {
-        format!("{self:?}")
-    }
 }
 
 #[test]
