@@ -59,14 +59,14 @@ pub trait SampledSearch: Sized {
     }
 }
 
+/// A search begun: the root's legal moves and the iterations to run.
+pub type Begun<M> = (Vec<M>, Option<u64>);
+
 /// How a search over sampled worlds begins: the root's legal moves, or
 /// (`Err`) the answer without a search where there is only one; and the
 /// iterations to run: the budget's, else [`DEFAULT_ITERATIONS`] where no
 /// time bounds the search either (`None`: until the time is up).
-pub fn begin<G: Game>(
-    root: &G,
-    budget: &Budget,
-) -> Result<(Vec<G::Move>, Option<u64>), SearchResult<G::Move>> {
+pub fn begin<G: Game>(root: &G, budget: &Budget) -> Result<Begun<G::Move>, SearchResult<G::Move>> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
     if moves.len() == 1 {
