@@ -1,5 +1,4 @@
-//! Reading a file the engine opens on a peer's word (`game othello
-//! weights=PATH`): a name that could hang or swamp the engine is refused
+//! Reading a file the engine opens on a peer's word (`set eval PATH`): a name that could hang or swamp the engine is refused
 //! before anything is read.
 //!
 //! Only a regular file is read: a FIFO, a device (`/dev/zero`), a socket

@@ -2,7 +2,7 @@
 //!
 //! The default is the trained pattern evaluation ([`super::pattern`]): the
 //! predicted final disc margin, mapped to `[-1, 1]` as margin / 64. The
-//! former one, kept for comparison (`game othello eval=table`), is a
+//! former one, kept for comparison (`set eval table`), is a
 //! square-weight table plus mobility, as in the seed dissertation
 //! (`V(S) = sum w[i,j] s[i,j] + mobility`): the usual hand-made table where
 //! corners are gold, the squares next to them (C and X squares) give
