@@ -35,7 +35,11 @@ pub(super) trait Kernel: Sized {
     #[allow(clippy::too_many_arguments)]
     unsafe fn shallow(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
     unsafe fn eval_search(s: &Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
-    unsafe fn last<const N: usize>(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
+    unsafe fn last_n(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32;
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn last2(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32;
+    unsafe fn last3(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32;
+    unsafe fn last4(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
     unsafe fn helper(shared: &Shared);
     /// Also: `job` as [`Solver::join`] asks.
     unsafe fn join(shared: &Shared, job: *const Job);
@@ -107,7 +111,47 @@ macro_rules! entry_points {
         }
 
         $(#[$features])*
-        unsafe fn last<const N: usize>(
+        unsafe fn last_n(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            s.last_n_body(p, o, alpha, beta, n)
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        $(#[$features])*
+        unsafe fn last2(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            a: u8,
+            b: u8,
+            passed: bool,
+        ) -> i32 {
+            s.last2_body(p, o, alpha, beta, a, b, passed)
+        }
+
+        $(#[$features])*
+        unsafe fn last3(
+            s: &mut Solver<'_, '_, Self>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; 3],
+            passed: bool,
+        ) -> i32 {
+            s.last3_body(p, o, alpha, beta, sq, passed)
+        }
+
+        $(#[$features])*
+        unsafe fn last4(
             s: &mut Solver<'_, '_, Self>,
             p: u64,
             o: u64,
@@ -116,7 +160,7 @@ macro_rules! entry_points {
             sq: [u8; 4],
             passed: bool,
         ) -> i32 {
-            s.last_body::<N>(p, o, alpha, beta, sq, passed)
+            s.last4_body(p, o, alpha, beta, sq, passed)
         }
 
         $(#[$features])*
@@ -207,9 +251,28 @@ impl<K: Kernel> Solver<'_, '_, K> {
         unsafe { K::eval_search(self, p, o, mob, depth, alpha, beta) }
     }
 
-    /// See [`Solver::last_body`].
+    /// See [`Solver::last_n_body`].
     #[inline(always)]
-    pub(super) fn last<const N: usize>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
-        unsafe { K::last::<N>(self, p, o, alpha, beta, sq, passed) }
+    pub(super) fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        unsafe { K::last_n(self, p, o, alpha, beta, n) }
+    }
+
+    /// See [`Solver::last2_body`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
+        unsafe { K::last2(self, p, o, alpha, beta, a, b, passed) }
+    }
+
+    /// See [`Solver::last3_body`].
+    #[inline(always)]
+    pub(super) fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
+        unsafe { K::last3(self, p, o, alpha, beta, sq, passed) }
+    }
+
+    /// See [`Solver::last4_body`].
+    #[inline(always)]
+    pub(super) fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
+        unsafe { K::last4(self, p, o, alpha, beta, sq, passed) }
     }
 }
