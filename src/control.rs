@@ -332,6 +332,9 @@ impl Pacer<'_, '_> {
 pub struct Answer<'a> {
     state: Mutex<AnswerState>,
     send: &'a (dyn Fn(&str) + Sync),
+    /// Sends only an answer given from outside the search: a search that
+    /// settles in time leaves the reply to its caller.
+    early_only: bool,
 }
 
 #[derive(Debug, Default)]
@@ -350,6 +353,18 @@ impl<'a> Answer<'a> {
         Answer {
             state: Mutex::new(AnswerState::default()),
             send,
+            early_only: false,
+        }
+    }
+
+    /// An answer that `send` delivers only when it is given from outside
+    /// the search ([`Answer::answer_early`]); when the search settles in
+    /// time, its caller replies (a streamed `genmove`, whose reply ends
+    /// with the search's last lines).
+    pub fn early_only(send: &'a (dyn Fn(&str) + Sync)) -> Answer<'a> {
+        Answer {
+            early_only: true,
+            ..Answer::new(send)
         }
     }
 
@@ -399,7 +414,9 @@ impl<'a> Answer<'a> {
         match &s.settled {
             Some(sent) => Some(sent.clone()),
             None => {
-                (self.send)(own);
+                if !self.early_only {
+                    (self.send)(own);
+                }
                 s.settled = Some(own.to_string());
                 None
             }

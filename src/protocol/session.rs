@@ -588,8 +588,9 @@ struct Stream<'o, W: Write> {
     interval: Duration,
     /// Raised when nobody reads any more (a closed output).
     stop: Arc<AtomicBool>,
-    /// When the last report was written, and whether the `=` line was.
-    state: Mutex<(Option<Instant>, bool)>,
+    /// When the last report was written, whether the `=` line was, and
+    /// whether the reply has ended (nothing is written after it).
+    state: Mutex<(Option<Instant>, bool, bool)>,
 }
 
 impl<'o, W: Write> Stream<'o, W> {
@@ -608,7 +609,7 @@ impl<'o, W: Write> Stream<'o, W> {
             format: shown.output.unwrap_or(session_format),
             interval: Duration::from_millis(interval_ms),
             stop: stop.clone(),
-            state: Mutex::new((None, false)),
+            state: Mutex::new((None, false, false)),
         }
     }
 
@@ -639,7 +640,7 @@ impl<'o, W: Write> Stream<'o, W> {
         let Ok(mut state) = self.state.lock() else {
             return;
         };
-        if state.0.is_some_and(|t| t.elapsed() < self.interval) {
+        if state.2 || state.0.is_some_and(|t| t.elapsed() < self.interval) {
             return;
         }
         state.0 = Some(Instant::now());
@@ -672,9 +673,12 @@ impl<'o, W: Write> Stream<'o, W> {
         }
     }
 
-    /// Ends the reply with `text` and the empty line.
+    /// Ends the reply with `text` and the empty line, unless it has ended.
     fn finish(&self, text: &str) {
-        if let Ok(mut state) = self.state.lock() {
+        if let Ok(mut state) = self.state.lock()
+            && !state.2
+        {
+            state.2 = true;
             self.write_opened(&mut state.1, &format!("{text}\n"));
         }
     }
@@ -714,8 +718,9 @@ fn analyze<W: Write + Send>(
 /// the analysis as `analyze multipv=N` does: `=`, the `info multipv` lines
 /// of each report and the last, then `play <move>` and the empty line. A
 /// refusal before the search is a plain `?` reply. The reply leaves when
-/// the search returns (no early answer from the clock watcher: a GUI that
-/// asks for the lines waits for the last of them).
+/// the search returns, or, if the search is late, at its deadline from
+/// the time manager's watcher as `play <best move so far>` (the lines end
+/// there; the move answered is the one played), as plain `genmove` does.
 fn genmove_streamed<W: Write + Send>(
     engine: &mut Engine,
     stream: &Stream<W>,
@@ -729,10 +734,16 @@ fn genmove_streamed<W: Write + Send>(
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
+    let late = |mv: &str| stream.finish(&format!("play {mv}\n"));
+    let answer = Answer::early_only(&late);
     let request = Request::new(seat, budget, cancel, at)
         .reporting(Some(&report))
-        .with_multipv(stream.multipv);
+        .with_multipv(stream.multipv)
+        .answering(&answer);
     match engine.genmove(&request) {
+        // Answered at the deadline by the watcher: the reply has ended.
+        Ok(_) if answer.settled_early() => {}
+        Err(e) if answer.settled_early() => log::error!("genmove failed after its answer: {e}"),
         Ok(d) => {
             let lines = stream.decision(&d, millis(at.elapsed()));
             stream.finish(&format!("{lines}play {}\n", d.mv));

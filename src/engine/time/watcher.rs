@@ -164,4 +164,33 @@ mod tests {
         });
         assert_eq!(played.as_deref(), Some("c4"));
     }
+
+    #[test]
+    fn an_early_only_answer_sends_only_what_the_watcher_answers() {
+        let sent = Mutex::new(Vec::new());
+        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let stop = AtomicBool::new(false);
+        // On time: the search settles and nothing is sent (its caller
+        // replies with its last lines).
+        let answer = Answer::early_only(&send);
+        let far = Instant::now() + Duration::from_secs(60);
+        let own = answer_by_deadline(Some(far), &stop, &answer, || {
+            answer.publish("d3");
+            answer.settle("f5")
+        });
+        assert_eq!(own, None);
+        assert!(answer.is_settled() && !answer.settled_early());
+        assert!(sent.lock().unwrap().is_empty());
+        // Late: the watcher sends the latest move once, and it is played.
+        let answer = Answer::early_only(&send);
+        let near = Instant::now() + Duration::from_millis(30);
+        let played = answer_by_deadline(Some(near), &stop, &answer, || {
+            answer.publish("c4");
+            std::thread::sleep(Duration::from_millis(300));
+            answer.settle("e6")
+        });
+        assert_eq!(played.as_deref(), Some("c4"));
+        assert!(answer.settled_early());
+        assert_eq!(&sent.lock().unwrap()[..], &["c4".to_string()][..]);
+    }
 }
