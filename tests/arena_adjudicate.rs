@@ -105,7 +105,6 @@ fn settings_are_checked() {
 }
 
 fn match_words(dir: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String> {
-    let bin = env!("CARGO_BIN_EXE_tabula");
     let mut w = words(&[
         "--game",
         "othello",
@@ -126,16 +125,7 @@ fn match_words(dir: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String
             .to_string(),
     );
     w.extend(words(extra));
-    w.extend(words(&[
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=ab",
-        "set.search=alphabeta",
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=rules",
-        "set.search=rules",
-    ]));
+    w.extend(common::ab_against_rules());
     w
 }
 

@@ -8,8 +8,7 @@ use common::{scratch, words};
 use tabula::arena::referee_by_name;
 use tabula::game::Turn;
 
-fn run(dir: &std::path::Path, game: &str, exports: &[String]) -> tabula::arena::MatchReport {
-    let bin = env!("CARGO_BIN_EXE_tabula");
+fn run(game: &str, exports: &[String]) -> tabula::arena::MatchReport {
     let mut w = words(&[
         "--game",
         game,
@@ -28,17 +27,7 @@ fn run(dir: &std::path::Path, game: &str, exports: &[String]) -> tabula::arena::
         "--export",
     ]);
     w.extend(exports.iter().cloned());
-    let _ = dir;
-    w.extend(words(&[
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=ab",
-        "set.search=alphabeta",
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=rules",
-        "set.search=rules",
-    ]));
+    w.extend(common::ab_against_rules());
     tabula::arena::run(&common::parse(&w)).expect("match runs")
 }
 
@@ -65,7 +54,6 @@ fn ggf_games_replay_to_their_result() {
     let ggf = dir.join("games.ggf");
     let jsonl = dir.join("games.jsonl");
     let report = run(
-        &dir,
         "othello",
         &[
             format!("ggf={}", ggf.display()),
@@ -147,7 +135,7 @@ fn ggf_games_replay_to_their_result() {
 fn quoridor_text_replays_to_its_result() {
     let dir = scratch("export-quoridor");
     let path = dir.join("games.txt");
-    let report = run(&dir, "quoridor", &[format!("quoridor={}", path.display())]);
+    let report = run("quoridor", &[format!("quoridor={}", path.display())]);
     let text = std::fs::read_to_string(&path).unwrap();
     let blocks: Vec<&str> = text
         .split("\n\n")

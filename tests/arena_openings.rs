@@ -25,7 +25,6 @@ fn run(
     games: &str,
     extra: &[&str],
 ) -> tabula::arena::MatchReport {
-    let bin = env!("CARGO_BIN_EXE_tabula");
     let suite = dir.join("suite.txt");
     std::fs::write(&suite, SUITE).unwrap();
     let mut w = words(&[
@@ -35,16 +34,7 @@ fn run(
     w.push(dir.join(name).display().to_string());
     w.extend(words(&["--openings", &suite.display().to_string()]));
     w.extend(words(extra));
-    w.extend(words(&[
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=ab",
-        "set.search=alphabeta",
-        "--engine",
-        &format!("cmd={bin}"),
-        "name=rules",
-        "set.search=rules",
-    ]));
+    w.extend(common::ab_against_rules());
     tabula::arena::run(&common::parse(&w)).expect("match runs")
 }
 

@@ -301,6 +301,22 @@ pub fn duel_match(words: &[String]) -> MatchReport {
     arena::run_with_referee(&args, referee).expect("match runs")
 }
 
+/// The `--engine` words of this build twice: `ab` (alpha-beta) and
+/// `rules` (the rule player), the pairing the match-runner tests play.
+pub fn ab_against_rules() -> Vec<String> {
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    words(&[
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=ab",
+        "set.search=alphabeta",
+        "--engine",
+        &format!("cmd={bin}"),
+        "name=rules",
+        "set.search=rules",
+    ])
+}
+
 /// Words from a space-separated string, keeping `cmd=...` groups whole:
 /// each item of `parts` is one word.
 pub fn words(parts: &[&str]) -> Vec<String> {
