@@ -402,6 +402,32 @@ pub fn read_genmove_reply(reply: &str) -> (String, Option<f64>) {
     (mv, score)
 }
 
+/// What decided an adjudicated game, read from the detail its record
+/// keeps (`solved: ...`, `resign: ...`, `draw: ...`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decided {
+    /// The exact solver (`solve=N`).
+    Solver,
+    /// A resignation on the engines' scores.
+    Resign,
+    /// A draw on the engines' scores.
+    Draw,
+}
+
+impl Decided {
+    /// What decided the game with this detail; `None` for a detail of
+    /// none of these forms.
+    pub fn of(detail: &str) -> Option<Decided> {
+        [
+            ("solved", Decided::Solver),
+            ("resign", Decided::Resign),
+            ("draw", Decided::Draw),
+        ]
+        .into_iter()
+        .find_map(|(prefix, d)| detail.starts_with(prefix).then_some(d))
+    }
+}
+
 /// The engines (names) a game's record marks as having reported no scores.
 pub fn silent_in(game: &GameRecord) -> Vec<&str> {
     game.transcript
@@ -462,7 +488,7 @@ pub fn verify(rec: &MatchRecord) -> Result<(usize, Vec<usize>), String> {
         let Ending::Adjudicated(detail) = &g.ending else {
             continue;
         };
-        if !detail.starts_with("solved") {
+        if Decided::of(detail) != Some(Decided::Solver) {
             continue;
         }
         let mut referee = prototype.new_game();

@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use super::adjudicate::Decided;
 use super::config::ConfigError;
 use super::record::{Ending, GameRecord, MatchRecord};
 
@@ -162,33 +163,31 @@ pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
             })
             .collect();
         let side = if side.trim() == "O" { 'O' } else { '*' };
-        let result = match (&g.ending, &g.scores) {
-            (Ending::Normal, Some(s)) if s.len() == 2 => {
+        // GGS: a game lost by resignation (on the board or on the engines'
+        // scores) or on time is won by 64, with its reason.
+        let lost_by = match &g.ending {
+            Ending::Resign(_) => Some('r'),
+            Ending::Adjudicated(d) if Decided::of(d) == Some(Decided::Resign) => Some('r'),
+            Ending::Forfeit { .. } => Some('t'),
+            _ => None,
+        };
+        let black_won = g.seat_results.first().is_some_and(|&r| r > 0.5);
+        let result = match (&g.ending, &g.scores, lost_by) {
+            (_, _, Some(reason)) => {
+                format!("{}64.000:{reason}", if black_won { "+" } else { "-" })
+            }
+            (Ending::Normal, Some(s), _) if s.len() == 2 => {
                 // Empty squares go to the winner, as Othello scores.
                 let (b, w) = (s[0] as i32, s[1] as i32);
                 let empties = 64 - b - w;
                 let d = b - w;
                 format!("{:+}.000", d + d.signum() * empties)
             }
-            (Ending::Adjudicated(detail), _) if detail.starts_with("resign:") => {
-                // Resigned on the engines' scores: GGS's resignation margin.
-                let black_won = g.seat_results.first().is_some_and(|&r| r > 0.5);
-                format!("{}64.000:r", if black_won { "+" } else { "-" })
+            (Ending::Adjudicated(d), _, _) if Decided::of(d) == Some(Decided::Draw) => {
+                "0.000".to_string()
             }
-            (Ending::Adjudicated(detail), _) if detail.starts_with("draw:") => "0.000".to_string(),
-            (Ending::Adjudicated(detail), _) => {
+            (Ending::Adjudicated(detail), _, _) => {
                 solved_margin_for_black(detail).map_or("?".to_string(), |m| format!("{m:+}.000"))
-            }
-            (Ending::Resign(_) | Ending::Forfeit { .. }, _) => {
-                // GGS: the margin of a game lost by resignation or time,
-                // with its reason.
-                let black_won = g.seat_results.first().is_some_and(|&r| r > 0.5);
-                let reason = if matches!(g.ending, Ending::Resign(_)) {
-                    "r"
-                } else {
-                    "t"
-                };
-                format!("{}64.000:{reason}", if black_won { "+" } else { "-" })
             }
             _ => "?".to_string(),
         };

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use super::adjudicate::Decided;
 use super::pentanomial::{self, DealCounts, DealEstimate, DealTally, NELO_PER_T};
 use super::record::{Ending, Fault, MatchRecord};
 use super::schedule::pairings;
@@ -524,12 +525,10 @@ impl Summary {
         let mut kinds = [0u64; 3];
         let mut silent: Vec<(&str, u64)> = Vec::new();
         for g in &rec.games {
-            if let Ending::Adjudicated(detail) = &g.ending {
-                for (k, prefix) in ["solved", "resign", "draw"].iter().enumerate() {
-                    if detail.starts_with(prefix) {
-                        kinds[k] += 1;
-                    }
-                }
+            if let Ending::Adjudicated(detail) = &g.ending
+                && let Some(decided) = Decided::of(detail)
+            {
+                kinds[decided as usize] += 1;
             }
             for name in super::adjudicate::silent_in(g) {
                 match silent.iter_mut().find(|(n, _)| *n == name) {
