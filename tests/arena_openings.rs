@@ -219,3 +219,65 @@ fn positions_are_set_on_every_engine() {
     let err = tabula::arena::run(&common::parse(&gtp)).expect_err("refused");
     assert!(err.to_string().contains("plain GTP"), "{err}");
 }
+
+/// Was: `--openings FIFO` opened the FIFO and waited for a writer for
+/// ever (Ctrl-C ignored), `/dev/zero` was read until memory ran out and a
+/// file of gigabytes aborted the runner. Now each is refused from its
+/// metadata before it is opened or read, within a second, with a clear
+/// message, and no game starts.
+#[cfg(unix)]
+#[test]
+fn a_fifo_a_device_or_a_huge_suite_is_refused_before_it_is_read() {
+    let dir = scratch("openings-files");
+    let fifo = dir.join("suite.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    // Sparse: one byte over the cap said, nothing written.
+    let big = dir.join("big.txt");
+    std::fs::File::create(&big)
+        .expect("create")
+        .set_len((64 << 20) + 1)
+        .expect("set_len");
+    let cases = [
+        (fifo.display().to_string(), "a FIFO, not a regular file"),
+        (
+            "/dev/zero".to_string(),
+            "a character device, not a regular file",
+        ),
+        (
+            big.display().to_string(),
+            "larger than 67108864 bytes (64 MiB)",
+        ),
+    ];
+    for (path, said) in cases {
+        let record = dir.join("record.txt");
+        let _ = std::fs::remove_file(&record);
+        let mut w = words(&[
+            "--game", "othello", "--games", "2", "--seed", "5", "--depth", "1", "--quiet",
+            "--record",
+        ]);
+        w.push(record.display().to_string());
+        w.extend(words(&["--openings", &path]));
+        w.extend(common::ab_against_rules());
+        let start = std::time::Instant::now();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let r = tabula::arena::run(&common::parse(&w));
+            let _ = tx.send(r.map(|_| ()).map_err(|e| e.to_string()));
+        });
+        let err = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("--openings {path}: the runner hangs"))
+            .expect_err("refused");
+        assert!(err.contains(said), "--openings {path}: {err}");
+        assert!(err.contains("opening suite"), "--openings {path}: {err}");
+        assert!(start.elapsed().as_secs_f64() < 1.0, "--openings {path}");
+        assert!(!record.exists(), "--openings {path}: a game was started");
+    }
+}

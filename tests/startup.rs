@@ -106,3 +106,87 @@ fn start_up_flags_belong_to_the_engine_only() {
     assert_eq!(out, "");
     assert!(err.contains("start the engine"), "{err}");
 }
+
+/// Runs the engine with these arguments, killed after `within`; (exit
+/// code, stderr, how long it ran), or `None` if it had to be killed.
+#[cfg(unix)]
+fn run_within(args: &[&str], within: std::time::Duration) -> Option<(i32, String, f64)> {
+    use std::io::Read as _;
+    use std::process::{Command, Stdio};
+    let start = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let mut err = String::new();
+            let _ = child
+                .stderr
+                .take()
+                .expect("stderr")
+                .read_to_string(&mut err);
+            return Some((
+                status.code().unwrap_or(-1),
+                err,
+                start.elapsed().as_secs_f64(),
+            ));
+        }
+        if start.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Was: `tabula --config FIFO` opened the FIFO before looking at it and
+/// waited for a writer for ever; a device or a huge file was read (1 MiB
+/// of it) before being refused. Now each is refused from its metadata,
+/// before it is opened, with a clear message, within a second.
+#[cfg(unix)]
+#[test]
+fn a_fifo_a_device_or_a_huge_file_as_settings_is_refused_at_once() {
+    let dir = scratch("startup_fifo");
+    let fifo = dir.join("settings.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    // Sparse: 2 MiB said, nothing written.
+    let big = dir.join("big.cfg");
+    std::fs::File::create(&big)
+        .expect("create")
+        .set_len(2 << 20)
+        .expect("set_len");
+    let cases = [
+        (fifo.display().to_string(), "a FIFO, not a regular file"),
+        (
+            "/dev/zero".to_string(),
+            "a character device, not a regular file",
+        ),
+        (
+            big.display().to_string(),
+            "larger than 1048576 bytes (1 MiB)",
+        ),
+    ];
+    for (path, said) in cases {
+        let (code, err, secs) = run_within(
+            &["--config", &path, "--game", "othello"],
+            std::time::Duration::from_secs(5),
+        )
+        .unwrap_or_else(|| panic!("--config {path}: the engine hangs"));
+        assert_eq!(code, 2, "--config {path}: {err}");
+        assert!(err.contains(said), "--config {path}: {err}");
+        assert!(err.contains("settings file"), "--config {path}: {err}");
+        assert!(secs < 1.0, "--config {path}: {secs} s");
+    }
+}

@@ -15,18 +15,6 @@ pub(super) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
     // A signal removes a merged record or chart being written.
     interrupt::watch();
-    for path in &args.merge {
-        // A FIFO would block the read, a device never end it.
-        match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => {
-                return Err(ArenaError::Record(RecordError::Io {
-                    path: path.clone(),
-                    source: std::io::Error::other("not a regular file"),
-                }));
-            }
-            _ => {}
-        }
-    }
     // The same file twice would count its games twice.
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
     for path in &args.merge {
@@ -48,7 +36,9 @@ pub(super) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     let records = args
         .merge
         .iter()
-        .map(|p| MatchRecord::read(p))
+        // The one reader of named files: a FIFO or a device is refused
+        // before it is opened, a file over the size cap unread.
+        .map(|p| MatchRecord::read_or_cancel(p, &|| interrupt::stopping()))
         .collect::<Result<Vec<_>, _>>()?;
     let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
     let record_path = args.record.clone().filter(|_| !args.no_record);

@@ -113,8 +113,11 @@ impl OpeningSuite {
                 referee.game_name()
             )));
         }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))?;
+        // The one reader of named files: a regular file (a FIFO or a
+        // device is refused before it is opened), at most 64 MiB.
+        let cancel = || super::interrupt::interrupted() || super::interrupt::stopping();
+        let text = crate::peer_file::read_text(&path, &crate::peer_file::OPENINGS, &cancel)
+            .map_err(|e| ConfigError(format!("--openings: {e}")))?;
         let mut openings = Vec::new();
         for (no, line) in text.lines().enumerate() {
             let line = line.trim();

@@ -280,6 +280,9 @@ pub enum RecordError {
     },
     /// The records are of different matches.
     Incompatible(String),
+    /// A record file refused by the reader of named files (not a regular
+    /// file, too large, not text, interrupted).
+    File(crate::peer_file::PeerFileError),
 }
 
 impl fmt::Display for RecordError {
@@ -294,6 +297,7 @@ impl fmt::Display for RecordError {
                 write!(f, "{}:{line}: {message}", path.display())
             }
             RecordError::Incompatible(m) => write!(f, "cannot merge: {m}"),
+            RecordError::File(e) => write!(f, "{e}"),
         }
     }
 }
@@ -725,12 +729,31 @@ impl MatchRecord {
         Ok(rec)
     }
 
-    /// Reads a record file.
+    /// Reads a record file through the one reader of named files
+    /// ([`crate::peer_file`], [`crate::peer_file::RECORD`]): a regular
+    /// file of at most 1 GiB that starts as a record does, the read given
+    /// up when `cancel` says so.
     pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        MatchRecord::read_or_cancel(path, &crate::peer_file::never)
+    }
+
+    /// [`MatchRecord::read`], given up when `cancel` says so.
+    pub fn read_or_cancel(
+        path: &Path,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<MatchRecord, RecordError> {
+        use crate::peer_file::{self, Refusal};
+        let text = match peer_file::read_text(path, &peer_file::RECORD, cancel) {
+            Ok(text) => text,
+            Err(e) if matches!(e.reason, Refusal::BadMagic) => {
+                return Err(RecordError::Parse {
+                    path: path.to_path_buf(),
+                    line: 1,
+                    message: format!("not a match record (the first line must be '{MAGIC}')"),
+                });
+            }
+            Err(e) => return Err(RecordError::File(e)),
+        };
         MatchRecord::parse(&text, path)
     }
 

@@ -9,15 +9,11 @@
 //! overrides the file.
 
 use std::fmt;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use super::Engine;
 use super::error::EngineError;
-
-/// The largest settings file read: far above any real one, small enough
-/// that a wrong path (a device, a huge log) fails at once.
-const MAX_CONFIG_BYTES: u64 = 1 << 20;
+use crate::peer_file::{self, PeerFileError};
 
 /// What an engine process is started with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,10 +29,10 @@ pub struct Startup {
 /// Why start-up settings were refused.
 #[derive(Debug)]
 pub enum StartupError {
-    /// The settings file could not be read.
-    Read(PathBuf, std::io::Error),
-    /// The settings file is not a regular file, or too large.
-    NotASettingsFile(PathBuf, &'static str),
+    /// The settings file could not be read: not a regular file (a FIFO,
+    /// a device), larger than [`peer_file::SETTINGS`] allows, not text,
+    /// or an error of the file system.
+    Read(PeerFileError),
     /// A line of the settings file is not `KEY VALUE`.
     Line {
         /// The settings file.
@@ -62,8 +58,7 @@ pub enum StartupError {
 impl fmt::Display for StartupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StartupError::Read(p, e) => write!(f, "cannot read {}: {e}", p.display()),
-            StartupError::NotASettingsFile(p, why) => write!(f, "{}: {why}", p.display()),
+            StartupError::Read(e) => write!(f, "{e}"),
             StartupError::Line { path, line, text } => write!(
                 f,
                 "{}:{line}: expected `KEY VALUE` (e.g. `search alphabeta`), not '{text}'",
@@ -85,29 +80,12 @@ impl std::error::Error for StartupError {}
 
 impl Startup {
     /// Reads a settings file into these settings (its lines come before
-    /// any added later).
+    /// any added later), through the one reader of named files
+    /// ([`peer_file`]): a regular file of at most 1 MiB, its type checked
+    /// before it is opened (a FIFO or a device never blocks the start).
     pub fn read_config(&mut self, path: &Path) -> Result<(), StartupError> {
-        let file =
-            std::fs::File::open(path).map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
-        let meta = file
-            .metadata()
-            .map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
-        if !meta.is_file() {
-            return Err(StartupError::NotASettingsFile(
-                path.to_path_buf(),
-                "not a regular file",
-            ));
-        }
-        let mut text = String::new();
-        file.take(MAX_CONFIG_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| StartupError::Read(path.to_path_buf(), e))?;
-        if text.len() as u64 > MAX_CONFIG_BYTES {
-            return Err(StartupError::NotASettingsFile(
-                path.to_path_buf(),
-                "larger than 1 MiB: not a settings file",
-            ));
-        }
+        let text = peer_file::read_text(path, &peer_file::SETTINGS, &peer_file::never)
+            .map_err(StartupError::Read)?;
         self.parse_config(path, &text)
     }
 
