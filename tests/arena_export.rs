@@ -177,3 +177,78 @@ fn quoridor_text_replays_to_its_result() {
         }
     }
 }
+
+/// Was: `--record R --export ggf=R` (or `jsonl=./R`) played the match,
+/// then wrote the export over the record, exited 0 and still said
+/// "Record: R". Now every output is in one check before the first game:
+/// an export naming the record (by name, by `./`, by a link or a hard
+/// link), the chart or another export is refused, and R is untouched.
+#[cfg(unix)]
+#[test]
+fn an_export_on_the_record_or_another_output_is_refused_up_front() {
+    let dir = scratch("export-same-file");
+    let record = dir.join("R");
+    let link = dir.join("link-to-R");
+    let hard = dir.join("hard-R");
+    let other = dir.join("other.jsonl");
+    let record_text = record.display().to_string();
+    let dotted = format!("{}/./R", dir.display());
+    let cases: Vec<Vec<String>> = vec![
+        vec![format!("ggf={record_text}")],
+        vec![format!("jsonl={dotted}")],
+        vec![format!("jsonl={}", link.display())],
+        vec![format!("jsonl={}", hard.display())],
+        vec![
+            format!("ggf={}", other.display()),
+            format!("jsonl={}", other.display()),
+        ],
+    ];
+    for exports in cases {
+        for p in [&record, &link, &hard, &other] {
+            let _ = std::fs::remove_file(p);
+        }
+        std::fs::write(&record, "an earlier record\n").unwrap();
+        std::os::unix::fs::symlink(&record, &link).unwrap();
+        std::fs::hard_link(&record, &hard).unwrap();
+        let mut w = words(&[
+            "--game", "othello", "--games", "2", "--seed", "2", "--depth", "1", "--quiet",
+            "--record",
+        ]);
+        w.push(record_text.clone());
+        w.push("--export".to_string());
+        w.extend(exports.iter().cloned());
+        w.extend(common::ab_against_rules());
+        let err = tabula::arena::run(&common::parse(&w)).expect_err("refused");
+        assert!(err.to_string().contains("same file"), "{exports:?}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&record).unwrap(),
+            "an earlier record\n",
+            "{exports:?}: the record was touched"
+        );
+        assert!(!other.exists(), "{exports:?}");
+    }
+    // A merge: an export over a record it merges, or over its own record.
+    let played = dir.join("played.txt");
+    let mut w = words(&[
+        "--game", "othello", "--games", "2", "--seed", "2", "--depth", "1", "--quiet", "--record",
+    ]);
+    w.push(played.display().to_string());
+    w.extend(common::ab_against_rules());
+    tabula::arena::run(&common::parse(&w)).expect("match runs");
+    let before = std::fs::read_to_string(&played).unwrap();
+    let merged = dir.join("merged.txt");
+    for (record_flag, export) in [
+        (None, format!("jsonl={}", played.display())),
+        (Some(&merged), format!("ggf={}", merged.display())),
+    ] {
+        let mut w = words(&["--merge", &played.display().to_string(), "--quiet"]);
+        if let Some(r) = record_flag {
+            w.extend(words(&["--record", &r.display().to_string()]));
+        }
+        w.extend(words(&["--export", &export]));
+        let err = tabula::arena::run(&common::parse(&w)).expect_err("refused");
+        assert!(err.to_string().contains("same file"), "{export}: {err}");
+        assert_eq!(std::fs::read_to_string(&played).unwrap(), before);
+        assert!(!merged.exists());
+    }
+}

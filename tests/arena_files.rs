@@ -405,3 +405,43 @@ fn devices_that_fail_cost_no_report() {
         .expect_err("refused");
     assert!(err.contains("not a regular file"), "{err}");
 }
+
+/// The default record's name is chosen when the match starts: an export
+/// that names that file (not there before the match) is found out when
+/// it is written, and refused; the record is whole and the run says why.
+#[test]
+fn nothing_written_after_the_match_replaces_the_default_record() {
+    let dir = scratch("files-default-export");
+    let _ = std::fs::remove_file(dir.join("tabula-match-78.txt"));
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let out = std::process::Command::new(bin)
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=r1",
+            "set.search=random",
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=r2",
+            "set.search=random",
+            "--games",
+            "2",
+            "--seed",
+            "78",
+            "--quiet",
+            "--export",
+            "jsonl=tabula-match-78.txt",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is the match record"), "{stdout}\n{stderr}");
+    let rec = tabula::arena::record::MatchRecord::read(&dir.join("tabula-match-78.txt"))
+        .expect("the record is whole");
+    assert_eq!(rec.games.len(), 2);
+}

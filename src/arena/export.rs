@@ -54,6 +54,23 @@ pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(ExportFormat, PathBuf)>,
         .collect()
 }
 
+/// The exports of `words` as outputs, `(role, path)`, for the one check
+/// of every output path ([`super::output::check_all`]): the role is
+/// `--export FORMAT=`, so that two formats on one file are refused.
+pub fn outputs<S: AsRef<str>>(words: &[S]) -> Result<Vec<(String, PathBuf)>, ConfigError> {
+    Ok(parse(words)?
+        .into_iter()
+        .map(|(format, path)| {
+            let word = match format {
+                ExportFormat::Ggf => "ggf",
+                ExportFormat::Quoridor => "quoridor",
+                ExportFormat::Jsonl => "jsonl",
+            };
+            (format!("--export {word}="), path)
+        })
+        .collect())
+}
+
 /// Checks the exports of `words` against the game before any is played.
 pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> {
     for (format, path) in parse(words)? {

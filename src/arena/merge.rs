@@ -42,19 +42,22 @@ pub(super) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         .collect::<Result<Vec<_>, _>>()?;
     let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
     let record_path = args.record.clone().filter(|_| !args.no_record);
-    for path in [record_path.as_ref(), args.chart.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        output::check(path).map_err(ArenaError::Output)?;
-    }
-    // Nothing written over a record being merged, or over each other.
+    // Every output in one check, before anything is written: none over a
+    // record being merged, none over another.
+    let exports = export::outputs(&args.export)?;
     let roles: Vec<(&str, &std::path::Path)> =
         [("--record", &record_path), ("--chart", &args.chart)]
             .into_iter()
             .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
-            .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
+            .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
             .collect();
+    for (_, path) in &roles {
+        output::check(path).map_err(ArenaError::Output)?;
+    }
+    let roles: Vec<(&str, &std::path::Path)> = roles
+        .into_iter()
+        .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
+        .collect();
     output::check_distinct(&roles).map_err(ArenaError::Output)?;
     let merged = MatchRecord::merge_files(&named, args.partial)?;
     let rec = merged.record;
@@ -79,8 +82,14 @@ pub(super) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
              (version 1, or an opening-suite run from before openings-size)\n",
         );
     }
+    // The merged records, and the new one once written, are replaced by
+    // nothing written after it.
+    let _protected: Vec<output::Protected> =
+        args.merge.iter().map(|p| output::protect(p)).collect();
+    let mut _record_protected = None;
     if let Some(path) = &record_path {
         rec.write(path)?;
+        _record_protected = Some(output::protect(path));
         text.push_str(&format!("Record: {}\n", path.display()));
     }
     let report = MatchReport {

@@ -295,7 +295,8 @@ impl Plan {
 
 /// Checks every path a run writes before anything starts: each can be
 /// written, and no two are the same file (the live chart's last picture
-/// is the chart: they may share).
+/// is the chart: they may share). The record, the charts, every export
+/// and the engines' stderr files are in the one check.
 fn check_outputs(args: &MatchArgs, setup: &Setup) -> Result<(), ArenaError> {
     let outputs = [
         (!args.no_record).then_some(args.record.as_ref()).flatten(),
@@ -306,17 +307,16 @@ fn check_outputs(args: &MatchArgs, setup: &Setup) -> Result<(), ArenaError> {
         .engines
         .iter()
         .filter_map(|e| e.launch.stderr.as_ref());
-    for path in outputs.into_iter().flatten().chain(stderrs.clone()) {
-        output::check(path).map_err(ArenaError::Output)?;
-    }
+    let exports = export::outputs(&args.export)?;
     let roles: Vec<(&str, &std::path::Path)> = ["--record", "--chart", "--live"]
         .into_iter()
         .zip(outputs)
         .filter_map(|(role, p)| Some((role, p?.as_path())))
         .map(|(role, p)| (if role == "--live" { "--chart" } else { role }, p))
         .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
+        .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
         .collect();
-    output::check_distinct(&roles).map_err(ArenaError::Output)
+    output::check_all(&roles).map_err(ArenaError::Output)
 }
 
 /// A match under way: the record so far, its file, the progress display,

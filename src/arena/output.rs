@@ -147,36 +147,143 @@ pub fn check(path: &Path) -> Result<Target, OutputError> {
     Ok(target)
 }
 
-/// The file `path` writes, links followed, as one absolute name (to tell
-/// two outputs apart); `None` for a device (`/dev/null` may take them
-/// all) or a path that cannot be written.
-pub fn identity(path: &Path) -> Option<PathBuf> {
+/// Which file an output path writes: its absolute name (links followed,
+/// its directory canonicalised) and, for a file that exists, its device
+/// and inode (so that a hard link or a name through another mount is
+/// the same file too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The absolute name of the file written.
+    pub name: PathBuf,
+    /// `(device, inode)` of an existing file.
+    pub node: Option<(u64, u64)>,
+}
+
+impl Identity {
+    /// Whether two outputs write the same file.
+    pub fn same(&self, other: &Identity) -> bool {
+        self.name == other.name || (self.node.is_some() && self.node == other.node)
+    }
+}
+
+/// The `(device, inode)` of a file, where the system has them.
+fn node_of(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
+/// The file `path` writes (see [`Identity`]); `None` for a device
+/// (`/dev/null` may take them all) or a path that cannot be written.
+pub fn identity(path: &Path) -> Option<Identity> {
     match resolve(path).ok()? {
         Target::Device(_) => None,
         Target::File(at) => {
             let dir = std::fs::canonicalize(parent_dir(&at)).ok()?;
-            Some(dir.join(at.file_name()?))
+            let name = dir.join(at.file_name()?);
+            let node = std::fs::metadata(&name).ok().as_ref().and_then(node_of);
+            Some(Identity { name, node })
         }
     }
 }
 
-/// Refuses two outputs of different roles that are one file (a chart
-/// written over the record, an engine's stderr into it): `outputs` are
-/// `(role, path)`; paths of one role may share a file (engines sharing
-/// one stderr log).
+/// Refuses two outputs of different roles that are one file (a chart or
+/// an export written over the record, an engine's stderr into it):
+/// `outputs` are `(role, path)`; paths of one role may share a file
+/// (engines sharing one stderr log, a chart and the live chart's last
+/// picture). Files are compared by [`identity`]: through links, relative
+/// names and hard links.
 pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
-    let ids: Vec<Option<PathBuf>> = outputs.iter().map(|(_, p)| identity(p)).collect();
+    let ids: Vec<Option<Identity>> = outputs.iter().map(|(_, p)| identity(p)).collect();
     for (i, (role, path)) in outputs.iter().enumerate() {
-        for (j, (other, _)) in outputs.iter().enumerate().take(i) {
-            if role != other && ids[i].is_some() && ids[i] == ids[j] {
+        for (j, (other, other_path)) in outputs.iter().enumerate().take(i) {
+            if let (Some(a), Some(b)) = (&ids[i], &ids[j])
+                && role != other
+                && a.same(b)
+            {
                 return Err(error(
                     path,
-                    format!("{role} and {other} name the same file: one would overwrite the other"),
+                    format!(
+                        "{role} and {other} ({}) name the same file: one would overwrite the \
+                         other; give each output a file of its own",
+                        other_path.display()
+                    ),
                 ));
             }
         }
     }
     Ok(())
+}
+
+/// Checks every output path of a run or a merge at once, before anything
+/// is written: each can be written ([`check`]) and no two of different
+/// roles are one file ([`check_distinct`]).
+pub fn check_all(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
+    for (_, path) in outputs {
+        check(path)?;
+    }
+    check_distinct(outputs)
+}
+
+/// Files that nothing written whole may replace while they are listed:
+/// the record of the match under way (an export, a chart or the live
+/// chart that names it is refused at the time of writing too, whatever
+/// the checks before the first game could know).
+static PROTECTED: Mutex<Vec<(u64, Identity)>> = Mutex::new(Vec::new());
+
+/// Keeps a file from being replaced by [`write_whole`] while it lives.
+#[derive(Debug)]
+pub struct Protected(Option<u64>);
+
+/// Protects the file `path` writes (a record) from [`write_whole`] until
+/// the guard is dropped; a device is not protected (it takes every
+/// output).
+pub fn protect(path: &Path) -> Protected {
+    let Some(id) = identity(path) else {
+        return Protected(None);
+    };
+    let key = SERIAL.fetch_add(1, Ordering::Relaxed);
+    PROTECTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((key, id));
+    Protected(Some(key))
+}
+
+impl Drop for Protected {
+    fn drop(&mut self) {
+        if let Some(key) = self.0 {
+            PROTECTED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|(k, _)| *k != key);
+        }
+    }
+}
+
+/// Refuses to write `path` whole when it is a protected file.
+fn refuse_protected(path: &Path) -> Result<(), OutputError> {
+    let Some(id) = identity(path) else {
+        return Ok(());
+    };
+    let list = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    match list.iter().find(|(_, p)| p.same(&id)) {
+        Some((_, p)) => Err(error(
+            path,
+            format!(
+                "is the match record {}: not replaced (give the output a file of its own)",
+                p.name.display()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Opens a character device for writing, without waiting on it.
@@ -247,8 +354,10 @@ pub fn remove_temporaries() {
 /// Writes `bytes` as the whole of `path`: a regular file is replaced at
 /// once (a temporary file renamed over it, keeping its permissions; a file
 /// with other hard links, or in a directory that takes no new file, is
-/// rewritten in place), a device is written through.
+/// rewritten in place), a device is written through. A file protected by
+/// [`protect`] (the match record) is refused.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    refuse_protected(path)?;
     let at = match resolve(path)? {
         Target::Device(at) => {
             return open_device(&at)

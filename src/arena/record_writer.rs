@@ -17,6 +17,9 @@ use super::{ArenaError, interrupt, output};
 pub(super) struct RecordWriter {
     shared: Option<Arc<Mutex<RecordFile>>>,
     _on_stop: Option<interrupt::StopHookGuard>,
+    /// Nothing written whole (an export, a chart) replaces the record
+    /// while the match runs and ends.
+    _protected: Option<output::Protected>,
 }
 
 struct RecordFile {
@@ -35,6 +38,7 @@ impl RecordWriter {
         RecordWriter {
             shared: None,
             _on_stop: None,
+            _protected: None,
         }
     }
 
@@ -58,6 +62,7 @@ impl RecordWriter {
                 source,
             })
         };
+        let protected = output::protect(&path);
         file.write_all(rec.header_text().as_bytes())
             .and_then(|()| file.write_all(b"\n"))
             .map_err(io)?;
@@ -93,6 +98,7 @@ impl RecordWriter {
         Ok(RecordWriter {
             shared: Some(shared),
             _on_stop: Some(on_stop),
+            _protected: Some(protected),
         })
     }
 
