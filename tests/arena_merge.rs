@@ -276,3 +276,43 @@ fn the_record_holds_the_settings() {
     assert_eq!(rec.stopped, None);
     assert!(rec.missing().unwrap().unwrap().is_empty());
 }
+
+/// Was: the missing-deals walk went through every game of `games=` (and
+/// looked each deal up in a list: quadratic), so the record of a match of
+/// `--games 100000000` stopped after a handful of games took hours to
+/// merge. Now the time grows with the games present: the merge names the
+/// missing range at once, whole or `--partial`, and an SPRT-stopped run
+/// merges.
+#[test]
+fn a_huge_games_setting_with_a_handful_of_games_merges_at_once() {
+    let dir = scratch("merge-huge");
+    let played = play(&dir, "played.txt", "", &["--games", "4"]);
+    let text = std::fs::read_to_string(&played).unwrap();
+    assert!(text.contains(" games=4 "), "{text}");
+    let huge = dir.join("huge.txt");
+    std::fs::write(&huge, text.replacen(" games=4 ", " games=100000000 ", 1)).unwrap();
+    let start = std::time::Instant::now();
+    let err = merge(&[&huge], &[]).expect_err("missing games").to_string();
+    assert!(
+        err.contains("deals 2-49999999 (games 5-100000000)"),
+        "{err}"
+    );
+    let partial = merge(&[&huge], &["--partial"]).expect("partial merge");
+    assert_eq!(partial.record.games.len(), 4);
+    assert!(
+        partial
+            .text
+            .contains("Missing (seed 11): deals 2-49999999 (games 5-100000000)"),
+        "{}",
+        partial.text
+    );
+    // Two shards' worth, one missing in the middle too.
+    let mut rec = MatchRecord::read(&huge).unwrap();
+    rec.games.retain(|g| g.number != 2);
+    let missing = rec.missing().unwrap().unwrap();
+    assert_eq!(missing.games, vec![(2, 2), (5, 100_000_000)]);
+    assert_eq!(missing.deals, vec![(0, 0), (2, 49_999_999)]);
+    assert_eq!(missing.game_count(), 99_999_997);
+    let secs = start.elapsed().as_secs_f64();
+    assert!(secs < 1.0, "{secs} s");
+}

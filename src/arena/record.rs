@@ -851,7 +851,7 @@ impl MatchRecord {
     /// seed), as its settings schedule them; `None` when the record does
     /// not say (a version 1 record, one of several seeds, or an opening
     /// suite run written before its slice was recorded).
-    fn schedule(&self) -> Option<Result<super::schedule::Jobs, String>> {
+    fn schedule(&self) -> Option<Result<Schedule, String>> {
         if self.seeds.len() != 1 {
             return None;
         }
@@ -872,11 +872,11 @@ impl MatchRecord {
                     .ok_or_else(|| "the suite's match is too long".to_string())?,
                 None => games?,
             };
-            Ok(super::schedule::Jobs::new(
-                self.engines.len(),
-                games,
+            Ok(Schedule {
+                pairs: super::schedule::pairings(self.engines.len()),
                 patterns,
-            ))
+                games: games as u64,
+            })
         })())
     }
 
@@ -885,49 +885,109 @@ impl MatchRecord {
     /// game it holds is the game of that number in the match's schedule
     /// (its deal, pairing and seats). `Ok(None)` when the record cannot
     /// say (no settings).
+    ///
+    /// The time taken grows with the games in the record, not with the
+    /// match's length: each game is looked up in the schedule by its
+    /// number, and what is missing is the gaps between them, as ranges (a
+    /// record of a handful of games of a `games=100000000` match is
+    /// checked at once).
     pub fn missing(&self) -> Result<Option<Missing>, String> {
-        let Some(jobs) = self.schedule() else {
+        let Some(schedule) = self.schedule() else {
             return Ok(None);
         };
-        let mut jobs = jobs?;
-        let total = jobs.total().unwrap_or(usize::MAX);
+        let schedule = schedule?;
+        let total = schedule.total();
         let mut games: Vec<&GameRecord> = self.games.iter().collect();
         games.sort_by_key(|g| g.number);
-        if let Some(g) = games.iter().find(|g| g.number == 0 || g.number > total) {
-            return Err(format!(
-                "game {} is not a game of this match (it has {total})",
-                g.number
-            ));
-        }
         let mut missing = Missing::default();
-        let mut present = games.into_iter().peekable();
-        for job in jobs.by_ref() {
-            match present.next_if(|g| g.number == job.number) {
-                Some(g) => {
-                    if (g.deal, g.pairing, &g.seats) != (job.deal, job.pairing, &job.seats) {
-                        return Err(format!(
-                            "game {} does not match the schedule of its match (deal {}, {} \
-                             seats): it is deal {} with seats {:?} in the record",
-                            g.number,
-                            job.deal,
-                            job.seats.len(),
-                            g.deal,
-                            g.seats
-                        ));
-                    }
-                }
-                None => {
-                    missing.games.push(job.number);
-                    if missing.deals.last() != Some(&job.deal) && !missing.deals.contains(&job.deal)
-                    {
-                        missing.deals.push(job.deal);
-                    }
-                }
+        let mut next = 1u64;
+        for g in games {
+            let number = g.number as u64;
+            let Some((deal, pairing, seats)) = schedule.at(number) else {
+                return Err(format!(
+                    "game {} is not a game of this match (it has {total})",
+                    g.number
+                ));
+            };
+            if (g.deal, g.pairing, &g.seats) != (deal, pairing, &seats) {
+                return Err(format!(
+                    "game {} does not match the schedule of its match (deal {deal}, {} \
+                     seats): it is deal {} with seats {:?} in the record",
+                    g.number,
+                    seats.len(),
+                    g.deal,
+                    g.seats
+                ));
             }
+            if number > next {
+                missing.add(&schedule, next, number - 1);
+            }
+            next = next.max(number.saturating_add(1));
         }
-        missing.deals.sort_unstable();
-        missing.deals.dedup();
+        if total >= next {
+            missing.add(&schedule, next, total);
+        }
         Ok(Some(missing))
+    }
+}
+
+/// The schedule of a whole match as its record states it, read by game
+/// number (the order of [`super::schedule::Jobs`]: deal by deal, within a
+/// deal pairing by pairing, within a pairing one game per seat pattern;
+/// every deal is whole but the last).
+struct Schedule {
+    pairs: Vec<(usize, usize)>,
+    patterns: Vec<Vec<usize>>,
+    /// Games per pairing.
+    games: u64,
+}
+
+impl Schedule {
+    /// The games of the match (`u64::MAX` past it).
+    fn total(&self) -> u64 {
+        if self.patterns.is_empty() {
+            return 0;
+        }
+        self.games.saturating_mul(self.pairs.len() as u64)
+    }
+
+    /// The games of one whole deal.
+    fn per_deal(&self) -> u64 {
+        (self.patterns.len() as u64).saturating_mul(self.pairs.len() as u64)
+    }
+
+    /// The deal of game `number` (from 1; within the match).
+    fn deal_of(&self, number: u64) -> u64 {
+        (number - 1) / self.per_deal().max(1)
+    }
+
+    /// Game `number` (from 1): its deal, pairing and seats, or `None`
+    /// past the match.
+    fn at(&self, number: u64) -> Option<(u64, (usize, usize), Vec<usize>)> {
+        if number == 0 || number > self.total() {
+            return None;
+        }
+        let deal = self.deal_of(number);
+        let within = (number - 1) % self.per_deal().max(1);
+        let rotation = self.patterns.len() as u64;
+        // The last deal may hold fewer games per pairing than a rotation.
+        let in_deal = self
+            .games
+            .saturating_sub(deal.saturating_mul(rotation))
+            .min(rotation);
+        if in_deal == 0 {
+            return None;
+        }
+        let pair = usize::try_from(within / in_deal).ok()?;
+        let pattern = usize::try_from(within % in_deal).ok()?;
+        let &(a, b) = self.pairs.get(pair)?;
+        let seats = self
+            .patterns
+            .get(pattern)?
+            .iter()
+            .map(|&k| if k == 0 { a } else { b })
+            .collect();
+        Some((deal, (a, b), seats))
     }
 }
 
@@ -943,13 +1003,15 @@ pub struct SuiteSlice {
     pub end: u64,
 }
 
-/// What a merge is missing of its match.
+/// What a merge is missing of its match, as ranges (a match of a hundred
+/// million games missing most of them says so in a few words).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Missing {
-    /// The deals (from 0) with a game missing.
-    pub deals: Vec<u64>,
-    /// The game numbers missing.
-    pub games: Vec<usize>,
+    /// The deals (from 0) with a game missing, as inclusive ranges in
+    /// order.
+    pub deals: Vec<(u64, u64)>,
+    /// The game numbers missing, as inclusive ranges in order.
+    pub games: Vec<(u64, u64)>,
 }
 
 impl Missing {
@@ -957,42 +1019,73 @@ impl Missing {
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
+
+    /// How many games are missing.
+    pub fn game_count(&self) -> u64 {
+        count(&self.games)
+    }
+
+    /// How many deals have a game missing.
+    pub fn deal_count(&self) -> u64 {
+        count(&self.deals)
+    }
+
+    /// Adds the games `first..=last` (after every range added so far).
+    fn add(&mut self, schedule: &Schedule, first: u64, last: u64) {
+        push_range(&mut self.games, first, last);
+        push_range(
+            &mut self.deals,
+            schedule.deal_of(first),
+            schedule.deal_of(last),
+        );
+    }
+}
+
+/// Adds `first..=last` to ranges in order, joining it to the last range
+/// where they meet.
+fn push_range(ranges: &mut Vec<(u64, u64)>, first: u64, last: u64) {
+    match ranges.last_mut() {
+        Some((_, end)) if first <= end.saturating_add(1) => *end = (*end).max(last),
+        _ => ranges.push((first, last)),
+    }
+}
+
+/// The numbers in ranges.
+fn count(ranges: &[(u64, u64)]) -> u64 {
+    ranges
+        .iter()
+        .map(|(a, b)| b - a + 1)
+        .fold(0, u64::saturating_add)
 }
 
 impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let deals: Vec<usize> = self.deals.iter().map(|&d| d as usize).collect();
         write!(
             f,
             "deal{} {} (game{} {})",
-            if deals.len() == 1 { "" } else { "s" },
-            ranges(&deals),
-            if self.games.len() == 1 { "" } else { "s" },
+            if self.deal_count() == 1 { "" } else { "s" },
+            ranges(&self.deals),
+            if self.game_count() == 1 { "" } else { "s" },
             ranges(&self.games)
         )
     }
 }
 
-/// Numbers as ranges: `1-3, 7, 9-10` (at most 20 ranges, then a count).
-fn ranges(numbers: &[usize]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < numbers.len() {
-        let mut j = i;
-        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            numbers[i].to_string()
-        } else {
-            format!("{}-{}", numbers[i], numbers[j])
-        });
-        i = j + 1;
-    }
-    if parts.len() > 20 {
-        let more = parts.len() - 20;
-        parts.truncate(20);
-        parts.push(format!("and {more} more ranges"));
+/// Ranges as text: `1-3, 7, 9-10` (at most 20 ranges, then a count).
+fn ranges(ranges: &[(u64, u64)]) -> String {
+    let mut parts: Vec<String> = ranges
+        .iter()
+        .take(20)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if ranges.len() > 20 {
+        parts.push(format!("and {} more ranges", ranges.len() - 20));
     }
     parts.join(", ")
 }
