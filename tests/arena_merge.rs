@@ -316,3 +316,30 @@ fn a_huge_games_setting_with_a_handful_of_games_merges_at_once() {
     let secs = start.elapsed().as_secs_f64();
     assert!(secs < 1.0, "{secs} s");
 }
+
+/// Was: merging a version-1 record with a version-2 one said "records of
+/// different matches" (of a setting missing from one): now it says that
+/// one is version 1, which states no settings, and what to do.
+#[test]
+fn a_version_1_record_with_a_version_2_one_says_so() {
+    let dir = scratch("merge-versions");
+    let played = play(&dir, "v2.txt", "", &["--games", "4"]);
+    let text = std::fs::read_to_string(&played).unwrap();
+    let v1: String = text
+        .replacen("# tabula-match 2", "# tabula-match 1", 1)
+        .lines()
+        .filter(|l| !l.starts_with("# settings"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let old = dir.join("v1.txt");
+    std::fs::write(&old, v1).unwrap();
+    assert!(MatchRecord::read(&old).unwrap().settings.is_empty());
+    for pair in [[&old, &played], [&played, &old]] {
+        let err = merge(&[pair[0], pair[1]], &[])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("v1.txt is a version-1 record"), "{err}");
+        assert!(err.contains("v2.txt a version-2 record"), "{err}");
+        assert!(!err.contains("different matches"), "{err}");
+    }
+}

@@ -190,3 +190,23 @@ fn a_fifo_a_device_or_a_huge_file_as_settings_is_refused_at_once() {
         assert!(secs < 1.0, "--config {path}: {secs} s");
     }
 }
+
+/// Was: `komi nan` (and `inf`) was accepted as a number. Now each is
+/// refused with a clear `?`; a finite komi is accepted (and ignored).
+#[test]
+fn komi_takes_finite_numbers_only() {
+    let (code, out, _) = run(
+        &[],
+        "komi nan\nkomi inf\nkomi -infinity\nkomi NaN\nkomi 6.5\n",
+    );
+    assert_eq!(code, 0);
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 5, "{out}");
+    for r in &replies[..4] {
+        assert!(
+            r.starts_with("? ") && r.contains("komi must be a finite number"),
+            "{out}"
+        );
+    }
+    assert_eq!(replies[4], "= ");
+}

@@ -1187,6 +1187,22 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
                 rec.options.join(" ")
             ));
         }
+        // A version-1 record states no settings: it differs from a newer
+        // one in having none, not in what they say.
+        if first.settings.is_empty() != rec.settings.is_empty() {
+            let (old, new, newer) = if first.settings.is_empty() {
+                (first_name, name, rec)
+            } else {
+                (name, first_name, first)
+            };
+            return incompatible(format!(
+                "{old} is a version-1 record ('{MAGIC_V1}', which states no settings) and {new} \
+                 a version-2 record (which states them: {}): a record that states no settings \
+                 cannot be checked to be of the same match; merge records of one version (play \
+                 the version-1 match again with this tabula to merge it with newer records)",
+                pairs_text(&newer.settings).trim()
+            ));
+        }
         if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
             return incompatible(format!(
                 "{first_name} has {} where {name} has {}: records of different matches",

@@ -617,7 +617,14 @@ fn command(name: &str, words: Vec<String>) -> Result<Command, ParseError> {
         "boardsize" if n == 1 => Ok(Command::BoardSize(number(&words[0], "the board size")?)),
         "boardsize" => Err(usage_of(name)),
         "clear_board" => none(Command::ClearBoard),
-        "komi" if n == 1 => Ok(Command::Komi(number(&words[0], "komi")?)),
+        // A komi is a finite number: `nan` and `inf` parse as f64 but are none.
+        "komi" if n == 1 => match number::<f64>(&words[0], "komi")? {
+            k if k.is_finite() => Ok(Command::Komi(k)),
+            _ => Err(ParseError::BadArgument(format!(
+                "komi must be a finite number, not '{}'",
+                words[0]
+            ))),
+        },
         "komi" => Err(usage_of(name)),
         "play" if n >= 1 => Ok(Command::Play(words)),
         "play" => Err(usage_of(name)),
