@@ -189,7 +189,7 @@ impl OpeningSuite {
     pub fn words(&self) -> String {
         format!(
             "openings={} format={} order={} start={}",
-            super::record::quote(&self.path.display().to_string()),
+            super::record::codec::write_value(&self.path.display().to_string()),
             match self.format {
                 OpeningFormat::Moves => "moves",
                 OpeningFormat::Positions => "positions",

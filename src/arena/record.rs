@@ -19,8 +19,10 @@
 //! ```
 //!
 //! Each game block is written when the game ends (so games appear in the
-//! order they finished) and is followed by an empty line. Values holding
-//! spaces are double-quoted with `\"`, `\\` and `\n` escapes.
+//! order they finished) and is followed by an empty line. Every key,
+//! value and list of names is written and read through [`codec`], so that
+//! any name (spaces, quotes, `=`, commas, non-ASCII) reads back as
+//! written; values that need it are double-quoted with escapes.
 //!
 //! The record proves what it holds: `# settings` holds every setting of
 //! the runner that changes the games, and each engine line its own
@@ -35,6 +37,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub mod codec;
 use std::path::{Path, PathBuf};
 
 /// The first line of every record file written now.
@@ -304,82 +308,12 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Quotes a value if it needs it.
-pub fn quote(value: &str) -> String {
-    if !value.is_empty()
-        && !value
-            .chars()
-            .any(|c| c.is_whitespace() || "\"\\=".contains(c))
-    {
-        return value.to_string();
-    }
-    let mut out = String::from("\"");
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Splits `key=value key="quoted value"` into pairs.
-pub fn parse_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
-    let mut pairs = Vec::new();
-    let mut chars = text.chars().peekable();
-    loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        if chars.peek().is_none() {
-            return Ok(pairs);
-        }
-        let mut key = String::new();
-        while let Some(c) = chars.next_if(|&c| c != '=' && !c.is_whitespace()) {
-            key.push(c);
-        }
-        if chars.next() != Some('=') {
-            return Err(format!("'{key}' is not key=value"));
-        }
-        let mut value = String::new();
-        if chars.next_if_eq(&'"').is_some() {
-            loop {
-                match chars.next() {
-                    None => return Err(format!("unclosed quote in the value of '{key}'")),
-                    Some('"') => break,
-                    Some('\\') => match chars.next() {
-                        Some('n') => value.push('\n'),
-                        Some(c) => value.push(c),
-                        None => return Err(format!("unclosed quote in the value of '{key}'")),
-                    },
-                    Some(c) => value.push(c),
-                }
-            }
-        } else {
-            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
-                value.push(c);
-            }
-        }
-        pairs.push((key, value));
-    }
-}
-
 fn join_nums(values: &[f64]) -> String {
     values
         .iter()
         .map(|v| format!("{v}"))
         .collect::<Vec<_>>()
         .join(",")
-}
-
-/// `key=value` pairs as header words: ` key=value key="two words"`.
-fn pairs_text(pairs: &[(String, String)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!(" {k}={}", quote(v)))
-        .collect()
 }
 
 /// The words of an `# engine` line that are not the engine's settings.
@@ -400,23 +334,27 @@ impl MatchRecord {
         let seeds: Vec<String> = self.seeds.iter().map(u64::to_string).collect();
         out.push_str(&format!(
             "# match game={} options={} seed={} seats={}{}\n",
-            quote(&self.game),
-            quote(&self.options.join(" ")),
-            quote(&seeds.join(",")),
-            quote(&self.seat_names.join(",")),
-            self.shard
-                .as_ref()
-                .map_or(String::new(), |s| format!(" shard={}", quote(s))),
+            codec::write_value(&self.game),
+            codec::write_value(&self.options.join(" ")),
+            codec::write_list(&seeds),
+            codec::write_list(&self.seat_names),
+            self.shard.as_ref().map_or(String::new(), |s| format!(
+                " shard={}",
+                codec::write_value(s)
+            )),
         ));
-        out.push_str(&format!("# settings{}\n", pairs_text(&self.settings)));
+        out.push_str(&format!(
+            "# settings{}\n",
+            codec::write_pairs(&self.settings)
+        ));
         for (i, e) in self.engines.iter().enumerate() {
             out.push_str(&format!(
                 "# engine index={i} name={} proto={} cmd={} init={}{}\n",
-                quote(&e.name),
-                quote(&e.proto),
-                quote(&e.command),
-                quote(&e.init.join("\n")),
-                pairs_text(&e.settings),
+                codec::write_value(&e.name),
+                codec::write_value(&e.proto),
+                codec::write_value(&e.command),
+                codec::write_value(&e.init.join("\n")),
+                codec::write_pairs(&e.settings),
             ));
         }
         out
@@ -425,7 +363,10 @@ impl MatchRecord {
     /// The line that closes a record whose match stopped before its last
     /// game.
     pub fn stopped_text(reason: &str, games: usize) -> String {
-        format!("# stopped reason={} games={games}\n", quote(reason))
+        format!(
+            "# stopped reason={} games={games}\n",
+            codec::write_value(reason)
+        )
     }
 
     /// The block of one game: its header line, its transcript, an empty line.
@@ -438,33 +379,36 @@ impl MatchRecord {
         };
         let seats: Vec<String> = g.seats.iter().map(|&e| name(e)).collect();
         let mut line = format!(
-            "# game number={} pairing={},{} deal={} seats={}",
+            "# game number={} pairing={} deal={} seats={}",
             g.number,
-            quote(&name(g.pairing.0)),
-            quote(&name(g.pairing.1)),
+            codec::write_list(&[name(g.pairing.0), name(g.pairing.1)]),
             g.deal,
-            quote(&seats.join(",")),
+            codec::write_list(&seats),
         );
         match &g.ending {
             Ending::Normal => line.push_str(" ending=normal"),
             Ending::MoveLimit => line.push_str(" ending=movelimit"),
-            Ending::Adjudicated(d) => {
-                line.push_str(&format!(" ending=adjudicated detail={}", quote(d)))
-            }
-            Ending::Resign(e) => {
-                line.push_str(&format!(" ending=resign culprit={}", quote(&name(*e))))
-            }
+            Ending::Adjudicated(d) => line.push_str(&format!(
+                " ending=adjudicated detail={}",
+                codec::write_value(d)
+            )),
+            Ending::Resign(e) => line.push_str(&format!(
+                " ending=resign culprit={}",
+                codec::write_value(&name(*e))
+            )),
             Ending::Forfeit {
                 engine,
                 fault,
                 detail,
             } => line.push_str(&format!(
                 " ending=forfeit culprit={} fault={} detail={}",
-                quote(&name(*engine)),
+                codec::write_value(&name(*engine)),
                 fault.word(),
-                quote(detail)
+                codec::write_value(detail)
             )),
-            Ending::Error(m) => line.push_str(&format!(" ending=error detail={}", quote(m))),
+            Ending::Error(m) => {
+                line.push_str(&format!(" ending=error detail={}", codec::write_value(m)))
+            }
         }
         if let Some(scores) = &g.scores {
             line.push_str(&format!(" scores={}", join_nums(scores)));
@@ -472,7 +416,7 @@ impl MatchRecord {
         let winners: Vec<String> = g.winners.iter().map(usize::to_string).collect();
         line.push_str(&format!(
             " winners={} results={} plies={} ms={} lines={}\n",
-            quote(&winners.join(",")),
+            codec::write_list(&winners),
             join_nums(&g.seat_results),
             g.plies,
             g.millis,
@@ -594,7 +538,7 @@ impl MatchRecord {
                 }
                 continue;
             }
-            let pair_list = parse_pairs(rest).map_err(|m| err(no, m))?;
+            let pair_list = codec::read_pairs(rest).map_err(|m| err(no, m.0))?;
             let mut pairs: BTreeMap<String, String> = BTreeMap::new();
             for (k, v) in &pair_list {
                 if pairs.insert(k.clone(), v.clone()).is_some() {
@@ -634,11 +578,11 @@ impl MatchRecord {
                         .split_whitespace()
                         .map(str::to_string)
                         .collect();
-                    rec.seeds = split_list(&get("seed"))
+                    rec.seeds = codec::read_list(&get("seed"))
                         .iter()
                         .map(|s| s.parse().map_err(|_| err(no, format!("bad seed '{s}'"))))
                         .collect::<Result<_, _>>()?;
-                    rec.seat_names = split_list(&get("seats"));
+                    rec.seat_names = codec::read_list(&get("seats"));
                     if rec.seat_names.is_empty() {
                         return Err(err(no, "'# match' names no seats".to_string()));
                     }
@@ -1125,7 +1069,7 @@ fn first_difference<'a>(
 
 fn show_setting(key: &str, value: Option<&str>) -> String {
     match value {
-        Some(v) => format!("{key}={}", quote(v)),
+        Some(v) => format!("{key}={}", codec::write_value(v)),
         None => format!("no {key}"),
     }
 }
@@ -1200,7 +1144,7 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
                  a version-2 record (which states them: {}): a record that states no settings \
                  cannot be checked to be of the same match; merge records of one version (play \
                  the version-1 match again with this tabula to merge it with newer records)",
-                pairs_text(&newer.settings).trim()
+                codec::write_pairs(&newer.settings).trim()
             ));
         }
         if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
@@ -1386,17 +1330,9 @@ fn stopped_note(rec: &MatchRecord) -> String {
     })
 }
 
-fn split_list(text: &str) -> Vec<String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// Finite numbers, separated by commas.
 fn parse_nums(text: &str, what: &str) -> Result<Vec<f64>, String> {
-    split_list(text)
+    codec::read_list(text)
         .iter()
         .map(|s| match s.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
@@ -1426,11 +1362,11 @@ fn parse_game(
             .parse()
             .map_err(|_| format!("bad or missing {key} '{}'", get(key)))
     };
-    let pairing = split_list(get("pairing"));
+    let pairing = codec::read_list(get("pairing"));
     let [a, b] = pairing.as_slice() else {
         return Err("pairing must name two engines".to_string());
     };
-    let seats = split_list(get("seats"))
+    let seats = codec::read_list(get("seats"))
         .iter()
         .map(|n| engine(n))
         .collect::<Result<Vec<_>, _>>()?;
@@ -1469,7 +1405,7 @@ fn parse_game(
         "error" => Ending::Error(get("detail").to_string()),
         other => return Err(format!("unknown ending '{other}'")),
     };
-    let winners: Vec<usize> = split_list(get("winners"))
+    let winners: Vec<usize> = codec::read_list(get("winners"))
         .iter()
         .map(|s| match s.parse() {
             Ok(w) if w < seats.len() => Ok(w),
@@ -1531,23 +1467,6 @@ fn parse_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_round_trips() {
-        for v in ["plain", "", "two words", "a \"q\" \\ b", "x=y", "l1\nl2"] {
-            let text = format!("k={} z=1", quote(v));
-            let pairs = parse_pairs(&text).unwrap();
-            assert_eq!(
-                pairs,
-                vec![
-                    ("k".to_string(), v.to_string()),
-                    ("z".to_string(), "1".to_string())
-                ]
-            );
-        }
-        assert!(parse_pairs("k=\"open").is_err());
-        assert!(parse_pairs("novalue").is_err());
-    }
 
     #[test]
     fn engines_with_several_seats_score_by_their_mean() {
