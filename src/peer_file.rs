@@ -73,6 +73,16 @@ pub const OPENINGS: Kind = Kind {
     refuse_own_streams: false,
 };
 
+/// A file of positions (`tabula bench --ffo DIR`'s endgame test file):
+/// 64 MiB.
+pub const POSITIONS: Kind = Kind {
+    what: "position file",
+    max_len: 64 << 20,
+    magic: b"",
+    within: None,
+    refuse_own_streams: false,
+};
+
 /// A match record (`tabula match --merge`): 1 GiB, the record of some
 /// twenty million games of Othello.
 pub const RECORD: Kind = Kind {
@@ -148,11 +158,11 @@ impl fmt::Display for PeerFileError {
             ),
             Refusal::BadMagic => write!(
                 f,
-                "'{path}': not a {what} (bad magic: it does not start as one does)"
+                "'{path}': not a {what} (bad magic: its first bytes are not those of one)"
             ),
             Refusal::TooLarge(max) => write!(
                 f,
-                "'{path}': larger than {max} bytes ({}), the most a {what} may hold: not read",
+                "'{path}': larger than {max} bytes ({}), the limit for {what}s: not read",
                 size_text(*max)
             ),
             Refusal::TimedOut(t) => write!(
@@ -170,15 +180,24 @@ impl fmt::Display for PeerFileError {
 
 impl std::error::Error for PeerFileError {}
 
-/// Reads the regular file `path`, which must start with `magic` and hold
-/// at most `max_len` bytes, giving up after `within` (a weight file).
+/// Reads the regular weight file `path` (`set eval FILE`), which must
+/// start with `magic` and hold at most `max_len` bytes, giving up after
+/// `within`; the engine's own standard streams are refused.
 pub fn read(
     path: &Path,
     magic: &[u8],
     max_len: u64,
     within: Duration,
 ) -> Result<Vec<u8>, PeerFileError> {
-    read_bounded(path, "file", magic, max_len, Some(within), true, &never)
+    read_bounded(
+        path,
+        "weight file",
+        magic,
+        max_len,
+        Some(within),
+        true,
+        &never,
+    )
 }
 
 /// Reads the regular file `path` as a file of `kind`, giving the read up

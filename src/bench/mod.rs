@@ -407,7 +407,12 @@ pub fn run(config: &BenchConfig) -> String {
     }
     if let Some(dir) = &config.ffo {
         let path = dir.join("fforum-40-59.obf");
-        match std::fs::read_to_string(&path) {
+        // The one reader of named files: a regular file, checked first.
+        match crate::peer_file::read_text(
+            &path,
+            &crate::peer_file::POSITIONS,
+            &crate::peer_file::never,
+        ) {
             Ok(text) => {
                 let mut totals = [Vec::new(), Vec::new()];
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
@@ -438,7 +443,7 @@ pub fn run(config: &BenchConfig) -> String {
                 }
             }
             Err(e) => {
-                let _ = writeln!(out, "ffo: cannot read {}: {e}", path.display());
+                let _ = writeln!(out, "ffo: {e}");
             }
         }
     }
