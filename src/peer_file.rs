@@ -154,7 +154,7 @@ impl fmt::Display for PeerFileError {
             }
             Refusal::StandardStream => write!(
                 f,
-                "cannot read the {what} '{path}': it is the program's own input or output"
+                "cannot read the {what} '{path}': it is the engine's own input or output"
             ),
             Refusal::BadMagic => write!(
                 f,

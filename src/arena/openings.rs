@@ -115,7 +115,8 @@ impl OpeningSuite {
         }
         // The one reader of named files: a regular file (a FIFO or a
         // device is refused before it is opened), at most 64 MiB.
-        let cancel = || super::interrupt::interrupted() || super::interrupt::stopping();
+        // Given up when a signal ends the runner.
+        let cancel = super::interrupt::stopping;
         let text = crate::peer_file::read_text(&path, &crate::peer_file::OPENINGS, &cancel)
             .map_err(|e| ConfigError(format!("--openings: {e}")))?;
         let mut openings = Vec::new();
