@@ -104,7 +104,7 @@ fn play_through_api(server: &Server, query: &str, undo_at: Option<usize>) -> Str
         let e = Json::parse(&e).expect("an event");
         match e.get("type").str() {
             Some("over") => break,
-            Some("state") if e.get("waiting").num() == Some(1.0) => {
+            Some("state") if *e.get("waiting") == Json::Bool(true) => {
                 if !undone && Some(played) == undo_at {
                     let (status, body) =
                         http(server.port, "POST", &format!("/api/undo?s={id}"), "");

@@ -365,8 +365,8 @@ function told(line) {
   const kind = st.view.kind;
   if (w[0] === 'deal') {
     if (kind === 'hearts' || kind === 'wizard') {
-      if (current.length === 0 && (tricks.length > 0 || roundNo > 0)) finishHand(false);
-      if (!isDraw(w)) { roundNo++; tricks = []; current = []; }
+      if (isNewHand(kind, w) && current.length === 0 && tricks.length > 0) finishHand(false);
+      if (isNewHand(kind, w)) { roundNo++; tricks = []; current = []; }
     }
     return;
   }
@@ -380,7 +380,9 @@ function told(line) {
   }
 }
 
-function isDraw(w) { return false && w; }
+// A new hand's deal: Hearts tells a seat its 13 cards (then the three it
+// receives, and who holds the two of clubs); Wizard a round's cards.
+function isNewHand(kind, w) { return kind === 'wizard' || w.length > 13; }
 
 function trickWinner(kind, cards) {
   const rank = (c) => RANKS.indexOf(c[0]);
@@ -1039,7 +1041,7 @@ function cardTable(view, board) {
   }
   if (view.kind === 'hearts' && view.passed[me] && view.passed[me].length && view.phase !== 'pass') {
     const p = document.createElement('div');
-    const got = receivedCards(view);
+    const got = receivedCards();
     p.textContent = 'You passed ' + view.passed[me].map(cardText).join(' ') + (got ? '; you received ' + got.map(cardText).join(' ') : '');
     choices.appendChild(p);
   }
@@ -1067,19 +1069,17 @@ function cardTable(view, board) {
   board.appendChild(mine);
 }
 
-// Hearts: the cards that came in the pass (the hand's cards not dealt
-// to it), from the deal line this seat was told.
-function receivedCards(view) {
-  const deal = lines.slice().reverse().find((l) => l.startsWith('deal '));
-  if (!deal) return null;
-  const dealt = deal.split(' ').slice(1).filter((w) => CARD.test(w));
-  if (dealt.length < 13) return null;
-  const me = st.you;
-  const hand = view.hands[me] || [];
-  const playedMine = [];
-  for (const l of lines) { const w = l.split(' '); if (w[0] === 'play' && w[1] === st.seats[me] && CARD.test(w[2])) playedMine.push(w[2]); }
-  const got = hand.concat(playedMine).filter((c) => !dealt.includes(c));
-  return got.length ? got : null;
+// Hearts: the cards that came in the pass: the three-card deal line
+// this seat was told after its hand's.
+function receivedCards() {
+  let got = null;
+  for (const l of lines) {
+    const w = l.split(' ');
+    if (w[0] !== 'deal') continue;
+    if (w.length > 13) got = null;
+    else if (w.length === 4 && w.slice(1).every((c) => CARD.test(c))) got = w.slice(1);
+  }
+  return got;
 }
 
 function bestValue(card) {
@@ -1117,21 +1117,25 @@ function drawLog() {
   const add = (text, head) => { const li = document.createElement('li'); li.textContent = text; if (head) li.className = 'head'; log.appendChild(li); };
   if (kind === 'othello' || kind === 'quoridor') {
     const n = st.seats.length;
+    let k = 0;
     let row = [];
     for (const l of lines) {
       const w = l.split(' ');
       if (w[0] !== 'play') continue;
       row.push(w[2]);
-      if (row.length === n) { add(row.join(' ')); row = []; }
+      if (row.length === n) { add(++k + '. ' + row.join(' ')); row = []; }
     }
-    if (row.length) add(row.join(' '));
+    if (row.length) add(++k + '. ' + row.join(' '));
   } else if (kind === 'hearts' || kind === 'wizard') {
     let round = 0, trick = [], k = 0;
     const n = st.seats.length;
     let trump = null;
     for (const l of lines) {
       const w = l.split(' ');
-      if (w[0] === 'deal') { round++; k = 0; add((kind === 'hearts' ? 'Hand ' : 'Round ') + round, true); continue; }
+      if (w[0] === 'deal') {
+        if (isNewHand(kind, w)) { round++; k = 0; add((kind === 'hearts' ? 'Hand ' : 'Round ') + round, true); }
+        continue;
+      }
       if (w[0] !== 'play') continue;
       const mv = w[2];
       if (mv.includes('+')) { add(w[1] + ' passes ' + mv.split('+').map(cardText).join(' ')); continue; }
