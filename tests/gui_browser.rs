@@ -127,8 +127,7 @@ fn screenshot(b: &Browser, name: &str) {
 /// width, none over another; on the wide screens all in the first screen,
 /// on the phone the status, the board and the hand.
 fn check_layout(b: &Browser, what: &str, width: u32) {
-    let report = b.js(
-        "window.scrollTo(0, 0);
+    let report = b.js("window.scrollTo(0, 0);
          const pick = (css) => document.querySelector(css);
          const parts = { board: pick('#board svg.board') || pick('#cardtable'), hand: pick('#hand'),
                          status: pick('#status'), score: pick('#score') };
@@ -139,8 +138,7 @@ fn check_layout(b: &Browser, what: &str, width: u32) {
            const r = e.getBoundingClientRect();
            out.boxes[k] = [r.left, r.top, r.right, r.bottom];
          }
-         return JSON.stringify(out);",
-    );
+         return JSON.stringify(out);");
     let report = Json::parse(report.str().unwrap()).unwrap();
     let inner_w = report.get("width").num().unwrap();
     let inner_h = report.get("height").num().unwrap();
@@ -158,7 +156,10 @@ fn check_layout(b: &Browser, what: &str, width: u32) {
     };
     for (k, v) in boxes {
         let [l, t, r, bottom] = rect(v);
-        assert!(r - l > 10.0 && bottom - t > 10.0, "{what} at {width}: {k} is empty");
+        assert!(
+            r - l > 10.0 && bottom - t > 10.0,
+            "{what} at {width}: {k} is empty"
+        );
         assert!(
             l >= -0.5 && r <= inner_w + 0.5,
             "{what} at {width}: {k} is off-screen sideways ({l}..{r} of {inner_w})"
@@ -198,11 +199,21 @@ fn check_result(b: &Browser, what: &str) {
     // The result stays: a later look shows it still.
     std::thread::sleep(Duration::from_millis(300));
     let again = b.js("return document.getElementById('status').textContent");
-    assert_eq!(again.str(), Some(status.as_str()), "{what}: the result left");
+    assert_eq!(
+        again.str(),
+        Some(status.as_str()),
+        "{what}: the result left"
+    );
     let body = b.js("return document.body.innerText");
     let body = body.str().unwrap_or("");
-    assert!(!body.contains("thinking"), "{what}: 'thinking' in a finished game");
-    assert!(!body.contains("to move"), "{what}: 'to move' in a finished game");
+    assert!(
+        !body.contains("thinking"),
+        "{what}: 'thinking' in a finished game"
+    );
+    assert!(
+        !body.contains("to move"),
+        "{what}: 'to move' in a finished game"
+    );
 }
 
 /// The click times the page measured: (count, median, max) in ms.
@@ -325,11 +336,17 @@ fn othello(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
             let v = b.js("return document.querySelector('#othello [data-value]').textContent");
             let v = v.str().unwrap_or("");
             assert!(
-                !v.ends_with('%') && v.trim_start_matches(['=', '+', '\u{2212}']).parse::<i32>().is_ok(),
+                !v.ends_with('%')
+                    && v.trim_start_matches(['=', '+', '\u{2212}'])
+                        .parse::<i32>()
+                        .is_ok(),
                 "a disc margin: {v}"
             );
             assert!(
-                b.wait_for("!document.getElementById('legend').hidden", Duration::from_secs(5)),
+                b.wait_for(
+                    "!document.getElementById('legend').hidden",
+                    Duration::from_secs(5)
+                ),
                 "no legend"
             );
             screenshot(b, "othello");
@@ -501,13 +518,27 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
             (
                 "wizard",
                 Box::new(|b| {
-                    cards(b, &url, "wizard", &[("players", "3"), ("rounds", "3")], "0", width)
+                    cards(
+                        b,
+                        &url,
+                        "wizard",
+                        &[("players", "3"), ("rounds", "3")],
+                        "0",
+                        width,
+                    )
                 }),
             ),
             (
                 "ninetynine",
                 Box::new(|b| {
-                    cards(b, &url, "ninetynine", &[("players", "3"), ("tokens", "1")], "0", width)
+                    cards(
+                        b,
+                        &url,
+                        "ninetynine",
+                        &[("players", "3"), ("tokens", "1")],
+                        "0",
+                        width,
+                    )
                 }),
             ),
         ];
@@ -525,7 +556,10 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
                 screenshot(&browser, "hearts-phone");
             }
             check_console(&browser, &what);
-            eprintln!("{what}: {} clicks, median {:.1} ms, max {:.1} ms", l.0, l.1, l.2);
+            eprintln!(
+                "{what}: {} clicks, median {:.1} ms, max {:.1} ms",
+                l.0, l.1, l.2
+            );
             all.push((what, l));
         }
     }

@@ -200,18 +200,22 @@ fn advise(
                 continue;
             }
         };
-        // The last line of each rank is the freshest.
-        let mut lines: Vec<(InfoLine, Option<i32>)> = Vec::new();
+        // The last line of each move is the freshest; across slices a
+        // move keeps its deepest value (a slice's search may end with
+        // only its first moves searched deeper).
         for (info, line) in reply.lines().filter_map(|l| parse_info(l).map(|i| (i, l))) {
             let exact = exact_margin(line);
-            match lines.iter_mut().find(|(i, _)| i.mv == info.mv) {
-                Some(i) => *i = (info, exact),
-                None => lines.push((info, exact)),
+            match best.iter_mut().find(|(i, _)| i.mv == info.mv) {
+                Some(old) => {
+                    let deeper = info.depth.unwrap_or(0) >= old.0.depth.unwrap_or(0);
+                    if deeper || exact.is_some() {
+                        *old = (info, exact);
+                    }
+                }
+                None => best.push((info, exact)),
             }
         }
-        if !lines.is_empty() {
-            best = lines;
-        }
+        best.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
         let depth = best.iter().filter_map(|(i, _)| i.depth).max();
         let iterations = best.iter().filter_map(|(i, _)| i.iterations).max();
         let moves = json::array(best.iter().map(|(i, exact)| {

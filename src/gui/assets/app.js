@@ -21,6 +21,7 @@ let analysisInfo = null; // the last analysis event
 let selected = [];       // cards chosen for a pass
 let lines = [];          // every line this seat was told this game
 let tricks = [];         // this hand's tricks: {cards: [[seat, card]], winner, points}
+let allTricks = [];      // every trick of the game, for the move list
 let current = [];        // the trick being played (from the told lines)
 let roundNo = 0;         // hand or round number, from the deal lines
 let trumpNow = null;     // Wizard: the trump of the round being played
@@ -214,6 +215,7 @@ function resetGame() {
   selected = [];
   lines = [];
   tricks = [];
+  allTricks = [];
   current = [];
   roundNo = 0;
   trumpNow = bidsNow = summary = null;
@@ -316,6 +318,7 @@ function onEvent(e) {
     const keepOver = e.step !== 0 ? null : over;
     lines = [];
     tricks = [];
+    allTricks = [];
     current = [];
     roundNo = 0;
     sheetRows = [];
@@ -376,6 +379,7 @@ function told(line) {
   if (current.length === st.seats.length) {
     const t = { cards: current, winner: trickWinner(kind, current), points: kind === 'hearts' ? heartsPoints(current) : null };
     tricks.push(t);
+    allTricks.push(t);
     current = [];
   }
 }
@@ -897,8 +901,12 @@ function cardTable(view, board) {
     const o = document.createElement('div');
     o.className = 'seat' + (turnSeat === s ? ' turn' : '');
     o.dataset.seat = String(s);
-    o.style.left = (50 + 41 * Math.cos(a)) + '%';
-    o.style.top = (50 + 38 * Math.sin(a)) + '%';
+    // Anchored by the side that faces out, so that no seat leaves the
+    // felt.
+    const c = Math.cos(a), sn = Math.sin(a);
+    o.style.left = (50 + 47 * c) + '%';
+    o.style.top = (50 + 46 * sn) + '%';
+    o.style.transform = 'translate(' + (-50 - 50 * c) + '%, ' + (-50 - 50 * sn) + '%)';
     const head = document.createElement('div');
     head.className = 'nm';
     head.textContent = seatName(s);
@@ -939,8 +947,8 @@ function cardTable(view, board) {
     const a = seatAngle(view, s);
     const w = document.createElement('div');
     w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
-    w.style.left = (50 + 17 * Math.cos(a)) + '%';
-    w.style.top = (50 + 20 * Math.sin(a)) + '%';
+    w.style.left = (50 + 15 * Math.cos(a)) + '%';
+    w.style.top = (50 + 17 * Math.sin(a)) + '%';
     if (shownTrick) w.style.opacity = '.8';
     w.appendChild(cardEl(c));
     const l = document.createElement('div');
@@ -961,10 +969,6 @@ function cardTable(view, board) {
     d.textContent = (view.reversed ? '\u21ba anticlockwise' : '\u21bb clockwise') + ' \u00b7 stock ' + view.stock;
     center.appendChild(d);
     if (view.top) { const w = document.createElement('div'); w.style.display = 'inline-block'; w.appendChild(cardEl(view.top)); center.appendChild(w); }
-  } else if (shownTrick) {
-    const d = document.createElement('div');
-    d.textContent = seatName(shownTrick.winner) + ' took the trick';
-    center.appendChild(d);
   }
   felt.appendChild(center);
   if (done) {
@@ -986,7 +990,8 @@ function cardTable(view, board) {
   const info = document.createElement('div');
   info.className = 'tableinfo';
   if (view.kind === 'hearts') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 pass ' + view.pass + ' \u00b7 trick ' + Math.min(view.tricks + 1, 13) + ' of 13 \u00b7 hearts ' + (view.broken ? 'broken' : 'not broken');
-  if (view.kind === 'wizard') info.textContent = 'Round ' + view.round + ' of ' + view.rounds + ' \u00b7 ' + view.round_cards + ' card' + (view.round_cards === 1 ? '' : 's') + ' each \u00b7 turned: ' + cardText(view.turned) + ' \u00b7 trump: ' + (view.trump ? SUITS[view.trump] : (view.phase === 'trump' ? 'the dealer names it' : 'none'));
+  if (view.kind === 'wizard' && (done || view.round > view.rounds)) info.textContent = 'All ' + view.rounds + ' rounds played.';
+  else if (view.kind === 'wizard') info.textContent = 'Round ' + view.round + ' of ' + view.rounds + ' \u00b7 ' + view.round_cards + ' card' + (view.round_cards === 1 ? '' : 's') + ' each \u00b7 turned: ' + cardText(view.turned) + ' \u00b7 trump: ' + (view.trump ? SUITS[view.trump] : (view.phase === 'trump' ? 'the dealer names it' : 'none'));
   if (view.kind === 'ninetynine') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 total ' + view.total + ' \u00b7 ' + (view.reversed ? 'anticlockwise' : 'clockwise');
   board.appendChild(info);
   if (view.kind !== 'ninetynine' && !replay) {
@@ -1127,7 +1132,7 @@ function drawLog() {
     }
     if (row.length) add(++k + '. ' + row.join(' '));
   } else if (kind === 'hearts' || kind === 'wizard') {
-    let round = 0, trick = [], k = 0;
+    let round = 0, trick = [], k = 0, done = 0;
     const n = st.seats.length;
     let trump = null;
     for (const l of lines) {
@@ -1145,7 +1150,7 @@ function drawLog() {
       trick.push([st.seats.indexOf(w[1]), mv]);
       if (trick.length === n) {
         k++;
-        const t = tricks.find((x) => x.cards.length === n && x.cards.every((c, i) => c[1] === trick[i][1]));
+        const t = allTricks[done++];
         const winner = t ? t.winner : null;
         add('Trick ' + k + ': ' + trick.map(([s, c]) => st.seats[s] + ' ' + cardText(c)).join(', ') + (winner !== null ? ' \u2192 ' + st.seats[winner] + (t.points ? ' (' + t.points + ')' : '') : ''));
         trick = [];
@@ -1159,7 +1164,7 @@ function drawLog() {
       const w = l.split(' ');
       if (w[0] === 'deal') { if (w.length > 2 || hand === 0) { hand++; add('Hand ' + hand, true); } continue; }
       if (w[0] !== 'play') continue;
-      add(w[1] + (w[2] === 'lose' ? ' gives up a token' : ' plays ' + cardText(w[2].slice(0, 2)) + (w[2].length > 2 ? ' as ' + w[2].slice(2) : '')));
+      add(w[1] + (w[2] === 'lose' ? ' gives up a token' : ' plays ' + cardText(w[2].slice(0, 2)) + (w[2].length > 2 ? ' as ' + ({ '+': '+10', '-': '\u221210' }[w[2].slice(2)] || w[2].slice(2)) : '')));
     }
   }
   log.scrollTop = log.scrollHeight;
