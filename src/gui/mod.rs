@@ -112,7 +112,7 @@ fn page_options(game: &str) -> &'static [&'static str] {
 /// default player first (`default`: no search is set, so the engine plays
 /// its tuned default, e.g. Othello's alpha-beta with its endgame solver),
 /// then every search of the engine's registry that fits the game type and
-/// its number of seats.
+/// its number of seats (but the exact solver, `solve`).
 struct Searches {
     /// The search the engine plays this game with when none is set.
     default: String,
@@ -138,8 +138,11 @@ impl Searches {
             type Output = Vec<SearchKind>;
             fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
                 let seats = G::new_game(options).map_or(2, |g| g.num_seats());
+                // `solve` is the exact solver, a tool rather than a
+                // player (where it cannot solve it plays the rule move).
                 SearchKind::ALL
                     .into_iter()
+                    .filter(|&k| k != SearchKind::Solve)
                     .filter(|&k| {
                         let settings = Settings {
                             search: k,

@@ -474,6 +474,13 @@ function signed(x) { return x > 0 ? '+' + x : x < 0 ? '\u2212' + (-x) : '0'; }
 async function play(move, reason) {
   if (!session || replay) return;
   const t0 = performance.now();
+  // A move the page knows to be illegal is refused here, with why (the
+  // referee would refuse it too); so is a click out of turn.
+  if (!myTurn() || !st.legal.includes(move)) {
+    notice(over ? 'The game is over.' : !myTurn() ? 'Not your turn yet.' : 'Refused: ' + (reason || whyNot(move)));
+    window.tabula.latencies.push(performance.now() - t0);
+    return;
+  }
   pendingClick = [t0, move];
   try {
     await post('/api/move', { s: session, move });
@@ -483,6 +490,28 @@ async function play(move, reason) {
     notice('Refused: ' + (reason || e.message));
   }
   window.tabula.latencies.push(performance.now() - t0);
+}
+
+// Why a move is not legal, in the game's words.
+function whyNot(move) {
+  const v = st.view;
+  if (v.kind === 'othello') {
+    const i = (+move[1] - 1) * 8 + (move.charCodeAt(0) - 97);
+    const ch = v.position[i];
+    return move + ': ' + (ch === 'X' || ch === 'O' ? 'the square is taken' : 'a move must turn at least one disc');
+  }
+  if (v.kind === 'quoridor') return move + ': your pawn cannot go there';
+  if (v.kind === 'hearts' || v.kind === 'wizard') {
+    const trick = v.trick || [];
+    const hand = v.hands[st.you] || [];
+    const lead = trick.length ? trick.find((x) => x[1][0] !== 'N' && x[1][0] !== 'Z') : null;
+    const suit = lead ? lead[1][1] : null;
+    if (suit && move[0] !== 'Z' && move[0] !== 'N' && move[1] !== suit && hand.some((c) => c[1] === suit && c[0] !== 'Z' && c[0] !== 'N')) return cardText(move) + ': you must follow the suit led (' + SUITS[suit] + ')';
+    if (v.kind === 'hearts' && trick.length === 0 && move[1] === 'H' && !v.broken) return cardText(move) + ': hearts are not broken yet';
+    if (v.kind === 'hearts' && v.tricks === 0) return cardText(move) + ': no points on the first trick, and the two of clubs leads it';
+    return cardText(move) + ' cannot be played now';
+  }
+  return cardText(move.slice(0, 2)) + ' would take the total past 99';
 }
 
 function myTurn() {
