@@ -283,6 +283,7 @@ fn round_trip(b: &Browser, url: &str, game: &str, port: u16) {
     // A reloaded page replays the file.
     b.goto(url);
     assert!(b.wait_for("window.tabula.ready", Duration::from_secs(30)));
+    b.click("#menubtn");
     b.choose_file("#replayfile", &path);
     assert!(
         b.wait_for(

@@ -45,6 +45,11 @@ const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// The command line of `tabula gui`.
 #[derive(Clone, Debug, clap::Args)]
+#[command(mut_arg("engine", |a| a.help(
+    "An engine the page may offer, as KEY=VALUE words: cmd=COMMAND (required), name=, \
+     proto=tabula|gtp, set.KEY=VALUE, init=LINE, dir=, stderr=. Repeat for each engine \
+     (default: this tabula). The page chooses the search and the time per move"
+)))]
 pub struct GuiArgs {
     /// The port (0: any free one). The URL is printed on stdout.
     #[arg(long, default_value_t = 8099)]

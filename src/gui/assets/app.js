@@ -314,8 +314,8 @@ function onEvent(e) {
   }
   if (e.type !== 'state') return;
   if (e.step === 0 || (st && e.step < st.step)) {
-    // A new game, or the game again after an undo: its lines come anew.
-    const keepOver = e.step !== 0 ? null : over;
+    // A new game, or the game again after an undo: its lines come anew,
+    // and a result shown before is no longer the game's.
     lines = [];
     tricks = [];
     allTricks = [];
@@ -323,9 +323,10 @@ function onEvent(e) {
     roundNo = 0;
     sheetRows = [];
     summary = null;
-    over = keepOver && st && st.step === 0 ? keepOver : null;
-    window.tabula.over = over;
+    over = null;
+    window.tabula.over = null;
     window.tabula.lines = [];
+    $('record').hidden = true;
   }
   // The discs the last move turned: only for one move forward.
   flipped = null;
@@ -474,6 +475,11 @@ function signed(x) { return x > 0 ? '+' + x : x < 0 ? '\u2212' + (-x) : '0'; }
 async function play(move, reason) {
   if (!session || replay) return;
   const t0 = performance.now();
+  if (move.includes('+') && st) {
+    // A pass: the same three cards in the order the referee writes them.
+    const key = move.split('+').sort().join('+');
+    move = st.legal.find((m) => m.split('+').sort().join('+') === key) || move;
+  }
   // A move the page knows to be illegal is refused here, with why (the
   // referee would refuse it too); so is a click out of turn.
   if (!myTurn() || !st.legal.includes(move)) {
@@ -1204,6 +1210,7 @@ function drawLog() {
 async function openReplay(text, number, from) {
   try {
     const j = await post('/api/replay', { game: String(number), from: String(from || 0) }, text);
+    const steps = j.steps;
     if (!from) {
       ++generation;
       await closeGame();
@@ -1219,9 +1226,10 @@ async function openReplay(text, number, from) {
       $('rstep').max = String(j.total - 1);
       $('record').hidden = true;
       $('undo').disabled = true;
+      for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b.dataset.game === j.game);
     }
     // A long game comes in windows of steps.
-    j.steps.forEach((s, i) => { replay.steps[j.from + i] = s; });
+    steps.forEach((s, i) => { replay.steps[j.from + i] = s; });
     window.tabula.replayLines = replay.steps.map((s) => s.line);
     showStep(from || 0);
   } catch (e) {
@@ -1231,7 +1239,11 @@ async function openReplay(text, number, from) {
 
 function showStep(k) {
   replay.at = Math.max(0, Math.min(replay.total - 1, k));
-  if (!replay.steps[replay.at]) { openReplay(replay.text, replay.number, replay.at); return; }
+  if (!replay.steps[replay.at]) {
+    // Not yet here: the window of steps from this one.
+    if (replay.at > 0) openReplay(replay.text, replay.number, replay.at);
+    return;
+  }
   $('rstep').value = String(replay.at);
   $('rline').textContent = replay.at + '/' + (replay.total - 1) + ': ' + replay.steps[replay.at].line;
   render();
