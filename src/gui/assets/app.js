@@ -1061,7 +1061,7 @@ function cardTable(view, board) {
       dim: myTurn() && !passing && !legalCard(c),
       sel: selected.includes(c),
       value: v !== undefined ? pct(v) : null,
-      best: best === c || (best && best.startsWith(c) && view.kind === 'ninetynine'),
+      best: best === c || (best && best.startsWith(c) && view.kind === 'ninetynine') || (best && best.includes('+') && best.split('+').includes(c)),
     });
     el.onclick = () => clickCard(c, view);
     slot.appendChild(el);
@@ -1123,9 +1123,13 @@ function receivedCards() {
 }
 
 function bestValue(card) {
-  // Ninety-Nine: a card's best choice (AH1 / AH11).
+  // Ninety-Nine: a card's best choice (AH1 / AH11); a Hearts pass: the
+  // best pass that holds the card.
   let best;
-  for (const [m, v] of Object.entries(values)) if (m.startsWith(card) && m.length > 2 && (best === undefined || v.score > best)) best = v.score;
+  for (const [m, v] of Object.entries(values)) {
+    const fits = m.includes('+') ? m.split('+').includes(card) : m.startsWith(card) && m.length > 2;
+    if (fits && (best === undefined || v.score > best)) best = v.score;
+  }
   return best;
 }
 
@@ -1267,6 +1271,7 @@ function showRules() {
 
 function pickGame(game) {
   $('game').value = game;
+  $('you').textContent = ''; // the game's own seat for you (Hearts: south)
   buildOptions();
   newGame();
 }
