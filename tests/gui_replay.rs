@@ -262,3 +262,66 @@ fn gui_replay_replies_are_bounded_whatever_the_record() {
     assert_eq!(lines, all);
     assert!(tabula::gui::replay::replay_window(&text, 1, total, limit).is_err());
 }
+
+#[test]
+fn gui_analysis_events_name_their_position_and_come_only_while_it_is_on_the_board() {
+    let server = Server::start(&[]);
+    let id = server.new_game("game=othello&you=0&search1=random&ms1=10");
+    let (status, body) = http(
+        server.port,
+        "POST",
+        &format!("/api/analysis?s={id}&on=1"),
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+    let events = Events::open(server.port, &id);
+    let (mut analyses, mut moves) = (0, 0);
+    let mut last_state: Option<(f64, bool)> = None;
+    let mut waiting_since: Option<Instant> = None;
+    let mut legal = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while moves < 8 {
+        assert!(Instant::now() < deadline, "too slow");
+        let e = events.next(Duration::from_millis(100));
+        if let Some(e) = e {
+            let e = Json::parse(&e).expect("an event");
+            match e.get("type").str() {
+                Some("state") => {
+                    let waiting = *e.get("waiting") == Json::Bool(true);
+                    last_state = Some((e.get("step").num().unwrap(), waiting));
+                    if waiting {
+                        legal = e.get("legal").strings();
+                        waiting_since = Some(Instant::now());
+                    }
+                }
+                Some("analysis") => {
+                    // Its position is the one on the board: the last
+                    // state's, no other state between.
+                    let step = e.get("step").num().expect("an analysis names its step");
+                    assert_eq!(Some(step), last_state.map(|s| s.0), "a stale analysis");
+                    analyses += 1;
+                }
+                Some("over") => break,
+                _ => {}
+            }
+        }
+        // The person moves some time after the turn opened (sometimes at
+        // once, sometimes after an analysis or two).
+        if let Some(t) = waiting_since
+            && t.elapsed() > Duration::from_millis(150 * (moves % 4))
+        {
+            waiting_since = None;
+            let (status, body) = http(
+                server.port,
+                "POST",
+                &format!("/api/move?s={id}&move={}", enc(&legal[0])),
+                "",
+            );
+            assert_eq!(status, 200, "{body}");
+            moves += 1;
+        }
+    }
+    assert!(analyses > 0, "no analysis came");
+    events.close();
+    server.stop();
+}

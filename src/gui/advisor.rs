@@ -245,13 +245,7 @@ fn advise(
             .num("ms", since.elapsed().as_millis())
             .end();
         // A position left while it was analysed is not shown.
-        let current = {
-            let s = session.lock();
-            s.person_turn && s.turn_step == step
-        };
-        if current {
-            session.publish_event(event);
-        }
+        session.publish_if(event, |s| s.person_turn && s.turn_step == step);
         if since.elapsed() >= MAX_THINK {
             done = true;
         }

@@ -110,6 +110,20 @@ impl Session {
         self.publish(event);
     }
 
+    /// Adds an event to the stream if `current` holds of the shared state,
+    /// checked and added under one lock (so that no other event comes
+    /// between the check and this one).
+    pub fn publish_if(&self, event: String, current: impl FnOnce(&Shared) -> bool) -> bool {
+        let mut s = self.lock();
+        if !current(&s) {
+            return false;
+        }
+        s.events.push(event);
+        drop(s);
+        self.changed.notify_all();
+        true
+    }
+
     fn publish(&self, event: String) {
         self.lock().events.push(event);
         self.changed.notify_all();

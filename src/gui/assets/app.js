@@ -814,6 +814,7 @@ function quoridor(view) {
   const q = qParse(view);
   const W = O + n * P + 4, H = O + n * P + 6;
   const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, id: 'quoridor', class: 'board' });
+  root.onmouseleave = () => { if (hover) { hover = null; render(); } };
   const legal = myTurn() ? st.legal : [];
   const best = myTurn() ? bestMove() : null;
   const Y = (r) => O + (n - 1 - r) * P; // row r (0 = row 1) from the top
