@@ -125,13 +125,13 @@ struct Searches {
     offered: Vec<String>,
 }
 
-impl GameVisitor for Searches {
-    type Output = (bool, usize);
-    fn visit<G: Game>(self, options: &Options) -> (bool, usize) {
-        match G::new_game(options) {
-            Ok(g) => (true, g.num_seats()),
-            Err(_) => (false, 0),
-        }
+/// The registry's visitor that counts a game's seats.
+struct SeatCount;
+
+impl GameVisitor for SeatCount {
+    type Output = usize;
+    fn visit<G: Game>(self, options: &Options) -> usize {
+        G::new_game(options).map_or(0, |g| g.num_seats())
     }
 }
 
@@ -159,15 +159,7 @@ impl Searches {
             }
         }
         let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
-        let (_, seats) = entry
-            .visit(
-                words,
-                Searches {
-                    default: String::new(),
-                    offered: Vec::new(),
-                },
-            )
-            .map_err(|e| e.to_string())?;
+        let seats = entry.visit(words, SeatCount).map_err(|e| e.to_string())?;
         let fits = entry.visit(words, Fits).map_err(|e| e.to_string())?;
         let default = Settings::for_game(entry.name, seats, &[]).search;
         let mut offered = vec!["default".to_string()];

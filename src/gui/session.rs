@@ -105,11 +105,6 @@ impl Session {
         }
     }
 
-    /// Adds an event to the page's stream.
-    pub fn publish_event(&self, event: String) {
-        self.publish(event);
-    }
-
     /// Adds an event to the stream if `current` holds of the shared state,
     /// checked and added under one lock (so that no other event comes
     /// between the check and this one).
