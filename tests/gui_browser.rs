@@ -506,7 +506,13 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
     let server = Server::start(&[]);
     let url = server.url();
     let mut all = Vec::new();
-    for (width, height) in SIZES {
+    // `TABULA_GUI_ROUNDS=N` plays the fifteen games N times (seven rounds:
+    // 21 games of each kind).
+    let rounds: usize = std::env::var("TABULA_GUI_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    for (width, height) in SIZES.iter().copied().cycle().take(3 * rounds) {
         browser.set_size(width, height);
         type Play<'a> = Box<dyn Fn(&Browser) -> (usize, f64, f64) + 'a>;
         let games: Vec<(&str, Play)> = vec![
