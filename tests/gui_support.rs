@@ -527,7 +527,7 @@ impl Browser {
         .collect::<Vec<_>>()
         .join(",");
         let caps = format!(
-            r#"{{"capabilities":{{"alwaysMatch":{{"browserName":"chrome","goog:chromeOptions":{{"binary":{},"args":[{args}]}}}}}}}}"#,
+            r#"{{"capabilities":{{"alwaysMatch":{{"browserName":"chrome","goog:loggingPrefs":{{"browser":"ALL"}},"goog:chromeOptions":{{"binary":{},"args":[{args}]}}}}}}}}"#,
             quote(CHROMIUM)
         );
         let mut b = Browser {
@@ -598,6 +598,57 @@ impl Browser {
             thread::sleep(Duration::from_millis(50));
         }
         panic!("no element {css}");
+    }
+
+    /// Sets the window's size (headless: the viewport's, less nothing).
+    pub fn set_size(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            &format!("/session/{}/window/rect", self.session),
+            &format!("{{\"width\":{width},\"height\":{height}}}"),
+        );
+    }
+
+    /// The browser console's messages since the last call, as
+    /// `(level, message)`.
+    pub fn console(&self) -> Vec<(String, String)> {
+        let v = self.call(
+            "POST",
+            &format!("/session/{}/se/log", self.session),
+            r#"{"type":"browser"}"#,
+        );
+        v.arr()
+            .iter()
+            .map(|e| {
+                (
+                    e.get("level").str().unwrap_or("").to_string(),
+                    e.get("message").str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// Gives the file input `css` the file at `path`, as a person
+    /// choosing it does.
+    pub fn choose_file(&self, css: &str, path: &std::path::Path) {
+        let found = self.call(
+            "POST",
+            &format!("/session/{}/element", self.session),
+            &format!("{{\"using\":\"css selector\",\"value\":{}}}", quote(css)),
+        );
+        let id = match &found {
+            Json::Obj(fields) => fields
+                .first()
+                .and_then(|(_, v)| v.str())
+                .unwrap_or_else(|| panic!("no element {css}"))
+                .to_string(),
+            _ => panic!("no element {css}"),
+        };
+        self.call(
+            "POST",
+            &format!("/session/{}/element/{id}/value", self.session),
+            &format!("{{\"text\":{}}}", quote(&path.display().to_string())),
+        );
     }
 
     /// The page as a PNG.

@@ -77,9 +77,12 @@ impl Advisor {
         }
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
+        // Othello's values read as disc margins, as Othello programs
+        // show them.
+        let margins = game == "othello";
         let thread = thread::Builder::new()
             .name("gui advisor".to_string())
-            .spawn(move || advise(process, game_line, seat_name, rx, session))
+            .spawn(move || advise(process, game_line, seat_name, rx, session, margins))
             .ok()?;
         Some(Advisor {
             notes,
@@ -118,6 +121,7 @@ fn advise(
     seat: String,
     notes: Receiver<Note>,
     session: Arc<Session>,
+    margins: bool,
 ) {
     let timeout = Duration::from_secs(10);
     let mut ok = process.send(&game_line, timeout).is_ok();
@@ -125,15 +129,19 @@ fn advise(
     // When the position to analyse came, and whether it is worth more.
     let mut since = Instant::now();
     let mut done = false;
-    let mut best: Vec<InfoLine> = Vec::new();
+    let mut best: Vec<(InfoLine, Option<i32>)> = Vec::new();
+    let mut analysed = usize::MAX;
     while ok {
-        // Whether to analyse is read before the notes are drained: a
-        // turn that began before this read had its moves told before it.
-        let wanted = {
+        // Whether to analyse, and the position's step, are read before
+        // the notes are drained: a turn that began before this read had
+        // its moves told before it. An analysis is labelled with its
+        // step; the page shows it at that step only.
+        let (wanted, step) = {
             let s = session.lock();
-            s.analysis && s.person_turn && !s.closed
+            (s.analysis && s.person_turn && !s.closed, s.turn_step)
         };
-        let mut changed = false;
+        let mut changed = wanted && step != analysed;
+        analysed = if wanted { step } else { usize::MAX };
         loop {
             let note = if wanted && !done {
                 match notes.try_recv() {
@@ -192,40 +200,68 @@ fn advise(
                 continue;
             }
         };
-        // The last line of each rank is the freshest.
-        let mut lines: Vec<InfoLine> = Vec::new();
-        for info in reply.lines().filter_map(parse_info) {
-            match lines.iter_mut().find(|i| i.mv == info.mv) {
-                Some(i) => *i = info,
-                None => lines.push(info),
+        // The last line of each move is the freshest; across slices a
+        // move keeps its deepest value (a slice's search may end with
+        // only its first moves searched deeper).
+        for (info, line) in reply.lines().filter_map(|l| parse_info(l).map(|i| (i, l))) {
+            let exact = exact_margin(line);
+            match best.iter_mut().find(|(i, _)| i.mv == info.mv) {
+                Some(old) => {
+                    let deeper = info.depth.unwrap_or(0) >= old.0.depth.unwrap_or(0);
+                    if deeper || exact.is_some() {
+                        *old = (info, exact);
+                    }
+                }
+                None => best.push((info, exact)),
             }
         }
-        if !lines.is_empty() {
-            best = lines;
-        }
-        let depth = best.iter().filter_map(|i| i.depth).max();
-        let iterations = best.iter().filter_map(|i| i.iterations).max();
-        let moves = json::array(best.iter().map(|i| {
+        best.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+        let depth = best.iter().filter_map(|(i, _)| i.depth).max();
+        let iterations = best.iter().filter_map(|(i, _)| i.iterations).max();
+        let moves = json::array(best.iter().map(|(i, exact)| {
+            // Alpha-beta reports `1/2 + margin / 128` (protocol.md); the
+            // solver its exact margin.
+            let margin = margins.then(|| {
+                exact.map_or_else(
+                    || format!("{:.1}", ((i.score - 0.5) * 128.0).clamp(-64.0, 64.0)),
+                    |m| m.to_string(),
+                )
+            });
             Object::new()
                 .num("rank", i.rank)
                 .str("move", &i.mv)
                 .num("score", format!("{:.4}", i.score.clamp(0.0, 1.0)))
+                .opt("margin", margin)
+                .num("exact", exact.is_some())
                 .end()
         }));
         let event = Object::new()
             .str("type", "analysis")
+            .num("step", step)
             .raw("moves", moves)
             .num("multipv", multipv)
             .opt("depth", depth.map(|d| d.to_string()))
             .opt("iterations", iterations.map(|n| n.to_string()))
             .num("ms", since.elapsed().as_millis())
             .end();
-        if session.lock().person_turn {
-            session.publish_event(event);
-        }
+        // A position left while it was analysed is not shown.
+        session.publish_if(event, |s| s.person_turn && s.turn_step == step);
         if since.elapsed() >= MAX_THINK {
             done = true;
         }
     }
     process.kill();
+}
+
+/// The `exact <margin>` of an info line, where the solver decided.
+fn exact_margin(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        match w {
+            "pv" => return None,
+            "exact" => return words.next()?.parse().ok(),
+            _ => {}
+        }
+    }
+    None
 }

@@ -32,13 +32,24 @@ use self::json::Object;
 use self::session::{GameConfig, SeatEngine, Session};
 use crate::arena::EngineWords;
 use crate::arena::config::{EngineSpec, Proto};
+use crate::engine::searchers;
+use crate::engine::settings::{SearchKind, Settings};
+use crate::game::Game;
+use crate::games::GameVisitor;
+use crate::options::Options;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// The command line of `tabula gui`.
 #[derive(Clone, Debug, clap::Args)]
+#[command(mut_arg("engine", |a| a.help(
+    "An engine the page may offer, as KEY=VALUE words: cmd=COMMAND (required), name=, \
+     proto=tabula|gtp, set.KEY=VALUE, init=LINE, dir=, stderr=. Repeat for each engine \
+     (default: this tabula). The page chooses the search and the time per move"
+)))]
 pub struct GuiArgs {
     /// The port (0: any free one). The URL is printed on stdout.
     #[arg(long, default_value_t = 8099)]
@@ -102,14 +113,74 @@ fn page_options(game: &str) -> &'static [&'static str] {
     }
 }
 
-/// The searches offered for a game: those that play it.
-fn searches(game: &str, two_player_zero_sum: bool) -> &'static [&'static str] {
-    match game {
-        "othello" | "quoridor" if two_player_zero_sum => &["alphabeta", "mcts", "rules", "random"],
-        "othello" | "quoridor" => &["mcts", "rules", "random"],
-        _ => &["ismcts", "pimc", "rules", "random"],
+/// The searches that play a game, asked of the engine: the game's
+/// default player first (`default`: no search is set, so the engine plays
+/// its tuned default, e.g. Othello's alpha-beta with its endgame solver),
+/// then every search of the engine's registry that fits the game type and
+/// its number of seats (but the exact solver, `solve`).
+struct Searches {
+    /// The search the engine plays this game with when none is set.
+    default: String,
+    /// Every search that plays it, `default` first.
+    offered: Vec<String>,
+}
+
+/// The registry's visitor that counts a game's seats.
+struct SeatCount;
+
+impl GameVisitor for SeatCount {
+    type Output = usize;
+    fn visit<G: Game>(self, options: &Options) -> usize {
+        G::new_game(options).map_or(0, |g| g.num_seats())
     }
 }
+
+impl Searches {
+    /// The searches for game `name` with option words `words`.
+    fn of(name: &str, words: &[String]) -> Result<Searches, String> {
+        struct Fits;
+        impl GameVisitor for Fits {
+            type Output = Vec<SearchKind>;
+            fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
+                let seats = G::new_game(options).map_or(2, |g| g.num_seats());
+                // `solve` is the exact solver, a tool rather than a
+                // player (where it cannot solve it plays the rule move).
+                SearchKind::ALL
+                    .into_iter()
+                    .filter(|&k| k != SearchKind::Solve)
+                    .filter(|&k| {
+                        let settings = Settings {
+                            search: k,
+                            ..Settings::default()
+                        };
+                        searchers::search_fits::<G>(&settings, seats).is_ok()
+                    })
+                    .collect()
+            }
+        }
+        let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
+        let seats = entry.visit(words, SeatCount).map_err(|e| e.to_string())?;
+        let fits = entry.visit(words, Fits).map_err(|e| e.to_string())?;
+        let default = Settings::for_game(entry.name, seats, &[]).search;
+        let mut offered = vec!["default".to_string()];
+        offered.extend(fits.iter().map(|k| k.name().to_string()));
+        Ok(Searches {
+            default: default.name().to_string(),
+            offered,
+        })
+    }
+
+    fn json(&self) -> String {
+        Object::new()
+            .str("default", &self.default)
+            .raw("offered", json::strings(&self.offered))
+            .end()
+    }
+}
+
+/// The most bytes of one replay reply (a long game is sent in windows of
+/// steps; the page asks for the next window when it gets there).
+const MAX_REPLY: usize = 256 * 1024;
 
 /// The server: its socket, the engines it may start, the sessions.
 pub struct Server {
@@ -314,6 +385,9 @@ impl Server {
             }
             ("GET", "/app.js") => Response::new(200, "text/javascript; charset=utf-8", APP_JS),
             ("GET", "/style.css") => Response::new(200, "text/css; charset=utf-8", STYLE_CSS),
+            ("GET", "/favicon.ico") | ("GET", "/favicon.svg") => {
+                Response::new(200, "image/svg+xml", FAVICON_SVG)
+            }
             ("GET", "/api/setup") => Response::json(self.setup_json()),
             (_, "/api/new") if post => match self.new_session(request) {
                 Ok(id) => Response::json(Object::new().str("session", &id).end()),
@@ -377,7 +451,11 @@ impl Server {
                     .param("game")
                     .and_then(|g| g.parse::<usize>().ok())
                     .unwrap_or(1);
-                match replay::replay_json(&text, game) {
+                let from = request
+                    .param("from")
+                    .and_then(|g| g.parse::<usize>().ok())
+                    .unwrap_or(0);
+                match replay::replay_window(&text, game, from, MAX_REPLY) {
                     Ok(j) => Response::json(j),
                     Err(e) => Response::error(400, &e),
                 }
@@ -396,15 +474,24 @@ impl Server {
                 json::strings(self.engines.iter().map(|e| e.name.as_str())),
             )
             .num("max_movetime", self.max_movetime)
-            .raw(
-                "searches",
-                Object::new()
-                    .raw("othello", json::strings(searches("othello", true)))
-                    .raw("quoridor", json::strings(searches("quoridor", true)))
-                    .raw("quoridor4", json::strings(searches("quoridor", false)))
-                    .raw("cards", json::strings(searches("hearts", false)))
-                    .end(),
-            )
+            .raw("searches", {
+                // Each game, and each number of players where the searches
+                // differ with it (4-player Quoridor is not zero-sum).
+                let mut o = Object::new();
+                for (key, game, words) in [
+                    ("othello", "othello", vec![]),
+                    ("quoridor", "quoridor", vec![]),
+                    ("quoridor4", "quoridor", vec!["players=4".to_string()]),
+                    ("hearts", "hearts", vec![]),
+                    ("wizard", "wizard", vec![]),
+                    ("ninetynine", "ninetynine", vec![]),
+                ] {
+                    if let Ok(s) = Searches::of(game, &words) {
+                        o = o.raw(key, s.json());
+                    }
+                }
+                o.end()
+            })
             .end()
     }
 
@@ -450,8 +537,8 @@ impl Server {
                     .ok_or_else(|| format!("your seat must be 0..{} or none", seats - 1))?,
             ),
         };
-        let zero_sum = game == "othello" || (game == "quoridor" && seats == 2);
-        let offered = searches(&game, zero_sum);
+        let searches = Searches::of(&game, &words)?;
+        let offered = &searches.offered;
         let mut seat_engines = Vec::new();
         for s in 0..seats {
             if Some(s) == person {
@@ -470,8 +557,8 @@ impl Server {
                         self.engines.len() - 1
                     )
                 })?;
-            let search = request.param(&format!("search{s}")).unwrap_or(offered[0]);
-            if !offered.contains(&search) {
+            let search = request.param(&format!("search{s}")).unwrap_or("default");
+            if !offered.iter().any(|o| o == search) {
                 return Err(format!(
                     "search '{search}' does not play {game} here; searches: {}",
                     offered.join(", ")
@@ -487,9 +574,16 @@ impl Server {
             let mut spec = self.engines[engine].clone();
             let label = match spec.proto {
                 Proto::Tabula => {
-                    spec.init.push(format!("set search {search}"));
+                    // `default` sets nothing: the engine's own player for
+                    // the game (its search and what goes with it).
+                    let shown = if search == "default" {
+                        searches.default.as_str()
+                    } else {
+                        spec.init.push(format!("set search {search}"));
+                        search
+                    };
                     spec.limits.movetime = Some(ms);
-                    format!("{} {search} {ms} ms", spec.name)
+                    format!("{} {shown} {ms} ms", spec.name)
                 }
                 Proto::Gtp => {
                     // GTP time is in whole seconds.
@@ -500,6 +594,8 @@ impl Server {
             };
             seat_engines.push(Some(SeatEngine { spec, label }));
         }
+        // The analysis plays the engine's own player for the game: its
+        // default search (Othello's alpha-beta with the endgame solver).
         let advisor = (request.param("advisor") != Some("0"))
             .then(|| {
                 self.engines
@@ -507,23 +603,26 @@ impl Server {
                     .find(|e| e.proto == Proto::Tabula)
                     .cloned()
             })
-            .flatten()
-            .map(|mut spec| {
-                let search = match game.as_str() {
-                    "othello" => "alphabeta",
-                    "quoridor" if zero_sum => "alphabeta",
-                    "quoridor" => "mcts",
-                    _ => "ismcts",
-                };
-                spec.init.push(format!("set search {search}"));
-                spec
-            });
+            .flatten();
+        // The person's name in the record: a short line of text.
+        let person_name: String = request
+            .param("name")
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect();
+        let person_name = match person_name.trim() {
+            "" => "you".to_string(),
+            n => n.to_string(),
+        };
         let config = GameConfig {
             game,
             words,
             person,
             seats: seat_engines,
             advisor,
+            person_name,
         };
         let session = Session::start(config, rand::rngs::OsRng.next_u64())?;
         let mut id = [0u8; 16];

@@ -5,11 +5,30 @@ use super::json::{self, Object};
 use super::view::mirror;
 use crate::arena::record::{Ending, MatchRecord};
 
-/// The most steps of one game sent to the page.
+/// The most steps of one game replayed.
 const MAX_STEPS: usize = 20_000;
 
-/// The record's games as a list, and game `number` (from 1) step by step.
+/// The most games listed (a record of more lists its first ones; any game
+/// is still replayed by its number).
+const MAX_LISTED: usize = 1000;
+
+/// The record's games as a list, and game `number` (from 1) step by step,
+/// every step.
 pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
+    replay_window(text, number, 0, usize::MAX)
+}
+
+/// The record's games as a list (the first [`MAX_LISTED`]), and game
+/// `number` (from 1) from step `from`: as many steps as fit in
+/// `max_bytes` (one at least), so that a reply stays bounded whatever the
+/// record; `total` says how many steps the game has, and the page asks
+/// for the next window when it gets there.
+pub fn replay_window(
+    text: &str,
+    number: usize,
+    from: usize,
+    max_bytes: usize,
+) -> Result<String, String> {
     let record =
         MatchRecord::parse(text, std::path::Path::new("the record")).map_err(|e| e.to_string())?;
     let names = |e: usize| {
@@ -18,7 +37,7 @@ pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
             .get(e)
             .map_or("?".to_string(), |e| e.name.clone())
     };
-    let list = json::array(record.games.iter().map(|g| {
+    let list = json::array(record.games.iter().take(MAX_LISTED).map(|g| {
         Object::new()
             .num("number", g.number)
             .raw("seats", json::strings(g.seats.iter().map(|&e| names(e))))
@@ -32,12 +51,28 @@ pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
         .or_else(|| record.games.first())
         .ok_or("the record holds no game")?;
     let mut view = mirror(&record.game, &record.options, None, true)?;
-    let mut steps = vec![
-        Object::new()
-            .str("line", "start")
+    let mut steps = Vec::new();
+    let mut bytes = 0;
+    let mut total = 0;
+    let mut keep = |line: &str, view: &dyn super::view::Mirror, total: &mut usize| {
+        let k = *total;
+        *total += 1;
+        if k < from || (bytes >= max_bytes && !steps.is_empty()) {
+            return;
+        }
+        let step = Object::new()
+            .str("line", line)
             .raw("view", view.view())
-            .end(),
-    ];
+            .end();
+        if bytes + step.len() > max_bytes && !steps.is_empty() {
+            // The window is full: later steps are counted only.
+            bytes = max_bytes;
+            return;
+        }
+        bytes += step.len() + 1;
+        steps.push(step);
+    };
+    keep("start", view.as_ref(), &mut total);
     for line in &game.transcript {
         let mut words = line.split_whitespace();
         let text = match words.next() {
@@ -48,15 +83,16 @@ pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
         let Some(text) = text else { continue };
         view.play(text)
             .map_err(|e| format!("game {}: '{line}': {e}", game.number))?;
-        if steps.len() >= MAX_STEPS {
+        if total >= MAX_STEPS {
             return Err(format!("game {} is too long to replay here", game.number));
         }
-        steps.push(
-            Object::new()
-                .str("line", line)
-                .raw("view", view.view())
-                .end(),
-        );
+        keep(line, view.as_ref(), &mut total);
+    }
+    if from >= total {
+        return Err(format!(
+            "game {} has {total} steps: no step {from}",
+            game.number
+        ));
     }
     let ending = match &game.ending {
         Ending::Normal => "normal".to_string(),
@@ -81,6 +117,10 @@ pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
             "scores",
             game.scores.as_ref().map(|s| json::numbers(s.iter())),
         )
+        .num("listed", record.games.len().min(MAX_LISTED))
+        .num("count", record.games.len())
+        .num("total", total)
+        .num("from", from)
         .raw("steps", json::array(steps))
         .end())
 }

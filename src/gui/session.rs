@@ -49,6 +49,8 @@ pub struct GameConfig {
     pub seats: Vec<Option<SeatEngine>>,
     /// The engine that shows the person's moves' values, if any.
     pub advisor: Option<EngineSpec>,
+    /// The person's name in the record (`you` unless the page names them).
+    pub person_name: String,
 }
 
 /// What the page's stream and requests share with the referee thread.
@@ -72,6 +74,9 @@ pub struct Shared {
     pub ended: bool,
     /// Whether a page ever opened the stream.
     pub connected_once: bool,
+    /// The step of the position the person is to move in (while
+    /// `person_turn`): the analysis of any other position is stale.
+    pub turn_step: usize,
 }
 
 /// One page's game.
@@ -100,9 +105,18 @@ impl Session {
         }
     }
 
-    /// Adds an event to the page's stream.
-    pub fn publish_event(&self, event: String) {
-        self.publish(event);
+    /// Adds an event to the stream if `current` holds of the shared state,
+    /// checked and added under one lock (so that no other event comes
+    /// between the check and this one).
+    pub fn publish_if(&self, event: String, current: impl FnOnce(&Shared) -> bool) -> bool {
+        let mut s = self.lock();
+        if !current(&s) {
+            return false;
+        }
+        s.events.push(event);
+        drop(s);
+        self.changed.notify_all();
+        true
     }
 
     fn publish(&self, event: String) {
@@ -175,6 +189,7 @@ impl Session {
                 analysis: false,
                 ended: false,
                 connected_once: false,
+                turn_step: 0,
             }),
             changed: Condvar::new(),
             commands: Mutex::new(tx),
@@ -297,7 +312,11 @@ impl Outside for Page {
         self.step = referee.history().len();
         // The turn is open before the page hears of it: a move sent at
         // once is not refused as early.
-        self.session.lock().person_turn = true;
+        {
+            let mut s = self.session.lock();
+            s.person_turn = true;
+            s.turn_step = self.step;
+        }
         self.publish_state_as(None, true);
         let chosen = loop {
             if self.session.lock().closed {
@@ -418,6 +437,156 @@ fn over_event(record: &GameRecord, names: &[String]) -> String {
         .end()
 }
 
+/// Who plays where, for the runner and for the record. Seats given the
+/// same engine choice share one engine (each seat still runs its own
+/// process); the person is an engine too, past the real ones, which the
+/// runner never starts ([`Outside::person`]). A record's games name two
+/// engines (its pairing): the person's and the engines'. Where the
+/// engines' seats hold different choices, the record names them as one
+/// engine, `a+b`, described by the first; watching engines play, seat
+/// 0's engine is one side and the others the other.
+struct Cast {
+    /// The engines the runner starts, by index.
+    engines: Vec<EngineSpec>,
+    /// The runner's engine at each seat.
+    seats: Vec<usize>,
+    /// How the page describes each seat's player.
+    labels: Vec<String>,
+    /// The record's engines.
+    record_engines: Vec<crate::arena::record::EngineInfo>,
+    /// The record's engine at each seat.
+    record_seats: Vec<usize>,
+    /// The record's pairing: seat 0's engine first.
+    pairing: (usize, usize),
+}
+
+impl Cast {
+    fn new(config: &GameConfig) -> Cast {
+        let mut engines: Vec<EngineSpec> = Vec::new();
+        let mut keys: Vec<String> = Vec::new();
+        let mut seats = Vec::new();
+        let mut labels = Vec::new();
+        for (s, seat) in config.seats.iter().enumerate() {
+            match seat {
+                Some(e) => {
+                    // Watching engines play, seat 0 is a side of its own.
+                    let key = if config.person.is_none() && s == 0 {
+                        format!("{}\n0", e.label)
+                    } else {
+                        e.label.clone()
+                    };
+                    let index = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                        keys.push(key);
+                        let mut spec = e.spec.clone();
+                        spec.name = e.label.replace(" ms", "ms").replace(' ', "-");
+                        engines.push(spec);
+                        engines.len() - 1
+                    });
+                    seats.push(index);
+                    labels.push(e.label.clone());
+                }
+                None => {
+                    seats.push(usize::MAX);
+                    labels.push("you".to_string());
+                }
+            }
+        }
+        let person = engines.len();
+        engines.push(EngineSpec {
+            name: config.person_name.clone(),
+            ..EngineSpec::default()
+        });
+        for s in &mut seats {
+            if *s == usize::MAX {
+                *s = person;
+            }
+        }
+        // Names a record reads back: no spaces, commas, quotes or `=`,
+        // each one different.
+        crate::arena::config::settle_names(&mut engines);
+        // The record's two sides: seat 0's player, and everyone else's.
+        let first = seats.first().copied().unwrap_or(0);
+        let others: Vec<usize> = {
+            let mut o: Vec<usize> = seats.iter().copied().filter(|&e| e != first).collect();
+            o.dedup();
+            o.sort_unstable();
+            o.dedup();
+            o
+        };
+        let mut record_engines = vec![engines[first].info()];
+        let other = match others.as_slice() {
+            [] => {
+                // One engine at every seat (no person): a second name for
+                // the seats after the first.
+                let mut info = engines[first].info();
+                info.name = format!("{}-2", info.name);
+                info
+            }
+            [one] => engines[*one].info(),
+            many => {
+                let mut info = engines[many[0]].info();
+                info.name = many
+                    .iter()
+                    .map(|&e| engines[e].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("+");
+                info
+            }
+        };
+        record_engines.push(other);
+        let record_seats = seats.iter().map(|&e| usize::from(e != first)).collect();
+        Cast {
+            engines,
+            seats,
+            labels,
+            record_engines,
+            record_seats,
+            pairing: (0, 1),
+        }
+    }
+
+    /// The record's engine for the runner's `engine`.
+    fn record_engine(&self, engine: usize) -> usize {
+        self.seats
+            .iter()
+            .position(|&e| e == engine)
+            .map_or(1, |s| self.record_seats[s])
+    }
+
+    /// Makes a game's record the record's: its engines, its pairing, and
+    /// its plies, every move counted (the runner counts the engines'
+    /// alone).
+    fn settle(&self, record: &mut GameRecord) {
+        record.pairing = self.pairing;
+        record.seats = self.record_seats.clone();
+        match &mut record.ending {
+            Ending::Resign(e) => *e = self.record_engine(*e),
+            Ending::Forfeit { engine, .. } => *engine = self.record_engine(*engine),
+            _ => {}
+        }
+        record.plies = record
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("play "))
+            .count();
+        // The runner's notes name its engines; the record's are named
+        // here.
+        for line in &mut record.transcript {
+            for mark in [
+                crate::arena::recover::RESTART_MARK,
+                crate::arena::adjudicate::NO_SCORES_MARK,
+            ] {
+                if let Some(name) = line.strip_prefix(mark)
+                    && let Some(e) = self.engines.iter().position(|s| s.name == name)
+                {
+                    let k = self.record_engine(e);
+                    *line = format!("{mark}{}", self.record_engines[k].name);
+                }
+            }
+        }
+    }
+}
+
 fn referee_thread(
     session: Arc<Session>,
     config: GameConfig,
@@ -427,38 +596,11 @@ fn referee_thread(
     seed: u64,
 ) {
     let perfect = prototype.perfect_information();
-    // The person's seat is an engine index too, past the real ones: the
-    // record names it, and the runner never starts it (Outside::person).
-    let mut engines: Vec<EngineSpec> = Vec::new();
-    let mut job_seats = Vec::new();
-    let mut labels = Vec::new();
-    for (s, seat) in config.seats.iter().enumerate() {
-        match seat {
-            Some(e) => {
-                job_seats.push(engines.len());
-                let mut spec = e.spec.clone();
-                spec.name = format!("{} {}", e.label, prototype.seat_name(s));
-                engines.push(spec);
-                labels.push(e.label.clone());
-            }
-            None => {
-                job_seats.push(usize::MAX);
-                labels.push("you".to_string());
-            }
-        }
-    }
-    let person_index = engines.len();
-    engines.push(EngineSpec {
-        name: "person".to_string(),
-        ..EngineSpec::default()
-    });
-    for s in &mut job_seats {
-        if *s == usize::MAX {
-            *s = person_index;
-        }
-    }
+    let cast = Cast::new(&config);
+    let labels = cast.labels.clone();
+    let job_seats = cast.seats.clone();
     let setup = Setup {
-        engines,
+        engines: cast.engines.clone(),
         seed,
         margin: Duration::from_millis(500),
         timeout: Duration::from_secs(30),
@@ -503,8 +645,11 @@ fn referee_thread(
     let mut pool = Pool::default();
     let mut records: VecDeque<GameRecord> = VecDeque::new();
     let mut number = 1;
+    let mut first = true;
     'games: loop {
-        if number > 1 {
+        // Each game, and each game again after an undo, starts from a
+        // fresh view.
+        if !std::mem::take(&mut first) {
             match mirror(&config.game, &config.words, config.person, perfect) {
                 Ok(v) => page.view = v,
                 Err(e) => {
@@ -521,20 +666,24 @@ fn referee_thread(
         page.publish_state(None);
         let job = GameJob {
             number,
-            pairing: (0, 0),
+            pairing: cast.pairing,
             deal: number as u64,
             seats: job_seats.clone(),
         };
-        let record = play_game_with(&setup, &mut pool, prototype.as_ref(), &job, Some(&mut page));
-        number += 1;
+        let mut record =
+            play_game_with(&setup, &mut pool, prototype.as_ref(), &job, Some(&mut page));
         if session.lock().closed {
             break;
         }
         if let Some(point) = page.undo.take() {
+            // The same game again, up to the move taken back: its number
+            // and deal stay.
             page.replay = point;
             continue;
         }
+        number += 1;
         page.replay.clear();
+        cast.settle(&mut record);
         session.publish(over_event(&record, &page.seat_names()));
         records.push_back(record);
         let rec = MatchRecord {
@@ -542,7 +691,7 @@ fn referee_thread(
             options: config.words.clone(),
             seeds: vec![seed],
             seat_names: page.seat_names(),
-            engines: setup.engines.iter().map(EngineSpec::info).collect(),
+            engines: cast.record_engines.clone(),
             shard: None,
             settings: Vec::new(),
             stopped: None,
@@ -581,6 +730,9 @@ fn referee_thread(
                             let _ = reply.send(Ok(()));
                             records.pop_back();
                             page.replay = p;
+                            // The game taken back is played on under
+                            // its own number.
+                            number -= 1;
                             continue 'games;
                         }
                         _ => {

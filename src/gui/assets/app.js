@@ -5,25 +5,38 @@
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 
-// What the browser test reads: click-to-answer times in milliseconds.
-window.tabula = { latencies: [], events: 0, state: null, over: null };
+// What the browser tests read: click-to-answer times in milliseconds,
+// the lines the seat was told this game, the replay's lines.
+window.tabula = { latencies: [], events: 0, state: null, over: null, lines: [], ready: false, replayLines: [] };
 
 let setup = null;        // the server's engines and searches
 let session = null;      // this page's game
 let source = null;       // its event stream
+let generation = 0;      // the game this page shows (a newer one wins)
 let st = null;           // the last state event
 let prev = null;         // the state before it
 let over = null;         // the over event
-let values = {};         // analysis: move -> value
+let values = {};         // analysis: move -> {score, margin, exact}
+let analysisInfo = null; // the last analysis event
 let selected = [];       // cards chosen for a pass
-let lastTrick = null;    // the last complete trick [[seat, card]...]
-let received = null;     // cards received in a pass
-let handBeforePass = null;
+let lines = [];          // every line this seat was told this game
+let tricks = [];         // this hand's tricks: {cards: [[seat, card]], winner, points}
+let allTricks = [];      // every trick of the game, for the move list
+let current = [];        // the trick being played (from the told lines)
+let roundNo = 0;         // hand or round number, from the deal lines
+let trumpNow = null;     // Wizard: the trump of the round being played
+let bidsNow = null;      // Wizard: the bids of the round being played
+let summary = null;      // the last hand's or round's summary (text lines)
 let sheetRows = [];      // score sheet rows
 let pendingClick = null; // [time, move] of a move sent, until shown
 let replay = null;       // a record being replayed
 let hover = null;        // Quoridor wall under the pointer
-let boardBefore = null;  // Othello: the board before the last move
+let flipped = null;      // Othello: the squares the last move turned
+let choiceCard = null;   // Ninety-Nine: the card whose value is asked
+let noticeTimer = null;
+let showWinChance = false;
+
+const NAMES = { othello: 'Othello', quoridor: 'Quoridor', hearts: 'Hearts', wizard: 'Wizard', ninetynine: 'Ninety-Nine' };
 
 const GAMES = {
   othello: { seats: () => ['black', 'white'], perfect: true, options: [] },
@@ -66,6 +79,38 @@ const GAMES = {
   },
 };
 
+const RULES = {
+  othello: [
+    'Two players, black and white, take turns to place a disc on the 8x8 board; black moves first.',
+    'A move must outflank: the new disc and another disc of yours enclose a straight line (across, down or diagonal) of the other colour, and every enclosed disc is turned to your colour.',
+    'With no such move you pass (press Pass); when neither side can move the game ends, and the side with more discs wins.',
+    'Here: your legal moves are dotted; the last move has a red dot and the discs it turned a gold ring. Analysis writes each move\u2019s final disc margin (best play after it), the best ringed.',
+  ],
+  quoridor: [
+    'Each player\u2019s pawn starts on the middle of a side and must reach the opposite side first.',
+    'On your turn, move your pawn one square (not through a wall; you may jump a pawn in front of you), or place one of your walls: it covers two squares\u2019 edge.',
+    'Walls may not overlap or cross each other, and may never cut a pawn off from its goal.',
+    'Here: click a lit square to move; point at a groove between squares to preview a wall (green: legal, red: why not) and click to place it.',
+  ],
+  hearts: [
+    'Four players, 13 cards each. Before each hand (except every fourth) you pass three cards: left, right, then across.',
+    'The two of clubs leads the first trick. Follow the suit led if you can; the highest card of the suit led takes the trick, and its winner leads the next.',
+    'Each heart taken costs a point, the queen of spades 13. Hearts cannot be led until one has been played (broken). Take all 26 points (shoot the moon) and the others get 26 each.',
+    'The game ends when someone reaches the target; the lowest score wins.',
+  ],
+  wizard: [
+    'Round n deals n cards to each player; the next card is turned for trump (a Wizard: the dealer names trump; a Jester: no trump).',
+    'Everyone bids how many tricks they will take. Follow the suit led if you can; Wizards and Jesters may always be played.',
+    'The first Wizard takes the trick; else the highest trump; else the highest card of the suit led. Jesters lose (all Jesters: the first one takes it).',
+    'Bid right: 20 points plus 10 a trick. Bid wrong: minus 10 for each trick over or under.',
+  ],
+  ninetynine: [
+    'Each player holds three cards. In turn you play one, adding its value to the running total, and draw a new one; the total may never pass 99.',
+    'Special cards: a 4 reverses the direction (0), a 9 is worth 0, a 10 is +10 or \u221210, a king sets the total to 99, an ace is 1 or 11, a jack or queen 10.',
+    'If no card keeps the total at 99 or less you lose a token (Give up a token) and a new hand is dealt. The last player with tokens wins.',
+  ],
+};
+
 function seatNumbers(n) {
   return Array.from({ length: n }, (_, i) => 'p' + i);
 }
@@ -82,10 +127,9 @@ function optionValues() {
 }
 
 function searchesFor(game, o) {
-  if (!setup) return ['random'];
-  if (game === 'othello') return setup.searches.othello;
-  if (game === 'quoridor') return o.players === '4' ? setup.searches.quoridor4 : setup.searches.quoridor;
-  return setup.searches.cards;
+  const key = game === 'quoridor' && o.players === '4' ? 'quoridor4' : game;
+  if (!setup || !setup.searches[key]) return { default: 'default', offered: ['default'] };
+  return setup.searches[key];
 }
 
 function buildOptions() {
@@ -97,17 +141,13 @@ function buildOptions() {
     l.textContent = label + ' ';
     const s = document.createElement('select');
     s.id = 'opt_' + key;
-    for (const c of choices) {
-      const o = document.createElement('option');
-      o.value = c;
-      o.textContent = c === '' ? 'default' : c;
-      s.appendChild(o);
-    }
+    for (const c of choices) s.add(new Option(c === '' ? 'default' : c, c));
     s.onchange = buildSeats;
     l.appendChild(s);
     span.appendChild(l);
   }
   buildSeats();
+  for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b.dataset.game === game);
 }
 
 function buildSeats() {
@@ -133,7 +173,7 @@ function buildSeats() {
     (setup ? setup.engines : ['tabula']).forEach((name, k) => e.add(new Option(name, String(k))));
     const s = document.createElement('select');
     s.id = 'search' + i;
-    searches.forEach((x) => s.add(new Option(x, x)));
+    searches.offered.forEach((x) => s.add(new Option(x === 'default' ? 'default (' + searches.default + ')' : x, x)));
     const t = document.createElement('input');
     t.id = 'ms' + i;
     t.type = 'number';
@@ -155,10 +195,38 @@ async function post(path, params, body) {
   return j;
 }
 
-function say(text, error) {
+// A passing message (a refusal, an error): the status line itself is
+// always drawn from the game's state, so nothing clears a result.
+function notice(text) {
+  $('notice').textContent = text;
+  if (noticeTimer) clearTimeout(noticeTimer);
+  noticeTimer = text ? setTimeout(() => { $('notice').textContent = ''; }, 8000) : null;
+}
+
+function setStatus(text, kind) {
   const s = $('status');
   s.textContent = text;
-  s.className = error ? 'error' : '';
+  s.className = kind || '';
+}
+
+function resetGame() {
+  st = prev = over = hover = flipped = analysisInfo = choiceCard = null;
+  values = {};
+  selected = [];
+  lines = [];
+  tricks = [];
+  allTricks = [];
+  current = [];
+  roundNo = 0;
+  trumpNow = bidsNow = summary = null;
+  sheetRows = [];
+  window.tabula.lines = [];
+  $('log').textContent = '';
+  $('sheet').textContent = '';
+  $('record').hidden = true;
+  $('summary').hidden = true;
+  $('lasttrick').hidden = true;
+  $('legend').hidden = true;
 }
 
 async function newGame() {
@@ -168,36 +236,41 @@ async function newGame() {
   params.append('game', game);
   for (const [k, v] of Object.entries(o)) if (v !== '') params.append('opt', k + '=' + v);
   params.append('you', $('you').value);
+  if ($('name').value.trim()) params.append('name', $('name').value.trim());
   GAMES[game].seats(o).forEach((_, i) => {
     if ($('you').value === String(i)) return;
     params.append('engine' + i, $('engine' + i).value);
     params.append('search' + i, $('search' + i).value);
     params.append('ms' + i, $('ms' + i).value);
   });
+  const mine = ++generation;
   await closeGame();
   stopReplay();
+  let id;
   try {
-    const j = await post('/api/new', params);
-    session = j.session;
+    id = (await post('/api/new', params)).session;
   } catch (e) {
-    say('Cannot start: ' + e.message, true);
+    if (mine === generation) notice('Cannot start: ' + e.message);
     return;
   }
-  st = prev = over = boardBefore = hover = null;
-  say('');
-  values = {};
-  selected = [];
-  lastTrick = received = handBeforePass = null;
-  sheetRows = [];
-  $('log').textContent = '';
-  $('sheet').textContent = '';
-  $('record').hidden = true;
+  if (mine !== generation) {
+    // A newer game was asked for meanwhile: this one is not shown.
+    post('/api/close', { s: id }).catch(() => {});
+    return;
+  }
+  session = id;
+  resetGame();
+  notice('');
+  setStatus('Starting ' + NAMES[game] + '\u2026');
   $('undo').disabled = !GAMES[game].perfect;
+  $('menu').hidden = true;
+  $('menubtn').setAttribute('aria-expanded', 'false');
   if ($('analysis').checked) post('/api/analysis', { s: session, on: '1' }).catch(() => {});
-  source = new EventSource('/api/events?s=' + session);
-  source.onmessage = (m) => onEvent(JSON.parse(m.data));
-  source.onerror = () => {
-    if (source && source.readyState === EventSource.CLOSED) say('The connection to the server is closed.', true);
+  const es = new EventSource('/api/events?s=' + session);
+  source = es;
+  es.onmessage = (m) => { if (source === es) onEvent(JSON.parse(m.data)); };
+  es.onerror = () => {
+    if (source === es && es.readyState === EventSource.CLOSED) notice('The connection to the server is closed.');
   };
 }
 
@@ -215,19 +288,19 @@ async function closeGame() {
 
 function onEvent(e) {
   window.tabula.events++;
-  if (e.type === 'reset') {
-    $('log').textContent = '';
-    return;
-  }
+  if (e.type === 'reset') return;
   if (e.type === 'closed') {
-    say('The server ended this game.', true);
+    notice('The server ended this game.');
     if (source) source.close();
     return;
   }
   if (e.type === 'analysis') {
+    // Only the analysis of the position on the board is shown.
+    if (!st || e.step !== st.step || !myTurn()) return;
     values = {};
-    for (const m of e.moves) values[m.move] = m.score;
-    if (st) render();
+    for (const m of e.moves) values[m.move] = m;
+    analysisInfo = e;
+    render();
     return;
   }
   if (e.type === 'over') {
@@ -235,22 +308,48 @@ function onEvent(e) {
     window.tabula.over = e;
     $('record').href = '/api/record?s=' + session;
     $('record').hidden = false;
+    finishHand(true);
     render();
     return;
   }
   if (e.type !== 'state') return;
-  if (st && e.view.position !== undefined && st.view.position !== e.view.position) boardBefore = st.view.position;
+  if (e.step === 0 || (st && e.step < st.step)) {
+    // A new game, or the game again after an undo: its lines come anew,
+    // and a result shown before is no longer the game's.
+    lines = [];
+    tricks = [];
+    allTricks = [];
+    current = [];
+    roundNo = 0;
+    sheetRows = [];
+    summary = null;
+    over = null;
+    window.tabula.over = null;
+    window.tabula.lines = [];
+    $('record').hidden = true;
+  }
+  // The discs the last move turned: only for one move forward.
+  flipped = null;
+  if (st && e.view.kind === 'othello' && e.step === st.step + 1 && st.view.position) {
+    const a = st.view.position.split(' ')[0], b = e.view.position.split(' ')[0];
+    flipped = [];
+    for (let i = 0; i < 64; i++) if ((a[i] === 'X' || a[i] === 'O') && a[i] !== b[i]) flipped.push(i);
+  } else if (st && e.view.kind === 'othello' && e.step === st.step && st.view.position === e.view.position) {
+    flipped = window.tabula.flipped || null;
+  }
+  window.tabula.flipped = flipped;
   prev = st;
   st = e;
   window.tabula.state = e;
-  if (e.to_move !== e.you) values = {};
-  for (const line of e.told) {
-    const li = document.createElement('li');
-    li.textContent = line;
-    $('log').appendChild(li);
+  if (!myTurn()) { values = {}; analysisInfo = null; }
+  if (e.view.kind === 'wizard' && (e.view.phase === 'play' || e.view.phase === 'bid')) {
+    trumpNow = e.view.trump || null;
   }
-  $('log').scrollTop = $('log').scrollHeight;
-  trackCards();
+  if (e.view.kind === 'wizard' && e.view.phase === 'play') bidsNow = e.view.bids.slice();
+  for (const line of e.told) told(line);
+  window.tabula.lines = lines.slice();
+  if (e.view.kind === 'ninetynine' && prev && e.view.hand_no > prev.view.hand_no) ninetyNineHand(prev.view, e.view);
+  drawLog();
   render();
   if (pendingClick && e.told.some((l) => l.endsWith(' ' + pendingClick[1]))) {
     window.tabula.latencies.push(performance.now() - pendingClick[0]);
@@ -258,70 +357,192 @@ function onEvent(e) {
   }
 }
 
-// Card bookkeeping the view does not carry: the last trick, the cards
-// received in a pass, the score sheet.
-function trackCards() {
-  const v = st.view;
-  const pv = prev && prev.view;
-  if (!pv || !v.trick) return;
-  const plays = st.told.map((l) => l.split(' ')).filter((w) => w[0] === 'play' && /^[2-9TJQKAZN][CDHS1-4]$/.test(w[2]));
-  if (pv.trick.length > 0 && v.trick.length < pv.trick.length + plays.length && plays.length > 0) {
-    const done = pv.trick.slice();
-    for (const w of plays) {
-      const seat = st.seats.indexOf(w[1]);
-      if (done.length < st.seats.length) done.push([seat, w[2]]);
+const CARD = /^([2-9TJQKA][CDHS]|[ZN][1-4])$/;
+const RANKS = '23456789TJQKA';
+
+// One line this seat was told: kept for the move list, and read for the
+// tricks and the hands' ends.
+function told(line) {
+  lines.push(line);
+  const w = line.split(' ');
+  if (!st) return;
+  const kind = st.view.kind;
+  if (w[0] === 'deal') {
+    if (kind === 'hearts' || kind === 'wizard') {
+      if (isNewHand(kind, w) && current.length === 0 && tricks.length > 0) finishHand(false);
+      if (isNewHand(kind, w)) { roundNo++; tricks = []; current = []; }
     }
-    lastTrick = done;
+    return;
   }
-  if (v.kind === 'hearts') {
-    const mine = v.hands[st.you];
-    if (v.phase === 'pass') { handBeforePass = mine.slice(); received = null; }
-    if (handBeforePass && pv.phase !== 'play' && v.phase !== 'pass' && mine.length === 13) {
-      const kept = handBeforePass.filter((c) => !v.passed[st.you].includes(c));
-      received = mine.filter((c) => !kept.includes(c));
-      if (received.length === 3) handBeforePass = null;
-    }
-    if (v.hand_no > pv.hand_no) sheetRows.push(['hand ' + pv.hand_no, ...v.last_hand, '|', ...v.totals]);
-  }
-  if (v.kind === 'wizard' && v.round > pv.round) sheetRows.push(['round ' + pv.round, ...v.last_round, '|', ...v.totals]);
-  if (v.kind === 'ninetynine' && v.hand_no > pv.hand_no) {
-    sheetRows.push(['hand ' + pv.hand_no, ...v.tokens.map(String), '|', v.last_loser === null ? '' : st.seats[v.last_loser] + ' lost a token']);
+  if (w[0] !== 'play' || (kind !== 'hearts' && kind !== 'wizard')) return;
+  if (!CARD.test(w[2])) return;
+  current.push([st.seats.indexOf(w[1]), w[2]]);
+  if (current.length === st.seats.length) {
+    const t = { cards: current, winner: trickWinner(kind, current), points: kind === 'hearts' ? heartsPoints(current) : null };
+    tricks.push(t);
+    allTricks.push(t);
+    current = [];
   }
 }
+
+// A new hand's deal: Hearts tells a seat its 13 cards (then the three it
+// receives, and who holds the two of clubs); Wizard a round's cards.
+function isNewHand(kind, w) { return kind === 'wizard' || w.length > 13; }
+
+function trickWinner(kind, cards) {
+  const rank = (c) => RANKS.indexOf(c[0]);
+  if (kind === 'hearts') {
+    const suit = cards[0][1][1];
+    let best = cards[0];
+    for (const c of cards) if (c[1][1] === suit && rank(c[1]) > rank(best[1])) best = c;
+    return best[0];
+  }
+  const wiz = cards.find((c) => c[1][0] === 'Z');
+  if (wiz) return wiz[0];
+  const plain = cards.filter((c) => c[1][0] !== 'N');
+  if (plain.length === 0) return cards[0][0];
+  const trumps = trumpNow ? plain.filter((c) => c[1][1] === trumpNow) : [];
+  const pool = trumps.length ? trumps : plain.filter((c) => c[1][1] === plain[0][1][1]);
+  let best = pool[0];
+  for (const c of pool) if (rank(c[1]) > rank(best[1])) best = c;
+  return best[0];
+}
+
+function heartsPoints(cards) {
+  let p = 0;
+  for (const [, c] of cards) { if (c[1] === 'H') p += 1; if (c === 'QS') p += 13; }
+  return p;
+}
+
+// The end of a Hearts hand or a Wizard round: its summary and a row of
+// the score sheet. At a deal line the view is still the old hand's
+// (its totals are the next state's); the summary is written from the
+// next view, which this marks.
+function finishHand(gameOver) {
+  if (!st) return;
+  const kind = st.view.kind;
+  if (kind !== 'hearts' && kind !== 'wizard') return;
+  if (tricks.length === 0 && !gameOver) return;
+  pendingSummary = { tricks: tricks.slice(), bids: bidsNow ? bidsNow.slice() : null, round: roundNo, over: gameOver };
+  if (gameOver) writeSummary();
+}
+
+let pendingSummary = null;
+
+function writeSummary() {
+  const p = pendingSummary;
+  if (!p || !st) return;
+  pendingSummary = null;
+  const v = st.view;
+  const n = st.seats.length;
+  const won = Array(n).fill(0), pts = Array(n).fill(0);
+  for (const t of p.tricks) { won[t.winner]++; pts[t.winner] += t.points || 0; }
+  const out = [];
+  if (v.kind === 'hearts') {
+    const scores = over && over.scores ? null : v.last_hand;
+    out.push('Hand ' + p.round + ' over.');
+    const moon = pts.findIndex((x) => x === 26);
+    if (moon >= 0) out.push(st.seats[moon] + ' shot the moon!');
+    out.push('Points taken: ' + st.seats.map((s, i) => s + ' ' + pts[i]).join(', ') + '.');
+    out.push('Totals: ' + st.seats.map((s, i) => s + ' ' + v.totals[i]).join(', ') + '.');
+    sheetRows.push({ label: 'hand ' + p.round, cells: st.seats.map((_, i) => [scores ? scores[i] : pts[i], v.totals[i]]) });
+  } else {
+    out.push('Round ' + p.round + ' over.');
+    const sc = v.last_round || [];
+    st.seats.forEach((s, i) => {
+      const bid = p.bids ? p.bids[i] : null;
+      const made = bid === won[i];
+      out.push(s + ': bid ' + (bid === null ? '?' : bid) + ', took ' + won[i] + (bid === null ? '' : made ? ' \u2013 made it' : ' \u2013 missed') + (sc[i] !== undefined ? ' (' + signed(sc[i]) + ')' : ''));
+    });
+    sheetRows.push({ label: 'round ' + p.round, cells: st.seats.map((_, i) => [signed(sc[i] || 0), v.totals[i]]) });
+  }
+  summary = out;
+}
+
+function ninetyNineHand(pv, v) {
+  const loser = v.last_loser;
+  const gaveUp = lines.slice().reverse().find((l) => l.endsWith(' lose'));
+  const out = ['Hand ' + pv.hand_no + ' over.'];
+  if (loser !== null) out.push(st.seats[loser] + (gaveUp ? ' had no card to keep the total at 99 or less' : ' lost') + ' and loses a token (' + v.tokens[loser] + ' left' + (v.tokens[loser] === 0 ? ': out' : '') + ').');
+  summary = out;
+  sheetRows.push({ label: 'hand ' + pv.hand_no, cells: v.tokens.map((t) => [t, null]) });
+}
+
+function signed(x) { return x > 0 ? '+' + x : x < 0 ? '\u2212' + (-x) : '0'; }
 
 // ---------------------------------------------------------------- moves
 
 async function play(move, reason) {
   if (!session || replay) return;
   const t0 = performance.now();
+  if (move.includes('+') && st) {
+    // A pass: the same three cards in the order the referee writes them.
+    const key = move.split('+').sort().join('+');
+    move = st.legal.find((m) => m.split('+').sort().join('+') === key) || move;
+  }
+  // A move the page knows to be illegal is refused here, with why (the
+  // referee would refuse it too); so is a click out of turn.
+  if (!myTurn() || !st.legal.includes(move)) {
+    notice(over ? 'The game is over.' : !myTurn() ? 'Not your turn yet.' : 'Refused: ' + (reason || whyNot(move)));
+    window.tabula.latencies.push(performance.now() - t0);
+    return;
+  }
   pendingClick = [t0, move];
   try {
     await post('/api/move', { s: session, move });
-    say('');
+    notice('');
   } catch (e) {
     pendingClick = null;
-    say('Refused: ' + (reason || e.message), true);
+    notice('Refused: ' + (reason || e.message));
   }
   window.tabula.latencies.push(performance.now() - t0);
 }
 
+// Why a move is not legal, in the game's words.
+function whyNot(move) {
+  const v = st.view;
+  if (v.kind === 'othello') {
+    const i = (+move[1] - 1) * 8 + (move.charCodeAt(0) - 97);
+    const ch = v.position[i];
+    return move + ': ' + (ch === 'X' || ch === 'O' ? 'the square is taken' : 'a move must turn at least one disc');
+  }
+  if (v.kind === 'quoridor') return move + ': your pawn cannot go there';
+  if (v.kind === 'hearts' || v.kind === 'wizard') {
+    const trick = v.trick || [];
+    const hand = v.hands[st.you] || [];
+    const lead = trick.length ? trick.find((x) => x[1][0] !== 'N' && x[1][0] !== 'Z') : null;
+    const suit = lead ? lead[1][1] : null;
+    if (suit && move[0] !== 'Z' && move[0] !== 'N' && move[1] !== suit && hand.some((c) => c[1] === suit && c[0] !== 'Z' && c[0] !== 'N')) return cardText(move) + ': you must follow the suit led (' + SUITS[suit] + ')';
+    if (v.kind === 'hearts' && trick.length === 0 && move[1] === 'H' && !v.broken) return cardText(move) + ': hearts are not broken yet';
+    if (v.kind === 'hearts' && v.tricks === 0) return cardText(move) + ': no points on the first trick, and the two of clubs leads it';
+    return cardText(move) + ' cannot be played now';
+  }
+  return cardText(move.slice(0, 2)) + ' would take the total past 99';
+}
+
 function myTurn() {
-  return st && st.waiting && st.you !== null && st.to_move === st.you && !replay;
+  return !!(st && st.waiting && st.you !== null && st.to_move === st.you && !replay && !over);
 }
 
 // ---------------------------------------------------------------- drawing
 
 function render() {
+  if (pendingSummary && st) {
+    // The summary waits for the view of the next hand (its totals).
+    const v = st.view;
+    if (pendingSummary.over || (v.kind === 'hearts' && v.phase !== 'play') || (v.kind === 'wizard' && v.phase !== 'play') || tricks.length === 0) writeSummary();
+  }
   const view = replay ? replay.steps[replay.at].view : st.view;
   const board = $('board');
   board.textContent = '';
   if (view.kind === 'othello') board.appendChild(othello(view));
   else if (view.kind === 'quoridor') board.appendChild(quoridor(view));
-  else if (view.kind === 'hearts' || view.kind === 'wizard' || view.kind === 'ninetynine') board.appendChild(cardTable(view));
+  else if (view.kind === 'hearts' || view.kind === 'wizard' || view.kind === 'ninetynine') cardTable(view, board);
   else { const pre = document.createElement('pre'); pre.textContent = view.text; board.appendChild(pre); }
-  if (!replay) players();
+  score(view);
   sheet(view);
-  if (!replay) status(view);
+  sidePanels(view);
+  status(view);
 }
 
 function seatName(i) {
@@ -329,46 +550,156 @@ function seatName(i) {
   return st.seats[i];
 }
 
-function players() {
-  const p = $('players');
+function seatScore(view, i) {
+  if (view.kind === 'othello') return view.discs[i] + ' discs';
+  if (view.kind === 'quoridor') { const q = qParse(view); return q.left[i] + ' walls \u00b7 ' + view.distance[i] + ' to go'; }
+  if (view.kind === 'hearts') return view.points[i] + ' \u00b7 total ' + view.totals[i];
+  if (view.kind === 'wizard') return 'bid ' + (view.bids[i] === null ? '\u2013' : view.bids[i]) + ' \u00b7 won ' + view.won[i] + ' \u00b7 ' + view.totals[i];
+  return view.tokens[i] + ' token' + (view.tokens[i] === 1 ? '' : 's') + (view.in[i] ? '' : ' (out)');
+}
+
+function score(view) {
+  const p = $('score');
   p.textContent = '';
-  st.seats.forEach((n, i) => {
+  const names = replay ? replay.seat_names : st.seats;
+  names.forEach((n, i) => {
     const d = document.createElement('div');
-    d.className = 'p' + (st.to_move === i ? ' turn' : '') + (st.thinking === i ? ' thinking' : '');
-    d.textContent = n + ': ' + st.labels[i];
+    const turn = !replay && !over && st.to_move === i;
+    d.className = 'p' + (turn ? ' turn' : '');
+    const left = document.createElement('span');
+    left.textContent = n + (!replay && st.you === i ? ' (you)' : '') + ' ';
+    const lab = document.createElement('span');
+    lab.className = 'lab';
+    lab.textContent = replay ? (replay.seats[i] || '') : (st.you === i ? '' : st.labels[i]);
+    if (!replay && !over && st.thinking === i) lab.textContent += ' \u00b7 thinking\u2026';
+    left.appendChild(lab);
+    const right = document.createElement('b');
+    right.textContent = seatScore(view, i);
+    d.append(left, right);
     p.appendChild(d);
   });
 }
 
+function resultText() {
+  const names = over.winners.map((w) => st.seats[w]);
+  const mine = st.you !== null && over.winners.includes(st.you);
+  let text = over.ending !== 'normal' ? 'Game over (' + over.ending + ').'
+    : names.length === 0 || names.length === st.seats.length ? 'Game over: a draw.'
+    : 'Game over: ' + names.join(' and ') + (names.length > 1 ? ' win' : ' wins') + (mine ? ' \u2013 well played!' : '.');
+  if (over.scores) {
+    const sc = st.view.kind === 'othello' ? over.scores.map((s, i) => st.seats[i] + ' ' + s + ' discs') : over.scores.map((s, i) => st.seats[i] + ' ' + s);
+    text += ' ' + sc.join(', ') + '.';
+  }
+  return text;
+}
+
 function status(view) {
-  if (over) {
-    const names = over.winners.map((w) => st.seats[w]);
-    const mine = st.you !== null && over.winners.includes(st.you);
-    const text = over.ending !== 'normal' ? 'Game over (' + over.ending + ').'
-      : names.length === 0 || names.length === st.seats.length ? 'Game over: a draw.'
-      : 'Game over: ' + names.join(' and ') + (names.length > 1 ? ' win' : ' wins') + (mine ? ' (you!).' : '.');
-    say(text + (over.scores ? ' Scores: ' + over.scores.map((s, i) => st.seats[i] + ' ' + s).join(', ') : ''));
+  if (replay) {
+    setStatus('Replay of ' + replay.game + ' game ' + replay.number + ' (' + replay.ending + ')' + (replay.scores ? ', scores ' + replay.scores.join(' ') : '') + ': step ' + replay.at + ' of ' + (replay.total - 1) + '.');
     return;
   }
-  if (st.thinking !== null) say(st.seats[st.thinking] + ' (' + st.labels[st.thinking] + ') is thinking\u2026');
-  else if (myTurn()) {
-    if (st.legal.length === 1 && st.legal[0] === 'pass') say('You have no move: press Pass.');
-    else if ($('status').className !== 'error') say('Your move.');
+  if (over) { setStatus(resultText(), 'over'); return; }
+  if (myTurn()) {
+    const me = st.seats[st.you];
+    let text = 'Your move (' + me + ').';
+    if (st.legal.length === 1 && st.legal[0] === 'pass') text = 'You have no move: press Pass.';
+    else if (view.kind === 'othello') text = 'Your move (' + me + '): click a dotted square.';
+    else if (view.kind === 'quoridor') text = 'Your move (' + me + '): click a lit square, or point at a groove and click to place a wall.';
+    else if (view.kind === 'hearts' && view.phase === 'pass') text = 'Choose three cards to pass ' + view.pass + ', then press Pass.';
+    else if (view.kind === 'hearts') text = 'Your turn: play a framed card.';
+    else if (view.kind === 'wizard' && st.legal.some((m) => m.startsWith('bid:'))) text = 'Your bid: how many tricks will you take?';
+    else if (view.kind === 'wizard' && st.legal.some((m) => m.startsWith('trump:'))) text = 'A Wizard was turned: you deal, so name trump.';
+    else if (view.kind === 'wizard') text = 'Your turn: play a framed card.';
+    else if (view.kind === 'ninetynine') text = st.legal.includes('lose') && st.legal.length === 1 ? 'No card keeps the total at 99 or less: give up a token.' : 'Your turn: the total is ' + view.total + '.';
+    setStatus(text, 'yours');
+    return;
   }
+  if (st.thinking !== null && st.thinking !== undefined) {
+    setStatus(st.seats[st.thinking] + ' (' + st.labels[st.thinking] + ') is thinking\u2026');
+    return;
+  }
+  if (st.turn === 'chance') { setStatus('Dealing\u2026'); return; }
+  if (st.last && st.last.move === 'pass') { setStatus(st.seats[st.last.seat] + ' passes.'); return; }
+  setStatus(st.you === null ? 'Watching.' : 'Waiting\u2026');
 }
 
 function sheet(view) {
   const t = $('sheet');
   t.textContent = '';
-  if (!view.totals && !view.tokens) return;
+  if (replay || (!view.totals && !view.tokens)) return;
+  const cap = t.createCaption();
+  cap.textContent = view.kind === 'hearts' ? 'Score sheet: points of the hand, then the total (lowest wins)'
+    : view.kind === 'wizard' ? 'Score sheet: points of the round, then the total'
+    : 'Tokens left after each hand';
   const head = t.insertRow();
-  const names = replay ? replay.seat_names : st.seats;
-  ['', ...names, '', ...(view.totals ? names : [])].forEach((n) => { const th = document.createElement('th'); th.textContent = n; head.appendChild(th); });
-  for (const r of sheetRows) { const tr = t.insertRow(); r.forEach((x) => { tr.insertCell().textContent = x; }); }
-  const now = t.insertRow();
-  const cells = view.kind === 'ninetynine' ? ['now', ...view.tokens, '', 'total ' + view.total]
-    : ['now', ...(view.points || view.won), '|', ...view.totals];
-  cells.forEach((x) => { now.insertCell().textContent = x; });
+  ['', ...st.seats].forEach((n, i) => { const th = document.createElement('th'); th.textContent = n + (i - 1 === st.you ? ' (you)' : ''); head.appendChild(th); });
+  for (const r of sheetRows) {
+    const tr = t.insertRow();
+    tr.insertCell().textContent = r.label;
+    for (const [a, b] of r.cells) {
+      const c = tr.insertCell();
+      c.textContent = String(a);
+      if (b !== null && b !== undefined) { const s = document.createElement('small'); s.textContent = b; c.appendChild(s); }
+    }
+  }
+}
+
+function sidePanels(view) {
+  const sum = $('summary');
+  sum.hidden = !summary || !!replay;
+  if (summary) { sum.textContent = ''; summary.forEach((l, i) => { const d = document.createElement(i === 0 ? 'b' : 'div'); d.textContent = l; sum.appendChild(d); }); }
+  const lt = $('lasttrick');
+  const last = tricks.length ? tricks[tricks.length - 1] : null;
+  lt.hidden = !last || !!replay;
+  if (last) {
+    lt.textContent = '';
+    const b = document.createElement('b');
+    b.textContent = 'Last trick: ' + st.seats[last.winner] + ' took it' + (last.points !== null ? ' (' + last.points + ' point' + (last.points === 1 ? '' : 's') + ')' : '');
+    lt.appendChild(b);
+    lt.appendChild(miniTrick(last));
+    if (tricks.length > 1) {
+      const d = document.createElement('details');
+      const s = document.createElement('summary');
+      s.textContent = 'All ' + tricks.length + ' tricks of this ' + (view.kind === 'hearts' ? 'hand' : 'round');
+      d.appendChild(s);
+      tricks.forEach((t, k) => { const row = document.createElement('div'); row.textContent = (k + 1) + '. '; row.appendChild(miniTrick(t)); d.appendChild(row); });
+      lt.appendChild(d);
+    }
+  }
+  const lg = $('legend');
+  lg.hidden = replay || !$('analysis').checked || !myTurn();
+  if (!lg.hidden) legend(view, lg);
+}
+
+function miniTrick(t) {
+  const span = document.createElement('span');
+  for (const [s, c] of t.cards) {
+    const m = document.createElement('span');
+    m.className = 'mini' + (isRed(c) ? ' red' : '') + (s === t.winner ? ' win' : '');
+    m.textContent = seatName(s) + ' ' + cardText(c);
+    m.dataset.card = c;
+    span.appendChild(m);
+  }
+  return span;
+}
+
+function legend(view, lg) {
+  lg.textContent = '';
+  const info = analysisInfo ? ' (' + (analysisInfo.depth ? 'depth ' + analysisInfo.depth : analysisInfo.iterations ? analysisInfo.iterations + ' iterations' : '') + ', ' + (analysisInfo.ms / 1000).toFixed(1) + ' s)' : ' (thinking\u2026)';
+  const p = document.createElement('div');
+  if (view.kind === 'othello') {
+    p.textContent = (showWinChance ? 'Numbers: your chance to win after each move.' : 'Numbers: the final disc margin for you after each move, with best play (exact where solved, marked =).') + ' The gold ring marks the best move' + info + '.';
+    const t = document.createElement('button');
+    t.type = 'button';
+    t.id = 'valuekind';
+    t.textContent = showWinChance ? 'Show disc margins' : 'Show win chances';
+    t.onclick = () => { showWinChance = !showWinChance; render(); };
+    lg.append(p, t);
+    return;
+  }
+  if (view.kind === 'quoridor') p.textContent = 'Numbers on squares: your chance to win after moving there. Blue walls: the engine\u2019s three best walls, each with its chance. Gold: the best move' + info + '.';
+  else p.textContent = 'Badges: your chance ' + (view.kind === 'hearts' ? '(share of the best result)' : 'to win') + ' after each card or bid, as the engine at your seat sees it (it knows your hand only); gold: the best' + info + '.';
+  lg.appendChild(p);
 }
 
 function svg(tag, attrs, parent) {
@@ -380,48 +711,79 @@ function svg(tag, attrs, parent) {
 
 function pct(v) { return Math.round(v * 100) + '%'; }
 
+function bestMove() {
+  let best = null;
+  for (const [m, v] of Object.entries(values)) if (best === null || v.score > values[best].score) best = m;
+  return best;
+}
+
+function valueText(m) {
+  const v = values[m];
+  if (!v) return null;
+  if (v.margin !== undefined && !showWinChance) {
+    const x = Math.round(+v.margin);
+    return (v.exact ? '=' : '') + (x > 0 ? '+' + x : x < 0 ? '\u2212' + (-x) : '0');
+  }
+  return pct(v.score);
+}
+
 function othello(view) {
-  const S = 52;
-  const root = svg('svg', { width: S * 8 + 30, height: S * 8 + 60, id: 'othello' });
+  const S = 10;
+  const root = svg('svg', { viewBox: '-6 -6 ' + (S * 8 + 8) + ' ' + (S * 8 + 8), id: 'othello', class: 'board', role: 'img', 'aria-label': 'Othello board' });
   const pos = view.position.split(' ')[0];
-  const before = boardBefore && !replay ? boardBefore.split(' ')[0] : null;
   const legal = myTurn() ? st.legal : [];
   const last = !replay && st.last ? st.last.move : null;
+  const best = myTurn() ? bestMove() : null;
+  svg('rect', { x: 0, y: 0, width: S * 8, height: S * 8, fill: '#2e8b57' }, root);
   for (let r = 0; r < 8; r++) {
     for (let c = 0; c < 8; c++) {
       const sq = 'abcdefgh'[c] + (r + 1);
-      const x = 24 + c * S, y = 20 + r * S;
-      const cell = svg('rect', { x, y, width: S, height: S, fill: '#2e8b57', stroke: '#174d2e', class: 'cell', 'data-square': sq }, root);
+      const x = c * S, y = r * S;
+      const cell = svg('rect', { x, y, width: S, height: S, fill: '#2e8b57', stroke: '#174d2e', 'stroke-width': 0.25, class: 'cell', 'data-square': sq }, root);
       cell.onclick = () => play(sq);
       const ch = pos[r * 8 + c];
       if (ch === 'X' || ch === 'O') {
-        const flipped = before && before[r * 8 + c] !== ch && before[r * 8 + c] !== '-' && before[r * 8 + c] !== '.';
-        svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.4, fill: ch === 'X' ? '#111' : '#f4f4f4', stroke: flipped ? '#ffd24a' : '#000', 'stroke-width': flipped ? 3 : 1, 'data-disc': ch }, root);
+        const turned = !replay && flipped && flipped.includes(r * 8 + c);
+        svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.41, fill: ch === 'X' ? '#111' : '#f4f4f4', stroke: turned ? '#ffd24a' : '#000', 'stroke-width': turned ? 0.8 : 0.2, 'data-disc': ch }, root);
       } else if (legal.includes(sq)) {
-        const v = values[sq];
-        svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 5, fill: 'rgba(0,0,0,.35)', 'data-legal': sq }, root);
-        if (v !== undefined) { const t = svg('text', { x: x + S / 2, y: y + S / 2 + 18, 'text-anchor': 'middle', fill: '#fff', 'font-size': 12 }, root); t.textContent = pct(v); }
+        const t = valueText(sq);
+        if (sq === best) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.42, fill: 'none', stroke: '#ffd24a', 'stroke-width': 0.8, 'data-best': sq }, root);
+        if (t === null) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 1.1, fill: 'rgba(0,0,0,.45)', 'data-legal': sq }, root);
+        else {
+          svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 0.6, fill: 'rgba(0,0,0,.45)', 'data-legal': sq }, root);
+          const tx = svg('text', { x: x + S / 2, y: y + S / 2 + 1.3, 'text-anchor': 'middle', fill: sq === best ? '#ffd24a' : '#fff', 'font-size': 3.6, 'font-weight': 'bold', stroke: '#0b3a1e', 'stroke-width': 0.5, 'paint-order': 'stroke', 'data-value': sq }, root);
+          tx.textContent = t;
+        }
       }
-      if (sq === last) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 4, fill: '#e33' }, root);
+      if (sq === last) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 1, fill: '#e33' }, root);
     }
   }
   for (let i = 0; i < 8; i++) {
-    svg('text', { x: 24 + i * S + S / 2, y: 14, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = 'abcdefgh'[i];
-    svg('text', { x: 10, y: 20 + i * S + S / 2 + 4, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String(i + 1);
+    svg('text', { x: i * S + S / 2, y: -1.8, 'text-anchor': 'middle', 'font-size': 3.2, fill: '#333' }, root).textContent = 'abcdefgh'[i];
+    svg('text', { x: -3, y: i * S + S / 2 + 1.1, 'text-anchor': 'middle', 'font-size': 3.2, fill: '#333' }, root).textContent = String(i + 1);
   }
-  const t = svg('text', { x: 24, y: S * 8 + 44, 'font-size': 16 }, root);
+  const wrap = document.createElement('div');
+  wrap.style.width = '100%';
+  wrap.style.display = 'flex';
+  wrap.style.flexDirection = 'column';
+  wrap.style.alignItems = 'center';
+  wrap.appendChild(root);
+  const line = document.createElement('div');
+  line.className = 'boardline';
+  line.id = 'discs';
+  const ended = replay ? false : (over || st.turn === 'over');
   const side = view.position.split(' ')[1] === 'X' ? 'black' : 'white';
-  t.textContent = 'black ' + view.discs[0] + ' \u2013 white ' + view.discs[1] + (replay ? '' : '   ' + side + ' to move');
-  if (!replay && st.last && st.last.move === 'pass') say(st.seats[st.last.seat] + ' passes.');
+  line.textContent = '\u25cf black ' + view.discs[0] + ' \u2013 \u25cb white ' + view.discs[1] + (replay || ended ? '' : ' \u00b7 ' + side + ' to move');
   if (myTurn() && legal.length === 1 && legal[0] === 'pass') {
-    const fo = svg('foreignObject', { x: 24 + S * 6, y: S * 8 + 26, width: 120, height: 30 }, root);
     const b = document.createElement('button');
     b.textContent = 'Pass';
     b.id = 'pass';
+    b.className = 'primary';
     b.onclick = () => play('pass');
-    fo.appendChild(b);
+    line.appendChild(b);
   }
-  return root;
+  wrap.appendChild(line);
+  return wrap;
 }
 
 // Quoridor: squares from p1's side at the bottom, grooves between them.
@@ -450,30 +812,40 @@ function wallReason(view, q, wall) {
 function quoridor(view) {
   const n = view.size, S = 44, G = 10, P = S + G, O = 24;
   const q = qParse(view);
-  const root = svg('svg', { width: Math.max(O + n * P + 10, 560), height: O + n * P + 50, id: 'quoridor' });
+  const W = O + n * P + 4, H = O + n * P + 6;
+  const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, id: 'quoridor', class: 'board' });
+  root.onmouseleave = () => { if (hover) { hover = null; render(); } };
   const legal = myTurn() ? st.legal : [];
+  const best = myTurn() ? bestMove() : null;
   const Y = (r) => O + (n - 1 - r) * P; // row r (0 = row 1) from the top
   const colours = ['#c0392b', '#2c3e90', '#d4a017', '#2e8b57'];
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const sq = sqName(c, r);
-      const cell = svg('rect', { x: O + c * P, y: Y(r), width: S, height: S, rx: 4, fill: legal.includes(sq) ? '#d9c7a0' : '#b89968', class: 'cell', 'data-square': sq }, root);
+      const cell = svg('rect', { x: O + c * P, y: Y(r), width: S, height: S, rx: 4, fill: legal.includes(sq) ? '#e6d3a8' : '#b89968', stroke: sq === best ? '#d4a017' : 'none', 'stroke-width': 3, class: 'cell', 'data-square': sq }, root);
       cell.onclick = () => play(sq);
-      if (legal.includes(sq) && values[sq] !== undefined) svg('text', { x: O + c * P + S / 2, y: Y(r) + S - 4, 'text-anchor': 'middle', 'font-size': 11 }, root).textContent = pct(values[sq]);
+      if (legal.includes(sq) && values[sq] !== undefined) svg('text', { x: O + c * P + S / 2, y: Y(r) + S - 5, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold', fill: '#123' }, root).textContent = pct(values[sq].score);
     }
     svg('text', { x: 10, y: Y(r) + S / 2 + 4, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String(r + 1);
   }
-  for (let c = 0; c < n; c++) svg('text', { x: O + c * P + S / 2, y: O + n * P + 6, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String.fromCharCode(97 + c);
+  for (let c = 0; c < n; c++) svg('text', { x: O + c * P + S / 2, y: 14, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String.fromCharCode(97 + c);
   const drawWall = (wall, colour, extra) => {
     const c = wall.charCodeAt(0) - 97, r = parseInt(wall.slice(1, -1), 10) - 1;
     const attrs = wall.endsWith('h')
       ? { x: O + c * P, y: Y(r) - G + 1, width: 2 * S + G, height: G - 2 }
       : { x: O + c * P + S + 1, y: Y(r + 1), width: G - 2, height: 2 * S + G };
-    return svg('rect', Object.assign(attrs, { fill: colour, rx: 2, 'data-wall': wall }, extra || {}), root);
+    return [svg('rect', Object.assign(attrs, { fill: colour, rx: 2, 'data-wall': wall }, extra || {}), root), attrs];
   };
   for (const w of q.walls) drawWall(w, '#5a3a1a');
-  // Grooves: a hit area per wall anchor; hovering previews the wall.
   if (myTurn()) {
+    // The engine's best walls, each with its value.
+    Object.entries(values).filter(([m]) => /[hv]$/.test(m)).sort((a, b) => b[1].score - a[1].score).slice(0, 3)
+      .forEach(([m, v]) => {
+        const [, a] = drawWall(m, m === best ? 'rgba(212,160,23,.75)' : 'rgba(30,90,200,.55)', { 'pointer-events': 'none', 'data-suggested': m });
+        const t = svg('text', { x: a.x + a.width / 2, y: a.y + a.height / 2 + 4, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold', fill: '#fff', stroke: '#123', 'stroke-width': 3, 'paint-order': 'stroke' }, root);
+        t.textContent = pct(v.score);
+      });
+    // Grooves: a hit area per wall anchor; hovering previews the wall.
     for (let r = 0; r < n - 1; r++) {
       for (let c = 0; c < n; c++) {
         for (const o of ['h', 'v']) {
@@ -493,22 +865,17 @@ function quoridor(view) {
     }
     if (hover) {
       const ok = legal.includes(hover);
-      drawWall(hover, ok ? 'rgba(40,160,80,.7)' : 'rgba(200,40,40,.6)', { 'pointer-events': 'none' });
+      drawWall(hover, ok ? 'rgba(40,160,80,.8)' : 'rgba(200,40,40,.7)', { 'pointer-events': 'none' });
       const v = values[hover];
-      if (!ok) say(hover + ': ' + wallReason(view, q, hover), true);
-      else say('Wall ' + hover + (v !== undefined ? ' (' + pct(v) + ')' : ''));
+      if (!ok) notice(hover + ': ' + wallReason(view, q, hover));
+      else if ($('notice').textContent.startsWith(hover.slice(0, -1)) || $('notice').textContent.includes(': it ')) notice('Wall ' + hover + (v ? ' (' + pct(v.score) + ')' : ''));
     }
-    // The engine's best walls, with their values.
-    Object.entries(values).filter(([m]) => /[hv]$/.test(m)).sort((a, b) => b[1] - a[1]).slice(0, 3)
-      .forEach(([m, v]) => { drawWall(m, 'rgba(30,90,200,.35)', { 'pointer-events': 'none' }); });
   }
   q.pawns.forEach((p, i) => {
     const c = p.charCodeAt(0) - 97, r = parseInt(p.slice(1), 10) - 1;
     svg('circle', { cx: O + c * P + S / 2, cy: Y(r) + S / 2, r: S * 0.35, fill: colours[i], stroke: '#000', 'data-pawn': 'p' + (i + 1) }, root);
     svg('text', { x: O + c * P + S / 2, y: Y(r) + S / 2 + 5, 'text-anchor': 'middle', fill: '#fff', 'font-size': 14 }, root).textContent = String(i + 1);
   });
-  const info = svg('text', { x: O, y: O + n * P + 30, 'font-size': 14 }, root);
-  info.textContent = q.left.map((l, i) => 'p' + (i + 1) + ' walls ' + l + ', distance ' + view.distance[i]).join('   ');
   return root;
 }
 
@@ -516,125 +883,215 @@ function quoridor(view) {
 
 const SUITS = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
+function isRed(card) { return card[0] !== 'Z' && card[0] !== 'N' && (card[1] === 'H' || card[1] === 'D'); }
+
+// A card as words: 10♥, Q♠, Wizard, Jester.
+function cardText(card) {
+  if (!card) return '\u2013';
+  if (card[0] === 'Z') return 'Wizard';
+  if (card[0] === 'N') return 'Jester';
+  return (card[0] === 'T' ? '10' : card[0]) + SUITS[card[1]];
+}
+
 function cardEl(card, opts) {
   const d = document.createElement('div');
   d.className = 'card';
   d.dataset.card = card;
-  if (card[0] === 'Z') d.textContent = 'W' + card[1];
-  else if (card[0] === 'N') d.textContent = 'J' + card[1];
+  const add = (cls, text) => { const s = document.createElement('span'); s.className = cls; s.textContent = text; d.appendChild(s); };
+  if (card[0] === 'Z') { d.classList.add('wiz'); add('r', 'W'); add('s', '\u2605'); add('n', 'Wizard'); d.title = 'Wizard'; }
+  else if (card[0] === 'N') { d.classList.add('jes'); add('r', 'J'); add('s', '\u263a'); add('n', 'Jester'); d.title = 'Jester'; }
   else {
-    d.textContent = (card[0] === 'T' ? '10' : card[0]) + SUITS[card[1]];
-    if (card[1] === 'H' || card[1] === 'D') d.classList.add('red');
+    add('r', card[0] === 'T' ? '10' : card[0]);
+    add('s', SUITS[card[1]]);
+    if (isRed(card)) d.classList.add('red');
+    d.title = cardText(card);
   }
-  if (card[0] === 'Z') d.title = 'Wizard';
-  if (card[0] === 'N') d.title = 'Jester';
   if (opts && opts.legal) d.classList.add('legal');
   if (opts && opts.dim) d.classList.add('dim');
   if (opts && opts.sel) d.classList.add('sel');
-  if (opts && opts.value !== undefined) { const v = document.createElement('span'); v.className = 'val'; v.textContent = pct(opts.value); d.appendChild(v); }
+  if (opts && opts.value) { const v = document.createElement('span'); v.className = 'val' + (opts.best ? ' best' : ''); v.textContent = opts.value; d.appendChild(v); }
   return d;
 }
 
-function cardsRow(cards, opts) {
-  const row = document.createElement('div');
-  row.className = 'cards';
-  for (const c of cards) row.appendChild(cardEl(c, opts ? opts(c) : null));
-  return row;
+// Where seat `s` sits: you at the bottom, the others clockwise from
+// your left, around an ellipse (percent of the felt).
+function seatAngle(view, s) {
+  const n = view.counts.length;
+  const me = replay || st.you === null ? 0 : st.you;
+  const k = (s - me + n) % n;
+  return Math.PI / 2 + (k * 2 * Math.PI) / n;
 }
 
-function seatInfo(view, i) {
-  if (view.kind === 'hearts') return 'points ' + view.points[i] + ', total ' + view.totals[i];
-  if (view.kind === 'wizard') return 'bid ' + (view.bids[i] === null ? '\u2013' : view.bids[i]) + ', won ' + view.won[i] + ', total ' + view.totals[i];
-  return 'tokens ' + view.tokens[i] + (view.in[i] ? '' : ' (out)');
-}
-
-function cardTable(view) {
+function cardTable(view, board) {
   const felt = document.createElement('div');
   felt.className = 'felt';
   felt.id = 'cardtable';
   const me = replay ? null : st.you;
   const n = view.counts.length;
-  const turnSeat = replay ? null : st.to_move;
-  // The others, clockwise from the person's left.
-  const opps = document.createElement('div');
-  opps.className = 'opps';
-  const order = [];
-  for (let k = 1; k <= n; k++) { const s = ((me === null ? 0 : me) + k) % n; if (s !== me) order.push(s); }
-  for (const s of order) {
+  const done = !replay && over;
+  const turnSeat = replay || done ? null : st.to_move;
+  const wide = board.clientWidth > 700;
+  for (let s = 0; s < n; s++) {
+    if (s === me) continue;
+    const a = seatAngle(view, s);
     const o = document.createElement('div');
-    o.className = 'opp' + (turnSeat === s ? ' turn' : '');
+    o.className = 'seat' + (turnSeat === s ? ' turn' : '');
     o.dataset.seat = String(s);
+    // Anchored by the side that faces out, so that no seat leaves the
+    // felt.
+    const c = Math.cos(a), sn = Math.sin(a);
+    o.style.left = (50 + 47 * c) + '%';
+    o.style.top = (50 + 46 * sn) + '%';
+    o.style.transform = 'translate(' + (-50 - 50 * c) + '%, ' + (-50 - 50 * sn) + '%)';
     const head = document.createElement('div');
-    head.textContent = seatName(s) + (replay ? '' : ' \u00b7 ' + st.labels[s]) + (view.dealer === s ? ' (dealer)' : '') + (!replay && st.thinking === s ? ' \u2026thinking' : '');
+    head.className = 'nm';
+    head.textContent = seatName(s);
+    if (view.dealer === s) { const c = document.createElement('span'); c.className = 'chip'; c.textContent = 'dealer'; head.appendChild(c); }
     o.appendChild(head);
+    const lab = document.createElement('div');
+    lab.className = 'lab';
+    lab.textContent = replay ? '' : st.labels[s];
+    if (!replay && !done && st.thinking === s) { const t = document.createElement('span'); t.className = 'think'; t.textContent = ' thinking\u2026'; lab.appendChild(t); }
+    o.appendChild(lab);
     const hand = view.hands[s];
-    if (hand) o.appendChild(cardsRow(hand));
-    else { const backs = document.createElement('div'); for (let k = 0; k < view.counts[s]; k++) { const b = document.createElement('span'); b.className = 'back'; backs.appendChild(b); } const c = document.createElement('span'); c.textContent = '  ' + view.counts[s]; c.style.marginLeft = '16px'; backs.appendChild(c); o.appendChild(backs); }
-    const info = document.createElement('div'); info.className = 'info'; info.textContent = seatInfo(view, s); o.appendChild(info);
-    opps.appendChild(o);
+    if (hand && replay) {
+      const row = document.createElement('div');
+      row.style.fontSize = '12px';
+      row.textContent = hand.map(cardText).join(' ');
+      o.appendChild(row);
+    } else {
+      const backs = document.createElement('div');
+      backs.className = 'backs';
+      for (let k = 0; k < Math.min(view.counts[s], 13); k++) { const b = document.createElement('span'); b.className = 'back'; backs.appendChild(b); }
+      const c = document.createElement('span');
+      c.style.marginLeft = '10px';
+      c.textContent = view.counts[s] + ' card' + (view.counts[s] === 1 ? '' : 's');
+      backs.appendChild(c);
+      o.appendChild(backs);
+    }
+    const info = document.createElement('div');
+    info.textContent = seatScore(view, s);
+    o.appendChild(info);
+    felt.appendChild(o);
   }
-  felt.appendChild(opps);
-  // The middle: the trick, or the running total.
-  const mid = document.createElement('div');
-  mid.className = 'trick';
-  mid.id = 'trick';
+  // The trick: each card in front of the seat that played it.
+  const trick = view.trick || [];
+  const shownTrick = trick.length === 0 && !replay && tricks.length && current.length === 0 && view.phase === 'play' && !(view.tricks === 0 && view.kind === 'hearts')
+    ? tricks[tricks.length - 1] : null;
+  const cards = shownTrick ? shownTrick.cards : trick;
+  for (const [s, c] of cards) {
+    const a = seatAngle(view, s);
+    const w = document.createElement('div');
+    w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
+    w.style.left = (50 + 15 * Math.cos(a)) + '%';
+    w.style.top = (50 + 17 * Math.sin(a)) + '%';
+    if (shownTrick) w.style.opacity = '.8';
+    w.appendChild(cardEl(c));
+    const l = document.createElement('div');
+    l.className = 'who';
+    l.textContent = seatName(s);
+    w.appendChild(l);
+    felt.appendChild(w);
+  }
+  const center = document.createElement('div');
+  center.className = 'center';
   if (view.kind === 'ninetynine') {
     const t = document.createElement('div');
-    t.innerHTML = '';
-    t.textContent = 'total ' + view.total + ' \u00b7 ' + (view.reversed ? 'anticlockwise \u21ba' : 'clockwise \u21bb') + ' \u00b7 stock ' + view.stock + ' \u00b7 hand ' + view.hand_no;
-    mid.appendChild(t);
-    if (view.top) mid.appendChild(cardEl(view.top));
-  } else {
-    for (const [s, c] of view.trick) { const w = document.createElement('div'); w.appendChild(cardEl(c)); const l = document.createElement('div'); l.className = 'who'; l.textContent = seatName(s); w.appendChild(l); mid.appendChild(w); }
-    if (view.trick.length === 0 && lastTrick && !replay) {
-      const l = document.createElement('div'); l.className = 'who'; l.textContent = 'last trick: ' + lastTrick.map(([s, c]) => seatName(s) + ' ' + c).join(', '); mid.appendChild(l);
-    }
+    t.className = 'big';
+    t.id = 'total';
+    t.textContent = String(view.total);
+    center.appendChild(t);
+    const d = document.createElement('div');
+    d.textContent = (view.reversed ? '\u21ba anticlockwise' : '\u21bb clockwise') + ' \u00b7 stock ' + view.stock;
+    center.appendChild(d);
+    if (view.top) { const w = document.createElement('div'); w.style.display = 'inline-block'; w.appendChild(cardEl(view.top)); center.appendChild(w); }
   }
-  felt.appendChild(mid);
+  felt.appendChild(center);
+  if (done) {
+    const b = document.createElement('div');
+    b.className = 'banner';
+    b.id = 'banner';
+    b.textContent = resultText();
+    felt.appendChild(b);
+  } else if (!replay && summary && cards.length === 0 && view.kind !== 'ninetynine' && (view.phase !== 'play' || (view.kind === 'hearts' && view.tricks === 0))) {
+    const b = document.createElement('div');
+    b.className = 'banner';
+    b.textContent = summary.join(' ');
+    b.style.fontSize = wide ? '15px' : '12px';
+    felt.appendChild(b);
+  } else if (!replay && summary && view.kind === 'ninetynine' && view.total === 0 && view.stock > 0 && !myTurn()) {
+    // nothing: the side panel keeps the summary
+  }
+  board.appendChild(felt);
   const info = document.createElement('div');
-  info.className = 'info';
-  if (view.kind === 'hearts') info.textContent = 'hand ' + view.hand_no + ' \u00b7 pass ' + view.pass + ' \u00b7 trick ' + Math.min(view.tricks + 1, 13) + ' \u00b7 hearts ' + (view.broken ? 'broken' : 'not broken');
-  if (view.kind === 'wizard') info.textContent = 'round ' + view.round + ' of ' + view.rounds + ' \u00b7 ' + view.round_cards + ' cards \u00b7 turned ' + (view.turned || '\u2013') + ' \u00b7 trump ' + (view.trump ? SUITS[view.trump] : (view.phase === 'trump' ? 'the dealer names it' : 'none'));
-  felt.appendChild(info);
-  if (replay) {
-    return felt;
+  info.className = 'tableinfo';
+  if (view.kind === 'hearts') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 pass ' + view.pass + ' \u00b7 trick ' + Math.min(view.tricks + 1, 13) + ' of 13 \u00b7 hearts ' + (view.broken ? 'broken' : 'not broken');
+  if (view.kind === 'wizard' && (done || view.round > view.rounds)) info.textContent = 'All ' + view.rounds + ' rounds played.';
+  else if (view.kind === 'wizard') info.textContent = 'Round ' + view.round + ' of ' + view.rounds + ' \u00b7 ' + view.round_cards + ' card' + (view.round_cards === 1 ? '' : 's') + ' each \u00b7 turned: ' + cardText(view.turned) + ' \u00b7 trump: ' + (view.trump ? SUITS[view.trump] : (view.phase === 'trump' ? 'the dealer names it' : 'none'));
+  if (view.kind === 'ninetynine') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 total ' + view.total + ' \u00b7 ' + (view.reversed ? 'anticlockwise' : 'clockwise');
+  board.appendChild(info);
+  if (view.kind !== 'ninetynine' && !replay) {
+    const ll = document.createElement('div');
+    ll.className = 'lastline';
+    ll.id = 'lastline';
+    const last = tricks.length ? tricks[tricks.length - 1] : null;
+    if (last) { ll.append('Last trick: ' + seatName(last.winner) + ' took it '); ll.appendChild(miniTrick(last)); }
+    board.appendChild(ll);
   }
+  if (replay || me === null) return;
   const mine = document.createElement('div');
-  mine.className = 'mine' + (myTurn() ? ' turn' : '');
-  mine.id = 'hand';
+  mine.className = myTurn() ? 'turn' : '';
+  mine.id = 'mine';
   const head = document.createElement('div');
-  head.textContent = 'You (' + st.seats[me] + ') \u00b7 ' + seatInfo(view, me);
-  mine.appendChild(head);
+  head.className = 'head';
+  head.textContent = 'You (' + st.seats[me] + ') \u00b7 ' + seatScore(view, me) + (view.dealer === me ? ' \u00b7 dealer' : '');
   const hand = view.hands[me] || [];
   const legal = myTurn() ? st.legal : [];
   const passing = view.kind === 'hearts' && view.phase === 'pass' && myTurn();
   const legalCard = (c) => legal.some((m) => m === c || (m.startsWith(c) && m.length > 2 && view.kind === 'ninetynine'));
-  mine.appendChild(cardsRow(hand, (c) => ({
-    legal: passing || legalCard(c),
-    dim: myTurn() && !passing && !legalCard(c),
-    sel: selected.includes(c),
-    value: values[c] !== undefined ? values[c] : bestValue(c),
-  })));
-  mine.querySelectorAll('.card').forEach((el) => { el.onclick = () => clickCard(el.dataset.card, view); });
+  const best = myTurn() ? bestMove() : null;
+  const row = document.createElement('div');
+  row.className = 'hand';
+  row.id = 'hand';
+  for (const c of hand) {
+    const v = values[c] ? values[c].score : bestValue(c);
+    const slot = document.createElement('div');
+    slot.className = 'slot';
+    const el = cardEl(c, {
+      legal: passing || legalCard(c),
+      dim: myTurn() && !passing && !legalCard(c),
+      sel: selected.includes(c),
+      value: v !== undefined ? pct(v) : null,
+      best: best === c || (best && best.startsWith(c) && view.kind === 'ninetynine') || (best && best.includes('+') && best.split('+').includes(c)),
+    });
+    el.onclick = () => clickCard(c, view);
+    slot.appendChild(el);
+    row.appendChild(slot);
+  }
   const choices = document.createElement('div');
   choices.className = 'choices';
   choices.id = 'choices';
   if (passing) {
     const b = document.createElement('button');
     b.id = 'passbtn';
-    b.textContent = 'Pass ' + selected.length + '/3 cards ' + view.pass;
+    b.className = 'primary';
+    b.textContent = 'Pass ' + selected.length + ' of 3 cards ' + view.pass;
     b.disabled = selected.length !== 3;
     b.onclick = () => { const m = selected.join('+'); selected = []; play(m); };
     choices.appendChild(b);
   }
   if (view.kind === 'hearts' && view.passed[me] && view.passed[me].length && view.phase !== 'pass') {
-    const p = document.createElement('div'); p.textContent = 'you passed ' + view.passed[me].join(' ') + (received ? ', received ' + received.join(' ') : ''); choices.appendChild(p);
+    const p = document.createElement('div');
+    const got = receivedCards();
+    p.textContent = 'You passed ' + view.passed[me].map(cardText).join(' ') + (got ? '; you received ' + got.map(cardText).join(' ') : '');
+    choices.appendChild(p);
   }
   for (const m of legal) {
     if (!/^(bid:|trump:|lose$)/.test(m)) continue;
     const b = document.createElement('button');
-    b.textContent = m === 'lose' ? 'Give up a token' : m.startsWith('trump:') ? 'trump ' + SUITS[m.slice(6)] : 'bid ' + m.slice(4);
-    if (values[m] !== undefined) b.textContent += ' (' + pct(values[m]) + ')';
+    b.textContent = m === 'lose' ? 'Give up a token' : m.startsWith('trump:') ? 'Trump ' + SUITS[m.slice(6)] : 'Bid ' + m.slice(4);
+    if (values[m]) { const s = document.createElement('span'); s.className = 'v'; s.textContent = pct(values[m].score); b.appendChild(s); }
+    if (m === best) b.classList.add('primary');
     b.dataset.move = m;
     b.onclick = () => play(m);
     choices.appendChild(b);
@@ -643,24 +1100,37 @@ function cardTable(view) {
     for (const m of legal.filter((x) => x.startsWith(choiceCard) && x.length > 2)) {
       const b = document.createElement('button');
       const how = m.slice(2);
-      b.textContent = choiceCard + (how === '+' ? ' as +10' : how === '-' ? ' as \u221210' : ' as ' + how);
+      b.textContent = cardText(choiceCard) + (how === '+' ? ' as +10' : how === '-' ? ' as \u221210' : ' as ' + how);
       b.dataset.move = m;
       b.onclick = () => { choiceCard = null; play(m); };
       choices.appendChild(b);
     }
   }
-  mine.appendChild(choices);
-  felt.appendChild(mine);
-  if (over) { const b = document.createElement('div'); b.className = 'banner'; b.textContent = $('status').textContent; felt.appendChild(b); }
-  return felt;
+  mine.append(choices, row, head);
+  board.appendChild(mine);
 }
 
-let choiceCard = null;
+// Hearts: the cards that came in the pass: the three-card deal line
+// this seat was told after its hand's.
+function receivedCards() {
+  let got = null;
+  for (const l of lines) {
+    const w = l.split(' ');
+    if (w[0] !== 'deal') continue;
+    if (w.length > 13) got = null;
+    else if (w.length === 4 && w.slice(1).every((c) => CARD.test(c))) got = w.slice(1);
+  }
+  return got;
+}
 
 function bestValue(card) {
-  // Ninety-Nine: a card's best choice (AH1 / AH11).
+  // Ninety-Nine: a card's best choice (AH1 / AH11); a Hearts pass: the
+  // best pass that holds the card.
   let best;
-  for (const [m, v] of Object.entries(values)) if (m.startsWith(card) && m.length > 2 && (best === undefined || v > best)) best = v;
+  for (const [m, v] of Object.entries(values)) {
+    const fits = m.includes('+') ? m.split('+').includes(card) : m.startsWith(card) && m.length > 2;
+    if (fits && (best === undefined || v.score > best)) best = v.score;
+  }
   return best;
 }
 
@@ -679,34 +1149,108 @@ function clickCard(card, view) {
   play(card);
 }
 
+// ---------------------------------------------------------------- move list
+
+// The lines told, in the game's own notation: Othello and Quoridor
+// numbered by move pairs (`1. f5 d6`), cards grouped by trick with the
+// trick's winner, Ninety-Nine's plays with the total.
+function drawLog() {
+  const log = $('log');
+  log.textContent = '';
+  if (!st) return;
+  const kind = st.view.kind;
+  const add = (text, head) => { const li = document.createElement('li'); li.textContent = text; if (head) li.className = 'head'; log.appendChild(li); };
+  if (kind === 'othello' || kind === 'quoridor') {
+    const n = st.seats.length;
+    let k = 0;
+    let row = [];
+    for (const l of lines) {
+      const w = l.split(' ');
+      if (w[0] !== 'play') continue;
+      row.push(w[2]);
+      if (row.length === n) { add(++k + '. ' + row.join(' ')); row = []; }
+    }
+    if (row.length) add(++k + '. ' + row.join(' '));
+  } else if (kind === 'hearts' || kind === 'wizard') {
+    let round = 0, trick = [], k = 0, done = 0;
+    const n = st.seats.length;
+    let trump = null;
+    for (const l of lines) {
+      const w = l.split(' ');
+      if (w[0] === 'deal') {
+        if (isNewHand(kind, w)) { round++; k = 0; add((kind === 'hearts' ? 'Hand ' : 'Round ') + round, true); }
+        continue;
+      }
+      if (w[0] !== 'play') continue;
+      const mv = w[2];
+      if (mv.includes('+')) { add(w[1] + ' passes ' + mv.split('+').map(cardText).join(' ')); continue; }
+      if (mv.startsWith('bid:')) { add(w[1] + ' bids ' + mv.slice(4)); continue; }
+      if (mv.startsWith('trump:')) { trump = mv.slice(6); add(w[1] + ' names trump ' + SUITS[trump]); continue; }
+      if (!CARD.test(mv)) { add(w[1] + ' ' + mv); continue; }
+      trick.push([st.seats.indexOf(w[1]), mv]);
+      if (trick.length === n) {
+        k++;
+        const t = allTricks[done++];
+        const winner = t ? t.winner : null;
+        add('Trick ' + k + ': ' + trick.map(([s, c]) => st.seats[s] + ' ' + cardText(c)).join(', ') + (winner !== null ? ' \u2192 ' + st.seats[winner] + (t.points ? ' (' + t.points + ')' : '') : ''));
+        trick = [];
+      }
+    }
+    if (trick.length) add('Trick ' + (k + 1) + ': ' + trick.map(([s, c]) => st.seats[s] + ' ' + cardText(c)).join(', ') + ' \u2026');
+    void trump;
+  } else {
+    let hand = 0;
+    for (const l of lines) {
+      const w = l.split(' ');
+      if (w[0] === 'deal') { if (w.length > 2 || hand === 0) { hand++; add('Hand ' + hand, true); } continue; }
+      if (w[0] !== 'play') continue;
+      add(w[1] + (w[2] === 'lose' ? ' gives up a token' : ' plays ' + cardText(w[2].slice(0, 2)) + (w[2].length > 2 ? ' as ' + ({ '+': '+10', '-': '\u221210' }[w[2].slice(2)] || w[2].slice(2)) : '')));
+    }
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
 // ---------------------------------------------------------------- replay
 
-async function openReplay(text, number) {
+async function openReplay(text, number, from) {
   try {
-    const j = await post('/api/replay', { game: String(number) }, text);
-    await closeGame();
-    replay = j;
-    replay.text = text;
-    replay.at = 0;
-    $('replay').hidden = false;
-    const sel = $('replaygame');
-    sel.textContent = '';
-    for (const g of j.games) sel.add(new Option('game ' + g.number + ': ' + g.seats.join(' v ') + ' (' + g.results.join('-') + ')', String(g.number)));
-    sel.value = String(j.number);
-    $('rstep').max = String(j.steps.length - 1);
-    $('rstep').value = '0';
-    $('players').textContent = j.seat_names.map((s, i) => s + ': ' + j.seats[i]).join(' \u00b7 ');
-    say('Replay of ' + j.game + ' game ' + j.number + ' (' + j.ending + ')' + (j.scores ? ', scores ' + j.scores.join(' ') : ''));
-    showStep(0);
+    const j = await post('/api/replay', { game: String(number), from: String(from || 0) }, text);
+    const steps = j.steps;
+    if (!from) {
+      ++generation;
+      await closeGame();
+      replay = j;
+      replay.text = text;
+      replay.at = 0;
+      replay.steps = [];
+      $('replay').hidden = false;
+      const sel = $('replaygame');
+      sel.textContent = '';
+      for (const g of j.games) sel.add(new Option('game ' + g.number + ': ' + g.seats.join(' v ') + ' (' + g.results.join('-') + ')', String(g.number)));
+      sel.value = String(j.number);
+      $('rstep').max = String(j.total - 1);
+      $('record').hidden = true;
+      $('undo').disabled = true;
+      for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b.dataset.game === j.game);
+    }
+    // A long game comes in windows of steps.
+    steps.forEach((s, i) => { replay.steps[j.from + i] = s; });
+    window.tabula.replayLines = replay.steps.map((s) => s.line);
+    showStep(from || 0);
   } catch (e) {
-    say('Cannot replay: ' + e.message, true);
+    notice('Cannot replay: ' + e.message);
   }
 }
 
 function showStep(k) {
-  replay.at = Math.max(0, Math.min(replay.steps.length - 1, k));
+  replay.at = Math.max(0, Math.min(replay.total - 1, k));
+  if (!replay.steps[replay.at]) {
+    // Not yet here: the window of steps from this one.
+    if (replay.at > 0) openReplay(replay.text, replay.number, replay.at);
+    return;
+  }
   $('rstep').value = String(replay.at);
-  $('rline').textContent = replay.at + '/' + (replay.steps.length - 1) + ': ' + replay.steps[replay.at].line;
+  $('rline').textContent = replay.at + '/' + (replay.total - 1) + ': ' + replay.steps[replay.at].line;
   render();
 }
 
@@ -717,22 +1261,53 @@ function stopReplay() {
 
 // ---------------------------------------------------------------- start
 
+function showRules() {
+  const g = replay ? replay.game : st ? st.game : $('game').value;
+  $('rulestitle').textContent = 'How to play ' + (NAMES[g] || g);
+  const t = $('rulestext');
+  t.textContent = '';
+  for (const p of RULES[g] || []) { const e = document.createElement('p'); e.textContent = p; t.appendChild(e); }
+  $('rules').showModal();
+}
+
+function pickGame(game) {
+  $('game').value = game;
+  $('you').textContent = ''; // the game's own seat for you (Hearts: south)
+  buildOptions();
+  newGame();
+}
+
 window.addEventListener('DOMContentLoaded', async () => {
-  try { setup = await (await fetch('/api/setup')).json(); } catch (e) { say('No server.', true); }
+  try { setup = await (await fetch('/api/setup')).json(); } catch (e) { notice('No server.'); }
   $('game').onchange = buildOptions;
   buildOptions();
   $('start').onclick = newGame;
-  $('undo').onclick = async () => {
-    try { await post('/api/undo', { s: session }); over = null; say('Move taken back.'); } catch (e) { say('Refused: ' + e.message, true); }
+  $('again').onclick = newGame;
+  for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => pickGame(b.dataset.game);
+  $('menubtn').onclick = () => {
+    const open = $('menu').hidden;
+    $('menu').hidden = !open;
+    $('menubtn').setAttribute('aria-expanded', String(open));
   };
-  $('analysis').onchange = () => { if (session) post('/api/analysis', { s: session, on: $('analysis').checked ? '1' : '0' }).catch(() => {}); values = {}; if (st) render(); };
-  $('replayfile').onchange = async () => { const f = $('replayfile').files[0]; if (f) openReplay(await f.text(), 1); };
+  $('rulesbtn').onclick = showRules;
+  $('setup').onsubmit = (e) => { e.preventDefault(); newGame(); };
+  $('undo').onclick = async () => {
+    try { await post('/api/undo', { s: session }); notice(''); } catch (e) { notice('Refused: ' + e.message); }
+  };
+  $('analysis').onchange = () => { if (session) post('/api/analysis', { s: session, on: $('analysis').checked ? '1' : '0' }).catch(() => {}); values = {}; analysisInfo = null; if (st) render(); };
+  $('replayfile').onchange = async () => { const f = $('replayfile').files[0]; if (f) { $('menu').hidden = true; openReplay(await f.text(), 1); } };
   $('replaygame').onchange = () => openReplay(replay.text, +$('replaygame').value);
   $('rfirst').onclick = () => showStep(0);
   $('rprev').onclick = () => showStep(replay.at - 1);
   $('rnext').onclick = () => showStep(replay.at + 1);
-  $('rlast').onclick = () => showStep(replay.steps.length - 1);
+  $('rlast').onclick = () => showStep(replay.total - 1);
+  $('rclose').onclick = () => { stopReplay(); newGame(); };
   $('rstep').oninput = () => showStep(+$('rstep').value);
   document.addEventListener('keydown', (e) => { if (!replay) return; if (e.key === 'ArrowRight') showStep(replay.at + 1); if (e.key === 'ArrowLeft') showStep(replay.at - 1); });
   window.addEventListener('pagehide', () => { if (session) navigator.sendBeacon('/api/close?s=' + session); });
+  window.addEventListener('resize', () => { if (st || replay) render(); });
+  // A board at first sight: Othello against the engine's default player,
+  // you black; the tabs start the other games.
+  await newGame();
+  window.tabula.ready = true;
 });
