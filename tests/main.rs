@@ -11,6 +11,7 @@ mod arena_export;
 mod arena_faults;
 mod arena_files;
 mod arena_ggf_edax;
+mod arena_gtp_ids;
 mod arena_match;
 mod arena_merge;
 mod arena_openings;
