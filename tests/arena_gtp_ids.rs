@@ -46,7 +46,8 @@ fn replies_with_a_space_before_the_id_are_read_as_their_id() {
     // The runner did send ids to this (tabula-dialect) engine.
     let log = std::fs::read_to_string(dir.join("spaced.log")).expect("log");
     assert!(
-        log.lines().any(|l| l.starts_with(|c: char| c.is_ascii_digit())),
+        log.lines()
+            .any(|l| l.starts_with(|c: char| c.is_ascii_digit())),
         "{log}"
     );
 }

@@ -46,6 +46,7 @@ mod protocol_low;
 mod protocol_props;
 mod protocols;
 mod quoridor_four;
+mod quoridor_openspiel;
 mod quoridor_race;
 mod quoridor_reference;
 mod quoridor_rules;
