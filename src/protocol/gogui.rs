@@ -2,9 +2,14 @@
 //! what a GoGui-style GUI asks to draw a two-player board game it knows
 //! nothing about (GoGui's manual, "Ruler programs"; Egaroucid and Kalmia
 //! answer the same six). The board is drawn from the game's position
-//! text: Othello's discs, Quoridor's two pawns (walls have no place in
-//! the format's `.`/`X`/`O` board, and only pawn steps are points a GUI
-//! can click).
+//! text: Othello's discs.
+//!
+//! Quoridor is refused from the first question (`gogui-rules_game_id`),
+//! with a message saying why: GoGui's board has points and stones only,
+//! a wall is neither, and GoGui takes a `genmove` answer that is no point
+//! (`d1h`) as a malformed response and stops the game. Refused up front,
+//! GoGui shows the message when the program is attached and does not set
+//! up a game (tried with GoGui 1.6); its GTP shell still reaches tabula.
 
 use crate::engine::Engine;
 use crate::game::Turn;
@@ -94,6 +99,12 @@ fn analyze_commands(engine: &Engine) -> String {
     lines.join("\n")
 }
 
+/// Why Quoridor is refused: GoGui's board has points and stones only, and
+/// a wall is neither (GoGui stops the game at the first wall `genmove`
+/// answers, as a malformed response).
+const QUORIDOR: &str = "GoGui cannot show Quoridor: its walls are not points of GoGui's board \
+     (play it in tabula gui, or type GTP commands in GoGui's shell)";
+
 /// A two-player board as GoGui draws it: the stones' squares, named as
 /// the game names them (`a1` is the lower left).
 struct Board {
@@ -130,13 +141,7 @@ impl Board {
                     stones.push((i % size, i / size, seat));
                 }
             }
-            // The pawns' squares lead the text, p1's first.
-            "quoridor" => {
-                for (seat, word) in text.split_whitespace().take(2).enumerate() {
-                    let (file, rank) = square(word).ok_or_else(refuse)?;
-                    stones.push((file, rank, seat));
-                }
-            }
+            "quoridor" => return Err(QUORIDOR.to_string()),
             _ => return Err(refuse()),
         }
         Ok(Board { size, stones })
