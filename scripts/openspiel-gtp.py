@@ -14,7 +14,8 @@ UniformRandomBot, tabula taking each colour in turn.
 Quoridor: tabula is started with `-o notation=openspiel -o length=openspiel`
 (OpenSpiel's row numbering and its draw at 4*N*N plies) and plays whole
 games at each `--quoridor SIZE:GAMES` against MCTSBot and UniformRandomBot,
-each colour in turn. After every game tabula's own result (`final_score`)
+each colour in turn (`--self-play`: against a second tabula, both through
+GTPBot, for long games with walls from both sides). After every game tabula's own result (`final_score`)
 must be OpenSpiel's; with `--check-legal`, tabula's `legal_moves` must be
 OpenSpiel's legal moves at every ply as well.
 
@@ -23,7 +24,7 @@ results differ. Exit status 0 when no game failed.
 
 Usage:
   scripts/openspiel-gtp.py [--tabula target/release/tabula] [--games 4]
-      [--quoridor 9:10 --quoridor 5:5] [--check-legal]
+      [--quoridor 9:10 --quoridor 5:5] [--check-legal] [--self-play]
       [--movetime 100] [--mcts-simulations 200] [--seed 1]
 """
 
@@ -136,7 +137,17 @@ def quoridor(args, size, games, rng):
              "-o", "length=openspiel", "--seed", str(args.seed + i),
              "--set", f"movetime={args.movetime}"],
         )
-        if i % 4 < 2:
+        if args.self_play:
+            # tabula on both sides, each through its own GTPBot: long
+            # games, walls from both, OpenSpiel as the referee.
+            other = gtp.GTPBot(
+                game,
+                [args.tabula, "--game", "quoridor", "-o", "notation=openspiel",
+                 "-o", "length=openspiel", "--seed", str(1000 + args.seed + i),
+                 "--set", f"movetime={args.movetime}"],
+            )
+            kind = "tabula"
+        elif i % 4 < 2:
             other = mcts.MCTSBot(
                 game, 2, args.mcts_simulations,
                 mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
@@ -158,6 +169,8 @@ def quoridor(args, size, games, rng):
             continue
         finally:
             tabula.close()
+            if args.self_play:
+                other.close()
         mine = state.returns()[seat]
         result = "draw" if mine == 0 else ("tabula" if mine > 0 else "openspiel")
         wins[result] += 1
@@ -167,7 +180,8 @@ def quoridor(args, size, games, rng):
               f"{'win' if mine > 0 else 'loss' if mine < 0 else 'draw'}, "
               f"{len(texts)} moves, "
               f"{sum(1 for t in texts if t[-1] in 'hv')} walls")
-    print(f"quoridor {size}x{size}: tabula {wins['tabula']}, OpenSpiel "
+    other_name = "the other tabula" if args.self_play else "OpenSpiel"
+    print(f"quoridor {size}x{size}: tabula {wins['tabula']}, {other_name} "
           f"{wins['openspiel']}, draws {wins['draw']}, failed {failures}")
     return failures == 0
 
@@ -182,6 +196,9 @@ def main():
     parser.add_argument("--quoridor", action="append", default=[],
                         metavar="SIZE:GAMES",
                         help="Quoridor games at this board size (repeatable)")
+    parser.add_argument("--self-play", action="store_true",
+                        help="Quoridor: tabula against tabula, both through "
+                        "GTPBot, OpenSpiel the referee")
     parser.add_argument("--check-legal", action="store_true",
                         help="compare the legal moves at every Quoridor ply")
     args = parser.parse_args()
