@@ -50,6 +50,7 @@ mod quoridor_openspiel;
 mod quoridor_race;
 mod quoridor_reference;
 mod quoridor_rules;
+mod real_clients;
 mod robustness;
 mod startup;
 mod thread_determinism;
