@@ -27,6 +27,7 @@ mod clock_rounding;
 mod conformance;
 mod engine_process;
 mod game_extras;
+mod gogui_quoridor;
 mod gui_browser;
 mod gui_replay;
 mod gui_server;

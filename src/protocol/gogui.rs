@@ -4,12 +4,13 @@
 //! answer the same six). The board is drawn from the game's position
 //! text: Othello's discs.
 //!
-//! Quoridor is refused from the first question (`gogui-rules_game_id`),
-//! with a message saying why: GoGui's board has points and stones only,
-//! a wall is neither, and GoGui takes a `genmove` answer that is no point
-//! (`d1h`) as a malformed response and stops the game. Refused up front,
-//! GoGui shows the message when the program is attached and does not set
-//! up a game (tried with GoGui 1.6); its GTP shell still reaches tabula.
+//! Quoridor is refused, with a message saying why: GoGui's board has
+//! points and stones only, a wall is neither, and GoGui takes a `genmove`
+//! answer that is no point (`d1h`) as a malformed response and stops the
+//! game. `list_commands` leaves the ruler commands out for it ([`listed`]),
+//! so GoGui attaches tabula as a program, asks `gogui-rules_board_size`,
+//! shows the refusal and sets up no game (tried with GoGui 1.6.0 under
+//! Xvfb); its GTP shell still reaches tabula.
 
 use crate::engine::Engine;
 use crate::game::Turn;
@@ -23,7 +24,29 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "gogui-analyze_commands",
+    "gogui-version",
 ];
+
+/// The commands that make GoGui take a program for a game ruler (GoGui
+/// 1.6, `isGtpRuler`), with the two that only a ruler is asked.
+const RULER: &[&str] = &[
+    "gogui-rules_game_id",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_board",
+    "gogui-rules_final_result",
+];
+
+/// Whether `list_commands` names `command` for the engine's game. For a
+/// game GoGui cannot draw (Quoridor, the card games) the ruler commands
+/// are left out, so that GoGui does not attach tabula as a ruler (GoGui
+/// 1.6 then fails on a refused `gogui-rules_game_id` with an exception of
+/// its own and quits); `gogui-rules_board_size` stays, and its refusal is
+/// the message GoGui shows, ending the attachment before it sets up a
+/// game. `known_command` still knows every command.
+pub fn listed(engine: &Engine, command: &str) -> bool {
+    !RULER.contains(&command) || Board::of(engine).is_ok()
+}
 
 /// Runs a `gogui-*` line: `None` when the line is not one of these
 /// commands, else its id and its reply or refusal. Nothing is changed.
@@ -37,6 +60,12 @@ pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<S
     let name = name.to_ascii_lowercase();
     if !COMMANDS.contains(&name.as_str()) {
         return None;
+    }
+    if name == "gogui-version" {
+        // GoGui 1.6 tells its version when it attaches a program: the
+        // first point where tabula can refuse a game GoGui cannot show
+        // before GoGui sets one up.
+        return Some((id, Board::of(engine).map(|_| String::new())));
     }
     if words.next().is_some() {
         return Some((id, Err(format!("usage: {name} (no arguments)"))));
