@@ -3,7 +3,10 @@
 //! GoGui's gogui-twogtp (scripts/twogtp-grhino.sh). Each runs where the
 //! programs are given (`EDAX`; `TWOGTP` and `GRHINO`) and says SKIPPED
 //! elsewhere, so CI needs neither. The scripts take the programs as given:
-//! the project builds no other project's source.
+//! the project builds no other project's source. GRhino refuses every
+//! pass it is told, so gogui-twogtp marks some games ERR whatever tabula
+//! does; the test holds tabula to no error of its own (it needs the
+//! engine to take `play <colour> pass` after the game's end).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,13 +82,23 @@ fn grhino_plays_whole_games_through_gogui_twogtp() {
         .filter(|l| l.contains('\t'))
         .map(|l| l.split('\t').collect())
         .collect();
-    assert_eq!(rows.len(), 2, "{text}");
-    for row in &rows {
-        assert_eq!(row[1], row[2], "the programs' results differ: {text}");
-    }
-    assert!(
-        out.status.success(),
-        "errors in gogui-twogtp's results: {text}{}",
+    assert_eq!(
+        rows.len(),
+        2,
+        "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    for row in &rows {
+        assert_eq!(row[1], row[2], "the programs' results differ: {text}");
+        // ERR rows: only GRhino's refusal of a pass it is told (it takes
+        // none: docs/protocols.md) and a `genmove` after the game's end;
+        // never tabula refusing a pass (`tabula: the game is over`).
+        if row.get(11) == Some(&"1") {
+            let why = row.get(12).copied().unwrap_or("");
+            assert!(
+                why == "GTP GRhino: syntax error" || why == "the game is over",
+                "an error of tabula's: {text}"
+            );
+        }
+    }
 }
