@@ -12,9 +12,9 @@
 #        tabula's solver at 10 empties (`--adjudicate solve=10`).
 #
 # Environment:
-#   EDAX       the Edax binary (default: `edax`, or `lEdax-*` on PATH).
-#              Build it from https://github.com/abulmo/edax-reversi:
-#              mkdir bin; cd src; make build CC=gcc ARCH=x86-64 OS=linux
+#   EDAX       the Edax binary (default: `edax`, or `lEdax-*` on PATH):
+#              Edax 4.6 (github.com/abulmo/edax-reversi), built as its
+#              README says; this project does not build it.
 #   EDAX_EVAL  Edax's evaluation weights (data/eval.dat of an Edax release).
 #              Default: a file of zero weights made here (loading a game
 #              evaluates nothing; Edax only refuses to start without one).

@@ -1,45 +1,51 @@
 #!/usr/bin/env bash
-# Builds the cutegames match runner (kz04px/cutegames) from a source folder
-# and plays tabula against tabula over UGI, then counts forfeits and
+# Plays a UGI match in the cutegames runner (kz04px/cutegames): tabula
+# against tabula, or against another UGI engine, then counts forfeits and
 # illegal moves.
 #
-#   scripts/cutegames-match.sh CUTEGAMES_SRC [GAME] [GAMES] [TC]
+#   scripts/cutegames-match.sh CUTEGAMES [GAME] [GAMES] [TC]
 #
-# CUTEGAMES_SRC  a checkout of https://github.com/kz04px/cutegames
-# GAME           othello (default) or quoridor
-# GAMES          games to play (default 20)
-# TC             milliseconds a move (default 100), a clock MAIN+INC in
-#                milliseconds (e.g. 10000+100), or a search size with no
-#                clock: nodes:N (iterations) or depth:N (alpha-beta plies,
-#                with TABULA_ARGS="--set search=alphabeta")
+# CUTEGAMES  the cutegames binary (built from its source as its README
+#            says; this project does not build it)
+# GAME       othello (default) or quoridor
+# GAMES      games to play (default 20)
+# TC         milliseconds a move (default 100), a clock MAIN+INC in
+#            milliseconds (e.g. 10000+100), or a search size with no
+#            clock: nodes:N (iterations) or depth:N (alpha-beta plies,
+#            with TABULA_ARGS="--set search=alphabeta")
+#
+# Openings: GAMES/2 positions a few random plies from the start, each
+# played twice with the sides swapped, written as FEN for Othello (rows
+# from row 1, `x` black, `o` white, digits for empties, then the side:
+# `8/8/8/3ox3/3xo3/8/8/8 x` is the start), which other UGI Othello
+# engines read; Quoridor's are tabula's position text (UGI has no
+# Quoridor FEN).
 #
 # Prints the games played, the score, forfeits (games cutegames
 # adjudicated: time, crash, game-over or result mismatch) and illegal
 # moves (positions an engine refused); exits 1 unless every game was
 # played out with none of either.
 #
-# cutegames' CMake fetches its libraries (nlohmann/json, CLI11, termcolor,
-# doctest, libataxx, libchess) from GitHub. Without a network, put
-# checkouts of them in one folder (subfolders json, CLI11, termcolor,
-# doctest, libataxx, libchess) and name it in CUTEGAMES_DEPS.
-# Needs cmake, a C++20 compiler and Boost (Debian: apt-get install cmake
-# libboost-dev libboost-filesystem-dev).
-#
 # Environment: TABULA (the engine binary; default: cargo build --release),
 # TABULA_ARGS (extra engine arguments, e.g. "--set search=alphabeta"),
-# TIMEOUT_BUFFER (ms a move may run over its time before cutegames
-# forfeits it; default 100), BUILD_DIR (default /tmp/cutegames-build), OUT_DIR (default
-# /tmp/cutegames-match).
+# OTHER (the second engine, a UGI program: its path, then its arguments,
+# e.g. "/opt/nothello/nothello -u"; default: tabula again), OTHER_NAME
+# (its name in the report; default: its program's name), TIMEOUT_BUFFER
+# (ms a move may run over its time before cutegames forfeits it; default
+# 100), OUT_DIR (default /tmp/cutegames-match), OPENING_SEED,
+# OPENING_PLIES (default 4).
 set -euo pipefail
 
-src=${1:?usage: $0 CUTEGAMES_SRC [GAME] [GAMES] [TC]}
+cutegames=${1:?usage: $0 CUTEGAMES [GAME] [GAMES] [TC]}
 game=${2:-othello}
 games=${3:-20}
 tc=${4:-100}
-build=${BUILD_DIR:-/tmp/cutegames-build}
 out=${OUT_DIR:-/tmp/cutegames-match}
 here=$(cd "$(dirname "$0")/.." && pwd)
-src=$(cd "$src" && pwd)
+if [[ ! -x $cutegames || -d $cutegames ]]; then
+    echo "cutegames-match: give the cutegames binary as the first argument" >&2
+    exit 77
+fi
 
 if [[ $tc =~ ^([0-9]+)\+([0-9]+)$ ]]; then
     timecontrol="{ \"type\": \"clock\", \"time\": ${BASH_REMATCH[1]}, \"increment\": ${BASH_REMATCH[2]} }"
@@ -62,28 +68,6 @@ othello | quoridor) ;;
     ;;
 esac
 
-deps=()
-if [[ -n ${CUTEGAMES_DEPS:-} ]]; then
-    for pair in json:JSON doctest:DOCTEST CLI11:CLI11 termcolor:TERMCOLOR \
-        libataxx:LIBATAXX libchess:LIBCHESS; do
-        dir=${pair%%:*}
-        name=${pair#*:}
-        [[ -d $CUTEGAMES_DEPS/$dir ]] || {
-            echo "CUTEGAMES_DEPS has no $dir folder" >&2
-            exit 2
-        }
-        deps+=("-DFETCHCONTENT_SOURCE_DIR_$name=$CUTEGAMES_DEPS/$dir")
-    done
-    deps+=(-DFETCHCONTENT_FULLY_DISCONNECTED=ON)
-fi
-
-if [[ ! -x $build/cutegames ]]; then
-    cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-        -DJSON_BuildTests=OFF -DCLI11_BUILD_TESTS=OFF -DCLI11_BUILD_EXAMPLES=OFF \
-        "${deps[@]}" >&2
-    cmake --build "$build" --target cutegames -j "${JOBS:-2}" >&2
-fi
-
 if [[ -z ${TABULA:-} ]]; then
     (cd "$here" && cargo build --release --quiet)
     TABULA=$here/target/release/tabula
@@ -92,9 +76,9 @@ fi
 mkdir -p "$out"
 
 # Openings: GAMES/2 positions a few random plies from the start (each
-# played twice, the engines swapping sides), written as the game's
-# position text, which tabula's UGI takes as a FEN. Drawn by tabula's
-# own legal_moves over GTP; reproducible (RANDOM is seeded).
+# played twice, the engines swapping sides), drawn by tabula's own
+# legal_moves over GTP; reproducible (RANDOM is seeded). Othello's are
+# written as FEN, Quoridor's as tabula's position text.
 RANDOM=${OPENING_SEED:-1}
 plies=${OPENING_PLIES:-4}
 coproc GTP { "$TABULA" --game "$game" 2>/dev/null; }
@@ -112,6 +96,17 @@ ask() {
     reply=${reply#=}
     echo "${reply# }"
 }
+# Othello's position text (64 cells a1..h8 row by row, X O -, then the
+# side X or O) as a FEN: rows from row 1, x o, runs of empties as digits.
+fen() {
+    local cells=${1% *} side=${1##* } row out="" i
+    for ((i = 0; i < 64; i += 8)); do
+        row=$(tr 'XO' 'xo' <<<"${cells:i:8}" | sed -E 's/-{8}/8/g; s/-{7}/7/g; s/-{6}/6/g;
+            s/-{5}/5/g; s/-{4}/4/g; s/-{3}/3/g; s/-{2}/2/g; s/-/1/g')
+        out+=${out:+/}$row
+    done
+    echo "$out $(tr 'XO' 'xo' <<<"$side")"
+}
 : >"$out/openings.txt"
 for ((i = 0; i < (games + 1) / 2; i++)); do
     ask clear_board >/dev/null
@@ -120,13 +115,26 @@ for ((i = 0; i < (games + 1) / 2; i++)); do
         ((${#moves[@]})) || break
         ask "play ${moves[RANDOM % ${#moves[@]}]}" >/dev/null
     done
-    ask position >>"$out/openings.txt"
+    if [[ $game == othello ]]; then
+        fen "$(ask position)" >>"$out/openings.txt"
+    else
+        ask position >>"$out/openings.txt"
+    fi
 done
 gtp_pid=$GTP_PID
 echo quit >&"${GTP[1]}"
 wait "$gtp_pid" 2>/dev/null || true
 # cutegames passes "parameters" to the engine as its arguments.
 args="--protocol ugi --game $game ${TABULA_ARGS:-}"
+if [[ -n ${OTHER:-} ]]; then
+    read -r other_path other_args <<<"$OTHER"
+    other_name=${OTHER_NAME:-$(basename "$other_path")}
+    second="{ \"name\": \"$other_name\", \"protocol\": \"UGI\", \"path\": \"$other_path\", \"parameters\": \"${other_args:-}\" }"
+    event="tabula vs $other_name ($game)"
+else
+    second="{ \"name\": \"tabula-2\", \"protocol\": \"UGI\", \"path\": \"$TABULA\", \"parameters\": \"$args --seed 2\" }"
+    event="tabula vs tabula ($game)"
+fi
 cat >"$out/settings.json" <<JSON
 {
     "game": "generic",
@@ -145,17 +153,17 @@ cat >"$out/settings.json" <<JSON
     "sprt": { "enabled": false },
     "pgn": { "enabled": true, "verbose": true, "override": true,
              "colour1": "P1", "colour2": "P2", "path": "$out/games.pgn",
-             "event": "tabula vs tabula ($game)" },
+             "event": "$event" },
     "engines": [
         { "name": "tabula-1", "protocol": "UGI", "path": "$TABULA", "parameters": "$args --seed 1" },
-        { "name": "tabula-2", "protocol": "UGI", "path": "$TABULA", "parameters": "$args --seed 2" }
+        $second
     ]
 }
 JSON
 
 echo "cutegames: $games games of $game, time control $tc" >&2
 rm -f "$out/games.pgn"
-"$build/cutegames" --settings "$out/settings.json" >"$out/log.txt" 2>&1 || {
+"$cutegames" --settings "$out/settings.json" >"$out/log.txt" 2>&1 || {
     tail -20 "$out/log.txt" >&2
     exit 1
 }

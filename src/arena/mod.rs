@@ -642,6 +642,7 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
     let check = |spec: &EngineSpec| -> Result<(), process::ProcessError> {
         let label = format!("{} check", spec.name);
         let mut p = process::EngineProcess::spawn(&spec.launch, &label, setup.log.clone())?;
+        p.set_ids(play::sends_ids(spec.proto));
         for line in spec.start_lines() {
             p.send(line, setup.timeout)?;
         }

@@ -94,6 +94,7 @@ impl Pool {
         let restart = self.lost.get_mut(engine).is_some_and(std::mem::take);
         let spec = &setup.engines[engine];
         let mut p = EngineProcess::spawn(&spec.launch, label, setup.log.clone())?;
+        p.set_ids(sends_ids(spec.proto));
         for line in spec.start_lines() {
             p.send(line, setup.timeout)?;
         }
@@ -121,6 +122,13 @@ impl Pool {
             p.quit();
         }
     }
+}
+
+/// Whether the runner sends command ids to an engine of dialect `proto`:
+/// to tabula's own engines (which echo them), never to plain GTP engines
+/// (which differ in how they write one back: Edax 4.6 answers `= 7 e2`).
+pub fn sends_ids(proto: Proto) -> bool {
+    proto == Proto::Tabula
 }
 
 /// A fault: the engine that caused it, what it was, and the details.
@@ -517,7 +525,10 @@ impl RefereedGame<'_, '_> {
                     .moved(seat, score, asked, &self.setup.adjudication);
                 Ok(Ok(told))
             }
-            Err(e @ (MoveError::Syntax(_) | MoveError::Illegal(_) | MoveError::GameOver)) => {
+            // A reply that is not a move at all is malformed; a move the
+            // rules refuse is illegal.
+            Err(e @ MoveError::Syntax(_)) => Err(forfeit(Fault::Malformed, e)),
+            Err(e @ (MoveError::Illegal(_) | MoveError::GameOver)) => {
                 Err(forfeit(Fault::Illegal, e))
             }
         }

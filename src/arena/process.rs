@@ -1,5 +1,17 @@
-//! One engine process: spawn it, send commands with ids, read replies with
-//! a deadline, notice crashes, kill it when it hangs.
+//! One engine process: spawn it, send commands (with ids where the engine
+//! wants them), read replies with a deadline, notice crashes, kill it when
+//! it hangs.
+//!
+//! Ids: a command is sent as `<id> <command>` by default (tabula's own
+//! engines echo the id, which shows a reply out of step), and plainly when
+//! [`EngineProcess::set_ids`] turns them off (the runner does so for every
+//! `proto=gtp` engine: plain GTP programs differ in how they write an id
+//! back, Edax 4.6 answering `= 7 e2`). A reply is read as `=<id> <text>`
+//! or `= <id> <text>`: after a command sent with id N, a reply without an
+//! id glued to `=` whose text is `N` and at least one more word is the
+//! reply to N with that id taken off. A reply without any id is accepted
+//! (some engines drop ids); an id other than the one sent, or an id on a
+//! reply to a command sent without one, is a malformed reply.
 //!
 //! Replies are read by a thread of their own that turns stdout into
 //! events on a channel, so that waiting for a reply is a
@@ -259,6 +271,28 @@ impl Framer {
     }
 }
 
+/// A reply written `= <id> <text>` (a space after `=`, as Edax 4.6 writes
+/// it) to the command sent with `id`: the id is taken off the text. Only
+/// when the text's first word is that id and another word follows, so
+/// that an engine that drops ids and answers one word (`= 3`, a Nim move)
+/// keeps it.
+fn spaced_id(mut reply: Reply, id: u64) -> Reply {
+    if reply.id.is_some() {
+        return reply;
+    }
+    let Some((first, rest)) = reply.text.split_once(char::is_whitespace) else {
+        return reply;
+    };
+    if first.bytes().all(|b| b.is_ascii_digit()) && first.parse::<u64>() == Ok(id) {
+        let rest = rest.trim_start();
+        if !rest.is_empty() {
+            reply.text = rest.to_string();
+            reply.id = Some(id);
+        }
+    }
+    reply
+}
+
 /// Reads lines from `out` until it closes, sending framed events. Stops
 /// at the first line or reply over the limits, or when nobody listens.
 fn reader_loop(out: impl Read, tx: SyncSender<Event>) {
@@ -316,6 +350,8 @@ pub struct EngineProcess {
     banner: usize,
     /// This engine's number in the runner (in [`LIVE`]).
     serial: u64,
+    /// Whether commands carry ids (see the module's documentation).
+    ids: bool,
     /// The value of [`TOKEN_VAR`] in this engine's environment.
     token: String,
 }
@@ -451,8 +487,21 @@ impl EngineProcess {
             answered: false,
             banner: 0,
             serial,
+            ids: true,
             token,
         })
+    }
+
+    /// Whether commands are sent with ids (`<id> <command>`, the default)
+    /// or plainly: plain GTP engines get none (see the module's
+    /// documentation).
+    pub fn set_ids(&mut self, ids: bool) {
+        self.ids = ids;
+    }
+
+    /// Whether commands are sent with ids.
+    pub fn sends_ids(&self) -> bool {
+        self.ids
     }
 
     /// The label in the traffic log.
@@ -511,10 +560,11 @@ impl EngineProcess {
         self.reply_to(command, id, timeout.saturating_sub(started.elapsed()))
     }
 
-    /// Sends one command (with an id) without waiting for its reply, and
-    /// returns the id for [`reply_to`](Self::reply_to): a command sent
-    /// while another runs (`stop` during `genmove`). Writing waits up to
-    /// `timeout`; an engine that does not read is killed.
+    /// Sends one command (with an id, unless ids are off) without waiting
+    /// for its reply, and returns the command's number for
+    /// [`reply_to`](Self::reply_to): a command sent while another runs
+    /// (`stop` during `genmove`). Writing waits up to `timeout`; an engine
+    /// that does not read is killed.
     pub fn post(&mut self, command: &str, timeout: Duration) -> Result<u64, ProcessError> {
         if self.dead {
             return Err(ProcessError::Crashed(
@@ -523,7 +573,11 @@ impl EngineProcess {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{id} {command}\n");
+        let line = if self.ids {
+            format!("{id} {command}\n")
+        } else {
+            format!("{command}\n")
+        };
         self.log(">", line.trim_end());
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_within(stdin, line.as_bytes(), timeout),
@@ -627,7 +681,15 @@ impl EngineProcess {
                     let head = if reply.ok { "=" } else { "?" };
                     let id_text = reply.id.map_or(String::new(), |i| i.to_string());
                     self.log("<", &format!("{head}{id_text} {}", reply.text));
+                    let reply = if self.ids {
+                        spaced_id(reply, id)
+                    } else {
+                        reply
+                    };
                     return match reply.id {
+                        Some(got) if !self.ids => Err(ProcessError::Malformed(format!(
+                            "a reply with id {got} to a command sent without an id"
+                        ))),
                         // Lenient: some GTP engines drop the id.
                         Some(got) if got != id => Err(ProcessError::Malformed(format!(
                             "reply to command {got} when {id} was sent"
@@ -860,6 +922,27 @@ mod tests {
             ]
         );
         assert_eq!(frame(&["=", ""]), vec!["true None "]);
+    }
+
+    #[test]
+    fn a_space_between_the_sign_and_the_id_is_read_as_the_id() {
+        let reply = |id: Option<u64>, text: &str| Reply {
+            ok: true,
+            id,
+            text: text.to_string(),
+        };
+        // Edax 4.6: `= 7 e2` to `7 genmove black`.
+        assert_eq!(spaced_id(reply(None, "7 e2"), 7), reply(Some(7), "e2"));
+        assert_eq!(
+            spaced_id(reply(None, "7 line1\nline2"), 7),
+            reply(Some(7), "line1\nline2")
+        );
+        // One word is a reply without id (`= 3`, a Nim move), and another
+        // number is the text, as is an id glued to `=`.
+        assert_eq!(spaced_id(reply(None, "7"), 7), reply(None, "7"));
+        assert_eq!(spaced_id(reply(None, "3 e2"), 7), reply(None, "3 e2"));
+        assert_eq!(spaced_id(reply(Some(7), "7 e2"), 7), reply(Some(7), "7 e2"));
+        assert_eq!(spaced_id(reply(None, "+7 e2"), 7), reply(None, "+7 e2"));
     }
 
     #[test]

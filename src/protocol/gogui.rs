@@ -2,9 +2,15 @@
 //! what a GoGui-style GUI asks to draw a two-player board game it knows
 //! nothing about (GoGui's manual, "Ruler programs"; Egaroucid and Kalmia
 //! answer the same six). The board is drawn from the game's position
-//! text: Othello's discs, Quoridor's two pawns (walls have no place in
-//! the format's `.`/`X`/`O` board, and only pawn steps are points a GUI
-//! can click).
+//! text: Othello's discs.
+//!
+//! Quoridor is refused, with a message saying why: GoGui's board has
+//! points and stones only, a wall is neither, and GoGui takes a `genmove`
+//! answer that is no point (`d1h`) as a malformed response and stops the
+//! game. `list_commands` leaves the ruler commands out for it ([`listed`]),
+//! so GoGui attaches tabula as a program, asks `gogui-rules_board_size`,
+//! shows the refusal and sets up no game (tried with GoGui 1.6.0 under
+//! Xvfb); its GTP shell still reaches tabula.
 
 use crate::engine::Engine;
 use crate::game::Turn;
@@ -18,7 +24,29 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "gogui-analyze_commands",
+    "gogui-version",
 ];
+
+/// The commands that make GoGui take a program for a game ruler (GoGui
+/// 1.6, `isGtpRuler`), with the two that only a ruler is asked.
+const RULER: &[&str] = &[
+    "gogui-rules_game_id",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_board",
+    "gogui-rules_final_result",
+];
+
+/// Whether `list_commands` names `command` for the engine's game. For a
+/// game GoGui cannot draw (Quoridor, the card games) the ruler commands
+/// are left out, so that GoGui does not attach tabula as a ruler (GoGui
+/// 1.6 then fails on a refused `gogui-rules_game_id` with an exception of
+/// its own and quits); `gogui-rules_board_size` stays, and its refusal is
+/// the message GoGui shows, ending the attachment before it sets up a
+/// game. `known_command` still knows every command.
+pub fn listed(engine: &Engine, command: &str) -> bool {
+    !RULER.contains(&command) || Board::of(engine).is_ok()
+}
 
 /// Runs a `gogui-*` line: `None` when the line is not one of these
 /// commands, else its id and its reply or refusal. Nothing is changed.
@@ -32,6 +60,12 @@ pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<S
     let name = name.to_ascii_lowercase();
     if !COMMANDS.contains(&name.as_str()) {
         return None;
+    }
+    if name == "gogui-version" {
+        // GoGui 1.6 tells its version when it attaches a program: the
+        // first point where tabula can refuse a game GoGui cannot show
+        // before GoGui sets one up.
+        return Some((id, Board::of(engine).map(|_| String::new())));
     }
     if words.next().is_some() {
         return Some((id, Err(format!("usage: {name} (no arguments)"))));
@@ -94,6 +128,12 @@ fn analyze_commands(engine: &Engine) -> String {
     lines.join("\n")
 }
 
+/// Why Quoridor is refused: GoGui's board has points and stones only, and
+/// a wall is neither (GoGui stops the game at the first wall `genmove`
+/// answers, as a malformed response).
+const QUORIDOR: &str = "GoGui cannot show Quoridor: its walls are not points of GoGui's board \
+     (play it in tabula gui, or type GTP commands in GoGui's shell)";
+
 /// A two-player board as GoGui draws it: the stones' squares, named as
 /// the game names them (`a1` is the lower left).
 struct Board {
@@ -130,13 +170,7 @@ impl Board {
                     stones.push((i % size, i / size, seat));
                 }
             }
-            // The pawns' squares lead the text, p1's first.
-            "quoridor" => {
-                for (seat, word) in text.split_whitespace().take(2).enumerate() {
-                    let (file, rank) = square(word).ok_or_else(refuse)?;
-                    stones.push((file, rank, seat));
-                }
-            }
+            "quoridor" => return Err(QUORIDOR.to_string()),
             _ => return Err(refuse()),
         }
         Ok(Board { size, stones })

@@ -353,7 +353,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             .to_string(),
         // The first name on the `=` line, as GTP tools parse it (Quarry
         // calls a leading empty line a wrong response format).
-        Command::ListCommands => all_commands().collect::<Vec<_>>().join("\n"),
+        Command::ListCommands => all_commands()
+            .filter(|c| gogui::listed(engine, c))
+            .collect::<Vec<_>>()
+            .join("\n"),
         Command::Help(None) => format!(
             "{}\nalso (protocol.md): {}",
             help_text(None).map_err(Failure::Parse)?,

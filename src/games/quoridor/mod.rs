@@ -9,7 +9,19 @@
 //! player (default `auto` = size*size/8 rounded down for two players: 10 on
 //! 9x9, 3 on 5x5; size*size/16 for four: 5 on 9x9; `auto` is the default
 //! only, not a value one can type), `jumps` (default true), `max_plies`
-//! (default 400).
+//! (default 400), `notation` (`tabula`, the default, or `openspiel`: the
+//! texts OpenSpiel writes, rows numbered from p2's side) and `length`
+//! (`max_plies`, the default, or `openspiel`: a draw at 4·size² plies, as
+//! OpenSpiel ends its games).
+//!
+//! OpenSpiel's notation (`notation=openspiel`) is the same board with its
+//! rows numbered the other way: a pawn on tabula's `c<r>` is OpenSpiel's
+//! `c<N+1-r>` (p1 starts on e9 of 9x9), a wall `c<r>h` or `c<r>v` is
+//! OpenSpiel's `c<N-r>h` or `c<N-r>v` (a wall names its square nearest
+//! row 1 in either notation), and a forced pass is written as the
+//! passing pawn's own square, as OpenSpiel writes it (`pass` is read too).
+//! Columns and players are the same. The notation is the texts' only:
+//! the game, its rules and its searches are unchanged.
 //!
 //! Two players: `p1` (seat 0, also `1`, `black` or `b`) starts in the middle
 //! of row 1, moves first and aims for the last row; `p2` (seat 1, also `2`,
@@ -82,6 +94,13 @@ pub struct QuoridorGame<const P: usize> {
     jumps: bool,
     /// Plies after which the game ends.
     max_plies: u32,
+    /// Move and position texts in OpenSpiel's notation (`notation=openspiel`):
+    /// rows numbered from p2's side, a pass written as the pawn's square.
+    openspiel_rows: bool,
+    /// Two players: the ply that reaches the cap ends the game as a draw
+    /// even when its pawn reaches the goal row (`length=openspiel`, as
+    /// OpenSpiel ends a game).
+    cap_draws: bool,
     /// Plies played so far.
     ply: u32,
     /// The seat to move.
@@ -175,6 +194,18 @@ const OPTIONS: &[OptionSpec] = &[
         default: "400",
         help: "plies after which the game ends (2 players: a draw; 4: ranked by distance)",
     },
+    OptionSpec {
+        name: "notation",
+        kind: OptionKind::Choice(&["tabula", "openspiel"]),
+        default: "tabula",
+        help: "move texts: tabula's (row 1 is p1's side), or openspiel (rows numbered from p2's side, a pass written as the pawn's square)",
+    },
+    OptionSpec {
+        name: "length",
+        kind: OptionKind::Choice(&["max_plies", "openspiel"]),
+        default: "max_plies",
+        help: "game length: max_plies, or openspiel (a draw at 4*size*size plies, the last ply included)",
+    },
 ];
 
 /// The player count the options ask for (2 unless `players=4`).
@@ -256,6 +287,8 @@ impl<const P: usize> QuoridorGame<P> {
             n: size as u8,
             jumps,
             max_plies: max_plies.max(1),
+            openspiel_rows: false,
+            cap_draws: false,
             ply: 0,
             to_move: 0,
             pawns: std::array::from_fn(|seat| start_square(P, size, seat)),
@@ -591,12 +624,26 @@ impl<const P: usize> Game for QuoridorGame<P> {
             }
             None => size * size / (4 * P as u32),
         };
-        let max_plies = options.int("max_plies").unwrap_or(400).clamp(1, 100_000) as u32;
+        let openspiel_length = options.text("length") == "openspiel";
+        if openspiel_length && options.is_set("max_plies") {
+            return Err(OptionError::Invalid(
+                "length=openspiel sets the ply cap (4*size*size): give it or max_plies, not both"
+                    .to_string(),
+            ));
+        }
+        let max_plies = if openspiel_length {
+            4 * size * size
+        } else {
+            options.int("max_plies").unwrap_or(400).clamp(1, 100_000) as u32
+        };
         let jumps = match options.text("jumps") {
             "" => true,
             _ => options.flag("jumps"),
         };
-        QuoridorGame::new(size, walls, jumps, max_plies)
+        let mut game = QuoridorGame::new(size, walls, jumps, max_plies)?;
+        game.openspiel_rows = options.text("notation") == "openspiel";
+        game.cap_draws = openspiel_length;
+        Ok(game)
     }
 
     fn num_seats(&self) -> usize {
@@ -654,6 +701,10 @@ impl<const P: usize> Game for QuoridorGame<P> {
             QuoridorMove::Pass => {}
         }
         self.ply += 1;
+        if P == 2 && self.cap_draws && self.ply >= self.max_plies {
+            // OpenSpiel's rule: the cap's ply is a draw, even a winning one.
+            self.winner = None;
+        }
         self.to_move = if P == 2 {
             self.to_move ^ 1
         } else {
@@ -712,12 +763,25 @@ impl<const P: usize> Game for QuoridorGame<P> {
         }
     }
 
+    /// `e2`, `e3h`, `e3v`, `pass`; in OpenSpiel's notation the rows are
+    /// numbered from p2's side and a pass is the mover's own square.
     fn move_text(&self, mv: QuoridorMove) -> String {
-        text::move_text(self.size(), mv)
+        if self.openspiel_rows && mv == QuoridorMove::Pass {
+            let own = QuoridorMove::Pawn(self.pawns[self.to_move as usize]);
+            return text::move_text(self.size(), self.openspiel_rows, own);
+        }
+        text::move_text(self.size(), self.openspiel_rows, mv)
     }
 
+    /// Reads [`move_text`](Self::move_text)'s texts; in OpenSpiel's
+    /// notation the mover's own square is its pass (the only way it can be
+    /// legal).
     fn parse_move(&self, text: &str) -> Result<QuoridorMove, MoveError> {
-        text::parse_move(self.size(), text)
+        let mv = text::parse_move(self.size(), self.openspiel_rows, text)?;
+        if self.openspiel_rows && mv == QuoridorMove::Pawn(self.pawns[self.to_move as usize]) {
+            return Ok(QuoridorMove::Pass);
+        }
+        Ok(mv)
     }
 
     fn render(&self) -> String {

@@ -6,26 +6,41 @@ use super::board::{GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, bit};
 use super::{QuoridorGame, QuoridorMove, goal_side};
 use crate::game::{Game, MoveError, PositionError, Turn};
 
-/// The name of square `s` (`e2`) on a board of side `n`.
-pub(super) fn square_text(n: u32, s: u32) -> String {
-    let col = (b'a' + (s % n) as u8) as char;
-    format!("{col}{}", s / n + 1)
+/// The row number a text gives square `s`'s row: from 1 on p1's side, or
+/// (`flip`, OpenSpiel's notation) from 1 on p2's side. A wall is named by
+/// its square nearest row 1, so a wall anchored on (0-based) row `r` is
+/// row `n - 1 - r` flipped.
+fn row_text(n: u32, s: u32, flip: bool, wall: bool) -> u32 {
+    let r = s / n;
+    match (flip, wall) {
+        (false, _) => r + 1,
+        (true, false) => n - r,
+        (true, true) => n - 1 - r,
+    }
 }
 
-/// The text of a move: `e2`, `e3h`, `e3v`.
-pub(super) fn move_text(n: u32, mv: QuoridorMove) -> String {
+/// The text of a move: `e2`, `e3h`, `e3v`, `pass`; `flip`: the rows
+/// numbered from p2's side (OpenSpiel's notation).
+pub(super) fn move_text(n: u32, flip: bool, mv: QuoridorMove) -> String {
+    let at = |s: u8, wall: bool| {
+        let s = u32::from(s);
+        let col = (b'a' + (s % n) as u8) as char;
+        format!("{col}{}", row_text(n, s, flip, wall))
+    };
     match mv {
-        QuoridorMove::Pawn(s) => square_text(n, u32::from(s)),
-        QuoridorMove::HWall(a) => format!("{}h", square_text(n, u32::from(a))),
-        QuoridorMove::VWall(a) => format!("{}v", square_text(n, u32::from(a))),
+        QuoridorMove::Pawn(s) => at(s, false),
+        QuoridorMove::HWall(a) => format!("{}h", at(a, true)),
+        QuoridorMove::VWall(a) => format!("{}v", at(a, true)),
         QuoridorMove::Pass => "pass".to_string(),
     }
 }
 
-/// Reads a move text on a board of side `n`. The square must be on the
-/// board; whether a wall anchor is usable (or a pass allowed) is a matter
-/// of legality.
-pub(super) fn parse_move(n: u32, text: &str) -> Result<QuoridorMove, MoveError> {
+/// Reads a move text on a board of side `n` (`flip`: rows numbered from
+/// p2's side, OpenSpiel's notation). The square must be on the board;
+/// whether a wall anchor is usable (or a pass allowed) is a matter of
+/// legality, except that a flipped wall must name a row below the last
+/// (it has no square on the far side otherwise).
+pub(super) fn parse_move(n: u32, flip: bool, text: &str) -> Result<QuoridorMove, MoveError> {
     let t = text.trim().to_ascii_lowercase();
     if t == "pass" {
         return Ok(QuoridorMove::Pass);
@@ -55,7 +70,19 @@ pub(super) fn parse_move(n: u32, text: &str) -> Result<QuoridorMove, MoveError> 
             "not a square of the {n}x{n} board (a1..{last}{n})"
         )));
     }
-    let s = ((row - 1) * n + col) as u8;
+    let wall = matches!(suffix, [b'h'] | [b'v']);
+    let r = match (flip, wall) {
+        (false, _) => row - 1,
+        (true, false) => n - row,
+        (true, true) if row < n => n - 1 - row,
+        (true, true) => {
+            return Err(bad(&format!(
+                "a wall names a row from 1 to {} (its square nearest row 1)",
+                n - 1
+            )));
+        }
+    };
+    let s = (r * n + col) as u8;
     match suffix {
         [] => Ok(QuoridorMove::Pawn(s)),
         [b'h'] => Ok(QuoridorMove::HWall(s)),
@@ -64,6 +91,11 @@ pub(super) fn parse_move(n: u32, text: &str) -> Result<QuoridorMove, MoveError> 
             "a wall ends in 'h' or 'v'; a pawn move is just a square",
         )),
     }
+}
+
+/// The square of `seat`'s pawn in `q`'s notation.
+fn pawn_text<const P: usize>(q: &QuoridorGame<P>, seat: usize) -> String {
+    move_text(q.size(), q.openspiel_rows, QuoridorMove::Pawn(q.pawn(seat) as u8))
 }
 
 /// The text of one cell: `.`, the pawn's number, `1&2` for two pawns on
@@ -87,9 +119,14 @@ fn cell_text<const P: usize>(q: &QuoridorGame<P>, s: u32) -> String {
 fn goal_text<const P: usize>(q: &QuoridorGame<P>, seat: usize) -> String {
     let n = q.size();
     let last = (b'a' + n as u8 - 1) as char;
+    let (north, south) = if q.openspiel_rows {
+        (1, n)
+    } else {
+        (n, 1)
+    };
     match goal_side(P, seat) {
-        GOAL_NORTH => format!("row {n}"),
-        GOAL_SOUTH => "row 1".to_string(),
+        GOAL_NORTH => format!("row {north}"),
+        GOAL_SOUTH => format!("row {south}"),
         GOAL_EAST => format!("column {last}"),
         _ => "column a".to_string(),
     }
@@ -110,7 +147,8 @@ pub(super) fn render<const P: usize>(q: &QuoridorGame<P>) -> String {
     let _ = writeln!(out, "   {letters}");
     out.push_str(&border);
     for r in (0..n).rev() {
-        let _ = write!(out, "{:>3} |", r + 1);
+        let label = row_text(n, r * n, q.openspiel_rows, false);
+        let _ = write!(out, "{label:>3} |");
         for c in 0..n {
             let s = r * n + c;
             out.push_str(&cell_text(q, s));
@@ -121,7 +159,7 @@ pub(super) fn render<const P: usize>(q: &QuoridorGame<P>) -> String {
             };
             out.push(sep);
         }
-        let _ = writeln!(out, " {}", r + 1);
+        let _ = writeln!(out, " {label}");
         if r == 0 {
             break;
         }
@@ -150,7 +188,7 @@ pub(super) fn render<const P: usize>(q: &QuoridorGame<P>) -> String {
             "{} (pawn {}) on {}, walls left {}",
             q.seat_name(seat),
             seat + 1,
-            square_text(n, q.pawn(seat)),
+            pawn_text(q, seat),
             q.walls_left(seat)
         );
         if P > 2 {
@@ -182,7 +220,7 @@ pub(super) fn render<const P: usize>(q: &QuoridorGame<P>) -> String {
 /// The position text: pawns, walls in hand, side to move, then the walls.
 pub(super) fn position_text<const P: usize>(q: &QuoridorGame<P>) -> String {
     let n = q.size();
-    let mut words: Vec<String> = (0..P).map(|s| square_text(n, q.pawn(s))).collect();
+    let mut words: Vec<String> = (0..P).map(|s| pawn_text(q, s)).collect();
     words.extend((0..P).map(|s| q.walls_left(s).to_string()));
     words.push(q.seat_name(q.to_move.into()));
     let mut out = words.join(" ");
@@ -196,7 +234,7 @@ pub(super) fn position_text<const P: usize>(q: &QuoridorGame<P>) -> String {
                 QuoridorMove::VWall(a)
             };
             out.push(' ');
-            out.push_str(&move_text(n, mv));
+            out.push_str(&move_text(n, q.openspiel_rows, mv));
         }
     }
     out
@@ -228,8 +266,10 @@ pub(super) fn parse_position<const P: usize>(
     }
     let mut p = QuoridorGame::<P>::new(n, u32::from(q.walls_start), q.jumps, q.max_plies)
         .map_err(|e| bad(e.to_string()))?;
+    p.openspiel_rows = q.openspiel_rows;
+    p.cap_draws = q.cap_draws;
     for seat in 0..P {
-        match parse_move(n, words[seat]) {
+        match parse_move(n, q.openspiel_rows, words[seat]) {
             Ok(QuoridorMove::Pawn(s)) => p.pawns[seat] = s,
             _ => {
                 return Err(bad(format!(
@@ -271,7 +311,7 @@ pub(super) fn parse_position<const P: usize>(
         as u8;
     let g = p.geo();
     for &word in &words[2 * P + 1..] {
-        let (horizontal, a) = match parse_move(n, word) {
+        let (horizontal, a) = match parse_move(n, q.openspiel_rows, word) {
             Ok(QuoridorMove::HWall(a)) => (true, u32::from(a)),
             Ok(QuoridorMove::VWall(a)) => (false, u32::from(a)),
             _ => return Err(bad(format!("'{word}' is not a wall"))),
@@ -306,11 +346,18 @@ mod tests {
         for n in [3u32, 5, 9, 11] {
             for s in 0..n * n {
                 for mv in [QuoridorMove::Pawn(s as u8), QuoridorMove::HWall(s as u8)] {
-                    assert_eq!(parse_move(n, &move_text(n, mv)), Ok(mv));
+                    assert_eq!(parse_move(n, false, &move_text(n, false, mv)), Ok(mv));
+                    // Flipped, a wall anchor needs a row above it.
+                    if matches!(mv, QuoridorMove::Pawn(_)) || s / n + 1 < n {
+                        assert_eq!(parse_move(n, true, &move_text(n, true, mv)), Ok(mv));
+                    }
                 }
             }
         }
-        assert_eq!(parse_move(9, " E3V "), Ok(QuoridorMove::VWall(2 * 9 + 4)));
+        assert_eq!(
+            parse_move(9, false, " E3V "),
+            Ok(QuoridorMove::VWall(2 * 9 + 4))
+        );
     }
 
     #[test]
@@ -318,9 +365,36 @@ mod tests {
         for t in [
             "", "3e", "e", "e0", "e03", "e10", "j1", "e3x", "e3hv", "e123", "é3", "pas",
         ] {
-            assert!(matches!(parse_move(9, t), Err(MoveError::Syntax(_))), "{t}");
+            assert!(
+                matches!(parse_move(9, false, t), Err(MoveError::Syntax(_))),
+                "{t}"
+            );
         }
-        assert!(parse_move(11, "k11").is_ok());
-        assert_eq!(parse_move(9, " PASS"), Ok(QuoridorMove::Pass));
+        assert!(parse_move(11, false, "k11").is_ok());
+        assert_eq!(parse_move(9, false, " PASS"), Ok(QuoridorMove::Pass));
+    }
+
+    #[test]
+    fn openspiel_rows_run_the_other_way() {
+        // Pawn c<r> is OpenSpiel's c<N+1-r>; wall c<r>h|v is c<N-r>h|v.
+        for n in [3u32, 5, 9, 11] {
+            for r in 1..=n {
+                for c in 0..n {
+                    let s = ((r - 1) * n + c) as u8;
+                    let col = (b'a' + c as u8) as char;
+                    let pawn = QuoridorMove::Pawn(s);
+                    assert_eq!(move_text(n, true, pawn), format!("{col}{}", n + 1 - r));
+                    if r < n {
+                        for (mv, o) in [(QuoridorMove::HWall(s), 'h'), (QuoridorMove::VWall(s), 'v')] {
+                            assert_eq!(move_text(n, true, mv), format!("{col}{}{o}", n - r));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(parse_move(9, true, "e9"), Ok(QuoridorMove::Pawn(4)));
+        assert_eq!(parse_move(9, true, "e8h"), Ok(QuoridorMove::HWall(4)));
+        assert!(matches!(parse_move(9, true, "e9h"), Err(MoveError::Syntax(_))));
+        assert_eq!(parse_move(9, true, "pass"), Ok(QuoridorMove::Pass));
     }
 }
