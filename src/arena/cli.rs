@@ -218,6 +218,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "REF_NPS")]
     pub tc_scale: Option<f64>,
 
+    /// The report is returned in [`MatchReport::text`](crate::arena::MatchReport)
+    /// and not printed: for callers of the library (the tests) that read
+    /// it themselves. Not on the command line.
+    #[arg(skip)]
+    pub unprinted: bool,
+
     /// Restart an engine that crashed or hung and go on, however often
     /// (its games are lost as forfeits). Without it the match stops at
     /// an engine's second crash or hang.

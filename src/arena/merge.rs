@@ -108,5 +108,5 @@ pub(super) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         report.text.push_str(&format!("Export: {e}\n"));
         report.file_errors.push(e);
     }
-    Ok(publish(report, args.chart.as_ref()))
+    Ok(publish(report, args.chart.as_ref(), args.unprinted))
 }

@@ -543,7 +543,7 @@ impl Running {
             report.text.push_str(&format!("Export: {e}\n"));
             file_errors.push(e);
         }
-        let mut report = publish(report, args.chart.as_ref());
+        let mut report = publish(report, args.chart.as_ref(), args.unprinted);
         self.writer.finish(&report.record, &report.text);
         file_errors.append(&mut report.file_errors);
         report.file_errors = file_errors;
@@ -693,8 +693,8 @@ fn check_engines(setup: &Setup, referee: &dyn Referee) -> Result<(), ArenaError>
 /// says so in the text, or why it could not), then prints the report text
 /// (a closed or broken stdout loses the text, not the match). A chart
 /// that cannot be written is in [`MatchReport::file_errors`]: the report
-/// is never lost for it.
-fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> MatchReport {
+/// is never lost for it. `unprinted`: the caller reads the text itself.
+fn publish(mut report: MatchReport, chart: Option<&PathBuf>, unprinted: bool) -> MatchReport {
     if let Some(path) = chart {
         match write_chart(path, &report.record, &report.summary, false) {
             Ok(()) => report
@@ -707,10 +707,12 @@ fn publish(mut report: MatchReport, chart: Option<&PathBuf>) -> MatchReport {
             }
         }
     }
-    let mut out = std::io::stdout().lock();
-    let _ = out
-        .write_all(report.text.as_bytes())
-        .and_then(|()| out.flush());
+    if !unprinted {
+        let mut out = std::io::stdout().lock();
+        let _ = out
+            .write_all(report.text.as_bytes())
+            .and_then(|()| out.flush());
+    }
     report
 }
 
