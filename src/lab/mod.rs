@@ -5,6 +5,7 @@
 //! produce (the weights, the ProbCut table), so it never knows a search.
 
 pub mod othello_train;
+pub mod out_file;
 pub mod probcut_calibration;
 
 /// The arguments every lab tool takes: its workers and its seed.

@@ -28,6 +28,7 @@ use std::sync::mpsc;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use super::out_file::{OutError, OutFile};
 use crate::control::Control;
 use crate::games::othello::bitboard::{final_margin, flips, moves};
 use crate::games::othello::endgame::solve_exact;
@@ -64,6 +65,10 @@ pub struct TrainArgs {
     /// The weight file to write (default: DATA/weights.bin).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The fewest training positions a stage may have; a fit with fewer
+    /// in any stage is refused and writes nothing.
+    #[arg(long, default_value_t = 500)]
+    pub min_positions: usize,
     /// Only generate data.
     #[arg(long)]
     pub gen_only: bool,
@@ -115,6 +120,7 @@ impl TrainArgs {
         within("--depth", self.depth, 1..=MAX_LABEL_DEPTH)?;
         within("--lambda", self.lambda, 0.001..=1e6)?;
         within("--iterations", self.iterations, 1..=10_000)?;
+        within("--min-positions", self.min_positions, 1..=100_000_000)?;
         if self.gen_only && self.fit_only {
             return Err(ArgError::Conflict(
                 "--gen-only and --fit-only together leave nothing to do".into(),
@@ -124,45 +130,180 @@ impl TrainArgs {
     }
 }
 
-/// Runs the pipeline; returns the report. Refuses bad arguments before
-/// touching any file, and writes no weight file from a fit without
-/// positions or with a weight that is not a finite number.
-pub fn run(args: &TrainArgs) -> Result<String, String> {
-    args.check().map_err(|e| e.to_string())?;
+/// Why a training run stopped (nothing is written over `--out` then).
+#[derive(Debug)]
+pub enum TrainError {
+    /// An argument out of range or arguments that conflict.
+    Args(ArgError),
+    /// The weight file cannot be written (checked before any game).
+    Out(OutError),
+    /// Reading or writing the data folder failed.
+    Data {
+        /// What was being done, and on which file.
+        doing: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// No complete game in the data.
+    NoPositions(PathBuf),
+    /// Too few positions to fit a stage.
+    TooLittle {
+        /// The first stage short of positions.
+        stage: usize,
+        /// Its training positions.
+        have: usize,
+        /// The least a stage needs (`--min-positions`).
+        need: usize,
+        /// The games in the data.
+        games: usize,
+    },
+    /// The fit came out with a weight that is no number.
+    NotFinite {
+        /// Its index.
+        index: usize,
+        /// Its value.
+        value: f32,
+    },
+    /// The fitted weights did not make a weight table.
+    Weights(pattern::WeightsError),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::Args(e) => write!(f, "{e}"),
+            TrainError::Out(e) => write!(f, "--out: {e}"),
+            TrainError::Data { doing, source } => write!(f, "cannot {doing}: {source}"),
+            TrainError::NoPositions(file) => write!(
+                f,
+                "no positions to fit in {} (generate them first): no weight file written",
+                file.display()
+            ),
+            TrainError::TooLittle {
+                stage,
+                have,
+                need,
+                games,
+            } => write!(
+                f,
+                "too little data to fit: stage {stage} has {have} training positions \
+                 (from {games} games), at least {need} needed (--min-positions): no weight \
+                 file written"
+            ),
+            TrainError::NotFinite { index, value } => write!(
+                f,
+                "the fit gave weight {index} the value {value}: no weight file written"
+            ),
+            TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl From<ArgError> for TrainError {
+    fn from(e: ArgError) -> Self {
+        TrainError::Args(e)
+    }
+}
+
+impl From<OutError> for TrainError {
+    fn from(e: OutError) -> Self {
+        TrainError::Out(e)
+    }
+}
+
+fn data_error(doing: impl Into<String>) -> impl FnOnce(std::io::Error) -> TrainError {
+    let doing = doing.into();
+    move |source| TrainError::Data { doing, source }
+}
+
+/// Runs the pipeline; returns the report. Refuses bad arguments and an
+/// `--out` that cannot be written (not a regular file, no such folder, a
+/// folder that takes no new file) before touching the data or generating
+/// a game; refuses a fit with too few positions in any stage
+/// (`--min-positions`) or a weight that is no finite number; and replaces
+/// `--out` only with a complete new file (written beside it and renamed).
+pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
+    args.check()?;
     let file = args.data.join("positions.bin");
+    let out = if args.gen_only {
+        None
+    } else {
+        let named = args
+            .out
+            .clone()
+            .unwrap_or_else(|| args.data.join("weights.bin"));
+        // The default --out lies in the data folder, which generation
+        // creates anyway; a fit-only run creates nothing.
+        let make = !args.fit_only && args.out.is_none();
+        Some(OutFile::check(&named, make)?)
+    };
     let mut report = String::new();
     if !args.fit_only {
         std::fs::create_dir_all(&args.data)
-            .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+            .map_err(data_error(format!("create {}", args.data.display())))?;
         generate(args, &file, &mut report)?;
     }
-    if args.gen_only {
+    let Some(out) = out else {
         return Ok(report);
-    }
+    };
     let games = read_games(&file)?.0;
     if games.iter().all(Vec::is_empty) {
-        return Err(format!(
-            "no positions to fit in {} (generate them first): no weight file written",
-            file.display()
-        ));
+        return Err(TrainError::NoPositions(file));
     }
+    enough_positions(&games, args.min_positions)?;
     let weights = fit(args, &games, &mut report)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| args.data.join("weights.bin"));
     let bytes = weights.encode();
-    std::fs::write(&out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    let _ = writeln!(report, "wrote {} ({} bytes)", out.display(), bytes.len());
+    out.replace(&bytes)?;
+    let _ = writeln!(
+        report,
+        "wrote {} ({} bytes)",
+        out.path().display(),
+        bytes.len()
+    );
     Ok(report)
 }
 
+/// The training positions of stage `s`: those within 2 discs of it.
+fn in_window(s: usize, discs: u32) -> bool {
+    let lo = 4 + 4 * s as u32;
+    (lo.saturating_sub(2)..=lo + 5).contains(&discs)
+}
+
+/// Every stage has at least `need` training positions.
+fn enough_positions(games: &[Vec<Record>], need: usize) -> Result<(), TrainError> {
+    let mut have = [0usize; STAGES];
+    for (i, g) in games.iter().enumerate() {
+        if i % 10 == 0 {
+            continue;
+        }
+        for r in g {
+            let d = (r.p | r.o).count_ones();
+            for (s, h) in have.iter_mut().enumerate() {
+                if in_window(s, d) {
+                    *h += 1;
+                }
+            }
+        }
+    }
+    match have.iter().position(|&h| h < need) {
+        Some(stage) => Err(TrainError::TooLittle {
+            stage,
+            have: have[stage],
+            need,
+            games: games.len(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Reads the games of a data file: `(games, bytes of complete games)`.
-fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), String> {
+fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), TrainError> {
     let mut bytes = Vec::new();
     if let Ok(mut f) = std::fs::File::open(file) {
         f.read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            .map_err(data_error(format!("read {}", file.display())))?;
     }
     let mut games = Vec::new();
     let mut pos = 0usize;
@@ -206,7 +347,11 @@ fn encode_game(index: u64, recs: &[Record]) -> Vec<u8> {
     out
 }
 
-fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Result<(), String> {
+fn generate(
+    args: &TrainArgs,
+    file: &std::path::Path,
+    report: &mut String,
+) -> Result<(), TrainError> {
     let (done, good_bytes) = read_games(file)?;
     let start = done.len() as u64;
     drop(done);
@@ -215,11 +360,11 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
         .truncate(false)
         .write(true)
         .open(file)
-        .map_err(|e| format!("cannot open {}: {e}", file.display()))?;
+        .map_err(data_error(format!("open {}", file.display())))?;
     // Drop a partly written last game.
     f.set_len(good_bytes)
         .and_then(|_| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
-        .map_err(|e| format!("cannot resume {}: {e}", file.display()))?;
+        .map_err(data_error(format!("resume {}", file.display())))?;
     if start >= args.games {
         let _ = writeln!(report, "data: {start} games already there");
         return Ok(());
@@ -228,7 +373,7 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
     let (tx, rx) = mpsc::channel::<(u64, Vec<Record>)>();
     let t0 = std::time::Instant::now();
     let mut written = start;
-    let mut io_error = None;
+    let mut io_error: Option<std::io::Error> = None;
     std::thread::scope(|s| {
         for _ in 0..args.workers.threads.max(1) {
             let tx = tx.clone();
@@ -254,7 +399,7 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
                 if io_error.is_none()
                     && let Err(e) = f.write_all(&encode_game(written, &recs))
                 {
-                    io_error = Some(e.to_string());
+                    io_error = Some(e);
                 }
                 written += 1;
                 if written.is_multiple_of(200) {
@@ -268,7 +413,10 @@ fn generate(args: &TrainArgs, file: &std::path::Path, report: &mut String) -> Re
         }
     });
     if let Some(e) = io_error {
-        return Err(format!("cannot write {}: {e}", file.display()));
+        return Err(TrainError::Data {
+            doing: format!("write {}", file.display()),
+            source: e,
+        });
     }
     let _ = writeln!(
         report,
@@ -523,7 +671,11 @@ pub fn fit_stage(
 
 /// Fits every stage, backwards; writes a line per stage to `report`. An
 /// error if a weight came out as no finite number.
-fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Result<Weights, String> {
+fn fit(
+    args: &TrainArgs,
+    games: &[Vec<Record>],
+    report: &mut String,
+) -> Result<Weights, TrainError> {
     let size = layout().size;
     let mut fw = FloatWeights {
         w: vec![0f32; STAGES * size],
@@ -625,16 +777,16 @@ fn fit(args: &TrainArgs, games: &[Vec<Record>], report: &mut String) -> Result<W
         eprintln!();
     }
     if let Some(bad) = fw.w.iter().position(|x| !x.is_finite()) {
-        return Err(format!(
-            "the fit gave weight {bad} the value {}: no weight file written",
-            fw.w[bad]
-        ));
+        return Err(TrainError::NotFinite {
+            index: bad,
+            value: fw.w[bad],
+        });
     }
     let q: Vec<i16> =
         fw.w.iter()
             .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
             .collect();
-    Weights::from_canonical(&q).map_err(|e| format!("the fitted weights: {e}"))
+    Weights::from_canonical(&q).map_err(TrainError::Weights)
 }
 
 /// The pattern module's stage of a record (for tests and reports).
@@ -699,13 +851,14 @@ mod tests {
             lambda: f64::NAN,
             iterations: 5,
             out: None,
+            min_positions: 1,
             gen_only: false,
             fit_only: true,
         };
         assert!(args.check().is_err());
         let mut report = String::new();
         let e = fit(&args, &games, &mut report).expect_err("NaN weights");
-        assert!(e.contains("no weight file written"), "{e}");
+        assert!(e.to_string().contains("no weight file written"), "{e}");
         args.lambda = 3.0;
         assert!(args.check().is_ok());
         assert!(fit(&args, &games, &mut report).is_ok());

@@ -1,0 +1,102 @@
+//! The Othello lab tools lose nothing (issue #41 item 7): `train-othello`
+//! checks `--out` before it generates a game, refuses a fit from too
+//! little data without writing anything, and replaces a weight file only
+//! with a complete new one.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use crate::common::scratch;
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tabula runs")
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn train(data: &Path, out: &Path, more: &[&str]) -> Output {
+    let (d, o) = (s(data), s(out));
+    let mut args = vec![
+        "train-othello",
+        "--data",
+        &d,
+        "--out",
+        &o,
+        "--threads",
+        "1",
+        "--solve-empties",
+        "6",
+        "--depth",
+        "1",
+        "--iterations",
+        "5",
+    ];
+    args.extend_from_slice(more);
+    tabula(&args)
+}
+
+const KEEP: &[u8] = b"the weights we keep";
+
+#[test]
+fn train_othello_on_too_little_data_writes_nothing() {
+    let dir = scratch("lab-little");
+    let (data, out) = (dir.join("data"), dir.join("weights.bin"));
+    std::fs::write(&out, KEEP).expect("a weight file");
+    let o = train(&data, &out, &["--games", "1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "a fit of one game succeeded: {err}");
+    assert!(err.contains("too little data"), "{err}");
+    assert_eq!(std::fs::read(&out).expect("kept"), KEEP);
+    let names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(names.len(), 2, "a scratch file stayed: {names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_othello_checks_out_before_generating_any_game() {
+    let dir = scratch("lab-out");
+    let data = dir.join("data");
+    let folder = dir.join("a-folder");
+    std::fs::create_dir_all(&folder).expect("folder");
+    for (out, why) in [
+        (folder.clone(), "a directory"),
+        (PathBuf::from("/dev/null"), "a device"),
+        (dir.join("missing/weights.bin"), "folder does not exist"),
+    ] {
+        let o = train(&data, &out, &["--games", "3"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{}: {err}", out.display());
+        assert!(err.contains(why), "{}: {err}", out.display());
+        assert!(
+            !data.join("positions.bin").exists(),
+            "games were generated before --out {} was refused",
+            out.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_othello_replaces_the_weights_with_a_complete_file() {
+    let dir = scratch("lab-replace");
+    let (data, out) = (dir.join("data"), dir.join("weights.bin"));
+    std::fs::write(&out, KEEP).expect("a weight file");
+    let o = train(&data, &out, &["--games", "20", "--min-positions", "10"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let bytes = std::fs::read(&out).expect("written");
+    tabula::games::othello::pattern::Weights::decode(&bytes).expect("a complete weight file");
+    // Only the data folder and the weight file: no scratch file stays.
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
