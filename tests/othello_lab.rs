@@ -100,3 +100,43 @@ fn train_othello_replaces_the_weights_with_a_complete_file() {
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The folder of real `.wtb` files: `TABULA_WTHOR`, else `data/wthor`
+/// (see scripts/othello-data.sh); the test is skipped without one.
+fn wthor_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("TABULA_WTHOR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("data/wthor"));
+    dir.is_dir().then_some(dir)
+}
+
+#[test]
+fn real_wthor_games_all_replay_legally() {
+    use tabula::lab::wthor;
+    let Some(dir) = wthor_dir() else {
+        eprintln!("no WTHOR folder (TABULA_WTHOR or data/wthor): skipped");
+        return;
+    };
+    let files = wthor::files_in(&dir).expect("a folder");
+    let (mut games, mut finished, mut agree) = (0usize, 0usize, 0usize);
+    for f in &files {
+        let (header, list) = wthor::read_file(f).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(header.games as usize, list.len());
+        for (i, g) in list.iter().enumerate() {
+            let r = wthor::replay(i, g).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            games += 1;
+            if r.finished() {
+                finished += 1;
+                agree += usize::from(r.black_final() == g.black_discs);
+            }
+        }
+    }
+    eprintln!(
+        "{} files, {games} games, {finished} played to the end, {agree} of those with the recorded score",
+        files.len()
+    );
+    assert!(games > 0);
+    // The recorded final score matches the replay in (nearly) every
+    // finished game.
+    assert!(agree * 100 >= finished * 99, "{agree} of {finished}");
+}

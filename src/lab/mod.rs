@@ -7,6 +7,7 @@
 pub mod othello_train;
 pub mod out_file;
 pub mod probcut_calibration;
+pub mod wthor;
 
 /// The arguments every lab tool takes: its workers and its seed.
 #[derive(clap::Args, Debug, Clone)]
