@@ -140,3 +140,112 @@ fn real_wthor_games_all_replay_legally() {
     // finished game.
     assert!(agree * 100 >= finished * 99, "{agree} of {finished}");
 }
+
+fn label(out: &Path, more: &[&str]) -> Output {
+    let o = s(out);
+    let given = |name: &str| more.contains(&name);
+    let mut args = vec!["label-othello", "--out", &o, "--exact", "8"];
+    if !given("--self-play") {
+        args.extend_from_slice(&["--self-play", "3"]);
+    }
+    if !given("--depth") {
+        args.extend_from_slice(&["--depth", "2"]);
+    }
+    args.extend_from_slice(&["--chunk", "8", "--hash", "1"]);
+    args.extend_from_slice(more);
+    tabula(&args)
+}
+
+#[test]
+fn label_othello_resumes_after_a_cut_and_refuses_other_settings() {
+    let dir = scratch("lab-label");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    // One run of 60 in one go, on two threads.
+    let o = label(&a, &["--limit", "60", "--threads", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let whole = std::fs::read(a.join("labels.bin")).expect("labels");
+    assert_eq!(whole.len(), 60 * 24);
+    // Another in steps on one thread, cut in the middle of a record.
+    let o = label(&b, &["--limit", "20", "--threads", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = b.join("labels.bin");
+    let mut part = std::fs::read(&file).expect("labels");
+    part.truncate(13 * 24 + 5);
+    std::fs::write(&file, &part).expect("cut");
+    let o = label(&b, &["--limit", "60", "--threads", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("47 positions"));
+    assert_eq!(std::fs::read(&file).expect("labels"), whole);
+    let progress = std::fs::read_to_string(b.join("progress.txt")).expect("progress");
+    assert!(progress.contains("done 60"), "{progress}");
+    // Other settings into the same folder are refused, the data kept.
+    let o = label(&b, &["--limit", "70", "--depth", "3"]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("depth 2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&file).expect("labels"), whole);
+    // Exact labels are the solver's.
+    let (recs, _) = tabula::lab::othello_label::read_labels(&file).expect("read");
+    let control = tabula::control::Control::unlimited();
+    let mut exact = 0;
+    for r in recs.iter().filter(|r| r.kind == 0) {
+        let (_, score, _) =
+            tabula::games::othello::endgame::solve_exact(r.p, r.o, &control, 1 << 20)
+                .expect("solved");
+        assert_eq!(i32::from(r.label), score);
+        assert!(64 - (r.p | r.o).count_ones() <= 8);
+        exact += 1;
+    }
+    assert!(exact > 0 && exact < 60, "{exact} exact of 60");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_othello_fits_labels_and_reports_todays_error_beside() {
+    let dir = scratch("lab-fit-labels");
+    let labels = dir.join("labels");
+    let o = label(
+        &labels,
+        &["--self-play", "40", "--limit", "1500", "--threads", "2"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("w.bin");
+    let (l, w) = (s(&labels), s(&out));
+    let o = tabula(&[
+        "train-othello",
+        "--labels",
+        &l,
+        "--out",
+        &w,
+        "--from-builtin",
+        "--min-positions",
+        "30",
+        "--iterations",
+        "5",
+        "--threads",
+        "1",
+    ]);
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(report.contains("rmse today"), "{report}");
+    let bytes = std::fs::read(&out).expect("written");
+    tabula::games::othello::pattern::Weights::decode(&bytes).expect("a weight file");
+    // Without the prior, stages short of positions are an error.
+    std::fs::remove_file(&out).expect("rm");
+    let o = tabula(&[
+        "train-othello",
+        "--labels",
+        &l,
+        "--out",
+        &w,
+        "--min-positions",
+        "100000",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("too little data"));
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,6 +28,7 @@ use std::sync::mpsc;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use super::othello_label::{Labelled, NO_LABEL, read_labels};
 use super::out_file::{OutError, OutFile};
 use crate::control::Control;
 use crate::games::othello::bitboard::{final_margin, flips, moves};
@@ -69,6 +70,16 @@ pub struct TrainArgs {
     /// in any stage is refused and writes nothing.
     #[arg(long, default_value_t = 500)]
     pub min_positions: usize,
+    /// Fit on the labelled positions of `tabula label-othello` in this
+    /// folder (its labels.bin) instead of the self-play data; nothing is
+    /// generated.
+    #[arg(long)]
+    pub labels: Option<PathBuf>,
+    /// Shrink the fit towards the built-in weights rather than towards
+    /// zero (the ridge term pulls each weight to today's value): a stage
+    /// with fewer than --min-positions positions keeps today's weights.
+    #[arg(long)]
+    pub from_builtin: bool,
     /// Only generate data.
     #[arg(long)]
     pub gen_only: bool,
@@ -126,6 +137,12 @@ impl TrainArgs {
                 "--gen-only and --fit-only together leave nothing to do".into(),
             ));
         }
+        if self.gen_only && self.labels.is_some() {
+            return Err(ArgError::Conflict(
+                "--labels fits on labelled positions and generates nothing: not with --gen-only"
+                    .into(),
+            ));
+        }
         Ok(())
     }
 }
@@ -166,6 +183,8 @@ pub enum TrainError {
     },
     /// The fitted weights did not make a weight table.
     Weights(pattern::WeightsError),
+    /// The labelled positions could not be read.
+    Labels(String),
 }
 
 impl std::fmt::Display for TrainError {
@@ -195,6 +214,7 @@ impl std::fmt::Display for TrainError {
                 "the fit gave weight {index} the value {value}: no weight file written"
             ),
             TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
+            TrainError::Labels(e) => write!(f, "--labels: {e}: no weight file written"),
         }
     }
 }
@@ -236,10 +256,32 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
             .unwrap_or_else(|| args.data.join("weights.bin"));
         // The default --out lies in the data folder, which generation
         // creates anyway; a fit-only run creates nothing.
-        let make = !args.fit_only && args.out.is_none();
+        let make = !args.fit_only && args.labels.is_none() && args.out.is_none();
         Some(OutFile::check(&named, make)?)
     };
     let mut report = String::new();
+    if let (Some(dir), Some(out)) = (&args.labels, &out) {
+        let file = dir.join("labels.bin");
+        let labels: Vec<Labelled> = read_labels(&file)
+            .map_err(|e| TrainError::Labels(e.to_string()))?
+            .0
+            .into_iter()
+            .filter(|r| r.kind != NO_LABEL)
+            .collect();
+        if labels.is_empty() {
+            return Err(TrainError::NoPositions(file));
+        }
+        let weights = fit_labels(args, &labels, &mut report)?;
+        let bytes = weights.encode();
+        out.replace(&bytes)?;
+        let _ = writeln!(
+            report,
+            "wrote {} ({} bytes)",
+            out.path().display(),
+            bytes.len()
+        );
+        return Ok(report);
+    }
     if !args.fit_only {
         std::fs::create_dir_all(&args.data)
             .map_err(data_error(format!("create {}", args.data.display())))?;
@@ -789,6 +831,150 @@ fn fit(
     Weights::from_canonical(&q).map_err(TrainError::Weights)
 }
 
+/// The error of `weights` on positions, in discs: (root mean square,
+/// mean absolute).
+fn errors(weights: &Weights, set: &[&Labelled]) -> (f64, f64) {
+    if set.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let (mut se, mut ae) = (0f64, 0f64);
+    for r in set {
+        let (pm, om) = (moves(r.p, r.o).count_ones(), moves(r.o, r.p).count_ones());
+        let v = f64::from(weights.score(r.p, r.o, pm, om)) / f64::from(SCALE);
+        let d = v - f64::from(r.label);
+        se += d * d;
+        ae += d.abs();
+    }
+    let n = set.len() as f64;
+    ((se / n).sqrt(), ae / n)
+}
+
+/// Fits every stage on labelled positions (`label-othello`'s): each
+/// stage's weights solve the ridge least-squares problem on the positions
+/// within 2 discs of it, shrunk towards today's weights with
+/// `--from-builtin` (else towards zero). Positions numbered 0 mod 10 are
+/// held out; the report gives, per stage, their error under the new
+/// weights and under today's built-in ones.
+fn fit_labels(
+    args: &TrainArgs,
+    labels: &[Labelled],
+    report: &mut String,
+) -> Result<Weights, TrainError> {
+    let size = layout().size;
+    let builtin = pattern::builtin();
+    let prior: Vec<f32> = if args.from_builtin {
+        builtin
+            .canonical()
+            .iter()
+            .map(|&x| f32::from(x) / SCALE as f32)
+            .collect()
+    } else {
+        vec![0f32; STAGES * size]
+    };
+    let mut w = prior.clone();
+    let (train, held): (Vec<&Labelled>, Vec<&Labelled>) =
+        labels.iter().partition(|r| r.index % 10 != 0);
+    let _ = writeln!(
+        report,
+        "fit on labels: {} positions ({} exact), {} held out; lambda {}, prior {}",
+        labels.len(),
+        labels
+            .iter()
+            .filter(|r| r.kind == super::othello_label::EXACT)
+            .count(),
+        held.len(),
+        args.lambda,
+        if args.from_builtin {
+            "today's weights"
+        } else {
+            "zero"
+        }
+    );
+    let mut fitted = [false; STAGES];
+    let mut buf = Vec::new();
+    for s in 0..STAGES {
+        let part: Vec<&Labelled> = train
+            .iter()
+            .copied()
+            .filter(|r| in_window(s, (r.p | r.o).count_ones()))
+            .collect();
+        if part.len() < args.min_positions {
+            if args.from_builtin {
+                continue;
+            }
+            return Err(TrainError::TooLittle {
+                stage: s,
+                have: part.len(),
+                need: args.min_positions,
+                games: labels.len(),
+            });
+        }
+        let base = s * size;
+        let positions: Vec<(u64, u64)> = part.iter().map(|r| (r.p, r.o)).collect();
+        // The residual of the prior is what the stage's change fits.
+        let residual: Vec<f32> = part
+            .iter()
+            .map(|r| {
+                let (pm, om) = (moves(r.p, r.o).count_ones(), moves(r.o, r.p).count_ones());
+                features(r.p, r.o, pm, om, &mut buf);
+                let v: f32 = buf.iter().map(|&f| prior[base + f as usize]).sum();
+                f32::from(r.label) - v
+            })
+            .collect();
+        let (delta, _, _) = fit_stage(&positions, &residual, args.lambda, args.iterations);
+        for (j, d) in delta.iter().enumerate() {
+            w[base + j] = prior[base + j] + d;
+        }
+        fitted[s] = true;
+    }
+    if !fitted.iter().any(|&f| f) {
+        return Err(TrainError::TooLittle {
+            stage: 0,
+            have: 0,
+            need: args.min_positions,
+            games: labels.len(),
+        });
+    }
+    if let Some(bad) = w.iter().position(|x| !x.is_finite()) {
+        return Err(TrainError::NotFinite {
+            index: bad,
+            value: w[bad],
+        });
+    }
+    let q: Vec<i16> = w
+        .iter()
+        .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
+        .collect();
+    let new = Weights::from_canonical(&q).map_err(TrainError::Weights)?;
+    let _ = writeln!(
+        report,
+        "stage discs   train  held | rmse today  new | mae today  new  (discs)"
+    );
+    for s in 0..STAGES {
+        let lo = 4 + 4 * s as u32;
+        let train_n = train
+            .iter()
+            .filter(|r| in_window(s, (r.p | r.o).count_ones()))
+            .count();
+        let set: Vec<&Labelled> = held
+            .iter()
+            .copied()
+            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+            .collect();
+        let (rt, at) = errors(builtin, &set);
+        let (rn, an) = errors(&new, &set);
+        let _ = writeln!(
+            report,
+            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}{}",
+            lo,
+            lo + 3,
+            set.len(),
+            if fitted[s] { "" } else { "  (kept)" }
+        );
+    }
+    Ok(new)
+}
+
 /// The pattern module's stage of a record (for tests and reports).
 pub fn record_stage(r: &Record) -> usize {
     pattern::stage_of((r.p | r.o).count_ones())
@@ -852,6 +1038,8 @@ mod tests {
             iterations: 5,
             out: None,
             min_positions: 1,
+            labels: None,
+            from_builtin: false,
             gen_only: false,
             fit_only: true,
         };
