@@ -221,6 +221,7 @@ fn train_othello_fits_labels_and_reports_todays_error_beside() {
         "--out",
         &w,
         "--from-builtin",
+        "--tune-lambda",
         "--min-positions",
         "30",
         "--iterations",

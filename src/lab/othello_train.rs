@@ -80,6 +80,11 @@ pub struct TrainArgs {
     /// with fewer than --min-positions positions keeps today's weights.
     #[arg(long)]
     pub from_builtin: bool,
+    /// With --labels: choose each stage's lambda from 10, 30, ..., 10000
+    /// by the error on a tenth of its training positions (numbered 1 mod
+    /// 10), then fit on them all with it.
+    #[arg(long)]
+    pub tune_lambda: bool,
     /// Only generate data.
     #[arg(long)]
     pub gen_only: bool,
@@ -849,6 +854,55 @@ fn errors(weights: &Weights, set: &[&Labelled]) -> (f64, f64) {
     ((se / n).sqrt(), ae / n)
 }
 
+/// The ridge term, from 10 to 10000, whose fit on the positions not
+/// numbered 1 mod 10 has the least error on those that are.
+fn tune_lambda(
+    part: &[&Labelled],
+    positions: &[(u64, u64)],
+    residual: &[f32],
+    iterations: usize,
+) -> f64 {
+    let val: Vec<bool> = part.iter().map(|r| r.index % 10 == 1).collect();
+    let pick = |want: bool| -> (Vec<(u64, u64)>, Vec<f32>) {
+        positions
+            .iter()
+            .zip(residual)
+            .zip(&val)
+            .filter(|(_, v)| **v == want)
+            .map(|((p, r), _)| (*p, *r))
+            .unzip()
+    };
+    let (fit_p, fit_r) = pick(false);
+    let (val_p, val_r) = pick(true);
+    if val_p.is_empty() || fit_p.is_empty() {
+        return 100.0;
+    }
+    let mut buf = Vec::new();
+    let mut best = (f64::INFINITY, 100.0);
+    for lambda in [10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0] {
+        let (w, _, _) = fit_stage(&fit_p, &fit_r, lambda, iterations);
+        let se: f64 = val_p
+            .iter()
+            .zip(&val_r)
+            .map(|(&(p, o), &y)| {
+                features(
+                    p,
+                    o,
+                    moves(p, o).count_ones(),
+                    moves(o, p).count_ones(),
+                    &mut buf,
+                );
+                let v: f32 = buf.iter().map(|&f| w[f as usize]).sum();
+                f64::from(v - y).powi(2)
+            })
+            .sum();
+        if se < best.0 {
+            best = (se, lambda);
+        }
+    }
+    best.1
+}
+
 /// Fits every stage on labelled positions (`label-othello`'s): each
 /// stage's weights solve the ridge least-squares problem on the positions
 /// within 2 discs of it, shrunk towards today's weights with
@@ -891,6 +945,7 @@ fn fit_labels(
         }
     );
     let mut fitted = [false; STAGES];
+    let mut lambdas = [args.lambda; STAGES];
     let mut buf = Vec::new();
     for s in 0..STAGES {
         let part: Vec<&Labelled> = train
@@ -921,7 +976,13 @@ fn fit_labels(
                 f32::from(r.label) - v
             })
             .collect();
-        let (delta, _, _) = fit_stage(&positions, &residual, args.lambda, args.iterations);
+        let lambda = if args.tune_lambda {
+            tune_lambda(&part, &positions, &residual, args.iterations)
+        } else {
+            args.lambda
+        };
+        lambdas[s] = lambda;
+        let (delta, _, _) = fit_stage(&positions, &residual, lambda, args.iterations);
         for (j, d) in delta.iter().enumerate() {
             w[base + j] = prior[base + j] + d;
         }
@@ -948,7 +1009,7 @@ fn fit_labels(
     let new = Weights::from_canonical(&q).map_err(TrainError::Weights)?;
     let _ = writeln!(
         report,
-        "stage discs   train  held | rmse today  new | mae today  new  (discs)"
+        "stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
     );
     for s in 0..STAGES {
         let lo = 4 + 4 * s as u32;
@@ -965,11 +1026,15 @@ fn fit_labels(
         let (rn, an) = errors(&new, &set);
         let _ = writeln!(
             report,
-            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}{}",
+            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}         | {}",
             lo,
             lo + 3,
             set.len(),
-            if fitted[s] { "" } else { "  (kept)" }
+            if fitted[s] {
+                format!("{}", lambdas[s])
+            } else {
+                "(kept today's)".to_string()
+            }
         );
     }
     Ok(new)
@@ -1040,6 +1105,7 @@ mod tests {
             min_positions: 1,
             labels: None,
             from_builtin: false,
+            tune_lambda: false,
             gen_only: false,
             fit_only: true,
         };
