@@ -55,6 +55,9 @@ pub const RECORD_BYTES: usize = 24;
 pub const EXACT: u8 = 0;
 /// The kind of a position left without a label.
 pub const NO_LABEL: u8 = 255;
+/// The kind of a WTHOR position labelled by its game's theoretical score
+/// (see [`outcome_labels`]).
+pub const OUTCOME: u8 = 254;
 /// The most positions a list may hold (a record numbers them in 32 bits).
 pub const MAX_JOBS: usize = u32::MAX as usize;
 
@@ -269,6 +272,67 @@ pub fn jobs(wthor_dir: Option<&Path>, self_play: u64, seed: u64) -> Result<Vec<J
     all.truncate(MAX_JOBS);
     all.shuffle(&mut SmallRng::seed_from_u64(seed ^ 0x6c61_6265_6c73));
     Ok(all)
+}
+
+/// Positions of WTHOR games labelled by the game's theoretical score:
+/// black's disc count under perfect play from the position with the
+/// header's depth (24) empties, which the FFO solved. The position at that
+/// depth gets it as an exact label ([`EXACT`]); the earlier ones, where
+/// the players' later moves still decide, get it as the outcome of expert
+/// play ([`OUTCOME`]), in the margin for the side to move. Only games that
+/// reach that depth count; one position in `keep_one_in` is kept (by a
+/// hash of the position, so the same ones every time), and positions in
+/// `exclude` (a fit's held-out ones) never. Their number is `u32::MAX`.
+pub fn outcome_labels(
+    dir: &Path,
+    keep_one_in: u64,
+    exclude: &std::collections::HashSet<(u64, u64)>,
+) -> Result<Vec<Labelled>, LabelError> {
+    let mut out = Vec::new();
+    for f in wthor::files_in(dir)? {
+        let (header, games) = wthor::read_file(&f)?;
+        let depth = u32::from(header.depth);
+        if !(1..=59).contains(&depth) {
+            continue;
+        }
+        for (i, g) in games.iter().enumerate() {
+            if g.moves.len() < 60 - depth as usize || g.theoretical > 64 {
+                continue;
+            }
+            let black_margin = 2 * i32::from(g.theoretical) - 64;
+            for pos in wthor::replay(i, g)?.positions {
+                let empties = 64 - (pos.p | pos.o).count_ones();
+                if empties < depth
+                    || mix(pos.p, pos.o) % keep_one_in.max(1) != 0
+                    || exclude.contains(&(pos.p, pos.o))
+                {
+                    continue;
+                }
+                let m = if pos.black_to_move {
+                    black_margin
+                } else {
+                    -black_margin
+                };
+                out.push(Labelled {
+                    index: u32::MAX,
+                    p: pos.p,
+                    o: pos.o,
+                    label: m as i8,
+                    kind: if empties == depth { EXACT } else { OUTCOME },
+                    source: 0,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A hash of a position (for sampling).
+pub fn mix(p: u64, o: u64) -> u64 {
+    let mut h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.rotate_left(29);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ (h >> 29)
 }
 
 /// A fingerprint of a list (FNV-1a of its positions).
@@ -573,5 +637,66 @@ mod tests {
         let start = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
         assert_eq!(keys.iter().filter(|&&k| k == start).count(), 1);
         assert_ne!(fingerprint(&a), fingerprint(&jobs(None, 6, 4).unwrap()));
+    }
+
+    #[test]
+    fn wthor_outcomes_label_from_the_side_to_move_and_exactly_at_the_depth() {
+        use crate::games::othello::bitboard::{flips, moves};
+        use rand::Rng as _;
+        // A random legal game, recorded as WTHOR bytes (passes left out).
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+        let mut black_to_move = true;
+        let mut bytes_moves = Vec::new();
+        loop {
+            let mut m = moves(p, o);
+            if m == 0 {
+                if moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                black_to_move = !black_to_move;
+                continue;
+            }
+            for _ in 0..rng.gen_range(0..m.count_ones()) {
+                m &= m - 1;
+            }
+            let sq = m.trailing_zeros() as u8;
+            bytes_moves.push((sq / 8 + 1) * 10 + sq % 8 + 1);
+            let f = flips(p, o, usize::from(sq));
+            (p, o) = (o & !f, p | f | (1u64 << sq));
+            black_to_move = !black_to_move;
+        }
+        assert!(bytes_moves.len() >= 36, "the game reaches 24 empties");
+        let mut file = vec![20, 26, 11, 28];
+        file.extend_from_slice(&1u32.to_le_bytes());
+        file.extend_from_slice(&[0, 0, 0xe8, 0x07, 8, 0, 24, 0]);
+        file.extend_from_slice(&[1, 0, 2, 0, 3, 0, 40, 40]); // theoretical 40: black +16
+        bytes_moves.resize(60, 0);
+        file.extend(bytes_moves);
+        let dir = std::env::temp_dir().join(format!("tabula-outcomes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("WTH_2000.wtb"), &file).unwrap();
+        let none = std::collections::HashSet::new();
+        let all = outcome_labels(&dir, 1, &none).unwrap();
+        let (_, games) = wthor::read_file(&dir.join("WTH_2000.wtb")).unwrap();
+        let positions = wthor::replay(0, &games[0]).unwrap().positions;
+        let expected: Vec<_> = positions
+            .iter()
+            .filter(|q| 64 - (q.p | q.o).count_ones() >= 24)
+            .collect();
+        assert_eq!(all.len(), expected.len());
+        for (r, q) in all.iter().zip(&expected) {
+            assert_eq!((r.p, r.o), (q.p, q.o));
+            assert_eq!(i32::from(r.label), if q.black_to_move { 16 } else { -16 });
+            let exact = 64 - (q.p | q.o).count_ones() == 24;
+            assert_eq!(r.kind == EXACT, exact);
+        }
+        // Excluded positions stay out; sampling keeps a part.
+        let skip: std::collections::HashSet<_> = [(all[3].p, all[3].o)].into_iter().collect();
+        assert_eq!(outcome_labels(&dir, 1, &skip).unwrap().len(), all.len() - 1);
+        assert!(outcome_labels(&dir, 3, &none).unwrap().len() < all.len());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -28,7 +28,7 @@ use std::sync::mpsc;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::othello_label::{Labelled, NO_LABEL, read_labels};
+use super::othello_label::{Labelled, NO_LABEL, OUTCOME, outcome_labels, read_labels};
 use super::out_file::{OutError, OutFile};
 use crate::control::Control;
 use crate::games::othello::bitboard::{final_margin, flips, moves};
@@ -80,6 +80,17 @@ pub struct TrainArgs {
     /// with fewer than --min-positions positions keeps today's weights.
     #[arg(long)]
     pub from_builtin: bool,
+    /// With --labels: add the positions of the WTHOR games in this folder,
+    /// labelled by their game's theoretical score (exact at its 24
+    /// empties, the outcome of expert play before).
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// With --wthor: keep one position in this many (by a hash).
+    #[arg(long, default_value_t = 4)]
+    pub wthor_sample: u64,
+    /// With --wthor: the most WTHOR-outcome positions a stage is fitted on.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_outcomes: usize,
     /// With --labels: choose each stage's lambda from 10, 30, ..., 10000
     /// by the error on a tenth of its training positions (numbered 1 mod
     /// 10), then fit on them all with it.
@@ -137,6 +148,13 @@ impl TrainArgs {
         within("--lambda", self.lambda, 0.001..=1e6)?;
         within("--iterations", self.iterations, 1..=10_000)?;
         within("--min-positions", self.min_positions, 1..=100_000_000)?;
+        within("--wthor-sample", self.wthor_sample, 1..=1_000_000)?;
+        within("--max-outcomes", self.max_outcomes, 1..=100_000_000)?;
+        if self.wthor.is_some() && self.labels.is_none() {
+            return Err(ArgError::Conflict(
+                "--wthor adds to the positions of --labels: give both".into(),
+            ));
+        }
         if self.gen_only && self.fit_only {
             return Err(ArgError::Conflict(
                 "--gen-only and --fit-only together leave nothing to do".into(),
@@ -928,6 +946,41 @@ fn fit_labels(
     let mut w = prior.clone();
     let (train, held): (Vec<&Labelled>, Vec<&Labelled>) =
         labels.iter().partition(|r| r.index % 10 != 0);
+    // The held-out and validation positions never come in again as
+    // outcomes.
+    let outcomes = match &args.wthor {
+        Some(dir) => {
+            let exclude: std::collections::HashSet<(u64, u64)> = labels
+                .iter()
+                .filter(|r| r.index % 10 <= 1)
+                .map(|r| (r.p, r.o))
+                .collect();
+            outcome_labels(dir, args.wthor_sample, &exclude)
+                .map_err(|e| TrainError::Labels(e.to_string()))?
+        }
+        None => Vec::new(),
+    };
+    let _ = writeln!(
+        report,
+        "WTHOR outcome positions: {} ({} exact at 24 empties), one in {}, at most {} a stage",
+        outcomes.len(),
+        outcomes.iter().filter(|r| r.kind != OUTCOME).count(),
+        args.wthor_sample,
+        args.max_outcomes
+    );
+    // At most --max-outcomes a stage: every k-th of those in its window.
+    let mut per_window = [0usize; STAGES];
+    for r in &outcomes {
+        let d = (r.p | r.o).count_ones();
+        for (s, n) in per_window.iter_mut().enumerate() {
+            *n += usize::from(in_window(s, d));
+        }
+    }
+    let stride: Vec<usize> = per_window
+        .iter()
+        .map(|&n| n.div_ceil(args.max_outcomes).max(1))
+        .collect();
+    let outcome_train: Vec<(usize, &Labelled)> = outcomes.iter().enumerate().collect();
     let _ = writeln!(
         report,
         "fit on labels: {} positions ({} exact), {} held out; lambda {}, prior {}",
@@ -946,13 +999,21 @@ fn fit_labels(
     );
     let mut fitted = [false; STAGES];
     let mut lambdas = [args.lambda; STAGES];
+    let mut sizes = [0usize; STAGES];
     let mut buf = Vec::new();
     for s in 0..STAGES {
-        let part: Vec<&Labelled> = train
+        let mut part: Vec<&Labelled> = train
             .iter()
             .copied()
             .filter(|r| in_window(s, (r.p | r.o).count_ones()))
             .collect();
+        part.extend(
+            outcome_train
+                .iter()
+                .filter(|(k, r)| in_window(s, (r.p | r.o).count_ones()) && k % stride[s] == 0)
+                .map(|(_, r)| *r),
+        );
+        sizes[s] = part.len();
         if part.len() < args.min_positions {
             if args.from_builtin {
                 continue;
@@ -1013,10 +1074,7 @@ fn fit_labels(
     );
     for s in 0..STAGES {
         let lo = 4 + 4 * s as u32;
-        let train_n = train
-            .iter()
-            .filter(|r| in_window(s, (r.p | r.o).count_ones()))
-            .count();
+        let train_n = sizes[s];
         let set: Vec<&Labelled> = held
             .iter()
             .copied()
@@ -1104,6 +1162,9 @@ mod tests {
             out: None,
             min_positions: 1,
             labels: None,
+            wthor: None,
+            wthor_sample: 4,
+            max_outcomes: 100_000,
             from_builtin: false,
             tune_lambda: false,
             gen_only: false,
