@@ -93,7 +93,8 @@ pub struct TrainArgs {
     pub max_outcomes: usize,
     /// With --labels: choose each stage's lambda from 10, 30, ..., 10000
     /// by the error on a tenth of its training positions (numbered 1 mod
-    /// 10), then fit on them all with it.
+    /// 10), then fit on them all with it; a stage where no fit beats the
+    /// prior there keeps the prior.
     #[arg(long)]
     pub tune_lambda: bool,
     /// Only generate data.
@@ -873,7 +874,8 @@ fn errors(weights: &Weights, set: &[&Labelled]) -> (f64, f64) {
 }
 
 /// The ridge term, from 10 to 10000, whose fit on the positions not
-/// numbered 1 mod 10 has the least error on those that are.
+/// numbered 1 mod 10 has the least error on those that are; infinite
+/// (keep the prior) if none does better than no change.
 fn tune_lambda(
     part: &[&Labelled],
     positions: &[(u64, u64)],
@@ -896,7 +898,9 @@ fn tune_lambda(
         return 100.0;
     }
     let mut buf = Vec::new();
-    let mut best = (f64::INFINITY, 100.0);
+    // No change at all (the prior kept) is a candidate too.
+    let keep: f64 = val_r.iter().map(|&y| f64::from(y).powi(2)).sum();
+    let mut best = (keep, f64::INFINITY);
     for lambda in [10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0] {
         let (w, _, _) = fit_stage(&fit_p, &fit_r, lambda, iterations);
         let se: f64 = val_p
@@ -1043,13 +1047,16 @@ fn fit_labels(
             args.lambda
         };
         lambdas[s] = lambda;
+        if !lambda.is_finite() {
+            continue;
+        }
         let (delta, _, _) = fit_stage(&positions, &residual, lambda, args.iterations);
         for (j, d) in delta.iter().enumerate() {
             w[base + j] = prior[base + j] + d;
         }
         fitted[s] = true;
     }
-    if !fitted.iter().any(|&f| f) {
+    if !fitted.iter().any(|&f| f) && !lambdas.iter().any(|l| l.is_infinite()) {
         return Err(TrainError::TooLittle {
             stage: 0,
             have: 0,
@@ -1090,8 +1097,10 @@ fn fit_labels(
             set.len(),
             if fitted[s] {
                 format!("{}", lambdas[s])
+            } else if lambdas[s].is_infinite() {
+                "none better than today's on validation: kept".to_string()
             } else {
-                "(kept today's)".to_string()
+                "too few positions: kept today's".to_string()
             }
         );
     }
