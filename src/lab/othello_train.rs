@@ -895,7 +895,8 @@ fn tune_lambda(
     let (fit_p, fit_r) = pick(false);
     let (val_p, val_r) = pick(true);
     if val_p.is_empty() || fit_p.is_empty() {
-        return 100.0;
+        // No evidence for any change: keep the prior.
+        return f64::INFINITY;
     }
     let mut buf = Vec::new();
     // No change at all (the prior kept) is a candidate too.
