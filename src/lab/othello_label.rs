@@ -303,7 +303,7 @@ pub fn outcome_labels(
             for pos in wthor::replay(i, g)?.positions {
                 let empties = 64 - (pos.p | pos.o).count_ones();
                 if empties < depth
-                    || mix(pos.p, pos.o) % keep_one_in.max(1) != 0
+                    || !mix(pos.p, pos.o).is_multiple_of(keep_one_in.max(1))
                     || exclude.contains(&(pos.p, pos.o))
                 {
                     continue;
