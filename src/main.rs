@@ -162,6 +162,10 @@ enum Tool {
     /// exact-solve and search labels, a least-squares fit per stage, and a
     /// weight file (see docs/experiments-othello.md, "Othello evaluation and midgame search").
     TrainOthello(Box<tabula::lab::othello_train::TrainArgs>),
+    /// Label Othello positions for the fit (WTHOR expert games and
+    /// self-play; exact solves and deep selective searches), resumable
+    /// and threaded (see docs/experiments-othello.md, "Training data").
+    LabelOthello(Box<tabula::lab::othello_label::LabelArgs>),
     /// Calibrate Othello's ProbCut: self-play positions searched at every
     /// depth, the deep value regressed on the shallow one per depth and
     /// stage; prints the table that src/games/othello/probcut.rs holds.
@@ -288,6 +292,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tabula train-othello: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Tool::LabelOthello(args) => match tabula::lab::othello_label::run(&args) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tabula label-othello: {e}");
                 ExitCode::FAILURE
             }
         },

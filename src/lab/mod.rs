@@ -4,8 +4,11 @@
 //! regressions ([`probcut_calibration`]). The game holds only what they
 //! produce (the weights, the ProbCut table), so it never knows a search.
 
+pub mod othello_label;
 pub mod othello_train;
+pub mod out_file;
 pub mod probcut_calibration;
+pub mod wthor;
 
 /// The arguments every lab tool takes: its workers and its seed.
 #[derive(clap::Args, Debug, Clone)]

@@ -1,0 +1,702 @@
+//! `tabula label-othello`: labelled Othello positions at scale, resumable
+//! and spread over threads, for the pattern fit (`train-othello --labels`).
+//!
+//! **Positions**: every position with a move in the games of a folder of
+//! WTHOR files ([`super::wthor`], the expert games of the FFO's database)
+//! and in `--self-play N` seeded self-play games (those of
+//! `train-othello`). Repeated positions are kept once, and the list is
+//! shuffled by the seed, so that a run stopped at any point has labelled
+//! an even sample of the whole.
+//!
+//! **Labels**: a position with at most `--exact` empties is solved
+//! exactly (the final margin for the side to move, empties to the
+//! winner); any other is searched to `--depth` by the engine's alpha-beta
+//! with ProbCut on the built-in evaluation (the deep selective search),
+//! and labelled with its score in discs.
+//!
+//! **Output** (in `--out`): `labels.bin`, fixed 24-byte records in the
+//! list's order (the position's number in the list as `u32`, the side to
+//! move's and the other side's discs as `u64`, the label as `i8`, its kind
+//! (0 exact, `d` a depth-`d` search, 255 none: a search that proved a
+//! result), the source (0 WTHOR, 1 self-play) and a zero byte, all
+//! little-endian); and `progress.txt`, the run's settings and the count
+//! done, replaced after every chunk. The workers label chunks of
+//! `--chunk` positions; each chunk is appended whole, in order, and
+//! flushed to disk before the progress file says so. A rerun of the same
+//! command continues after the last complete record, whatever the thread
+//! count; a rerun with other sources or settings into the same folder is
+//! refused.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{Seek as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+use super::out_file::{OutError, OutFile};
+use super::wthor::{self, WthorError};
+use crate::control::Control;
+use crate::engine::searchers::alpha_beta;
+use crate::engine::settings::Settings;
+use crate::game::Game as _;
+use crate::games::othello::endgame::solve_exact;
+use crate::games::othello::eval::OthelloEval;
+use crate::games::othello::{BLACK, Othello};
+use crate::tool_args::{ArgError, within};
+
+/// Bytes of one record of `labels.bin`.
+pub const RECORD_BYTES: usize = 24;
+/// The kind of an exact label.
+pub const EXACT: u8 = 0;
+/// The kind of a position left without a label.
+pub const NO_LABEL: u8 = 255;
+/// The kind of a WTHOR position labelled by its game's theoretical score
+/// (see [`outcome_labels`]).
+pub const OUTCOME: u8 = 254;
+/// The most positions a list may hold (a record numbers them in 32 bits).
+pub const MAX_JOBS: usize = u32::MAX as usize;
+
+/// `tabula label-othello`: label positions of expert and self-play games.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// A folder of WTHOR `.wtb` files (the positions of their games).
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// Seeded self-play games whose positions are added.
+    #[arg(long, default_value_t = 0)]
+    pub self_play: u64,
+    /// The output folder (labels.bin, progress.txt; keep it out of git).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads and the seed (of the shuffle and the self-play).
+    #[command(flatten)]
+    pub workers: super::Workers,
+    /// Positions with at most this many empties are solved exactly.
+    #[arg(long, default_value_t = 20)]
+    pub exact: u32,
+    /// Depth of the selective search that labels the others.
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Positions a worker labels before its chunk is written.
+    #[arg(long, default_value_t = 64)]
+    pub chunk: usize,
+    /// Transposition table per thread, MiB (search and solver).
+    #[arg(long, default_value_t = 16)]
+    pub hash: u64,
+    /// Stop once this many positions are labelled in all (this run and
+    /// earlier ones); the default is the whole list.
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+impl LabelArgs {
+    /// Checks every number before anything is read: at least one source,
+    /// self-play games at most 10,000,000, threads 1 to the cores (256
+    /// with `--force-threads`), exact 0 to 30 empties, depth 1 to 30,
+    /// chunk 1 to 100,000, hash 1 to 4096 MiB a thread.
+    pub fn check(&self) -> Result<(), ArgError> {
+        if self.wthor.is_none() && self.self_play == 0 {
+            return Err(ArgError::Conflict(
+                "no positions: give --wthor DIR and/or --self-play N".into(),
+            ));
+        }
+        within("--self-play", self.self_play, 0..=10_000_000)?;
+        self.workers.checked_threads()?;
+        within("--exact", self.exact, 0..=30)?;
+        within("--depth", self.depth, 1..=30)?;
+        within("--chunk", self.chunk, 1..=100_000)?;
+        within("--hash", self.hash, 1..=4096)?;
+        Ok(())
+    }
+}
+
+/// Why a labelling run stopped.
+#[derive(Debug)]
+pub enum LabelError {
+    /// An argument out of range, or no source.
+    Args(ArgError),
+    /// A WTHOR file that could not be read or replayed.
+    Wthor(WthorError),
+    /// The output folder's files.
+    Out(OutError),
+    /// Reading or writing `labels.bin`.
+    Io {
+        /// What was being done, on which file.
+        doing: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The folder holds a run with other sources or settings.
+    Mismatch {
+        /// The progress file.
+        path: PathBuf,
+        /// What differs.
+        what: String,
+    },
+    /// No position to label.
+    Empty,
+}
+
+impl std::fmt::Display for LabelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LabelError::Args(e) => write!(f, "{e}"),
+            LabelError::Wthor(e) => write!(f, "{e}"),
+            LabelError::Out(e) => write!(f, "{e}"),
+            LabelError::Io { doing, source } => write!(f, "cannot {doing}: {source}"),
+            LabelError::Mismatch { path, what } => write!(
+                f,
+                "'{}' belongs to a run with {what}: continue it with the same command, or use \
+                 another --out",
+                path.display()
+            ),
+            LabelError::Empty => f.write_str("no positions to label"),
+        }
+    }
+}
+
+impl std::error::Error for LabelError {}
+
+impl From<ArgError> for LabelError {
+    fn from(e: ArgError) -> Self {
+        LabelError::Args(e)
+    }
+}
+impl From<WthorError> for LabelError {
+    fn from(e: WthorError) -> Self {
+        LabelError::Wthor(e)
+    }
+}
+impl From<OutError> for LabelError {
+    fn from(e: OutError) -> Self {
+        LabelError::Out(e)
+    }
+}
+
+/// A position to label and where it came from (0 WTHOR, 1 self-play).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Job {
+    /// Discs of the side to move.
+    pub p: u64,
+    /// Discs of the other side.
+    pub o: u64,
+    /// 0 WTHOR, 1 self-play.
+    pub source: u8,
+}
+
+/// A labelled position, as `labels.bin` holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    /// Its number in the shuffled list.
+    pub index: u32,
+    /// Discs of the side to move.
+    pub p: u64,
+    /// Discs of the other side.
+    pub o: u64,
+    /// The margin for the side to move, in discs.
+    pub label: i8,
+    /// [`EXACT`], a search depth, or [`NO_LABEL`].
+    pub kind: u8,
+    /// 0 WTHOR, 1 self-play.
+    pub source: u8,
+}
+
+impl Labelled {
+    /// The record's bytes.
+    pub fn encode(&self) -> [u8; RECORD_BYTES] {
+        let mut b = [0u8; RECORD_BYTES];
+        b[..4].copy_from_slice(&self.index.to_le_bytes());
+        b[4..12].copy_from_slice(&self.p.to_le_bytes());
+        b[12..20].copy_from_slice(&self.o.to_le_bytes());
+        b[20] = self.label as u8;
+        b[21] = self.kind;
+        b[22] = self.source;
+        b
+    }
+
+    /// A record from its bytes (`None` for discs on both sides of a square).
+    pub fn decode(b: &[u8]) -> Option<Labelled> {
+        let word = |i: usize| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&b[i..i + 8]);
+            u64::from_le_bytes(a)
+        };
+        if b.len() < RECORD_BYTES {
+            return None;
+        }
+        let (p, o) = (word(4), word(12));
+        (p & o == 0).then_some(Labelled {
+            index: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            p,
+            o,
+            label: b[20] as i8,
+            kind: b[21],
+            source: b[22],
+        })
+    }
+}
+
+/// The positions of the sources, repeated ones once, shuffled by `seed`.
+pub fn jobs(wthor_dir: Option<&Path>, self_play: u64, seed: u64) -> Result<Vec<Job>, LabelError> {
+    let mut all = Vec::new();
+    if let Some(dir) = wthor_dir {
+        for f in wthor::files_in(dir)? {
+            let (_, games) = wthor::read_file(&f)?;
+            for (i, g) in games.iter().enumerate() {
+                for pos in wthor::replay(i, g)?.positions {
+                    all.push(Job {
+                        p: pos.p,
+                        o: pos.o,
+                        source: 0,
+                    });
+                }
+            }
+        }
+    }
+    for i in 0..self_play {
+        for r in super::othello_train::self_play(seed, i, 0) {
+            all.push(Job {
+                p: r.p,
+                o: r.o,
+                source: 1,
+            });
+        }
+    }
+    all.sort_unstable();
+    all.dedup_by_key(|j| (j.p, j.o));
+    all.truncate(MAX_JOBS);
+    all.shuffle(&mut SmallRng::seed_from_u64(seed ^ 0x6c61_6265_6c73));
+    Ok(all)
+}
+
+/// Positions of WTHOR games labelled by the game's theoretical score:
+/// black's disc count under perfect play from the position with the
+/// header's depth (24) empties, which the FFO solved. The position at that
+/// depth gets it as an exact label ([`EXACT`]); the earlier ones, where
+/// the players' later moves still decide, get it as the outcome of expert
+/// play ([`OUTCOME`]), in the margin for the side to move. Only games that
+/// reach that depth count; one position in `keep_one_in` is kept (by a
+/// hash of the position, so the same ones every time), and positions in
+/// `exclude` (a fit's held-out ones) never. Their number is `u32::MAX`.
+pub fn outcome_labels(
+    dir: &Path,
+    keep_one_in: u64,
+    exclude: &std::collections::HashSet<(u64, u64)>,
+) -> Result<Vec<Labelled>, LabelError> {
+    let mut out = Vec::new();
+    for f in wthor::files_in(dir)? {
+        let (header, games) = wthor::read_file(&f)?;
+        let depth = u32::from(header.depth);
+        if !(1..=59).contains(&depth) {
+            continue;
+        }
+        for (i, g) in games.iter().enumerate() {
+            if g.moves.len() < 60 - depth as usize || g.theoretical > 64 {
+                continue;
+            }
+            let black_margin = 2 * i32::from(g.theoretical) - 64;
+            for pos in wthor::replay(i, g)?.positions {
+                let empties = 64 - (pos.p | pos.o).count_ones();
+                if empties < depth
+                    || !mix(pos.p, pos.o).is_multiple_of(keep_one_in.max(1))
+                    || exclude.contains(&(pos.p, pos.o))
+                {
+                    continue;
+                }
+                let m = if pos.black_to_move {
+                    black_margin
+                } else {
+                    -black_margin
+                };
+                out.push(Labelled {
+                    index: u32::MAX,
+                    p: pos.p,
+                    o: pos.o,
+                    label: m as i8,
+                    kind: if empties == depth { EXACT } else { OUTCOME },
+                    source: 0,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A hash of a position (for sampling).
+pub fn mix(p: u64, o: u64) -> u64 {
+    let mut h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.rotate_left(29);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ (h >> 29)
+}
+
+/// A fingerprint of a list (FNV-1a of its positions).
+fn fingerprint(jobs: &[Job]) -> u64 {
+    jobs.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, j| {
+        let h = (h ^ j.p).wrapping_mul(0x0000_0100_0000_01b3);
+        (h ^ j.o).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Labels one position.
+fn label_one(
+    job: &Job,
+    args: &LabelArgs,
+    search: &mut crate::search::alphabeta::AlphaBeta<Othello>,
+) -> (i8, u8) {
+    let empties = 64 - (job.p | job.o).count_ones();
+    if empties <= args.exact {
+        let control = Control::unlimited();
+        if let Some((_, score, _)) = solve_exact(job.p, job.o, &control, (args.hash as usize) << 20)
+        {
+            return (score.clamp(-64, 64) as i8, EXACT);
+        }
+        return (0, NO_LABEL);
+    }
+    let Ok(s) = Othello::from_bitboards(job.p, job.o, BLACK) else {
+        return (0, NO_LABEL);
+    };
+    crate::search::Search::reset(search);
+    match search.depth_values(&s, args.depth) {
+        Some(v) => {
+            let last = v.last().copied().unwrap_or(0.0);
+            (
+                (last * 64.0).round().clamp(-64.0, 64.0) as i8,
+                args.depth as u8,
+            )
+        }
+        None => (0, NO_LABEL),
+    }
+}
+
+/// The progress file's text.
+fn progress_text(
+    args: &LabelArgs,
+    total: usize,
+    print: u64,
+    done: u64,
+    counts: &[u64; 3],
+) -> String {
+    format!(
+        "# tabula label-othello progress (replaced after every chunk)\n\
+         jobs {total}\nfingerprint {print:016x}\nexact {}\ndepth {}\nseed {}\n\
+         done {done}\nexact_labels {}\nsearch_labels {}\nno_label {}\n",
+        args.exact, args.depth, args.workers.seed, counts[0], counts[1], counts[2]
+    )
+}
+
+/// The settings of a progress file that a rerun must share.
+fn settings_of(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(k, _)| matches!(*k, "jobs" | "fingerprint" | "exact" | "depth" | "seed"))
+        .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        .collect()
+}
+
+/// Reads `labels.bin`: its whole records, in order (a cut-off last one,
+/// or one out of order, ends the read); and the bytes they take.
+pub fn read_labels(file: &Path) -> Result<(Vec<Labelled>, u64), LabelError> {
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(source) => {
+            return Err(LabelError::Io {
+                doing: format!("read {}", file.display()),
+                source,
+            });
+        }
+    };
+    let mut out = Vec::with_capacity(bytes.len() / RECORD_BYTES);
+    for chunk in bytes.chunks_exact(RECORD_BYTES) {
+        match Labelled::decode(chunk) {
+            Some(r) if r.index as usize == out.len() => out.push(r),
+            _ => break,
+        }
+    }
+    let good = (out.len() * RECORD_BYTES) as u64;
+    Ok((out, good))
+}
+
+/// Runs the labelling; returns the report.
+pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
+    args.check()?;
+    std::fs::create_dir_all(&args.out).map_err(|source| LabelError::Io {
+        doing: format!("create {}", args.out.display()),
+        source,
+    })?;
+    let data = args.out.join("labels.bin");
+    let progress = OutFile::check(&args.out.join("progress.txt"), false)?;
+    let t0 = std::time::Instant::now();
+    let jobs = jobs(args.wthor.as_deref(), args.self_play, args.workers.seed)?;
+    if jobs.is_empty() {
+        return Err(LabelError::Empty);
+    }
+    let print = fingerprint(&jobs);
+    let mine = settings_of(&progress_text(args, jobs.len(), print, 0, &[0; 3]));
+    let (done_records, good) = read_labels(&data)?;
+    if let Ok(text) = std::fs::read_to_string(progress.path()) {
+        let theirs = settings_of(&text);
+        if theirs != mine {
+            let what = theirs
+                .iter()
+                .filter(|t| !mine.contains(t))
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(LabelError::Mismatch {
+                path: progress.path().to_path_buf(),
+                what,
+            });
+        }
+    } else if !done_records.is_empty() {
+        return Err(LabelError::Mismatch {
+            path: progress.path().to_path_buf(),
+            what: "no progress file beside its labels.bin".into(),
+        });
+    }
+    let mut counts = [0u64; 3];
+    for r in &done_records {
+        counts[count_slot(r.kind)] += 1;
+    }
+    let start = done_records.len() as u64;
+    drop(done_records);
+    let end = args
+        .limit
+        .map_or(jobs.len() as u64, |l| l.min(jobs.len() as u64));
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "label-othello: {} positions listed in {:.1} s; {start} already labelled",
+        jobs.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    eprint!("{report}");
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&data)
+        .map_err(|source| LabelError::Io {
+            doing: format!("open {}", data.display()),
+            source,
+        })?;
+    f.set_len(good)
+        .and_then(|()| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
+        .map_err(|source| LabelError::Io {
+            doing: format!("resume {}", data.display()),
+            source,
+        })?;
+    progress.replace(progress_text(args, jobs.len(), print, start, &counts).as_bytes())?;
+    if start >= end {
+        let _ = writeln!(report, "nothing left to label (limit {end})");
+        return Ok(report);
+    }
+    let chunk = args.chunk as u64;
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Labelled>)>();
+    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    settings.probcut = true;
+    settings.threads = 1;
+    settings.hash = args.hash;
+    let settings = &settings;
+    let t1 = std::time::Instant::now();
+    let mut written = start;
+    let mut io_error = None;
+    std::thread::scope(|s| {
+        for _ in 0..args.workers.threads.max(1) {
+            let (tx, next, failed, jobs) = (tx.clone(), &next, &failed, &jobs);
+            s.spawn(move || {
+                let mut search = alpha_beta::<Othello>(settings, OthelloEval::Builtin);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let lo = start + k * chunk;
+                    if lo >= end || failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let hi = (lo + chunk).min(end);
+                    let out: Vec<Labelled> = (lo..hi)
+                        .map(|i| {
+                            let job = &jobs[i as usize];
+                            let (label, kind) = label_one(job, args, &mut search);
+                            Labelled {
+                                index: i as u32,
+                                p: job.p,
+                                o: job.o,
+                                label,
+                                kind,
+                                source: job.source,
+                            }
+                        })
+                        .collect();
+                    if tx.send((k, out)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut k_next = 0u64;
+        for (k, recs) in rx {
+            pending.insert(k, recs);
+            while let Some(recs) = pending.remove(&k_next) {
+                k_next += 1;
+                if io_error.is_some() {
+                    continue;
+                }
+                let mut bytes = Vec::with_capacity(recs.len() * RECORD_BYTES);
+                for r in &recs {
+                    bytes.extend_from_slice(&r.encode());
+                    counts[count_slot(r.kind)] += 1;
+                }
+                if let Err(e) = f.write_all(&bytes).and_then(|()| f.sync_data()) {
+                    io_error = Some(LabelError::Io {
+                        doing: format!("write {}", data.display()),
+                        source: e,
+                    });
+                    failed.store(true, Ordering::Relaxed);
+                    continue;
+                }
+                written += recs.len() as u64;
+                let text = progress_text(args, jobs.len(), print, written, &counts);
+                if let Err(e) = progress.replace(text.as_bytes()) {
+                    io_error = Some(e.into());
+                    failed.store(true, Ordering::Relaxed);
+                    continue;
+                }
+                let secs = t1.elapsed().as_secs_f64();
+                eprintln!(
+                    "label-othello: {written}/{end} ({:.2} positions/s this run)",
+                    (written - start) as f64 / secs.max(1e-9)
+                );
+            }
+        }
+    });
+    if let Some(e) = io_error {
+        return Err(e);
+    }
+    let secs = t1.elapsed().as_secs_f64();
+    let _ = writeln!(
+        report,
+        "labelled {} positions in {secs:.0} s ({:.2}/s); {written} of {} done: {} exact, {} searched, {} without a label",
+        written - start,
+        (written - start) as f64 / secs.max(1e-9),
+        jobs.len(),
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    Ok(report)
+}
+
+fn count_slot(kind: u8) -> usize {
+    match kind {
+        EXACT => 0,
+        NO_LABEL => 2,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip() {
+        let r = Labelled {
+            index: 77,
+            p: 0x0000_0010_0800_0000,
+            o: 0x0000_0008_1000_0000,
+            label: -12,
+            kind: 10,
+            source: 1,
+        };
+        assert_eq!(Labelled::decode(&r.encode()), Some(r));
+        let mut bad = r.encode();
+        bad[12..20].copy_from_slice(&r.p.to_le_bytes());
+        assert_eq!(Labelled::decode(&bad), None);
+    }
+
+    #[test]
+    fn the_list_is_the_same_for_the_same_seed_and_repeats_go() {
+        let a = jobs(None, 6, 3).unwrap();
+        let b = jobs(None, 6, 3).unwrap();
+        assert_eq!(a, b);
+        let mut keys: Vec<_> = a.iter().map(|j| (j.p, j.o)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), a.len());
+        // The start position is in every game: once in the list.
+        let start = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+        assert_eq!(keys.iter().filter(|&&k| k == start).count(), 1);
+        assert_ne!(fingerprint(&a), fingerprint(&jobs(None, 6, 4).unwrap()));
+    }
+
+    #[test]
+    fn wthor_outcomes_label_from_the_side_to_move_and_exactly_at_the_depth() {
+        use crate::games::othello::bitboard::{flips, moves};
+        use rand::Rng as _;
+        // A random legal game, recorded as WTHOR bytes (passes left out).
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+        let mut black_to_move = true;
+        let mut bytes_moves = Vec::new();
+        loop {
+            let mut m = moves(p, o);
+            if m == 0 {
+                if moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                black_to_move = !black_to_move;
+                continue;
+            }
+            for _ in 0..rng.gen_range(0..m.count_ones()) {
+                m &= m - 1;
+            }
+            let sq = m.trailing_zeros() as u8;
+            bytes_moves.push((sq / 8 + 1) * 10 + sq % 8 + 1);
+            let f = flips(p, o, usize::from(sq));
+            (p, o) = (o & !f, p | f | (1u64 << sq));
+            black_to_move = !black_to_move;
+        }
+        assert!(bytes_moves.len() >= 36, "the game reaches 24 empties");
+        let mut file = vec![20, 26, 11, 28];
+        file.extend_from_slice(&1u32.to_le_bytes());
+        file.extend_from_slice(&[0, 0, 0xe8, 0x07, 8, 0, 24, 0]);
+        file.extend_from_slice(&[1, 0, 2, 0, 3, 0, 40, 40]); // theoretical 40: black +16
+        bytes_moves.resize(60, 0);
+        file.extend(bytes_moves);
+        let dir = std::env::temp_dir().join(format!("tabula-outcomes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("WTH_2000.wtb"), &file).unwrap();
+        let none = std::collections::HashSet::new();
+        let all = outcome_labels(&dir, 1, &none).unwrap();
+        let (_, games) = wthor::read_file(&dir.join("WTH_2000.wtb")).unwrap();
+        let positions = wthor::replay(0, &games[0]).unwrap().positions;
+        let expected: Vec<_> = positions
+            .iter()
+            .filter(|q| 64 - (q.p | q.o).count_ones() >= 24)
+            .collect();
+        assert_eq!(all.len(), expected.len());
+        for (r, q) in all.iter().zip(&expected) {
+            assert_eq!((r.p, r.o), (q.p, q.o));
+            assert_eq!(i32::from(r.label), if q.black_to_move { 16 } else { -16 });
+            let exact = 64 - (q.p | q.o).count_ones() == 24;
+            assert_eq!(r.kind == EXACT, exact);
+        }
+        // Excluded positions stay out; sampling keeps a part.
+        let skip: std::collections::HashSet<_> = [(all[3].p, all[3].o)].into_iter().collect();
+        assert_eq!(outcome_labels(&dir, 1, &skip).unwrap().len(), all.len() - 1);
+        assert!(outcome_labels(&dir, 3, &none).unwrap().len() < all.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
