@@ -310,13 +310,17 @@ fn malformed_nboard_and_ugi_lines_are_refused_without_harm() {
     let out = session(Protocol::Ugi, &(ugi.join("\n") + "\n"));
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines
-            .iter()
-            .all(|l| l.starts_with("info string error: ") || l.starts_with("response")),
+        lines.iter().all(|l| l.starts_with("info string error: ")
+            || l.starts_with("response")
+            || *l == "bestmove 0000"),
         "{out}"
     );
+    // Every refused `go` is still answered, with the null move: a runner
+    // waits for its `bestmove`.
+    let refused_go = ugi.iter().filter(|l| l.starts_with("go ")).count();
+    assert_eq!(out.matches("bestmove 0000").count(), refused_go, "{out}");
     // `position startpos moves` is the start with no moves: accepted.
-    assert_eq!(lines.len(), ugi.len() - 1, "{out}");
+    assert_eq!(lines.len(), ugi.len() - 1 + refused_go, "{out}");
     assert_eq!(lines.last(), Some(&"response true"));
 }
 

@@ -27,7 +27,7 @@ use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Output, SessionEnd};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd};
 
 /// The midgame depth before any `set depth`.
 const DEFAULT_DEPTH: u32 = 8;
@@ -46,28 +46,33 @@ struct Session {
     contempt: f64,
 }
 
-/// Runs an NBoard session over the reader's lines until `quit` or the end.
-pub(crate) fn serve<W: Write + Send>(
-    lines: impl Iterator<Item = Input>,
-    out: &Output<W>,
-    mut engine: Engine,
-) -> SessionEnd {
-    let send = |text: &str| out.write(&format!("{text}\n"));
+/// Serves an NBoard session from the hub until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> SessionEnd {
     if let Err(e) = enter(&mut engine) {
-        send(&format!("status tabula: {e}"));
+        refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
     }
-    let mut s = Session {
+    let s = Session {
         game: Replay::default(),
         depth: DEFAULT_DEPTH,
         contempt: 0.0,
     };
-    for item in lines {
-        let (text, cancel, at) = match item.into_line() {
-            Ok(line) => line,
-            Err(why) => {
-                refuse(&send, &why);
-                continue;
-            }
+    crate::protocol::serve::serve(hub, engine, s)
+}
+
+impl<W: Write + Send> Dialect<W> for Session {
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
+        let s = self;
+        let out = hub.out();
+        let send = |text: &str| out.write(&format!("{text}\n"));
+        let (text, cancel, at) = match input {
+            Input::End => return Some(SessionEnd::EndOfInput),
+            other => match other.into_line() {
+                Ok(line) => line,
+                Err(why) => {
+                    refuse(&send, &why);
+                    return None;
+                }
+            },
         };
         let (command, rest) = match text.trim().split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -78,18 +83,21 @@ pub(crate) fn serve<W: Write + Send>(
                 "1" | "2" => Ok(()),
                 v => Err(format!("tabula speaks NBoard version 2, not '{v}'")),
             },
-            "set" => set(&mut engine, &mut s, rest, &send),
+            "set" => set(engine, s, rest, &send),
             "move" => {
                 let mut next = s.game.clone();
                 next.moves.push((None, move_in(rest)));
-                switch(&mut engine, &mut s.game, next)
+                switch(engine, &mut s.game, next)
             }
-            "go" => think(&mut engine, &s, cancel, at, &send, Ask::Go),
+            "go" => think(engine, s, hub, cancel, at, Ask::Go),
             "hint" => match rest.parse::<u32>() {
-                Ok(n) if n >= 1 => think(&mut engine, &s, cancel, at, &send, Ask::Hint(n)),
+                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Ask::Hint(n)),
                 _ => Err(format!("usage: hint <moves from 1>, not 'hint {rest}'")),
             },
-            "analyze" => analyze(&mut engine, &s, cancel, &send),
+            "analyze" => hub.run(&cancel, |out| {
+                let send = |text: &str| out.write(&format!("{text}\n"));
+                analyze(engine, s, cancel.clone(), &send)
+            }),
             "ping" => match rest.parse::<u64>() {
                 Ok(n) => {
                     send(&format!("pong {n}"));
@@ -103,24 +111,21 @@ pub(crate) fn serve<W: Write + Send>(
                 send("learned");
                 Ok(())
             }
-            "quit" => return SessionEnd::Quit,
+            "quit" => return Some(SessionEnd::Quit),
             // NBoard 1.1 sent a move as the whole line (`F5`).
             other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
                 let mut next = s.game.clone();
                 next.moves.push((None, move_in(other)));
-                switch(&mut engine, &mut s.game, next)
+                switch(engine, &mut s.game, next)
                     .map_err(|e| format!("unknown command or bad move '{other}': {e}"))
             }
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = done {
-            refuse(&send, &e);
+            refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
         }
-        if out.is_closed() {
-            return SessionEnd::OutputClosed;
-        }
+        None
     }
-    SessionEnd::EndOfInput
 }
 
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
@@ -200,44 +205,59 @@ enum Ask {
 }
 
 /// `go` or `hint`: searches the position to the set depth, without
-/// playing, between two `status` lines.
-fn think(
+/// playing, between two `status` lines. A line that changes the state
+/// while it runs (`set game`, `move`, `set depth`: NBoard sends them
+/// before its `ping` and next request) stops it, and it answers nothing
+/// but the closing `status`: its answer was for a position or depth
+/// that no longer holds. A `ping` alone stops it too, and then it
+/// answers with what it found so far, before the `pong`.
+fn think<W: Write + Send>(
     engine: &mut Engine,
     s: &Session,
+    hub: &mut Hub<W>,
     cancel: Arc<AtomicBool>,
     at: Instant,
-    send: &(impl Fn(&str) + Sync),
     ask: Ask,
 ) -> Result<(), String> {
     if engine.game().turn() == Turn::Over {
         return Err("the game is over".into());
     }
-    let last = Mutex::new((Instant::now(), Vec::<String>::new()));
-    let report = |p: &Progress| {
-        let Ok(mut last) = last.lock() else { return };
-        last.1 = if p.pv.is_empty() {
-            vec![p.best.clone()]
-        } else {
-            p.pv.clone()
+    let decided = hub.run(&cancel, |out| {
+        let send = |text: &str| out.write(&format!("{text}\n"));
+        let last = Mutex::new((Instant::now(), Vec::<String>::new()));
+        let report = |p: &Progress| {
+            let Ok(mut last) = last.lock() else { return };
+            last.1 = if p.pv.is_empty() {
+                vec![p.best.clone()]
+            } else {
+                p.pv.clone()
+            };
+            if last.0.elapsed() >= NODESTATS_INTERVAL {
+                last.0 = Instant::now();
+                send(&nodestats(p.iterations, p.elapsed));
+            }
         };
-        if last.0.elapsed() >= NODESTATS_INTERVAL {
-            last.0 = Instant::now();
-            send(&nodestats(p.iterations, p.elapsed));
-        }
-    };
-    send("status tabula is thinking");
-    let bound = Bound::Budget(BudgetOverride {
-        depth: Some(s.depth),
-        ..Default::default()
+        send("status tabula is thinking");
+        let bound = Bound::Budget(BudgetOverride {
+            depth: Some(s.depth),
+            ..Default::default()
+        });
+        let multipv = match ask {
+            Ask::Hint(n) if n > 1 => n as usize,
+            _ => 0,
+        };
+        let decided = s
+            .game
+            .think(engine, bound, cancel.clone(), at, Some(&report), multipv);
+        let pv = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+        (decided, pv)
     });
-    let multipv = match ask {
-        Ask::Hint(n) if n > 1 => n as usize,
-        _ => 0,
-    };
-    let decided = s
-        .game
-        .think(engine, bound, cancel, at, Some(&report), multipv);
-    let pv = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+    let send = |text: &str| hub.out().write(&format!("{text}\n"));
+    let (decided, pv) = decided;
+    if hub.superseded() {
+        send("status");
+        return Ok(());
+    }
     let result = decided.map_err(|e| e.to_string()).map(|d| {
         let seconds = at.elapsed();
         send(&nodestats(d.iterations, seconds));

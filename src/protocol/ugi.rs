@@ -21,34 +21,42 @@ use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Output, SessionEnd, answered_genmove};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove};
 
 /// UGI's null move, a pass.
 const NULL_MOVE: &str = "0000";
 
-/// Runs a UGI session over the reader's lines until `quit` or the end.
-pub(crate) fn serve<W: Write + Send>(
-    lines: impl Iterator<Item = Input>,
-    out: &Output<W>,
-    mut engine: Engine,
-) -> SessionEnd {
-    let send = |text: &str| out.write(&format!("{text}\n"));
-    let mut game = Replay::default();
-    for item in lines {
-        let (text, cancel, at) = match item.into_line() {
-            Ok(line) => line,
-            Err(why) => {
-                send(&format!("info string error: {why}"));
-                continue;
-            }
+/// Serves a UGI session from the hub until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, engine: Engine) -> SessionEnd {
+    crate::protocol::serve::serve(hub, engine, Session::default())
+}
+
+/// What the session keeps besides the engine: the game the last
+/// `position` gave.
+#[derive(Default)]
+struct Session {
+    game: Replay,
+}
+
+impl<W: Write + Send> Dialect<W> for Session {
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
+        let game = &mut self.game;
+        let send = |text: &str| hub.out().write(&format!("{text}\n"));
+        let (text, cancel, at) = match input {
+            Input::End => return Some(SessionEnd::EndOfInput),
+            other => match other.into_line() {
+                Ok(line) => line,
+                Err(why) => {
+                    send(&format!("info string error: {why}"));
+                    return None;
+                }
+            },
         };
         let words: Vec<&str> = text.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
-            continue;
-        };
+        let (&command, args) = words.split_first()?;
         let two_seats = engine.game().num_seats() == 2;
         let reply: Result<(), String> = match command {
-            "uginewgame" | "position" | "go" | "query" if !two_seats => Err(format!(
+            "uginewgame" | "position" | "query" if !two_seats => Err(format!(
                 "UGI plays two-player games, not {} with {} seats",
                 engine.game().name(),
                 engine.game().num_seats()
@@ -63,40 +71,54 @@ pub(crate) fn serve<W: Write + Send>(
                 send("readyok");
                 Ok(())
             }
-            "uginewgame" => switch(&mut engine, &mut game, Ok(Replay::default())),
-            "setoption" => set_option(&mut engine, args),
+            "uginewgame" => switch(engine, game, Ok(Replay::default())),
+            "setoption" => set_option(engine, args),
             "position" => {
-                let next = parse_position(&engine, args);
-                switch(&mut engine, &mut game, next)
+                let next = parse_position(engine, args);
+                switch(engine, game, next)
                     .map_err(|e| format!("position refused, game unchanged: {e}"))
             }
-            "go" => match parse_go(&mut engine, args) {
-                Ok(bound) => {
-                    go(&mut engine, &game, bound, cancel, at, &send);
-                    Ok(())
+            "go" => {
+                // A runner waits for a best move after any `go`: an error
+                // is told, then the null move says there is none.
+                let bound = if two_seats {
+                    parse_go(engine, args)
+                } else {
+                    Err(format!(
+                        "UGI plays two-player games, not {} with {} seats",
+                        engine.game().name(),
+                        engine.game().num_seats()
+                    ))
+                };
+                match bound {
+                    Ok(bound) => hub.run(&cancel, |out| {
+                        let send = |text: &str| out.write(&format!("{text}\n"));
+                        go(engine, game, bound, cancel.clone(), at, &send);
+                    }),
+                    Err(e) => {
+                        send(&format!("info string error: {e}"));
+                        send(&format!("bestmove {NULL_MOVE}"));
+                    }
                 }
-                Err(e) => Err(e),
-            },
-            // A search has ended before this line is read.
+                Ok(())
+            }
+            // A search has ended before this line is taken.
             "stop" => Ok(()),
-            "query" => match query(&engine, args) {
+            "query" => match query(engine, args) {
                 Ok(answer) => {
                     send(&format!("response {answer}"));
                     Ok(())
                 }
                 Err(e) => Err(e),
             },
-            "quit" => return SessionEnd::Quit,
+            "quit" => return Some(SessionEnd::Quit),
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = reply {
-            send(&format!("info string error: {e}"));
+            hub.out().write(&format!("info string error: {e}\n"));
         }
-        if out.is_closed() {
-            return SessionEnd::OutputClosed;
-        }
+        None
     }
-    SessionEnd::EndOfInput
 }
 
 /// `go`: searches without playing and answers `bestmove`, after an
