@@ -41,6 +41,7 @@ mod ninetynine_rules;
 mod othello_perft;
 mod othello_rules;
 mod othello_solver;
+mod protocol_cadence;
 mod protocol_low;
 mod protocol_props;
 mod protocols;
