@@ -365,3 +365,70 @@ fn nboard_hint_n_lists_the_n_best_moves_best_first() {
         "{out}"
     );
 }
+
+#[test]
+fn a_pass_after_the_game_s_end_is_taken_as_nothing() {
+    // A full board: the game is over. gogui-twogtp hands the last pass of
+    // one program to the other, in any case; a pass changes nothing, a
+    // move is still refused.
+    let board = "O".repeat(40) + &"X".repeat(24) + " X";
+    let input = format!(
+        "setboard {board}\nplay W PASS\nplay b pass\nplay pass\nhistory\nplay w d3\nplay purple pass\nfinal_score\n"
+    );
+    let out = session(Protocol::Gtp, &input);
+    let r = replies(&out);
+    assert_eq!(&r[..5], ["=", "=", "=", "=", "="], "{out}");
+    assert!(r[5].starts_with("? "), "a move after the end: {out}");
+    assert!(r[6].starts_with("? "), "no such seat: {out}");
+    assert_eq!(r[7], "= W+16", "{out}");
+    // Before the end a pass is a move like any other, refused where the
+    // side to move has moves.
+    let out = session(Protocol::Gtp, "play b pass\n");
+    assert!(out.starts_with("? "), "{out}");
+}
+
+#[test]
+fn a_board_with_no_discs_is_refused_in_setboard_and_ugi_position() {
+    let empty = "-".repeat(64);
+    let out = session(Protocol::Gtp, &format!("setboard {empty} X\nlegal_moves\n"));
+    let r = replies(&out);
+    assert!(r[0].starts_with("? ") && r[0].contains("no discs"), "{out}");
+    assert_eq!(r[1], "= d3 c4 f5 e6", "the game is unchanged: {out}");
+    let out = session(
+        Protocol::Ugi,
+        "ugi\nposition fen 8/8/8/8/8/8/8/8 x\nquery gameover\ngo depth 2\n",
+    );
+    assert!(
+        out.contains("info string error: position refused, game unchanged: ")
+            && out.contains("no discs"),
+        "{out}"
+    );
+    assert!(out.contains("response false"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"),
+        "{out}"
+    );
+}
+
+#[test]
+fn ugi_go_is_answered_with_the_null_move_after_any_error() {
+    // At the game's end, and with a bad parameter: `info string error`,
+    // then `bestmove 0000`, which a runner waits for.
+    let full = "xxxxxxxx/".repeat(7) + "xxxxxxxx x";
+    let out = session(
+        Protocol::Ugi,
+        &format!("ugi\nposition fen {full}\ngo depth 2\nposition startpos\ngo frobs 3\ngo depth\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let answers = lines.iter().filter(|l| **l == "bestmove 0000").count();
+    assert_eq!(answers, 3, "{out}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count()
+            >= 3,
+        "{out}"
+    );
+}

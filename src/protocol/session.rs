@@ -328,6 +328,17 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         }
         Command::Play(words) => {
             let game = engine.game();
+            // After the game's end a pass changes nothing, and is taken
+            // as such: gogui-twogtp hands one program's last pass to the
+            // other (`play W PASS`).
+            let pass_at_end = match &words[..] {
+                [mv] => mv.eq_ignore_ascii_case("pass"),
+                [seat, mv] => game.parse_seat(seat).is_some() && mv.eq_ignore_ascii_case("pass"),
+                _ => false,
+            };
+            if pass_at_end && game.turn() == Turn::Over {
+                return Ok(String::new());
+            }
             let (seat, mv) = if words.len() >= 2 && game.parse_seat(&words[0]).is_some() {
                 (Some(words[0].as_str()), words[1..].join(" "))
             } else {
