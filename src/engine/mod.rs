@@ -441,6 +441,7 @@ impl Engine {
             settings: &self.settings,
             budget: &budget,
             control: &control,
+            valued: request.reporter.is_some() || request.multipv > 0,
         };
         let (game, rng) = (&mut self.game, &mut self.rng);
         let mut search = || game.genmove(&args, rng);
@@ -500,6 +501,7 @@ impl Engine {
             settings: &self.settings,
             budget: &budget,
             control: &control,
+            valued: true,
         };
         self.game.analyze(&args, &mut self.rng)
     }

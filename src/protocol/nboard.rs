@@ -21,13 +21,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
+use crate::control::ScoreKind;
 use crate::engine::Settings;
-use crate::engine::settings::SearchKind;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::serve::{Dialect, Hub, SessionEnd};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd, disc_margin, win_scale};
 
 /// The midgame depth before any `set depth`.
 const DEFAULT_DEPTH: u32 = 8;
@@ -262,28 +262,36 @@ fn think<W: Write + Send>(
         let seconds = at.elapsed();
         send(&nodestats(d.iterations, seconds));
         match ask {
-            Ask::Go => send(&format!(
-                "=== {}/{:.2}/{:.1}",
-                move_out(&d.mv, true),
-                eval(engine, &d),
-                seconds.as_secs_f64()
-            )),
+            // No value known: the move alone, as NBoard reads it.
+            Ask::Go => send(&match eval(engine, &d) {
+                Some(v) => format!(
+                    "=== {}/{v:.2}/{:.1}",
+                    move_out(&d.mv, true),
+                    seconds.as_secs_f64()
+                ),
+                None => format!("=== {}", move_out(&d.mv, true)),
+            }),
             Ask::Hint(_) if !d.lines.is_empty() => {
                 for line in &d.lines {
+                    if let Some(v) = value(engine, d.kind, line.score, line.exact) {
+                        send(&format!(
+                            "search {} {v:.2} 0 {}",
+                            pv_text(engine, &line.mv, &line.pv),
+                            d.depth
+                        ));
+                    }
+                }
+            }
+            // A hint is a value: none is sent where none is known.
+            Ask::Hint(_) => {
+                if let Some(v) = eval(engine, &d) {
                     send(&format!(
-                        "search {} {:.2} 0 {}",
-                        pv_text(engine, &line.mv, &line.pv),
-                        value(engine, line.score, line.exact),
+                        "search {} {v:.2} 0 {}",
+                        pv_text(engine, &d.mv, &pv),
                         d.depth
                     ));
                 }
             }
-            Ask::Hint(_) => send(&format!(
-                "search {} {:.2} 0 {}",
-                pv_text(engine, &d.mv, &pv),
-                eval(engine, &d),
-                d.depth
-            )),
         }
     });
     send("status");
@@ -316,7 +324,7 @@ fn analyze(
         let value = match engine.outcome() {
             // A finished game's value is its margin for the side that
             // would move.
-            Some(o) => final_margin(engine, &o.scores),
+            Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
                 let bound = Bound::Budget(BudgetOverride {
                     depth: Some(s.depth),
@@ -331,7 +339,10 @@ fn analyze(
                 }
             }
         };
-        send(&format!("analysis {played} {value:.2}"));
+        // A position whose value is not known gets no line.
+        if let Some(value) = value {
+            send(&format!("analysis {played} {value:.2}"));
+        }
     }
     if let Err(e) = s.game.set(engine, &s.game) {
         outcome = Err(e.to_string());
@@ -350,31 +361,16 @@ fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
     if black_to_move { black } else { -black }
 }
 
-/// The search's value for the side to move, in discs: the solver's exact
-/// margin; else alpha-beta's evaluation, whose report is `1/2 + margin /
-/// 128` (the evaluation being margin / 64); else a win rate, turned into
-/// the margin the engine's logistic (`eval_win_scale`, Othello's tuning
-/// row where it is off) gives that chance.
-fn eval(engine: &Engine, d: &Decision) -> f64 {
-    value(engine, d.score, d.exact)
+/// The decision's value for the side to move, in discs, by its kind
+/// (see [`disc_margin`]); `None` where no value is known.
+fn eval(engine: &Engine, d: &Decision) -> Option<f64> {
+    disc_margin(d.kind, d.score, d.exact, win_scale(engine))
 }
 
-/// [`eval`] of a score and an exact margin (a decision's, or one of its
-/// MultiPV lines').
-fn value(engine: &Engine, score: f64, exact: Option<i32>) -> f64 {
-    if let Some(margin) = exact {
-        return f64::from(margin);
-    }
-    if engine.settings().search == SearchKind::AlphaBeta {
-        return (score - 0.5) * 128.0;
-    }
-    let p = score.clamp(1e-6, 1.0 - 1e-6);
-    let scale = engine
-        .settings()
-        .eval_win_scale
-        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
-        .unwrap_or(1.0);
-    (64.0 * (p / (1.0 - p)).ln() / scale).clamp(-64.0, 64.0)
+/// [`eval`] of a score of `kind` and an exact margin (a decision's, or
+/// one of its MultiPV lines').
+fn value(engine: &Engine, kind: ScoreKind, score: f64, exact: Option<i32>) -> Option<f64> {
+    disc_margin(kind, score, exact, win_scale(engine))
 }
 
 fn nodestats(nodes: u64, elapsed: Duration) -> String {

@@ -17,11 +17,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
+use crate::control::ScoreKind;
 use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove, disc_margin, win_scale};
 
 /// UGI's null move, a pass.
 const NULL_MOVE: &str = "0000";
@@ -137,6 +138,7 @@ fn go(
     // The first `info` waits an interval too: a quick search sends only
     // the one before its answer.
     let last = Mutex::new((Instant::now(), Progress::default()));
+    let units = Units::of(engine);
     // Nothing follows `bestmove`: reports of a search that runs on after
     // its answer are dropped.
     let answered = AtomicBool::new(false);
@@ -148,7 +150,7 @@ fn go(
         last.1 = p.clone();
         if last.0.elapsed() >= INFO_INTERVAL {
             last.0 = Instant::now();
-            send(&info_line(p, at.elapsed()));
+            send(&info_line(p, at.elapsed(), units));
         }
     };
     let answer = |mv: &str| {
@@ -160,7 +162,7 @@ fn go(
         if p.pv.first().map(String::as_str) != Some(mv) {
             p.pv = vec![mv.to_string()];
         }
-        send(&info_line(&p, at.elapsed()));
+        send(&info_line(&p, at.elapsed(), units));
         send(&format!("bestmove {}", move_out(mv)));
     };
     let decided = match bound {
@@ -365,18 +367,43 @@ fn query(engine: &Engine, args: &[&str]) -> Result<String, String> {
     })
 }
 
-/// A value in `[0, 1]` as UCI's centipawns: 200 x (value - 1/2), so a
-/// sure win is +100 and an even game 0.
-fn centipawns(value: f64) -> i64 {
-    ((value - 0.5) * 200.0).round() as i64
+/// How the game in play's values are shown: Othello's in discs (with
+/// the logistic scale that turns a win chance into discs).
+#[derive(Clone, Copy)]
+struct Units {
+    othello: Option<f64>,
 }
 
-fn info_line(p: &Progress, elapsed: Duration) -> String {
+impl Units {
+    fn of(engine: &Engine) -> Units {
+        Units {
+            othello: (engine.game().name() == "othello").then(|| win_scale(engine)),
+        }
+    }
+}
+
+/// A score as UCI's centipawns, by its kind ([`ScoreKind`]): for Othello
+/// the disc margin times 100 (exact where solved, an evaluation's
+/// predicted margin, a win chance's margin by the logistic); for the other
+/// games an exact margin times 100, an evaluation `e` as `100 e`, a win
+/// chance `p` as `200 (p - 1/2)`. `None` where no value is known: the
+/// line then has no `score`.
+fn centipawns(kind: ScoreKind, score: f64, exact: Option<i32>, units: Units) -> Option<i64> {
+    let pawns = match units.othello {
+        Some(scale) => disc_margin(kind, score, exact, scale)?,
+        None => kind.margin(score, exact, 1.0, |p| 2.0 * (p - 0.5))?,
+    };
+    Some((pawns * 100.0).round() as i64)
+}
+
+fn info_line(p: &Progress, elapsed: Duration, units: Units) -> String {
     let pv: Vec<String> = p.pv.iter().map(|m| move_out(m)).collect();
+    let score = centipawns(p.kind, p.score, p.exact, units)
+        .map(|cp| format!(" score cp {cp}"))
+        .unwrap_or_default();
     format!(
-        "info depth {} score cp {} nodes {} time {} pv {}",
+        "info depth {}{score} nodes {} time {} pv {}",
         p.depth,
-        centipawns(p.score),
         p.iterations,
         elapsed.as_millis(),
         pv.join(" ")
