@@ -44,6 +44,7 @@ mod othello_solver;
 mod protocol_cadence;
 mod protocol_low;
 mod protocol_props;
+mod protocol_values;
 mod protocols;
 mod quoridor_four;
 mod quoridor_race;
