@@ -432,3 +432,119 @@ fn ugi_go_is_answered_with_the_null_move_after_any_error() {
         "{out}"
     );
 }
+
+/// The files of src/protocol/ each file imports (by `crate::protocol::`
+/// paths, `super::` and groups), tests left out; the facade is `mod`.
+fn protocol_imports() -> std::collections::BTreeMap<String, Vec<String>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/protocol");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("src/protocol")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    files.sort();
+    let mut graph = std::collections::BTreeMap::new();
+    for file in &files {
+        let text = std::fs::read_to_string(dir.join(format!("{file}.rs"))).expect("source");
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
+        // Code only: a doc link is no import.
+        let text: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut named = Vec::new();
+        for prefix in ["crate::protocol::", "super::"] {
+            if prefix == "super::" && file == "mod" {
+                continue;
+            }
+            for (i, _) in text.match_indices(prefix) {
+                let rest = &text[i + prefix.len()..];
+                let words: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                    group
+                        .split('}')
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .map(|w| w.trim().split("::").next().unwrap_or("").trim())
+                        .collect()
+                } else {
+                    vec![
+                        rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .next()
+                            .unwrap_or(""),
+                    ]
+                };
+                for w in words.into_iter().filter(|w| !w.is_empty()) {
+                    let target = if files.iter().any(|f| f == w) {
+                        w
+                    } else {
+                        "mod"
+                    };
+                    if target != file && !named.iter().any(|n| n == target) {
+                        named.push(target.to_string());
+                    }
+                }
+            }
+        }
+        graph.insert(file.clone(), named);
+    }
+    graph
+}
+
+#[test]
+fn protocol_has_one_hub_and_no_import_circle() {
+    let graph = protocol_imports();
+    // Depth-first: a file met again on the path is a circle.
+    fn visit(
+        file: &str,
+        graph: &std::collections::BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == file) {
+            let mut circle = path[i..].to_vec();
+            circle.push(file.to_string());
+            return Some(circle);
+        }
+        if done.iter().any(|d| d == file) {
+            return None;
+        }
+        path.push(file.to_string());
+        for next in graph.get(file).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(file.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    for file in graph.keys() {
+        if let Some(circle) = visit(file, &graph, &mut Vec::new(), &mut done) {
+            panic!("an import circle in src/protocol: {}", circle.join(" -> "));
+        }
+    }
+    // The dialects are leaves on the hub: none imports another, and the
+    // hub none of them.
+    let dialects = ["session", "nboard", "ugi"];
+    for d in dialects {
+        let imports = &graph[d];
+        assert!(imports.iter().any(|i| i == "serve"), "{d}: {imports:?}");
+        assert!(
+            !imports.iter().any(|i| dialects.contains(&i.as_str())),
+            "{d}: {imports:?}"
+        );
+    }
+    assert!(
+        !graph["serve"]
+            .iter()
+            .any(|i| dialects.contains(&i.as_str()) || i == "mod"),
+        "{:?}",
+        graph["serve"]
+    );
+}
