@@ -10,12 +10,12 @@
 //! after an `analyze` raises that analysis' flag too, ending the stream, and
 //! so does the end of the input.
 //!
-//! Each line is numbered, and stamped with how many lines before it the
-//! session had not yet taken to run when it was read ([`Read::behind`]):
-//! a line read when none was waiting arrived while the command taken last
-//! ran, and the hub ([`crate::protocol::serve`]) lets it stop a search; a
-//! line read behind others (a script's lines sent at once, read as the
-//! queue makes room) waits its turn.
+//! Each line is numbered, and stamped with how long the reader waited
+//! for it ([`Read::waited`]): a line (or the end of the input) the reader
+//! had to wait for is the client's later write, and the hub
+//! ([`crate::protocol::serve`]) lets it stop a search; a line that came
+//! with the one before it (a script's lines sent at once) waits its turn,
+//! whatever the threads' timing.
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -62,6 +62,11 @@ pub struct Read {
     /// run when it was read: 0, it arrived while the last one taken ran
     /// (or while the session waited).
     pub behind: u64,
+    /// How long the reader waited for it, blocked on the input: nothing
+    /// for a line that came with the one before it (a script's lines
+    /// sent at once, and the end after them); a client's later write, or
+    /// its closing the input, was waited for.
+    pub waited: std::time::Duration,
 }
 
 impl Input {
@@ -82,12 +87,22 @@ impl Input {
 /// keeping at most `MAX_LINE + 2` bytes. Returns `None` at end of input,
 /// otherwise whether the line was over [`MAX_LINE`] bytes: the limit is
 /// on the line's text, whichever line ending it has.
-fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+/// The time spent waiting for the line's first byte (or the end) is
+/// added to `waited`: nothing for a line already read into the buffer.
+fn read_raw<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    waited: &mut std::time::Duration,
+) -> std::io::Result<Option<bool>> {
     buf.clear();
     let mut cut = false;
     let mut any = false;
     loop {
+        let asked = Instant::now();
         let chunk = reader.fill_buf()?;
+        if !any {
+            *waited += asked.elapsed();
+        }
         if chunk.is_empty() {
             // A last line with no newline is held to the same limit.
             return Ok(any.then(|| over_limit(buf, cut)));
@@ -171,10 +186,18 @@ pub fn read_protocol_lines<R: BufRead>(
     taken: &AtomicU64,
 ) {
     let mut seq: u64 = 0;
-    let mut send = |input: Input| {
-        seq += 1;
-        let behind = (seq - 1).saturating_sub(taken.load(Ordering::Acquire));
-        out.send(Read { input, seq, behind }).is_ok()
+    // The time the reader waited for input since the last item it sent.
+    let mut waited = std::time::Duration::ZERO;
+    let send = |input: Input, seq: &mut u64, waited: &mut std::time::Duration| {
+        *seq += 1;
+        let behind = (*seq - 1).saturating_sub(taken.load(Ordering::Acquire));
+        let read = Read {
+            input,
+            seq: *seq,
+            behind,
+            waited: std::mem::take(waited),
+        };
+        out.send(read).is_ok()
     };
     let mut first = true;
     let mut buf = Vec::new();
@@ -186,13 +209,13 @@ pub fn read_protocol_lines<R: BufRead>(
         }
     };
     loop {
-        let cut = match read_raw(&mut reader, &mut buf) {
+        let cut = match read_raw(&mut reader, &mut buf, &mut waited) {
             Ok(Some(cut)) => cut,
             Ok(None) | Err(_) => {
                 // No command will ever come to end a running analysis:
                 // the end of the input ends it.
                 end_stream(&last);
-                send(Input::End);
+                send(Input::End, &mut seq, &mut waited);
                 return;
             }
         };
@@ -200,14 +223,14 @@ pub fn read_protocol_lines<R: BufRead>(
             // A bad line ends a running analysis, as any line does.
             end_stream(&last);
             let head = String::from_utf8_lossy(&buf[..buf.len().min(32)]).into_owned();
-            if !send(Input::TooLong(leading_id(&head))) {
+            if !send(Input::TooLong(leading_id(&head)), &mut seq, &mut waited) {
                 return;
             }
             continue;
         }
         let Ok(text) = std::str::from_utf8(&buf) else {
             end_stream(&last);
-            if !send(Input::NotUtf8) {
+            if !send(Input::NotUtf8, &mut seq, &mut waited) {
                 return;
             }
             continue;
@@ -247,11 +270,15 @@ pub fn read_protocol_lines<R: BufRead>(
         if !matches!(kind, Kind::Stop | Kind::Transparent) {
             last = Some((cancel.clone(), matches!(kind, Kind::Streaming)));
         }
-        if !send(Input::Line {
-            text: text.to_string(),
-            cancel,
-            at,
-        }) {
+        if !send(
+            Input::Line {
+                text: text.to_string(),
+                cancel,
+                at,
+            },
+            &mut seq,
+            &mut waited,
+        ) {
             return;
         }
     }

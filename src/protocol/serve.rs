@@ -12,8 +12,9 @@
 //! is for stops it and takes effect after it, in order; a `stop` or
 //! NBoard's `ping` stops it; UGI's `isready` is answered at once; the end
 //! of the input stops it and every search after it, so the session ends
-//! within a second. Lines sent ahead of the command (a script's lines
-//! all at once) are not "arriving": they wait their turn, as before.
+//! within a second. Only what the reader waited for arrives so: lines
+//! sent with the command (a script's lines all at once, and the end
+//! after them) wait their turn, as before, whatever the threads' timing.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -73,6 +74,11 @@ impl<W: Write> Output<W> {
         self.closed.load(Ordering::Relaxed)
     }
 }
+
+/// The least wait for a line for it to count as the client's later
+/// write (see [`Pump`]): a line already in the reader's buffer takes
+/// microseconds.
+const ARRIVAL_WAIT: Duration = Duration::from_millis(2);
 
 /// How often the line pump looks whether the command it watches has
 /// ended, at most: what a search's end waits for the pump.
@@ -169,7 +175,8 @@ impl<W: Write> Hub<W> {
     /// the state ([`During::Changes`]) or stops ([`During::Stops`])
     /// raises `cancel`, as the end of the input does; UGI's `isready` is
     /// answered at once; each line is kept to be taken after `work`, in
-    /// order. Lines read before this command was taken only wait.
+    /// order. Lines that came with the command (the reader did not wait
+    /// for them: [`Read::waited`]) only wait.
     pub fn run<T>(&mut self, cancel: &Arc<AtomicBool>, work: impl FnOnce(&Output<W>) -> T) -> T
     where
         W: Send,
@@ -184,7 +191,6 @@ impl<W: Write> Hub<W> {
         let done = AtomicBool::new(false);
         let pump = Pump {
             protocol: self.protocol,
-            taken: &self.taken,
             cancel,
             done: &done,
             room: QUEUE.saturating_sub(self.pending.len()),
@@ -217,9 +223,6 @@ struct Seen {
 /// Reads lines while a command runs (see [`Hub::run`]).
 struct Pump<'a, W: Write> {
     protocol: Protocol,
-    /// The number of the last line taken (the command running, or an
-    /// `isready` answered while it runs).
-    taken: &'a AtomicU64,
     cancel: &'a Arc<AtomicBool>,
     done: &'a AtomicBool,
     /// Lines it may keep: a peer that writes without reading is held
@@ -242,9 +245,9 @@ impl<W: Write> Pump<'_, W> {
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            // Read with no line waiting before it: it arrived while the
-            // command ran, not queued behind it.
-            let arrived = read.behind == 0;
+            // Waited for: the client's later write (or its closing the
+            // input), not a line sent with the command.
+            let arrived = read.waited >= ARRIVAL_WAIT;
             let during = match &read.input {
                 Input::Line { text, .. } => self.protocol.during_search(text),
                 Input::End => {
@@ -260,10 +263,6 @@ impl<W: Write> Pump<'_, W> {
             match during {
                 During::Answered(text) => {
                     self.out.write(&format!("{text}\n"));
-                    if arrived {
-                        // Taken: a line after it arrives as it would have.
-                        self.taken.fetch_max(read.seq, Ordering::AcqRel);
-                    }
                     continue;
                 }
                 During::Changes if arrived => {
