@@ -1,7 +1,7 @@
 //! The protocols: the command grammar ([`command`]), the reader thread
 //! ([`input`]), the hub every dialect is served from ([`serve`]: the
 //! serving loop, the output, what the dialects share), and the dialects
-//! themselves, each a leaf that imports the hub: GTP ([`session`], with
+//! themselves, each a leaf that imports the hub: GTP (`session`, with
 //! its hyphenated extensions [`gogui`] and [`kgs`]), NBoard ([`nboard`])
 //! and UGI ([`ugi`]). Parsing and formatting only; the engine facade does
 //! the work.
