@@ -41,6 +41,50 @@ pub struct TimeUse {
     pub ends_at_depth: bool,
 }
 
+/// What a search's score is, set by the search, so that a protocol
+/// shows it in its own unit without asking which search ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// No value is known: a move chosen without searching its value (a
+    /// random or rule-based move, a fallback). The score is 1/2 and
+    /// means nothing.
+    #[default]
+    None,
+    /// A chance of winning (Monte Carlo searches): the score, in `[0, 1]`.
+    WinChance,
+    /// An evaluation searched to a depth, in the game's evaluation unit
+    /// `e` in `[-1, 1]` (Othello: the predicted final disc margin / 64),
+    /// reported as the score `1/2 + e/2` (a proven win 1, a loss 0).
+    Eval,
+    /// An exact final margin proven by a solver, in the game's score unit
+    /// (Othello: discs): the `exact` beside the score.
+    Exact,
+}
+
+impl ScoreKind {
+    /// The value in the game's score unit of a score of this kind, where
+    /// the game's evaluation unit is `unit` score units (Othello: 64
+    /// discs) and a win chance maps to a margin through `from_chance`;
+    /// `None` where no value is known.
+    pub fn margin(
+        self,
+        score: f64,
+        exact: Option<i32>,
+        unit: f64,
+        from_chance: impl Fn(f64) -> f64,
+    ) -> Option<f64> {
+        if let Some(m) = exact {
+            return Some(f64::from(m));
+        }
+        match self {
+            ScoreKind::None => None,
+            ScoreKind::Exact => None,
+            ScoreKind::Eval => Some((score - 0.5) * 2.0 * unit),
+            ScoreKind::WinChance => Some(from_chance(score)),
+        }
+    }
+}
+
 /// A progress report, sent while a search runs (for `analyze`).
 #[derive(Clone, Debug, Default)]
 pub struct Progress {
@@ -52,9 +96,14 @@ pub struct Progress {
     pub elapsed: Duration,
     /// The best move so far, as text.
     pub best: String,
-    /// Its value for the deciding seat: win rate in `[0, 1]` or an
-    /// evaluation, depending on the search.
+    /// Its value for the deciding seat, in `[0, 1]`: what it is, `kind`
+    /// says.
     pub score: f64,
+    /// What the score is.
+    pub kind: ScoreKind,
+    /// The exact value where a solver proved it (kind
+    /// [`ScoreKind::Exact`]), in the game's score unit.
+    pub exact: Option<i32>,
     /// The principal variation, as move texts.
     pub pv: Vec<String>,
     /// The best root moves, best first, when the listener asked for

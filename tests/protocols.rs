@@ -309,13 +309,17 @@ fn malformed_nboard_and_ugi_lines_are_refused_without_harm() {
     let out = session(Protocol::Ugi, &(ugi.join("\n") + "\n"));
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines
-            .iter()
-            .all(|l| l.starts_with("info string error: ") || l.starts_with("response")),
+        lines.iter().all(|l| l.starts_with("info string error: ")
+            || l.starts_with("response")
+            || *l == "bestmove 0000"),
         "{out}"
     );
+    // Every refused `go` is still answered, with the null move: a runner
+    // waits for its `bestmove`.
+    let refused_go = ugi.iter().filter(|l| l.starts_with("go ")).count();
+    assert_eq!(out.matches("bestmove 0000").count(), refused_go, "{out}");
     // `position startpos moves` is the start with no moves: accepted.
-    assert_eq!(lines.len(), ugi.len() - 1, "{out}");
+    assert_eq!(lines.len(), ugi.len() - 1 + refused_go, "{out}");
     assert_eq!(lines.last(), Some(&"response true"));
 }
 
@@ -358,5 +362,188 @@ fn nboard_hint_n_lists_the_n_best_moves_best_first() {
             .unwrap_or("")
             .starts_with(&firsts[0]),
         "{out}"
+    );
+}
+
+#[test]
+fn a_pass_after_the_game_s_end_is_taken_as_nothing() {
+    // A full board: the game is over. gogui-twogtp hands the last pass of
+    // one program to the other, in any case; a pass changes nothing, a
+    // move is still refused.
+    let board = "O".repeat(40) + &"X".repeat(24) + " X";
+    let input = format!(
+        "setboard {board}\nplay W PASS\nplay b pass\nplay pass\nhistory\nplay w d3\nplay purple pass\nfinal_score\n"
+    );
+    let out = session(Protocol::Gtp, &input);
+    let r = replies(&out);
+    assert_eq!(&r[..5], ["=", "=", "=", "=", "="], "{out}");
+    assert!(r[5].starts_with("? "), "a move after the end: {out}");
+    assert!(r[6].starts_with("? "), "no such seat: {out}");
+    assert_eq!(r[7], "= W+16", "{out}");
+    // Before the end a pass is a move like any other, refused where the
+    // side to move has moves.
+    let out = session(Protocol::Gtp, "play b pass\n");
+    assert!(out.starts_with("? "), "{out}");
+}
+
+#[test]
+fn a_board_with_no_discs_is_refused_in_setboard_and_ugi_position() {
+    let empty = "-".repeat(64);
+    let out = session(Protocol::Gtp, &format!("setboard {empty} X\nlegal_moves\n"));
+    let r = replies(&out);
+    assert!(r[0].starts_with("? ") && r[0].contains("no discs"), "{out}");
+    assert_eq!(r[1], "= d3 c4 f5 e6", "the game is unchanged: {out}");
+    let out = session(
+        Protocol::Ugi,
+        "ugi\nposition fen 8/8/8/8/8/8/8/8 x\nquery gameover\ngo depth 2\n",
+    );
+    assert!(
+        out.contains("info string error: position refused, game unchanged: ")
+            && out.contains("no discs"),
+        "{out}"
+    );
+    assert!(out.contains("response false"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"),
+        "{out}"
+    );
+}
+
+#[test]
+fn ugi_go_is_answered_with_the_null_move_after_any_error() {
+    // At the game's end, and with a bad parameter: `info string error`,
+    // then `bestmove 0000`, which a runner waits for.
+    let full = "xxxxxxxx/".repeat(7) + "xxxxxxxx x";
+    let out = session(
+        Protocol::Ugi,
+        &format!("ugi\nposition fen {full}\ngo depth 2\nposition startpos\ngo frobs 3\ngo depth\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let answers = lines.iter().filter(|l| **l == "bestmove 0000").count();
+    assert_eq!(answers, 3, "{out}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count()
+            >= 3,
+        "{out}"
+    );
+}
+
+/// The files of src/protocol/ each file imports (by `crate::protocol::`
+/// paths, `super::` and groups), tests left out; the facade is `mod`.
+fn protocol_imports() -> std::collections::BTreeMap<String, Vec<String>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/protocol");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("src/protocol")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    files.sort();
+    let mut graph = std::collections::BTreeMap::new();
+    for file in &files {
+        let text = std::fs::read_to_string(dir.join(format!("{file}.rs"))).expect("source");
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
+        // Code only: a doc link is no import.
+        let text: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut named = Vec::new();
+        for prefix in ["crate::protocol::", "super::"] {
+            if prefix == "super::" && file == "mod" {
+                continue;
+            }
+            for (i, _) in text.match_indices(prefix) {
+                let rest = &text[i + prefix.len()..];
+                let words: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                    group
+                        .split('}')
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .map(|w| w.trim().split("::").next().unwrap_or("").trim())
+                        .collect()
+                } else {
+                    vec![
+                        rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .next()
+                            .unwrap_or(""),
+                    ]
+                };
+                for w in words.into_iter().filter(|w| !w.is_empty()) {
+                    let target = if files.iter().any(|f| f == w) {
+                        w
+                    } else {
+                        "mod"
+                    };
+                    if target != file && !named.iter().any(|n| n == target) {
+                        named.push(target.to_string());
+                    }
+                }
+            }
+        }
+        graph.insert(file.clone(), named);
+    }
+    graph
+}
+
+#[test]
+fn protocol_has_one_hub_and_no_import_circle() {
+    let graph = protocol_imports();
+    // Depth-first: a file met again on the path is a circle.
+    fn visit(
+        file: &str,
+        graph: &std::collections::BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == file) {
+            let mut circle = path[i..].to_vec();
+            circle.push(file.to_string());
+            return Some(circle);
+        }
+        if done.iter().any(|d| d == file) {
+            return None;
+        }
+        path.push(file.to_string());
+        for next in graph.get(file).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(file.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    for file in graph.keys() {
+        if let Some(circle) = visit(file, &graph, &mut Vec::new(), &mut done) {
+            panic!("an import circle in src/protocol: {}", circle.join(" -> "));
+        }
+    }
+    // The dialects are leaves on the hub: none imports another, and the
+    // hub none of them.
+    let dialects = ["session", "nboard", "ugi"];
+    for d in dialects {
+        let imports = &graph[d];
+        assert!(imports.iter().any(|i| i == "serve"), "{d}: {imports:?}");
+        assert!(
+            !imports.iter().any(|i| dialects.contains(&i.as_str())),
+            "{d}: {imports:?}"
+        );
+    }
+    assert!(
+        !graph["serve"]
+            .iter()
+            .any(|i| dialects.contains(&i.as_str()) || i == "mod"),
+        "{:?}",
+        graph["serve"]
     );
 }

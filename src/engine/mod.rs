@@ -124,6 +124,10 @@ pub struct Engine {
     human: Option<Seat>,
     /// Human-seat mode: what the person is told besides the moves.
     notes: Vec<String>,
+    /// Raised to stop the searches the engine starts on its own (the
+    /// other seats' moves in human-seat mode): the stop flag of the
+    /// command that made them ([`Engine::stop_with`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -142,6 +146,7 @@ impl Engine {
             clock: Clock::default(),
             human: None,
             notes: Vec::new(),
+            stop: Arc::new(AtomicBool::new(false)),
         };
         engine.settings.seed = seed;
         // The evaluation is built once the start-up settings are in
@@ -376,6 +381,14 @@ impl Engine {
         told
     }
 
+    /// Stops the searches the engine starts on its own from now on (the
+    /// other seats' moves in human-seat mode) when `stop` is raised: the
+    /// protocol gives the flag of the command that may start them, which
+    /// the end of the input or a `quit` raises.
+    pub fn stop_with(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
+
     /// Human-seat mode: plays every seat but the person's, each with the
     /// settings' budget, until the person is to move or the game is over.
     /// A search that is refused (a setting that does not fit the game) is
@@ -390,7 +403,7 @@ impl Engine {
             let request = Request::new(
                 None,
                 BudgetOverride::default(),
-                Arc::new(AtomicBool::new(false)),
+                self.stop.clone(),
                 Instant::now(),
             );
             if let Err(e) = self.genmove(&request) {
@@ -428,6 +441,7 @@ impl Engine {
             settings: &self.settings,
             budget: &budget,
             control: &control,
+            valued: request.reporter.is_some() || request.multipv > 0,
         };
         let (game, rng) = (&mut self.game, &mut self.rng);
         let mut search = || game.genmove(&args, rng);
@@ -487,6 +501,7 @@ impl Engine {
             settings: &self.settings,
             budget: &budget,
             control: &control,
+            valued: true,
         };
         self.game.analyze(&args, &mut self.rng)
     }

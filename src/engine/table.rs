@@ -3,7 +3,7 @@
 //! search kept between moves. This is where the protocol's text meets the
 //! typed game, and where a search is chosen and run, monomorphised.
 
-use crate::control::{Budget, Control, RootLine};
+use crate::control::{Budget, Control, RootLine, ScoreKind};
 use crate::engine::error::EngineError;
 use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
@@ -18,8 +18,12 @@ use crate::search::{SearchResult, lines_text};
 pub struct Decision {
     /// The move played.
     pub mv: String,
-    /// Its value for the mover (win rate or scaled evaluation).
+    /// Its value for the mover, in `[0, 1]`: what it is, `kind` says.
     pub score: f64,
+    /// What the score is, as the search set it (a win chance, an
+    /// evaluation, an exact margin, or no value known): each protocol
+    /// shows it in its own unit by this.
+    pub kind: ScoreKind,
     /// Iterations or nodes spent.
     pub iterations: u64,
     /// Depth reached.
@@ -28,7 +32,8 @@ pub struct Decision {
     pub exact: Option<i32>,
     /// The best root moves, best first, when the request asked for
     /// several (MultiPV); empty otherwise, or when the search had no
-    /// statistics per move (a forced move, `random`, `rules`).
+    /// statistics per move (`random`, `rules`, a forced move played
+    /// without a value).
     pub lines: Vec<RootLine>,
 }
 
@@ -45,6 +50,10 @@ pub struct SearchArgs<'a> {
     pub budget: &'a Budget,
     /// Its stop flag, deadline and reporting.
     pub control: &'a Control<'a>,
+    /// Whether the decision's value is shown (an analysis, a search that
+    /// reports): a forced move is then searched like any other, for its
+    /// value; otherwise it is played at once, with no value.
+    pub valued: bool,
 }
 
 /// The protocol's handle on a game, whatever the game is.
@@ -129,6 +138,7 @@ impl Decision {
         Decision {
             mv: state.move_text(r.best),
             score: r.score,
+            kind: r.kind,
             iterations: r.iterations,
             depth: r.depth,
             exact: r.exact,
@@ -299,20 +309,17 @@ impl<G: Game> Table<G> {
             settings,
             budget,
             control,
+            valued,
             ..
         } = *args;
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
-        if let [only] = moves[..] {
-            return Ok(SearchResult {
-                best: only,
-                score: 0.5,
-                iterations: 0,
-                depth: 0,
-                pv: vec![only],
-                exact: None,
-                lines: Vec::new(),
-            });
+        // A forced move whose value nobody is shown is played at once;
+        // one whose value is shown is searched (or solved) like any other.
+        if let [only] = moves[..]
+            && !valued
+        {
+            return Ok(SearchResult::unsearched(only, 0));
         }
         let seats = state.num_seats();
         Ok(if fresh {
@@ -452,14 +459,17 @@ impl<G: Game> AnyGame for Table<G> {
             }
         }
         let mut r = self.decide(&state, seat, false, args, rng)?;
-        // A move already answered from outside the search is the one played.
+        // A move already answered from outside the search is the one
+        // played: one of the root's moves, the one whose text was sent.
         if let Some(sent) = control
             .answer()
             .and_then(|a| a.settle(&state.move_text(r.best)))
         {
-            match state.check_move(&sent) {
-                Ok(mv) => r.best = mv,
-                Err(e) => log::error!("the early answer {sent} is not legal here: {e}"),
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            match moves.into_iter().find(|&m| state.move_text(m) == sent) {
+                Some(mv) => r.best = mv,
+                None => log::error!("the early answer {sent} is no move of this position"),
             }
         }
         let best = r.best;

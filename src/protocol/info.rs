@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::control::{Progress, RootLine};
+use crate::control::{Progress, RootLine, ScoreKind};
 use crate::engine::Decision;
 use crate::protocol::command::OutputFormat;
 
@@ -19,6 +19,14 @@ enum Value<'a> {
     Margin(i32),
     Text(&'a str),
     Moves(&'a [String]),
+}
+
+/// A score as the `score` field shows it: the value in `[0, 1]` for the
+/// mover (a win chance; `1/2 + e/2` of an evaluation `e`; 1, 1/2 or 0 of
+/// a solved position, whose margin is the `exact` field); none where no
+/// value is known.
+fn known<'a>(kind: ScoreKind, score: f64) -> Option<Value<'a>> {
+    (kind != ScoreKind::None).then_some(Value::Score(score))
 }
 
 /// An `info` line: its fields in order.
@@ -45,7 +53,7 @@ impl<'a> Info<'a> {
     pub fn progress(p: &'a Progress) -> Info<'a> {
         Info::default()
             .with("move", Value::Text(&p.best))
-            .with("score", Value::Score(p.score))
+            .with_some("score", known(p.kind, p.score))
             .with("iterations", Value::Count(p.iterations))
             .with("depth", Value::Count(u64::from(p.depth)))
             .with("time", Value::Count(millis(p.elapsed)))
@@ -57,7 +65,7 @@ impl<'a> Info<'a> {
     pub fn decision(d: &'a Decision) -> Info<'a> {
         Info::default()
             .with("move", Value::Text(&d.mv))
-            .with("score", Value::Score(d.score))
+            .with_some("score", known(d.kind, d.score))
             .with("iterations", Value::Count(d.iterations))
             .with("depth", Value::Count(u64::from(d.depth)))
             .with_some("exact", d.exact.map(Value::Margin))
@@ -210,6 +218,8 @@ mod tests {
             elapsed: Duration::from_millis(101),
             best: "d3".into(),
             score: 0.50213,
+            kind: crate::control::ScoreKind::WinChance,
+            exact: None,
             pv: vec!["d3".into(), "c5".into()],
             lines: Vec::new(),
         };
@@ -244,6 +254,7 @@ mod tests {
         );
         let mut p = Progress {
             score: f64::NAN,
+            kind: ScoreKind::WinChance,
             ..Progress::default()
         };
         p.pv.clear();

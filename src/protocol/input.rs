@@ -9,15 +9,22 @@
 //! can never be lost to a race with the start of a search. A command read
 //! after an `analyze` raises that analysis' flag too, ending the stream, and
 //! so does the end of the input.
+//!
+//! Each line is numbered, and stamped with how long the reader waited
+//! for it ([`Read::waited`]): a line (or the end of the input) the reader
+//! had to wait for is the client's later write, and the hub
+//! ([`crate::protocol::serve`]) lets it stop a search; a line that came
+//! with the one before it (a script's lines sent at once) waits its turn,
+//! whatever the threads' timing.
 
 use std::io::BufRead;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
 
-use crate::protocol::Protocol;
 use crate::protocol::command::{Command, leading_id, parse_line};
+use crate::protocol::dialect::Protocol;
 
 /// The longest line accepted, in bytes.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -39,6 +46,27 @@ pub enum Input {
     TooLong(Option<u64>),
     /// A line that is not UTF-8.
     NotUtf8,
+    /// The end of the input (or a read error): nothing follows.
+    End,
+}
+
+/// What the reader sends: an input, its number and when, in the
+/// session's count, it was read.
+#[derive(Debug)]
+pub struct Read {
+    /// The input.
+    pub input: Input,
+    /// Its number, from 1, in the order read.
+    pub seq: u64,
+    /// How many lines before this one the session had not yet taken to
+    /// run when it was read: 0, it arrived while the last one taken ran
+    /// (or while the session waited).
+    pub behind: u64,
+    /// How long the reader waited for it, blocked on the input: nothing
+    /// for a line that came with the one before it (a script's lines
+    /// sent at once, and the end after them); a client's later write, or
+    /// its closing the input, was waited for.
+    pub waited: std::time::Duration,
 }
 
 impl Input {
@@ -50,6 +78,7 @@ impl Input {
             Input::Line { text, cancel, at } => Ok((text, cancel, at)),
             Input::TooLong(_) => Err(format!("line too long (over {MAX_LINE} bytes)")),
             Input::NotUtf8 => Err("input is not valid UTF-8".to_string()),
+            Input::End => Err("the input has ended".to_string()),
         }
     }
 }
@@ -58,12 +87,22 @@ impl Input {
 /// keeping at most `MAX_LINE + 2` bytes. Returns `None` at end of input,
 /// otherwise whether the line was over [`MAX_LINE`] bytes: the limit is
 /// on the line's text, whichever line ending it has.
-fn read_raw<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+/// The time spent waiting for the line's first byte (or the end) is
+/// added to `waited`: nothing for a line already read into the buffer.
+fn read_raw<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    waited: &mut std::time::Duration,
+) -> std::io::Result<Option<bool>> {
     buf.clear();
     let mut cut = false;
     let mut any = false;
     loop {
+        let asked = Instant::now();
         let chunk = reader.fill_buf()?;
+        if !any {
+            *waited += asked.elapsed();
+        }
         if chunk.is_empty() {
             // A last line with no newline is held to the same limit.
             return Ok(any.then(|| over_limit(buf, cut)));
@@ -106,6 +145,9 @@ enum Kind {
     Stop,
     /// An `analyze` with no budget: any later line ends it.
     Streaming,
+    /// Answered where it stands (UGI's `isready`): the command before it
+    /// stays the one a `stop` stops.
+    Transparent,
     /// Anything else.
     Plain,
 }
@@ -114,6 +156,8 @@ fn kind(protocol: Protocol, text: &str) -> Kind {
     if protocol != Protocol::Gtp {
         return if protocol.stops(text) {
             Kind::Stop
+        } else if protocol.transparent(text) {
+            Kind::Transparent
         } else {
             Kind::Plain
         };
@@ -125,19 +169,36 @@ fn kind(protocol: Protocol, text: &str) -> Kind {
     }
 }
 
-/// Reads `reader` to its end, sending lines to `out`. Runs on its own thread.
-pub fn read_lines<R: BufRead>(reader: R, out: SyncSender<Input>) {
-    read_protocol_lines(reader, out, Protocol::Gtp);
+/// Reads `reader` to its end, sending lines to `out`, then
+/// [`Input::End`]. Runs on its own thread.
+pub fn read_lines<R: BufRead>(reader: R, out: SyncSender<Read>) {
+    read_protocol_lines(reader, out, Protocol::Gtp, &AtomicU64::new(0));
 }
 
 /// [`read_lines`] for a session that starts in `protocol`; a GTP session
 /// whose first line enters another protocol (`nboard 2`, `ugi`) is read as
-/// that protocol from there on.
+/// that protocol from there on. `taken` is the number of the last line
+/// the session has taken to run, which each line read is stamped with.
 pub fn read_protocol_lines<R: BufRead>(
     mut reader: R,
-    out: SyncSender<Input>,
+    out: SyncSender<Read>,
     mut protocol: Protocol,
+    taken: &AtomicU64,
 ) {
+    let mut seq: u64 = 0;
+    // The time the reader waited for input since the last item it sent.
+    let mut waited = std::time::Duration::ZERO;
+    let send = |input: Input, seq: &mut u64, waited: &mut std::time::Duration| {
+        *seq += 1;
+        let behind = (*seq - 1).saturating_sub(taken.load(Ordering::Acquire));
+        let read = Read {
+            input,
+            seq: *seq,
+            behind,
+            waited: std::mem::take(waited),
+        };
+        out.send(read).is_ok()
+    };
     let mut first = true;
     let mut buf = Vec::new();
     // The cancel flag of the last command read, and whether it streams.
@@ -148,12 +209,13 @@ pub fn read_protocol_lines<R: BufRead>(
         }
     };
     loop {
-        let cut = match read_raw(&mut reader, &mut buf) {
+        let cut = match read_raw(&mut reader, &mut buf, &mut waited) {
             Ok(Some(cut)) => cut,
             Ok(None) | Err(_) => {
                 // No command will ever come to end a running analysis:
                 // the end of the input ends it.
                 end_stream(&last);
+                send(Input::End, &mut seq, &mut waited);
                 return;
             }
         };
@@ -161,14 +223,14 @@ pub fn read_protocol_lines<R: BufRead>(
             // A bad line ends a running analysis, as any line does.
             end_stream(&last);
             let head = String::from_utf8_lossy(&buf[..buf.len().min(32)]).into_owned();
-            if out.send(Input::TooLong(leading_id(&head))).is_err() {
+            if !send(Input::TooLong(leading_id(&head)), &mut seq, &mut waited) {
                 return;
             }
             continue;
         }
         let Ok(text) = std::str::from_utf8(&buf) else {
             end_stream(&last);
-            if out.send(Input::NotUtf8).is_err() {
+            if !send(Input::NotUtf8, &mut seq, &mut waited) {
                 return;
             }
             continue;
@@ -205,17 +267,18 @@ pub fn read_protocol_lines<R: BufRead>(
             flag.store(true, Ordering::Relaxed);
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        if !matches!(kind, Kind::Stop) {
+        if !matches!(kind, Kind::Stop | Kind::Transparent) {
             last = Some((cancel.clone(), matches!(kind, Kind::Streaming)));
         }
-        if out
-            .send(Input::Line {
+        if !send(
+            Input::Line {
                 text: text.to_string(),
                 cancel,
                 at,
-            })
-            .is_err()
-        {
+            },
+            &mut seq,
+            &mut waited,
+        ) {
             return;
         }
     }
@@ -229,7 +292,12 @@ mod tests {
     fn lines(input: &[u8]) -> Vec<Input> {
         let (tx, rx) = sync_channel(1024);
         read_lines(input, tx);
-        rx.into_iter().collect()
+        let mut got: Vec<Input> = rx.into_iter().map(|r| r.input).collect();
+        assert!(
+            matches!(got.pop(), Some(Input::End)),
+            "the end is sent last"
+        );
+        got
     }
 
     #[test]

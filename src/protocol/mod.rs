@@ -1,64 +1,57 @@
 //! The protocols: the command grammar ([`command`]), the reader thread
-//! ([`input`]) and the GTP session loop ([`session`]), and the other
-//! dialects a GUI or runner may speak over the same engine facade: NBoard
-//! ([`nboard`]), UGI ([`ugi`]) and GTP's hyphenated extensions
-//! ([`gogui`], [`kgs`]). Parsing and formatting only; the engine facade
-//! does the work.
+//! ([`input`]), the hub every dialect is served from ([`serve`]: the
+//! serving loop, the output, what the dialects share), and the dialects
+//! themselves, each a leaf that imports the hub: GTP (`session`, with
+//! its hyphenated extensions [`gogui`] and [`kgs`]), NBoard ([`nboard`])
+//! and UGI ([`ugi`]). Parsing and formatting only; the engine facade does
+//! the work.
+//!
+//! Imports inside this folder run one way: the entry below picks the
+//! dialect; a dialect imports the hub and the shared parts; the hub
+//! imports the reader and [`dialect`]; nothing imports this file.
 
 pub mod command;
+pub mod dialect;
 pub mod gogui;
 pub mod info;
 pub mod input;
 pub mod kgs;
 pub mod nboard;
 mod replay;
+pub mod serve;
 pub(crate) mod session;
 pub mod ugi;
 
-pub use session::{SessionEnd, banner, run, run_protocol};
+use std::io::{BufRead, Write};
 
-/// The dialect a session speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Protocol {
-    /// GTP and tabula's extensions (the default); a first line `nboard 2`
-    /// or `ugi` switches to that protocol.
-    #[default]
-    Gtp,
-    /// NBoard (version 2), as the NBoard GUI speaks to Edax and NTest.
-    Nboard,
-    /// UGI, as the cutegames runner speaks it.
-    Ugi,
+use crate::engine::Engine;
+
+pub use dialect::Protocol;
+pub use serve::SessionEnd;
+pub use session::banner;
+
+/// Runs a session over `input` and `output` until `quit`, the end of the
+/// input, or a closed output.
+pub fn run<R, W>(input: R, output: W, engine: Engine) -> SessionEnd
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send,
+{
+    run_protocol(input, output, engine, Protocol::Gtp)
 }
 
-impl Protocol {
-    /// The protocol named on the command line (`--protocol NAME`).
-    pub fn from_name(name: &str) -> Option<Protocol> {
-        match name.to_ascii_lowercase().as_str() {
-            "gtp" => Some(Protocol::Gtp),
-            "nboard" => Some(Protocol::Nboard),
-            "ugi" => Some(Protocol::Ugi),
-            _ => None,
-        }
-    }
-
-    /// The protocol a session's first line enters, if it is one's opening
-    /// (`nboard 2`, `ugi`).
-    pub fn entered_by(line: &str) -> Option<Protocol> {
-        match line.split_whitespace().next()? {
-            "nboard" => Some(Protocol::Nboard),
-            "ugi" => Some(Protocol::Ugi),
-            _ => None,
-        }
-    }
-
-    /// Whether a line of this protocol stops the command running before
-    /// it (NBoard's `ping`, UGI's `stop`; `quit` in both).
-    pub(crate) fn stops(self, line: &str) -> bool {
-        let word = line.split_whitespace().next().unwrap_or("");
-        match self {
-            Protocol::Gtp => false,
-            Protocol::Nboard => matches!(word, "ping" | "quit"),
-            Protocol::Ugi => matches!(word, "stop" | "quit"),
-        }
+/// [`run`] in `protocol` from the first line (`--protocol`); a GTP
+/// session whose first line enters another protocol (`nboard 2`, `ugi`)
+/// is served in that one.
+pub fn run_protocol<R, W>(input: R, output: W, engine: Engine, protocol: Protocol) -> SessionEnd
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send,
+{
+    let mut hub = serve::Hub::start(input, output, protocol);
+    match hub.protocol() {
+        Protocol::Nboard => nboard::serve(&mut hub, engine),
+        Protocol::Ugi => ugi::serve(&mut hub, engine),
+        Protocol::Gtp => session::serve(&mut hub, engine),
     }
 }

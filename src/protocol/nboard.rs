@@ -21,13 +21,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
+use crate::control::ScoreKind;
 use crate::engine::Settings;
-use crate::engine::settings::SearchKind;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Output, SessionEnd};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd, disc_margin, win_scale};
 
 /// The midgame depth before any `set depth`.
 const DEFAULT_DEPTH: u32 = 8;
@@ -46,28 +46,33 @@ struct Session {
     contempt: f64,
 }
 
-/// Runs an NBoard session over the reader's lines until `quit` or the end.
-pub(crate) fn serve<W: Write + Send>(
-    lines: impl Iterator<Item = Input>,
-    out: &Output<W>,
-    mut engine: Engine,
-) -> SessionEnd {
-    let send = |text: &str| out.write(&format!("{text}\n"));
+/// Serves an NBoard session from the hub until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> SessionEnd {
     if let Err(e) = enter(&mut engine) {
-        send(&format!("status tabula: {e}"));
+        refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
     }
-    let mut s = Session {
+    let s = Session {
         game: Replay::default(),
         depth: DEFAULT_DEPTH,
         contempt: 0.0,
     };
-    for item in lines {
-        let (text, cancel, at) = match item.into_line() {
-            Ok(line) => line,
-            Err(why) => {
-                refuse(&send, &why);
-                continue;
-            }
+    crate::protocol::serve::serve(hub, engine, s)
+}
+
+impl<W: Write + Send> Dialect<W> for Session {
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
+        let s = self;
+        let out = hub.out();
+        let send = |text: &str| out.write(&format!("{text}\n"));
+        let (text, cancel, at) = match input {
+            Input::End => return Some(SessionEnd::EndOfInput),
+            other => match other.into_line() {
+                Ok(line) => line,
+                Err(why) => {
+                    refuse(&send, &why);
+                    return None;
+                }
+            },
         };
         let (command, rest) = match text.trim().split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -78,18 +83,21 @@ pub(crate) fn serve<W: Write + Send>(
                 "1" | "2" => Ok(()),
                 v => Err(format!("tabula speaks NBoard version 2, not '{v}'")),
             },
-            "set" => set(&mut engine, &mut s, rest, &send),
+            "set" => set(engine, s, rest, &send),
             "move" => {
                 let mut next = s.game.clone();
                 next.moves.push((None, move_in(rest)));
-                switch(&mut engine, &mut s.game, next)
+                switch(engine, &mut s.game, next)
             }
-            "go" => think(&mut engine, &s, cancel, at, &send, Ask::Go),
+            "go" => think(engine, s, hub, cancel, at, Ask::Go),
             "hint" => match rest.parse::<u32>() {
-                Ok(n) if n >= 1 => think(&mut engine, &s, cancel, at, &send, Ask::Hint(n)),
+                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Ask::Hint(n)),
                 _ => Err(format!("usage: hint <moves from 1>, not 'hint {rest}'")),
             },
-            "analyze" => analyze(&mut engine, &s, cancel, &send),
+            "analyze" => hub.run(&cancel, |out| {
+                let send = |text: &str| out.write(&format!("{text}\n"));
+                analyze(engine, s, cancel.clone(), &send)
+            }),
             "ping" => match rest.parse::<u64>() {
                 Ok(n) => {
                     send(&format!("pong {n}"));
@@ -103,24 +111,21 @@ pub(crate) fn serve<W: Write + Send>(
                 send("learned");
                 Ok(())
             }
-            "quit" => return SessionEnd::Quit,
+            "quit" => return Some(SessionEnd::Quit),
             // NBoard 1.1 sent a move as the whole line (`F5`).
             other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
                 let mut next = s.game.clone();
                 next.moves.push((None, move_in(other)));
-                switch(&mut engine, &mut s.game, next)
+                switch(engine, &mut s.game, next)
                     .map_err(|e| format!("unknown command or bad move '{other}': {e}"))
             }
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = done {
-            refuse(&send, &e);
+            refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
         }
-        if out.is_closed() {
-            return SessionEnd::OutputClosed;
-        }
+        None
     }
-    SessionEnd::EndOfInput
 }
 
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
@@ -200,70 +205,93 @@ enum Ask {
 }
 
 /// `go` or `hint`: searches the position to the set depth, without
-/// playing, between two `status` lines.
-fn think(
+/// playing, between two `status` lines. A line that changes the state
+/// while it runs (`set game`, `move`, `set depth`: NBoard sends them
+/// before its `ping` and next request) stops it, and it answers nothing
+/// but the closing `status`: its answer was for a position or depth
+/// that no longer holds. A `ping` alone stops it too, and then it
+/// answers with what it found so far, before the `pong`.
+fn think<W: Write + Send>(
     engine: &mut Engine,
     s: &Session,
+    hub: &mut Hub<W>,
     cancel: Arc<AtomicBool>,
     at: Instant,
-    send: &(impl Fn(&str) + Sync),
     ask: Ask,
 ) -> Result<(), String> {
     if engine.game().turn() == Turn::Over {
         return Err("the game is over".into());
     }
-    let last = Mutex::new((Instant::now(), Vec::<String>::new()));
-    let report = |p: &Progress| {
-        let Ok(mut last) = last.lock() else { return };
-        last.1 = if p.pv.is_empty() {
-            vec![p.best.clone()]
-        } else {
-            p.pv.clone()
+    let decided = hub.run(&cancel, |out| {
+        let send = |text: &str| out.write(&format!("{text}\n"));
+        let last = Mutex::new((Instant::now(), Vec::<String>::new()));
+        let report = |p: &Progress| {
+            let Ok(mut last) = last.lock() else { return };
+            last.1 = if p.pv.is_empty() {
+                vec![p.best.clone()]
+            } else {
+                p.pv.clone()
+            };
+            if last.0.elapsed() >= NODESTATS_INTERVAL {
+                last.0 = Instant::now();
+                send(&nodestats(p.iterations, p.elapsed));
+            }
         };
-        if last.0.elapsed() >= NODESTATS_INTERVAL {
-            last.0 = Instant::now();
-            send(&nodestats(p.iterations, p.elapsed));
-        }
-    };
-    send("status tabula is thinking");
-    let bound = Bound::Budget(BudgetOverride {
-        depth: Some(s.depth),
-        ..Default::default()
+        send("status tabula is thinking");
+        let bound = Bound::Budget(BudgetOverride {
+            depth: Some(s.depth),
+            ..Default::default()
+        });
+        let multipv = match ask {
+            Ask::Hint(n) if n > 1 => n as usize,
+            _ => 0,
+        };
+        let decided = s
+            .game
+            .think(engine, bound, cancel.clone(), at, Some(&report), multipv);
+        let pv = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+        (decided, pv)
     });
-    let multipv = match ask {
-        Ask::Hint(n) if n > 1 => n as usize,
-        _ => 0,
-    };
-    let decided = s
-        .game
-        .think(engine, bound, cancel, at, Some(&report), multipv);
-    let pv = last.lock().map(|l| l.1.clone()).unwrap_or_default();
+    let send = |text: &str| hub.out().write(&format!("{text}\n"));
+    let (decided, pv) = decided;
+    if hub.superseded() {
+        send("status");
+        return Ok(());
+    }
     let result = decided.map_err(|e| e.to_string()).map(|d| {
         let seconds = at.elapsed();
         send(&nodestats(d.iterations, seconds));
         match ask {
-            Ask::Go => send(&format!(
-                "=== {}/{:.2}/{:.1}",
-                move_out(&d.mv, true),
-                eval(engine, &d),
-                seconds.as_secs_f64()
-            )),
+            // No value known: the move alone, as NBoard reads it.
+            Ask::Go => send(&match eval(engine, &d) {
+                Some(v) => format!(
+                    "=== {}/{v:.2}/{:.1}",
+                    move_out(&d.mv, true),
+                    seconds.as_secs_f64()
+                ),
+                None => format!("=== {}", move_out(&d.mv, true)),
+            }),
             Ask::Hint(_) if !d.lines.is_empty() => {
                 for line in &d.lines {
+                    if let Some(v) = value(engine, d.kind, line.score, line.exact) {
+                        send(&format!(
+                            "search {} {v:.2} 0 {}",
+                            pv_text(engine, &line.mv, &line.pv),
+                            d.depth
+                        ));
+                    }
+                }
+            }
+            // A hint is a value: none is sent where none is known.
+            Ask::Hint(_) => {
+                if let Some(v) = eval(engine, &d) {
                     send(&format!(
-                        "search {} {:.2} 0 {}",
-                        pv_text(engine, &line.mv, &line.pv),
-                        value(engine, line.score, line.exact),
+                        "search {} {v:.2} 0 {}",
+                        pv_text(engine, &d.mv, &pv),
                         d.depth
                     ));
                 }
             }
-            Ask::Hint(_) => send(&format!(
-                "search {} {:.2} 0 {}",
-                pv_text(engine, &d.mv, &pv),
-                eval(engine, &d),
-                d.depth
-            )),
         }
     });
     send("status");
@@ -296,7 +324,7 @@ fn analyze(
         let value = match engine.outcome() {
             // A finished game's value is its margin for the side that
             // would move.
-            Some(o) => final_margin(engine, &o.scores),
+            Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
                 let bound = Bound::Budget(BudgetOverride {
                     depth: Some(s.depth),
@@ -311,7 +339,10 @@ fn analyze(
                 }
             }
         };
-        send(&format!("analysis {played} {value:.2}"));
+        // A position whose value is not known gets no line.
+        if let Some(value) = value {
+            send(&format!("analysis {played} {value:.2}"));
+        }
     }
     if let Err(e) = s.game.set(engine, &s.game) {
         outcome = Err(e.to_string());
@@ -330,31 +361,16 @@ fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
     if black_to_move { black } else { -black }
 }
 
-/// The search's value for the side to move, in discs: the solver's exact
-/// margin; else alpha-beta's evaluation, whose report is `1/2 + margin /
-/// 128` (the evaluation being margin / 64); else a win rate, turned into
-/// the margin the engine's logistic (`eval_win_scale`, Othello's tuning
-/// row where it is off) gives that chance.
-fn eval(engine: &Engine, d: &Decision) -> f64 {
-    value(engine, d.score, d.exact)
+/// The decision's value for the side to move, in discs, by its kind
+/// (see [`disc_margin`]); `None` where no value is known.
+fn eval(engine: &Engine, d: &Decision) -> Option<f64> {
+    disc_margin(d.kind, d.score, d.exact, win_scale(engine))
 }
 
-/// [`eval`] of a score and an exact margin (a decision's, or one of its
-/// MultiPV lines').
-fn value(engine: &Engine, score: f64, exact: Option<i32>) -> f64 {
-    if let Some(margin) = exact {
-        return f64::from(margin);
-    }
-    if engine.settings().search == SearchKind::AlphaBeta {
-        return (score - 0.5) * 128.0;
-    }
-    let p = score.clamp(1e-6, 1.0 - 1e-6);
-    let scale = engine
-        .settings()
-        .eval_win_scale
-        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
-        .unwrap_or(1.0);
-    (64.0 * (p / (1.0 - p)).ln() / scale).clamp(-64.0, 64.0)
+/// [`eval`] of a score of `kind` and an exact margin (a decision's, or
+/// one of its MultiPV lines').
+fn value(engine: &Engine, kind: ScoreKind, score: f64, exact: Option<i32>) -> Option<f64> {
+    disc_margin(kind, score, exact, win_scale(engine))
 }
 
 fn nodestats(nodes: u64, elapsed: Duration) -> String {

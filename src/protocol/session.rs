@@ -1,17 +1,18 @@
-//! The session loop: lines in, replies out.
+//! GTP, the default dialect: lines in, replies out.
 //!
-//! Commands run one after another on this thread, searches included; the
-//! reader runs on its own thread so a `stop` reaches a running search (see
-//! [`crate::protocol::input`]). Every command gets exactly one reply:
+//! Commands run one after another, searches included, each while the
+//! hub reads the lines that arrive ([`crate::protocol::serve::Hub::run`]);
+//! the reader runs on its own thread so a `stop` reaches a running search
+//! (see [`crate::protocol::input`]). Every command gets exactly one reply:
 //! `=[id] text` or `?[id] message`, then an empty line. Nothing else is
 //! ever written to the output, except `analyze`'s `info` lines, which come
 //! between its `=` and the empty line that ends its reply.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::{Answer, Progress};
@@ -23,19 +24,9 @@ use crate::protocol::command::{
     COMMANDS, Command, OutputFormat, ParseError, Shown, help_text, parse_line,
 };
 use crate::protocol::info::{Info, decision_lines, millis, progress_lines, render_lines};
-use crate::protocol::input::{Input, MAX_LINE, QUEUE, read_protocol_lines};
-use crate::protocol::{Protocol, gogui, kgs, nboard, ugi};
-
-/// What the session tells its caller when it ends.
-#[derive(Debug, PartialEq, Eq)]
-pub enum SessionEnd {
-    /// `quit` was received.
-    Quit,
-    /// The input ended.
-    EndOfInput,
-    /// The output was closed (a broken pipe): nobody listens any more.
-    OutputClosed,
-}
+use crate::protocol::input::{Input, MAX_LINE};
+use crate::protocol::serve::{Dialect, Hub, Output, SessionEnd, answered_genmove};
+use crate::protocol::{gogui, kgs};
 
 /// Why a command failed: a syntax error or the engine's refusal.
 enum Failure {
@@ -60,31 +51,6 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// The output side: replies and analysis lines, flushed as they are
-/// written. A failed write marks the output closed.
-pub(crate) struct Output<W: Write> {
-    out: Mutex<W>,
-    closed: AtomicBool,
-}
-
-impl<W: Write> Output<W> {
-    pub(crate) fn write(&self, text: &str) {
-        let Ok(mut out) = self.out.lock() else { return };
-        if out
-            .write_all(text.as_bytes())
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            self.closed
-                .store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-
-    pub(crate) fn is_closed(&self) -> bool {
-        self.closed.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
 fn id_text(id: Option<u64>) -> String {
     id.map(|i| i.to_string()).unwrap_or_default()
 }
@@ -97,132 +63,118 @@ fn failure(id: Option<u64>, text: &str) -> String {
     format!("?{} {}\n\n", id_text(id), text)
 }
 
-/// Runs a session over `input` and `output` until `quit`, the end of the
-/// input, or a closed output.
-pub fn run<R, W>(input: R, output: W, engine: Engine) -> SessionEnd
-where
-    R: BufRead + Send + 'static,
-    W: Write + Send,
-{
-    run_protocol(input, output, engine, Protocol::Gtp)
+/// Serves a GTP session from the hub until `quit`, the end of the input,
+/// or a closed output.
+pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, engine: Engine) -> SessionEnd {
+    crate::protocol::serve::serve(
+        hub,
+        engine,
+        Gtp {
+            format: OutputFormat::Text,
+        },
+    )
 }
 
-/// [`run`] in `protocol` from the first line (`--protocol`).
-pub fn run_protocol<R, W>(input: R, output: W, mut engine: Engine, protocol: Protocol) -> SessionEnd
-where
-    R: BufRead + Send + 'static,
-    W: Write + Send,
-{
-    let (tx, rx) = sync_channel(QUEUE);
-    // The reader is detached: at `quit` it may still be blocked on input.
-    std::thread::spawn(move || read_protocol_lines(input, tx, protocol));
-    let out = Output {
-        out: Mutex::new(output),
-        closed: AtomicBool::new(false),
-    };
-    match protocol {
-        Protocol::Nboard => return nboard::serve(rx.iter(), &out, engine),
-        Protocol::Ugi => return ugi::serve(rx.iter(), &out, engine),
-        Protocol::Gtp => {}
-    }
-    let mut items = rx.iter().peekable();
-    // A first line that opens another protocol hands the session over.
-    if let Some(Input::Line { text, .. }) = items.peek() {
-        match Protocol::entered_by(text) {
-            Some(Protocol::Nboard) => return nboard::serve(items, &out, engine),
-            Some(Protocol::Ugi) => return ugi::serve(items, &out, engine),
-            _ => {}
-        }
-    }
-    // The form of `info` lines (`set output`): the session's, not the
-    // engine's, since only the protocol shows them.
-    let mut format = OutputFormat::Text;
-    for item in items {
-        match item {
-            Input::TooLong(id) => out.write(&failure(
-                id,
-                &format!("line too long (over {MAX_LINE} bytes)"),
-            )),
-            Input::NotUtf8 => out.write(&failure(None, "input is not valid UTF-8")),
-            Input::Line { text, cancel, at } => {
-                // GTP's hyphenated extensions (gogui-rules_*, kgs-*).
-                if let Some((id, reply)) =
-                    gogui::execute(&text, &mut engine).or_else(|| kgs::execute(&text, &mut engine))
-                {
-                    out.write(&match reply {
-                        Ok(text) => success(id, &text),
-                        Err(e) => failure(id, &e),
-                    });
-                    continue;
-                }
-                let line = parse_line(&text);
-                let quit = matches!(line.command, Ok(Command::Quit));
-                let refused = engine.human().and_then(|_| {
-                    human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?)
-                });
-                let reply = match line.command {
-                    Ok(_) if refused.is_some() => {
-                        Some(Err(Failure::Other(refused.unwrap_or_default())))
-                    }
-                    Ok(Command::Analyze {
-                        seat,
-                        budget,
-                        interval_ms,
-                        shown,
-                    }) => {
-                        let stream =
-                            Stream::new(&out, line.id, shown, format, interval_ms, &cancel);
-                        analyze(&mut engine, &stream, seat, budget, cancel.clone(), at);
-                        None
-                    }
-                    Ok(Command::Genmove {
-                        seat,
-                        budget,
-                        shown,
-                    }) if shown.multipv > 0 => {
-                        let interval = GENMOVE_INTERVAL_MS;
-                        let stream = Stream::new(&out, line.id, shown, format, interval, &cancel);
-                        genmove_streamed(&mut engine, &stream, seat, budget, cancel.clone(), at);
-                        None
-                    }
-                    Ok(Command::Genmove { seat, budget, .. }) => {
-                        genmove(&mut engine, &out, line.id, seat, budget, cancel, at)
-                    }
-                    Ok(Command::Set { name, value }) if name.eq_ignore_ascii_case("output") => {
-                        Some(match OutputFormat::parse(&value) {
-                            Some(f) => {
-                                format = f;
-                                Ok(String::new())
-                            }
-                            None => Err(Failure::Other(format!(
-                                "output must be text or json, not '{value}'"
-                            ))),
-                        })
-                    }
-                    Ok(Command::Get(Some(name))) if name.eq_ignore_ascii_case("output") => {
-                        Some(Ok(format.name().to_string()))
-                    }
-                    Ok(command) => Some(execute(&mut engine, command).map(|text| {
-                        // Human-seat mode: what the person saw happen.
-                        told_after(&mut engine, text)
-                    })),
-                    Err(e) => Some(Err(Failure::Parse(e))),
-                };
-                match reply {
-                    Some(Ok(text)) => out.write(&success(line.id, &text)),
-                    Some(Err(e)) => out.write(&failure(line.id, &e.to_string())),
-                    None => {}
-                }
-                if quit {
-                    return SessionEnd::Quit;
-                }
+/// The GTP session's own state.
+struct Gtp {
+    /// The form of `info` lines (`set output`): the session's, not the
+    /// engine's, since only the protocol shows them.
+    format: OutputFormat,
+}
+
+impl<W: Write + Send> Dialect<W> for Gtp {
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
+        let out = hub.out();
+        let (text, cancel, at) = match input {
+            Input::TooLong(id) => {
+                out.write(&failure(
+                    id,
+                    &format!("line too long (over {MAX_LINE} bytes)"),
+                ));
+                return None;
             }
+            Input::NotUtf8 => {
+                out.write(&failure(None, "input is not valid UTF-8"));
+                return None;
+            }
+            Input::End => return Some(SessionEnd::EndOfInput),
+            Input::Line { text, cancel, at } => (text, cancel, at),
+        };
+        let format = self.format;
+        // GTP's hyphenated extensions (gogui-rules_*, kgs-*).
+        if let Some((id, reply)) =
+            gogui::execute(&text, engine).or_else(|| kgs::execute(&text, engine))
+        {
+            out.write(&match reply {
+                Ok(text) => success(id, &text),
+                Err(e) => failure(id, &e),
+            });
+            return None;
         }
-        if out.is_closed() {
-            return SessionEnd::OutputClosed;
+        let line = parse_line(&text);
+        let quit = matches!(line.command, Ok(Command::Quit));
+        let refused = engine
+            .human()
+            .and_then(|_| human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?));
+        let reply = match line.command {
+            Ok(_) if refused.is_some() => Some(Err(Failure::Other(refused.unwrap_or_default()))),
+            Ok(Command::Analyze {
+                seat,
+                budget,
+                interval_ms,
+                shown,
+            }) => hub.run(&cancel, |out| {
+                let stream = Stream::new(out, line.id, shown, format, interval_ms, &cancel);
+                analyze(engine, &stream, seat, budget, cancel.clone(), at);
+                None
+            }),
+            Ok(Command::Genmove {
+                seat,
+                budget,
+                shown,
+            }) if shown.multipv > 0 => hub.run(&cancel, |out| {
+                let interval = GENMOVE_INTERVAL_MS;
+                let stream = Stream::new(out, line.id, shown, format, interval, &cancel);
+                genmove_streamed(engine, &stream, seat, budget, cancel.clone(), at);
+                None
+            }),
+            Ok(Command::Genmove { seat, budget, .. }) => hub.run(&cancel, |out| {
+                genmove(engine, out, line.id, seat, budget, cancel.clone(), at)
+            }),
+            Ok(Command::Set { name, value }) if name.eq_ignore_ascii_case("output") => {
+                Some(match OutputFormat::parse(&value) {
+                    Some(f) => {
+                        self.format = f;
+                        Ok(String::new())
+                    }
+                    None => Err(Failure::Other(format!(
+                        "output must be text or json, not '{value}'"
+                    ))),
+                })
+            }
+            Ok(Command::Get(Some(name))) if name.eq_ignore_ascii_case("output") => {
+                Some(Ok(format.name().to_string()))
+            }
+            // Human-seat mode (or a `game` that may start it): a command
+            // may make the engine play the other seats; a line that
+            // arrives meanwhile stops them.
+            Ok(command) if engine.human().is_some() || matches!(command, Command::Game { .. }) => {
+                hub.run(&cancel, |_| {
+                    engine.stop_with(cancel.clone());
+                    Some(execute(engine, command).map(|text| told_after(engine, text)))
+                })
+            }
+            Ok(command) => Some(execute(engine, command)),
+            Err(e) => Some(Err(Failure::Parse(e))),
+        };
+        let out = hub.out();
+        match reply {
+            Some(Ok(text)) => out.write(&success(line.id, &text)),
+            Some(Err(e)) => out.write(&failure(line.id, &e.to_string())),
+            None => {}
         }
+        quit.then_some(SessionEnd::Quit)
     }
-    SessionEnd::EndOfInput
 }
 
 /// A reply in human-seat mode: its text, then the lines told to the
@@ -379,6 +331,17 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         }
         Command::Play(words) => {
             let game = engine.game();
+            // After the game's end a pass changes nothing, and is taken
+            // as such: gogui-twogtp hands one program's last pass to the
+            // other (`play W PASS`).
+            let pass_at_end = match &words[..] {
+                [mv] => mv.eq_ignore_ascii_case("pass"),
+                [seat, mv] => game.parse_seat(seat).is_some() && mv.eq_ignore_ascii_case("pass"),
+                _ => false,
+            };
+            if pass_at_end && game.turn() == Turn::Over {
+                return Ok(String::new());
+            }
             let (seat, mv) = if words.len() >= 2 && game.parse_seat(&words[0]).is_some() {
                 (Some(words[0].as_str()), words[1..].join(" "))
             } else {
@@ -520,60 +483,6 @@ fn genmove<W: Write + Send>(
         Ok(None) => None,
         Ok(Some(mv)) => Some(Ok(mv)),
         Err(e) => Some(Err(e.into())),
-    }
-}
-
-/// `genmove`'s search, for any protocol: searches and plays, and sends
-/// the move through `send` when the search settles or, if that is late,
-/// from the time manager's watcher (see [`genmove`]). `Ok(None)`: sent; `Ok(Some(mv))`:
-/// decided without a search, for the caller to send; `Err`: refused
-/// before anything was sent.
-pub(crate) fn answered_genmove(
-    engine: &mut Engine,
-    seat: Option<Seat>,
-    budget: BudgetOverride,
-    cancel: Arc<AtomicBool>,
-    at: Instant,
-    reporter: Option<&(dyn Fn(&Progress) + Sync)>,
-    send: &(dyn Fn(&str) + Sync),
-) -> Result<Option<String>, EngineError> {
-    let answer = Answer::new(send);
-    // The time runs from when the line was read, not from when its turn
-    // came: a command queued behind others is still on time.
-    let request = Request::new(seat, budget, cancel, at)
-        .reporting(reporter)
-        .answering(&answer);
-    let started = Instant::now();
-    let decided = engine.genmove(&request);
-    let d = match decided {
-        Ok(d) => d,
-        // Refused (before any search: nothing was answered).
-        Err(e) if !answer.is_settled() => return Err(e),
-        Err(e) => {
-            log::error!("genmove failed after its answer: {e}");
-            return Ok(None);
-        }
-    };
-    log::info!(
-        "genmove {} score {:.3} iterations {} depth {} in {:?}{}{}",
-        d.mv,
-        d.score,
-        d.iterations,
-        d.depth,
-        started.elapsed(),
-        d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default(),
-        if answer.settled_early() {
-            " (answered early)"
-        } else {
-            ""
-        }
-    );
-    if answer.is_settled() {
-        Ok(None)
-    } else {
-        // Decided without a search (a forced or only move is settled too):
-        // replied by the caller.
-        Ok(Some(d.mv))
     }
 }
 

@@ -17,38 +17,47 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::control::Progress;
+use crate::control::ScoreKind;
 use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::Input;
 use crate::protocol::replay::{Bound, Replay};
-use crate::protocol::session::{Output, SessionEnd, answered_genmove};
+use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove, disc_margin, win_scale};
 
 /// UGI's null move, a pass.
 const NULL_MOVE: &str = "0000";
 
-/// Runs a UGI session over the reader's lines until `quit` or the end.
-pub(crate) fn serve<W: Write + Send>(
-    lines: impl Iterator<Item = Input>,
-    out: &Output<W>,
-    mut engine: Engine,
-) -> SessionEnd {
-    let send = |text: &str| out.write(&format!("{text}\n"));
-    let mut game = Replay::default();
-    for item in lines {
-        let (text, cancel, at) = match item.into_line() {
-            Ok(line) => line,
-            Err(why) => {
-                send(&format!("info string error: {why}"));
-                continue;
-            }
+/// Serves a UGI session from the hub until `quit` or the end.
+pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, engine: Engine) -> SessionEnd {
+    crate::protocol::serve::serve(hub, engine, Session::default())
+}
+
+/// What the session keeps besides the engine: the game the last
+/// `position` gave.
+#[derive(Default)]
+struct Session {
+    game: Replay,
+}
+
+impl<W: Write + Send> Dialect<W> for Session {
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
+        let game = &mut self.game;
+        let send = |text: &str| hub.out().write(&format!("{text}\n"));
+        let (text, cancel, at) = match input {
+            Input::End => return Some(SessionEnd::EndOfInput),
+            other => match other.into_line() {
+                Ok(line) => line,
+                Err(why) => {
+                    send(&format!("info string error: {why}"));
+                    return None;
+                }
+            },
         };
         let words: Vec<&str> = text.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
-            continue;
-        };
+        let (&command, args) = words.split_first()?;
         let two_seats = engine.game().num_seats() == 2;
         let reply: Result<(), String> = match command {
-            "uginewgame" | "position" | "go" | "query" if !two_seats => Err(format!(
+            "uginewgame" | "position" | "query" if !two_seats => Err(format!(
                 "UGI plays two-player games, not {} with {} seats",
                 engine.game().name(),
                 engine.game().num_seats()
@@ -63,40 +72,54 @@ pub(crate) fn serve<W: Write + Send>(
                 send("readyok");
                 Ok(())
             }
-            "uginewgame" => switch(&mut engine, &mut game, Ok(Replay::default())),
-            "setoption" => set_option(&mut engine, args),
+            "uginewgame" => switch(engine, game, Ok(Replay::default())),
+            "setoption" => set_option(engine, args),
             "position" => {
-                let next = parse_position(&engine, args);
-                switch(&mut engine, &mut game, next)
+                let next = parse_position(engine, args);
+                switch(engine, game, next)
                     .map_err(|e| format!("position refused, game unchanged: {e}"))
             }
-            "go" => match parse_go(&mut engine, args) {
-                Ok(bound) => {
-                    go(&mut engine, &game, bound, cancel, at, &send);
-                    Ok(())
+            "go" => {
+                // A runner waits for a best move after any `go`: an error
+                // is told, then the null move says there is none.
+                let bound = if two_seats {
+                    parse_go(engine, args)
+                } else {
+                    Err(format!(
+                        "UGI plays two-player games, not {} with {} seats",
+                        engine.game().name(),
+                        engine.game().num_seats()
+                    ))
+                };
+                match bound {
+                    Ok(bound) => hub.run(&cancel, |out| {
+                        let send = |text: &str| out.write(&format!("{text}\n"));
+                        go(engine, game, bound, cancel.clone(), at, &send);
+                    }),
+                    Err(e) => {
+                        send(&format!("info string error: {e}"));
+                        send(&format!("bestmove {NULL_MOVE}"));
+                    }
                 }
-                Err(e) => Err(e),
-            },
-            // A search has ended before this line is read.
+                Ok(())
+            }
+            // A search has ended before this line is taken.
             "stop" => Ok(()),
-            "query" => match query(&engine, args) {
+            "query" => match query(engine, args) {
                 Ok(answer) => {
                     send(&format!("response {answer}"));
                     Ok(())
                 }
                 Err(e) => Err(e),
             },
-            "quit" => return SessionEnd::Quit,
+            "quit" => return Some(SessionEnd::Quit),
             other => Err(format!("unknown command '{other}'")),
         };
         if let Err(e) = reply {
-            send(&format!("info string error: {e}"));
+            hub.out().write(&format!("info string error: {e}\n"));
         }
-        if out.is_closed() {
-            return SessionEnd::OutputClosed;
-        }
+        None
     }
-    SessionEnd::EndOfInput
 }
 
 /// `go`: searches without playing and answers `bestmove`, after an
@@ -115,6 +138,7 @@ fn go(
     // The first `info` waits an interval too: a quick search sends only
     // the one before its answer.
     let last = Mutex::new((Instant::now(), Progress::default()));
+    let units = Units::of(engine);
     // Nothing follows `bestmove`: reports of a search that runs on after
     // its answer are dropped.
     let answered = AtomicBool::new(false);
@@ -126,7 +150,7 @@ fn go(
         last.1 = p.clone();
         if last.0.elapsed() >= INFO_INTERVAL {
             last.0 = Instant::now();
-            send(&info_line(p, at.elapsed()));
+            send(&info_line(p, at.elapsed(), units));
         }
     };
     let answer = |mv: &str| {
@@ -138,7 +162,7 @@ fn go(
         if p.pv.first().map(String::as_str) != Some(mv) {
             p.pv = vec![mv.to_string()];
         }
-        send(&info_line(&p, at.elapsed()));
+        send(&info_line(&p, at.elapsed(), units));
         send(&format!("bestmove {}", move_out(mv)));
     };
     let decided = match bound {
@@ -343,18 +367,43 @@ fn query(engine: &Engine, args: &[&str]) -> Result<String, String> {
     })
 }
 
-/// A value in `[0, 1]` as UCI's centipawns: 200 x (value - 1/2), so a
-/// sure win is +100 and an even game 0.
-fn centipawns(value: f64) -> i64 {
-    ((value - 0.5) * 200.0).round() as i64
+/// How the game in play's values are shown: Othello's in discs (with
+/// the logistic scale that turns a win chance into discs).
+#[derive(Clone, Copy)]
+struct Units {
+    othello: Option<f64>,
 }
 
-fn info_line(p: &Progress, elapsed: Duration) -> String {
+impl Units {
+    fn of(engine: &Engine) -> Units {
+        Units {
+            othello: (engine.game().name() == "othello").then(|| win_scale(engine)),
+        }
+    }
+}
+
+/// A score as UCI's centipawns, by its kind ([`ScoreKind`]): for Othello
+/// the disc margin times 100 (exact where solved, an evaluation's
+/// predicted margin, a win chance's margin by the logistic); for the other
+/// games an exact margin times 100, an evaluation `e` as `100 e`, a win
+/// chance `p` as `200 (p - 1/2)`. `None` where no value is known: the
+/// line then has no `score`.
+fn centipawns(kind: ScoreKind, score: f64, exact: Option<i32>, units: Units) -> Option<i64> {
+    let pawns = match units.othello {
+        Some(scale) => disc_margin(kind, score, exact, scale)?,
+        None => kind.margin(score, exact, 1.0, |p| 2.0 * (p - 0.5))?,
+    };
+    Some((pawns * 100.0).round() as i64)
+}
+
+fn info_line(p: &Progress, elapsed: Duration, units: Units) -> String {
     let pv: Vec<String> = p.pv.iter().map(|m| move_out(m)).collect();
+    let score = centipawns(p.kind, p.score, p.exact, units)
+        .map(|cp| format!(" score cp {cp}"))
+        .unwrap_or_default();
     format!(
-        "info depth {} score cp {} nodes {} time {} pv {}",
+        "info depth {}{score} nodes {} time {} pv {}",
         p.depth,
-        centipawns(p.score),
         p.iterations,
         elapsed.as_millis(),
         pv.join(" ")

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use crate::control::Pacer;
 use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
-use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
+use crate::search::{
+    Ask, Candidate, Control, Progress, ScoreKind, Search, SearchResult, lines_text,
+};
 use crate::zeroed::ZeroedTable;
 use abdada::{BUSY_DEPTH, Busy, Take};
 use iterations::{Completed, Iterations};
@@ -861,6 +863,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let mut result = SearchResult {
             best: first[0],
             score: 0.5,
+            kind: ScoreKind::None,
             iterations: 0,
             depth: 0,
             pv: vec![first[0]],
@@ -919,6 +922,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 result = SearchResult {
                     best: mv,
                     score: score_to_value(score),
+                    kind: ScoreKind::Eval,
                     iterations: w.nodes,
                     depth,
                     pv: w.pv(root, mv, depth as usize),
@@ -933,6 +937,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         elapsed: started.elapsed(),
                         best: root.move_text(mv),
                         score: result.score,
+                        kind: ScoreKind::Eval,
+                        exact: None,
                         pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
                         lines: lines_text(root, &result.lines),
                     });

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::control::{Budget, Control, Progress, TimeUse};
 use crate::extras::Solver;
 use crate::game::Game;
-use crate::search::{Ask, Candidate, Search, SearchResult, lines_text};
+use crate::search::{Ask, Candidate, ScoreKind, Search, SearchResult, lines_text};
 
 /// The value in `[0, 1]` of an exact margin: a win, a draw or a loss.
 fn outcome_value(exact: i32) -> f64 {
@@ -151,6 +151,8 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                         elapsed: control.elapsed(),
                         best: root.move_text(mv),
                         score: outcome_value(exact),
+                        kind: ScoreKind::Exact,
+                        exact: Some(exact),
                         pv: vec![root.move_text(mv)],
                         lines: lines_text(root, &lines),
                         ..Progress::default()
@@ -159,6 +161,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                 return SearchResult {
                     best: mv,
                     score: outcome_value(exact),
+                    kind: ScoreKind::Exact,
                     iterations: 0,
                     depth: 0,
                     pv: vec![mv],

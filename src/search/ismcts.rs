@@ -479,6 +479,8 @@ impl<G: Game> Run<G> {
             elapsed,
             best: root.move_text(best.mv),
             score: mean(best),
+            kind: crate::search::ScoreKind::WinChance,
+            exact: None,
             pv: self
                 .tree
                 .pv()
@@ -594,6 +596,7 @@ impl<G: Game> Search<G> for Ismcts {
             Some((best, score)) => SearchResult {
                 best,
                 score,
+                kind: crate::search::ScoreKind::WinChance,
                 iterations,
                 depth: max_depth,
                 pv: match runs[0].tree.pv() {

@@ -523,6 +523,8 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 .map(|m| root.move_text(m))
                 .unwrap_or_default(),
             score: best.map_or(0.5, |(_, s)| f64::from(s.mean)),
+            kind: crate::search::ScoreKind::WinChance,
+            exact: None,
             pv: self
                 .principal_variation()
                 .into_iter()
@@ -761,6 +763,7 @@ impl<G: Game> Search<G> for Mcts<G> {
         SearchResult {
             best: best.0,
             score: best.1,
+            kind: crate::search::ScoreKind::WinChance,
             iterations,
             depth,
             pv,

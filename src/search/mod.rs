@@ -8,7 +8,7 @@
 
 use crate::game::{Game, Rng, Seat};
 
-pub use crate::control::{Budget, Control, Progress, RootLine, TimeUse};
+pub use crate::control::{Budget, Control, Progress, RootLine, ScoreKind, TimeUse};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -29,6 +29,8 @@ pub struct SearchResult<M> {
     pub best: M,
     /// Its value for the deciding seat (see [`Progress::score`]).
     pub score: f64,
+    /// What the score is ([`ScoreKind`]), set by the search.
+    pub kind: ScoreKind,
     /// Iterations (or nodes) spent.
     pub iterations: u64,
     /// Depth reached.
@@ -45,12 +47,13 @@ pub struct SearchResult<M> {
 
 impl<M: Copy> SearchResult<M> {
     /// The result of a move chosen without a search of its value (the only
-    /// legal move, a random one, or a fallback), after `iterations`: an
-    /// even score, the move alone as the line.
+    /// legal move, a random one, or a fallback), after `iterations`: no
+    /// value known (an even score), the move alone as the line.
     pub fn unsearched(mv: M, iterations: u64) -> SearchResult<M> {
         SearchResult {
             best: mv,
             score: 0.5,
+            kind: ScoreKind::None,
             iterations,
             depth: 0,
             pv: vec![mv],

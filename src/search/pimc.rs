@@ -201,6 +201,8 @@ fn pull<G: Game>(
                     elapsed,
                     best: root.move_text(m),
                     score: v,
+                    kind: crate::search::ScoreKind::WinChance,
+                    exact: None,
                     pv: vec![root.move_text(m)],
                     lines: lines_text(root, &ranked(&values, control.multipv())),
                 })
@@ -295,6 +297,7 @@ impl<G: Game> Search<G> for Pimc {
             Some((m, v)) => SearchResult {
                 best: m,
                 score: v,
+                kind: crate::search::ScoreKind::WinChance,
                 iterations,
                 depth: max_plies,
                 pv: vec![m],

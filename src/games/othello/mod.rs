@@ -288,6 +288,13 @@ impl Othello {
             "O" | "o" => WHITE,
             _ => return Err(bad(format!("bad side to move '{side}' (expected X or O)"))),
         };
+        // Composed boards (problems, tests) are taken as they are, but a
+        // board with no disc at all is nothing to play or search.
+        if black | white == 0 {
+            return Err(bad(
+                "the board has no discs (an Othello game starts with 4 and never loses one)".into(),
+            ));
+        }
         Othello::from_bitboards(black, white, seat)
     }
 }

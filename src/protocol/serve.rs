@@ -1,0 +1,386 @@
+//! The hub every dialect is served from: the serving loop ([`serve`]),
+//! the output ([`Output`]), the lines as the session takes them
+//! ([`Hub`]), the rule for lines that arrive while a search runs
+//! ([`Hub::run`]), and the `genmove` every dialect that plays shares
+//! ([`answered_genmove`]). It knows no dialect's words but through
+//! [`Protocol`]; the dialects (GTP in `session`, `nboard`, `ugi`) import
+//! it, never the reverse.
+//!
+//! While a command runs (a search, or a human-seat move that makes the
+//! engine play the other seats), every line that arrives is read at once,
+//! not left behind the search: a line that changes the state the search
+//! is for stops it and takes effect after it, in order; a `stop` or
+//! NBoard's `ping` stops it; UGI's `isready` is answered at once; the end
+//! of the input stops it and every search after it, so the session ends
+//! within a second. Only what the reader waited for arrives so: lines
+//! sent with the command (a script's lines all at once, and the end
+//! after them) wait their turn, as before, whatever the threads' timing.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::control::ScoreKind;
+use crate::control::{Answer, Progress};
+use crate::engine::{BudgetOverride, Engine, EngineError, Request, Settings};
+use crate::game::Seat;
+use crate::protocol::dialect::{During, Protocol};
+use crate::protocol::input::{Input, QUEUE, Read, read_protocol_lines};
+
+/// What the session tells its caller when it ends.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// `quit` was received.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// The output was closed (a broken pipe): nobody listens any more.
+    OutputClosed,
+}
+
+/// The output side: replies and analysis lines, flushed as they are
+/// written. A failed write marks the output closed.
+pub struct Output<W: Write> {
+    out: Mutex<W>,
+    closed: AtomicBool,
+}
+
+impl<W: Write> Output<W> {
+    /// An output writing to `out`.
+    pub fn new(out: W) -> Output<W> {
+        Output {
+            out: Mutex::new(out),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    /// Writes `text` and flushes it.
+    pub fn write(&self, text: &str) {
+        let Ok(mut out) = self.out.lock() else { return };
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            self.closed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a write has failed (nobody reads any more).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+}
+
+/// The least wait for a line for it to count as the client's later
+/// write (see [`Pump`]): a line already in the reader's buffer takes
+/// microseconds.
+const ARRIVAL_WAIT: Duration = Duration::from_millis(2);
+
+/// How often the line pump looks whether the command it watches has
+/// ended, at most: what a search's end waits for the pump.
+const PUMP_POLL: Duration = Duration::from_millis(1);
+
+/// The lines as the session takes them, and the output: what every
+/// dialect is served from.
+pub struct Hub<W: Write> {
+    out: Output<W>,
+    protocol: Protocol,
+    /// The reader's lines; `None` once the end was taken.
+    rx: Option<Receiver<Read>>,
+    /// Lines read while a command ran, to be taken next, in order.
+    pending: VecDeque<Read>,
+    /// The number of the last line taken (the reader stamps each line
+    /// with it).
+    taken: Arc<AtomicU64>,
+    /// The end of the input arrived while a command ran: every search
+    /// from now on starts stopped.
+    closing: bool,
+    /// The last command run was stopped by a line that changes the state.
+    superseded: bool,
+}
+
+impl<W: Write> Hub<W> {
+    /// Starts the reader on its own thread (detached: at `quit` it may
+    /// still be blocked on input) and takes the session's protocol: the
+    /// one given, or for GTP the one its first line enters.
+    pub fn start<R>(input: R, output: W, protocol: Protocol) -> Hub<W>
+    where
+        R: BufRead + Send + 'static,
+    {
+        let (tx, rx) = sync_channel(QUEUE);
+        let taken = Arc::new(AtomicU64::new(0));
+        let stamp = taken.clone();
+        std::thread::spawn(move || read_protocol_lines(input, tx, protocol, &stamp));
+        let mut hub = Hub {
+            out: Output::new(output),
+            protocol,
+            rx: Some(rx),
+            pending: VecDeque::new(),
+            taken,
+            closing: false,
+            superseded: false,
+        };
+        if protocol == Protocol::Gtp
+            && let Some(first) = hub.rx.as_ref().and_then(|rx| rx.recv().ok())
+        {
+            if let Input::Line { text, .. } = &first.input
+                && let Some(entered) = Protocol::entered_by(text)
+            {
+                hub.protocol = entered;
+            }
+            hub.pending.push_back(first);
+        }
+        hub
+    }
+
+    /// The protocol the session speaks.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// The output.
+    pub fn out(&self) -> &Output<W> {
+        &self.out
+    }
+
+    /// The next input to run, `None` at the end of the input.
+    pub fn take(&mut self) -> Option<Input> {
+        let read = match self.pending.pop_front() {
+            Some(read) => read,
+            None => self.rx.as_ref()?.recv().ok()?,
+        };
+        self.taken.store(read.seq, Ordering::Release);
+        if matches!(read.input, Input::End) {
+            self.rx = None;
+            self.pending.clear();
+            return None;
+        }
+        Some(read.input)
+    }
+
+    /// Whether the last command run under [`Hub::run`] was stopped by a
+    /// line that changes the state it was for (NBoard then answers
+    /// nothing for it).
+    pub fn superseded(&self) -> bool {
+        self.superseded
+    }
+
+    /// Runs `work` (given the output), the command just taken, whose stop
+    /// flag is `cancel`,
+    /// while the lines that arrive meanwhile are read: one that changes
+    /// the state ([`During::Changes`]) or stops ([`During::Stops`])
+    /// raises `cancel`, as the end of the input does; UGI's `isready` is
+    /// answered at once; each line is kept to be taken after `work`, in
+    /// order. Lines that came with the command (the reader did not wait
+    /// for them: [`Read::waited`]) only wait.
+    pub fn run<T>(&mut self, cancel: &Arc<AtomicBool>, work: impl FnOnce(&Output<W>) -> T) -> T
+    where
+        W: Send,
+    {
+        self.superseded = false;
+        if self.closing {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        let Some(rx) = self.rx.take() else {
+            return work(&self.out);
+        };
+        let done = AtomicBool::new(false);
+        let pump = Pump {
+            protocol: self.protocol,
+            cancel,
+            done: &done,
+            room: QUEUE.saturating_sub(self.pending.len()),
+            out: &self.out,
+        };
+        let (result, (rx, kept, seen)) = std::thread::scope(|scope| {
+            let pumping = scope.spawn(move || pump.pump(rx));
+            let result = work(&self.out);
+            done.store(true, Ordering::Release);
+            match pumping.join() {
+                Ok(pumped) => (result, pumped),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        self.rx = Some(rx);
+        self.pending.extend(kept);
+        self.superseded = seen.superseded;
+        self.closing |= seen.closing;
+        result
+    }
+}
+
+/// What the pump saw while a command ran.
+#[derive(Default)]
+struct Seen {
+    superseded: bool,
+    closing: bool,
+}
+
+/// Reads lines while a command runs (see [`Hub::run`]).
+struct Pump<'a, W: Write> {
+    protocol: Protocol,
+    cancel: &'a Arc<AtomicBool>,
+    done: &'a AtomicBool,
+    /// Lines it may keep: a peer that writes without reading is held
+    /// back by the pipe, not buffered.
+    room: usize,
+    out: &'a Output<W>,
+}
+
+impl<W: Write> Pump<'_, W> {
+    fn pump(self, rx: Receiver<Read>) -> (Receiver<Read>, Vec<Read>, Seen) {
+        let mut kept = Vec::new();
+        let mut seen = Seen::default();
+        while !self.done.load(Ordering::Acquire) {
+            if kept.len() >= self.room {
+                std::thread::sleep(PUMP_POLL);
+                continue;
+            }
+            let read = match rx.recv_timeout(PUMP_POLL) {
+                Ok(read) => read,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            // Waited for: the client's later write (or its closing the
+            // input), not a line sent with the command.
+            let arrived = read.waited >= ARRIVAL_WAIT;
+            let during = match &read.input {
+                Input::Line { text, .. } => self.protocol.during_search(text),
+                Input::End => {
+                    if arrived {
+                        self.cancel.store(true, Ordering::Relaxed);
+                        seen.closing = true;
+                    }
+                    kept.push(read);
+                    break;
+                }
+                _ => During::Waits,
+            };
+            match during {
+                During::Answered(text) => {
+                    self.out.write(&format!("{text}\n"));
+                    continue;
+                }
+                During::Changes if arrived => {
+                    self.cancel.store(true, Ordering::Relaxed);
+                    seen.superseded = true;
+                }
+                During::Stops if arrived => self.cancel.store(true, Ordering::Relaxed),
+                _ => {}
+            }
+            kept.push(read);
+        }
+        (rx, kept, seen)
+    }
+}
+
+/// A dialect: how one input is run. The hub's [`serve`] loop takes the
+/// inputs and hands them over one at a time.
+pub trait Dialect<W: Write + Send> {
+    /// Runs `input` (a line, or one refused as it was read); `Some` ends
+    /// the session.
+    fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd>;
+}
+
+/// The serving loop: every input in order through `dialect`, until it
+/// ends the session, the input ends or the output is closed.
+pub fn serve<W: Write + Send>(
+    hub: &mut Hub<W>,
+    mut engine: Engine,
+    mut dialect: impl Dialect<W>,
+) -> SessionEnd {
+    while let Some(input) = hub.take() {
+        if let Some(end) = dialect.input(hub, &mut engine, input) {
+            return end;
+        }
+        if hub.out().is_closed() {
+            return SessionEnd::OutputClosed;
+        }
+    }
+    SessionEnd::EndOfInput
+}
+
+/// `genmove`'s search, for any protocol: searches and plays, and sends
+/// the move through `send` when the search settles or, if that is late,
+/// from the time manager's watcher (its time is up, or `stop` came),
+/// which answers with the search's best move so far (`engine::time`).
+/// `Ok(None)`: sent; `Ok(Some(mv))`: decided without a search, for the
+/// caller to send; `Err`: refused before anything was sent.
+pub fn answered_genmove(
+    engine: &mut Engine,
+    seat: Option<Seat>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+    reporter: Option<&(dyn Fn(&Progress) + Sync)>,
+    send: &(dyn Fn(&str) + Sync),
+) -> Result<Option<String>, EngineError> {
+    let answer = Answer::new(send);
+    // The time runs from when the line was read, not from when its turn
+    // came: a command queued behind others is still on time.
+    let request = Request::new(seat, budget, cancel, at)
+        .reporting(reporter)
+        .answering(&answer);
+    let started = Instant::now();
+    let decided = engine.genmove(&request);
+    let d = match decided {
+        Ok(d) => d,
+        // Refused (before any search: nothing was answered).
+        Err(e) if !answer.is_settled() => return Err(e),
+        Err(e) => {
+            log::error!("genmove failed after its answer: {e}");
+            return Ok(None);
+        }
+    };
+    log::info!(
+        "genmove {} score {:.3} iterations {} depth {} in {:?}{}{}",
+        d.mv,
+        d.score,
+        d.iterations,
+        d.depth,
+        started.elapsed(),
+        d.exact.map(|e| format!(" exact {e:+}")).unwrap_or_default(),
+        if answer.settled_early() {
+            " (answered early)"
+        } else {
+            ""
+        }
+    );
+    if answer.is_settled() {
+        Ok(None)
+    } else {
+        // Decided without a search (a forced or only move is settled too):
+        // replied by the caller.
+        Ok(Some(d.mv))
+    }
+}
+
+/// How many discs Othello's evaluation unit is: the evaluation is the
+/// predicted final margin / 64.
+const EVAL_DISCS: f64 = 64.0;
+
+/// A score of `kind` (and its exact margin, if any) as an Othello disc
+/// margin for the side to move, as NBoard shows every value and UGI an
+/// Othello one: an exact margin as it is; an evaluation times 64; a win
+/// chance turned into the margin the engine's logistic gives that chance
+/// (`win_scale`: see [`win_scale`]); `None` where no value is known.
+pub fn disc_margin(kind: ScoreKind, score: f64, exact: Option<i32>, win_scale: f64) -> Option<f64> {
+    kind.margin(score, exact, EVAL_DISCS, |p| {
+        let p = p.clamp(1e-6, 1.0 - 1e-6);
+        (EVAL_DISCS * (p / (1.0 - p)).ln() / win_scale).clamp(-EVAL_DISCS, EVAL_DISCS)
+    })
+}
+
+/// The logistic scale that turns an Othello win chance into a margin:
+/// the engine's `eval_win_scale`, Othello's tuning row where it is off.
+pub fn win_scale(engine: &Engine) -> f64 {
+    engine
+        .settings()
+        .eval_win_scale
+        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
+        .unwrap_or(1.0)
+}

@@ -1,0 +1,189 @@
+//! A value is a value: a forced move (one legal move) is searched like
+//! any other where its value is shown, and its value is the value of the
+//! position after it searched alone (negated: the other side moves
+//! there); each protocol shows a value in its own unit by its kind, and
+//! the "no value" form where none is known.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use tabula::control::ScoreKind;
+use tabula::engine::{BudgetOverride, Decision, Engine, Request};
+use tabula::game::Turn;
+
+/// Analyses the position `text` to `depth` on a fresh engine, after
+/// playing `then` if given; with the solver where it reaches, or
+/// alpha-beta alone.
+fn analyse(text: &str, then: Option<&str>, depth: u32, solve: bool) -> Decision {
+    let mut e = Engine::new(1).expect("engine");
+    if !solve {
+        e.set("solve_reach", "0").expect("setting");
+    }
+    e.set_position(text).expect("position");
+    if let Some(mv) = then {
+        e.play(None, mv).expect("the forced move");
+    }
+    let budget = BudgetOverride {
+        depth: Some(depth),
+        ..BudgetOverride::default()
+    };
+    let request = Request::new(
+        None,
+        budget,
+        Arc::new(AtomicBool::new(false)),
+        Instant::now(),
+    );
+    e.analyze(&request).expect("analysis")
+}
+
+/// Othello positions with one legal move whose game goes on after it,
+/// from random games (a fixed generator): their texts and the move.
+fn forced_positions(count: usize) -> Vec<(String, String, u32)> {
+    let mut found = Vec::new();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut e = Engine::new(3).expect("engine");
+    while found.len() < count {
+        e.restart();
+        let mut plies = 0;
+        while e.game().turn() != Turn::Over {
+            let moves = e.game().legal_moves();
+            if let [only] = &moves[..] {
+                let text = e.game().position_text().expect("text");
+                let mut after = Engine::new(1).expect("engine");
+                after.set_position(&text).expect("position");
+                after.play(None, only).expect("move");
+                if after.game().turn() != Turn::Over {
+                    found.push((text, only.clone(), 60 - plies));
+                    if found.len() == count {
+                        break;
+                    }
+                }
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize].clone();
+            e.play(None, &mv).expect("legal");
+            plies += 1;
+        }
+    }
+    found
+}
+
+#[test]
+fn a_forced_move_s_value_is_the_value_after_it_searched_alone() {
+    let positions = forced_positions(50);
+    let (mut exact, mut eval) = (0, 0);
+    for ((text, only, _), solve) in positions.iter().flat_map(|p| [(p, true), (p, false)]) {
+        let depth = 4;
+        let d = analyse(text, None, depth, solve);
+        assert_eq!(&d.mv, only, "{text}");
+        assert_ne!(
+            d.kind,
+            ScoreKind::None,
+            "a forced move gets a value: {text}"
+        );
+        let alone = analyse(text, Some(only), depth - 1, solve);
+        assert_eq!(d.kind, alone.kind, "{text}");
+        match d.kind {
+            ScoreKind::Exact => {
+                exact += 1;
+                assert_eq!(
+                    d.exact.map(|m| -m),
+                    alone.exact,
+                    "{text}: {d:?} against {alone:?}"
+                );
+            }
+            _ => {
+                eval += 1;
+                assert!(
+                    (d.score - (1.0 - alone.score)).abs() < 1e-9,
+                    "{text}: {d:?} against {alone:?}"
+                );
+            }
+        }
+    }
+    eprintln!("forced moves: {exact} solved, {eval} searched to a depth");
+    assert!(
+        eval > 0 && exact > 0,
+        "both kinds: {exact} solved, {eval} evaluated"
+    );
+}
+
+/// A session in `protocol` on `engine`: its output.
+fn session(engine: Engine, protocol: tabula::protocol::Protocol, input: &str) -> String {
+    let mut out = Vec::new();
+    tabula::protocol::run_protocol(
+        std::io::Cursor::new(input.as_bytes().to_vec()),
+        &mut out,
+        engine,
+        protocol,
+    );
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// The GGF board of an engine position text.
+fn ggf(text: &str) -> String {
+    let (squares, side) = text.split_once(' ').expect("squares and side");
+    let squares: String = squares
+        .chars()
+        .map(|c| match c {
+            'X' => '*',
+            other => other,
+        })
+        .collect();
+    let side = if side.trim() == "X" { "*" } else { "O" };
+    format!("(;GM[Othello]BO[8 {squares} {side}];)")
+}
+
+#[test]
+fn nboard_shows_a_forced_move_s_real_value_and_every_protocol_its_no_value_form() {
+    use tabula::protocol::Protocol;
+    for (text, only, _) in forced_positions(6) {
+        let d = analyse(&text, None, 4, true);
+        let discs = match d.kind {
+            ScoreKind::Exact => f64::from(d.exact.expect("margin")),
+            _ => (d.score - 0.5) * 128.0,
+        };
+        let out = session(
+            Engine::new(1).expect("engine"),
+            Protocol::Nboard,
+            &format!("nboard 2\nset depth 4\nset game {}\ngo\n", ggf(&text)),
+        );
+        let answer = out
+            .lines()
+            .find(|l| l.starts_with("=== "))
+            .unwrap_or_else(|| panic!("{out}"));
+        let want = format!(
+            "=== {}/{discs:.2}/",
+            only.to_ascii_uppercase().replace("PASS", "PA")
+        );
+        assert!(answer.starts_with(&want), "{answer} against {want}: {text}");
+    }
+    // No value known (a random move): NBoard's move alone, UGI's info
+    // line without a score, GTP's info line without a score.
+    let mut e = Engine::new(1).expect("engine");
+    e.set("search", "random").expect("setting");
+    let out = session(e, Protocol::Nboard, "nboard 2\ngo\n");
+    let answer = out.lines().find(|l| l.starts_with("=== ")).unwrap_or("");
+    assert_eq!(answer.len(), 6, "the move alone: {out}");
+    let mut e = Engine::new(1).expect("engine");
+    e.set("search", "random").expect("setting");
+    let out = session(e, Protocol::Ugi, "ugi\nposition startpos\ngo depth 2\n");
+    let info = out
+        .lines()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or("");
+    assert!(!info.contains("score"), "{out}");
+    let mut e = Engine::new(1).expect("engine");
+    e.set("search", "random").expect("setting");
+    let out = session(e, Protocol::Gtp, "analyze iterations=1\n");
+    assert!(
+        out.contains("info move ") && !out.contains("score"),
+        "{out}"
+    );
+}
