@@ -1,14 +1,30 @@
 //! Human-seat mode: a person at the terminal plays one seat
 //! (`game hearts human=south`), the engine deals and plays every other
 //! seat as its turn comes, and the person sees only what that seat may
-//! see: its own view in `showboard`, and the other seats' moves as the
-//! game's `tell` gives them to a seat-bound player. Commands that would
-//! show more (the history with its deals, an analysis over sampled
-//! hands) or that belong to a referee are refused.
+//! see: its own view in `showboard`, the other seats' moves as the game's
+//! `tell` gives them to a seat-bound player, and the boundaries of tricks,
+//! hands and rounds ([`Watcher`]). Commands that would show more (the
+//! history with its deals, an analysis over sampled hands, the seed that
+//! deals the other hands) or that belong to a referee are refused.
+//!
+//! Each human-seat game deals from its own seed: the one given with it
+//! (`seed=N`), else one drawn from a generator the person never sees.
+//! The seed stays secret while the game is on (`get seed` and `set seed`
+//! are refused, `get` hides it) and is told with the result.
 
+mod watch;
+
+pub use watch::{Watcher, count};
+
+use rand::{RngCore, SeedableRng};
+
+use crate::engine::Engine;
 use crate::engine::error::EngineError;
+use crate::engine::settings::Settings;
 use crate::engine::table::AnyGame;
-use crate::game::{Seat, Turn};
+use crate::game::{Game, Rng, Seat, Turn};
+use crate::games::{self, GameVisitor};
+use crate::options::Options;
 
 /// The game option that starts human-seat mode.
 pub const OPTION: &str = "human";
@@ -67,19 +83,248 @@ pub fn check_person_plays(
     }
 }
 
-/// Why a command is refused in human-seat mode, for those that would show
-/// what the person's seat may not see or that belong to a referee.
-pub fn refusal(command: &str) -> Option<String> {
-    let why = match command {
+/// Where the seeds of human-seat games come from: a generator seeded
+/// from the session seed (so that `--seed N` or `set seed N` repeats a
+/// session), which no reply ever tells; and the seed of the game in play.
+#[derive(Clone, Debug)]
+pub struct Secrets {
+    source: Rng,
+    game_seed: Option<u64>,
+}
+
+/// Mixed into the session seed for the source of game seeds, so that a
+/// game seed is not the first draw of a generator the person may seed.
+const SOURCE_SALT: u64 = 0x5EC2_E7D1_A1B0_u64;
+
+impl Secrets {
+    /// The secrets of a session seeded with `seed`.
+    pub fn new(seed: u64) -> Secrets {
+        Secrets {
+            source: Rng::seed_from_u64(seed ^ SOURCE_SALT),
+            game_seed: None,
+        }
+    }
+
+    /// The seed of the human-seat game in play, if one is.
+    pub fn game_seed(&self) -> Option<u64> {
+        self.game_seed
+    }
+}
+
+/// A game starts (`game`, `clear_board`): in human-seat mode it deals
+/// from its own seed, `chosen` (the person's `seed=N`, already in force)
+/// or a fresh one from the secret source.
+pub(super) fn start_game(engine: &mut Engine, chosen: bool) {
+    if engine.human.is_none() {
+        engine.secrets.game_seed = None;
+        return;
+    }
+    let seed = if chosen {
+        engine.settings.seed
+    } else {
+        let seed = engine.secrets.source.next_u64();
+        engine.settings.seed = seed;
+        engine.rng = Rng::seed_from_u64(seed);
+        seed
+    };
+    engine.secrets.game_seed = Some(seed);
+}
+
+/// Whether a human-seat game is on (not over).
+fn game_on(engine: &Engine) -> bool {
+    engine.human.is_some() && engine.game().turn() != Turn::Over
+}
+
+/// Why a command (its words, without the id) is refused in human-seat
+/// mode: those that would show what the person's seat may not see, that
+/// would let them rebuild it (the seed while the game is on), or that
+/// belong to a referee. `None` outside the mode.
+pub fn refusal<'a>(engine: &Engine, mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    engine.human?;
+    let command = words.next()?.to_ascii_lowercase();
+    let seed_named = words
+        .next()
+        .and_then(Settings::canonical_name)
+        .is_some_and(|n| n == "seed");
+    let why = match command.as_str() {
         "genmove" | "analyze" => "the engine moves the other seats by itself; play your own move",
         "history" => {
             "the history holds the deal; the replies to play told you every move you may see"
         }
-        "undo" => "not in human-seat mode",
+        "undo" if !perfect_information(engine.game()) => {
+            "a card once played stays played (you have seen the cards played after it)"
+        }
         "deal" => "the engine deals in human-seat mode",
+        "get" if seed_named && game_on(engine) => {
+            "the seed is told when the game ends (it would deal the other hands again)"
+        }
+        "set" if seed_named && game_on(engine) => {
+            "the seed is fixed for the game in play (game NAME human=SEAT seed=N chooses one)"
+        }
         _ => return None,
     };
     Some(format!(
         "{command}: {why} (game NAME without human= ends the mode)"
     ))
+}
+
+/// `get`'s listing: every setting, the seed hidden while a human-seat
+/// game is on.
+pub fn settings_listing(engine: &Engine) -> Vec<String> {
+    let hide = game_on(engine);
+    engine
+        .settings()
+        .listing()
+        .into_iter()
+        .map(|line| match line.split_once(' ') {
+            Some(("seed", _)) if hide => "seed (told when the game ends)".to_string(),
+            _ => line,
+        })
+        .collect()
+}
+
+/// The commands whose reply in human-seat mode always ends with who is
+/// to move: those that change the game.
+const CHANGES: &[&str] = &[
+    "game",
+    "play",
+    "clear_board",
+    "set",
+    "undo",
+    "setboard",
+    "position",
+    "boardsize",
+];
+
+/// A reply in human-seat mode: its text, then the lines told to the
+/// person since the last reply (the other seats' moves, their own new
+/// cards, the tricks, hands and rounds that ended), then who is to move,
+/// or the result (`result`: the session's `over ...` text) and the
+/// game's seed. A reply to a command that changes the game always ends
+/// with that line. Outside the mode, the text alone.
+pub fn reply(
+    engine: &mut Engine,
+    command: &str,
+    text: String,
+    result: fn(&Engine) -> String,
+) -> String {
+    let Some(h) = engine.human else {
+        return text;
+    };
+    let mut lines = engine.take_told();
+    let changes = CHANGES.iter().any(|c| c.eq_ignore_ascii_case(command));
+    if lines.is_empty() && !changes {
+        return text;
+    }
+    let game = engine.game();
+    lines.push(match game.turn() {
+        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
+        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
+        Turn::Chance => "a deal is next".into(),
+        Turn::Over => format!("game {}", result(engine)),
+    });
+    if game.turn() == Turn::Over
+        && let Some(seed) = engine.secrets.game_seed
+    {
+        let mut words = vec![game.name().to_string(), format!("human={}", game.seat_name(h))];
+        words.extend(game.options().given());
+        words.push(format!("seed={seed}"));
+        lines.push(format!(
+            "seed {seed} (game {} deals this game again, with the same settings and moves)",
+            words.join(" ")
+        ));
+    }
+    if text.is_empty() {
+        format!("\n{}", lines.join("\n"))
+    } else {
+        format!("{text}\n{}", lines.join("\n"))
+    }
+}
+
+struct Perfect;
+
+impl GameVisitor for Perfect {
+    type Output = bool;
+    fn visit<G: Game>(self, _: &Options) -> bool {
+        G::PERFECT_INFORMATION
+    }
+}
+
+/// Whether every seat of `game` sees the whole state.
+fn perfect_information(game: &dyn AnyGame) -> bool {
+    games::find(game.name())
+        .and_then(|e| e.visit_with(game.options(), Perfect).ok())
+        .unwrap_or(false)
+}
+
+/// `undo` in human-seat mode (perfect-information games): takes back the
+/// person's last move and the engine's replies after it, so that the
+/// person is to move again where they moved; tells what was taken back.
+/// Changes nothing when the person has not moved yet.
+pub(super) fn undo(engine: &mut Engine) -> Result<(), EngineError> {
+    let Some(h) = engine.human else {
+        return engine.game.undo();
+    };
+    if !perfect_information(engine.game()) {
+        return Err(EngineError::Unsupported(
+            "undo: a card once played stays played in human-seat mode".into(),
+        ));
+    }
+    let history = engine.game.history();
+    loop {
+        if engine.game.undo().is_err() {
+            // The person has not moved: play the engine's moves again.
+            let done = engine.game.history().len();
+            for text in &history[done..] {
+                engine.game.play(None, text, &mut engine.rng)?;
+            }
+            engine.game.take_told();
+            return Err(EngineError::Unsupported(
+                "nothing to undo: you have not moved yet".into(),
+            ));
+        }
+        if engine.game.turn() == Turn::Player(h) {
+            break;
+        }
+    }
+    let done = engine.game.history().len();
+    engine.notes.push(format!(
+        "taken back: {}",
+        history[done..].join(" ")
+    ));
+    Ok(())
+}
+
+/// `help codes` (also `help cards`, `help moves`): what every card and
+/// move code a person meets at the terminal means.
+pub fn help(topic: Option<&str>) -> Option<String> {
+    let topic = topic?.to_ascii_lowercase();
+    if !["codes", "cards", "moves", "notation"].contains(&topic.as_str()) {
+        return None;
+    }
+    Some(
+        "
+Cards are rank then suit: ranks 2-9, T ten, J jack, Q queen, K king, A ace;
+  suits C clubs, D diamonds, H hearts, S spades (QS: the queen of spades).
+Othello: a square a1-h8 (column, then row from the top); pass when you have
+  no move. In pictures X is black, O white, . empty.
+Quoridor: a square (e2) moves your pawn there; a wall is the square at its
+  lower-left end (rows count from p1's side) and h (horizontal) or v
+  (vertical): e3h, c5v. Seats p1-p4.
+Hearts: a pass is three cards joined by + (2C+3C+4C); seats north, east,
+  south, west. A trick's points: 1 a heart, 13 the queen of spades.
+Wizard: Z1-Z4 are the four Wizards (a Wizard wins the trick, the first one
+  played), N1-N4 the four Jesters (a Jester loses it; only Jesters: the
+  first wins); bid:N bids N tricks; trump:S names trump when a Wizard is
+  turned up (C, D, H, S); \"up 7S\" is the card turned up for trump. A bid
+  made scores 20 + 10 a trick, a missed one -10 a trick of difference.
+  Seats p0-p5.
+Ninety-Nine: a card adds its value to the total; TC+ / TC- a ten adding or
+  taking off 10, AC1 / AC11 an ace as 1 or 11; J and Q add 10, K makes the
+  total 99, 4 and 9 add nothing; lose: you cannot play without passing 99
+  and lose a token. Seats p0-p9.
+Replies: \"west plays 5C\" a move told to you, \"to you: ...\" your cards,
+  \"south to move (you)\" your turn."
+            .to_string(),
+    )
 }

@@ -124,6 +124,8 @@ pub struct Engine {
     human: Option<Seat>,
     /// Human-seat mode: what the person is told besides the moves.
     notes: Vec<String>,
+    /// Human-seat mode: where each game's secret seed comes from.
+    secrets: human::Secrets,
 }
 
 impl Engine {
@@ -142,6 +144,7 @@ impl Engine {
             clock: Clock::default(),
             human: None,
             notes: Vec::new(),
+            secrets: human::Secrets::new(seed),
         };
         engine.settings.seed = seed;
         // The evaluation is built once the start-up settings are in
@@ -181,6 +184,7 @@ impl Engine {
         if let Some(seed) = seed {
             self.reseed(seed);
         }
+        human::start_game(self, seed.is_some());
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
         self.play_others();
@@ -198,10 +202,12 @@ impl Engine {
     fn reseed(&mut self, seed: u64) {
         self.settings.seed = seed;
         self.rng = Rng::seed_from_u64(seed);
+        self.secrets = human::Secrets::new(seed);
     }
 
     /// Restarts the game in play (GTP `clear_board`).
     pub fn restart(&mut self) {
+        human::start_game(self, false);
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
         self.play_others();
@@ -491,9 +497,10 @@ impl Engine {
         self.game.analyze(&args, &mut self.rng)
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move; in human-seat mode, the person's last
+    /// move and the engine's replies ([`human::undo`]).
     pub fn undo(&mut self) -> Result<(), EngineError> {
-        self.game.undo()
+        human::undo(self)
     }
 
     /// Sets the position from text.

@@ -157,9 +157,8 @@ where
                 }
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
-                let refused = engine.human().and_then(|_| {
-                    human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?)
-                });
+                let words = || text.split_whitespace().skip(line.id.map_or(0, |_| 1));
+                let refused = human::refusal(&engine, words());
                 let reply = match line.command {
                     Ok(_) if refused.is_some() => {
                         Some(Err(Failure::Other(refused.unwrap_or_default())))
@@ -204,7 +203,8 @@ where
                     }
                     Ok(command) => Some(execute(&mut engine, command).map(|text| {
                         // Human-seat mode: what the person saw happen.
-                        told_after(&mut engine, text)
+                        let word = words().next().unwrap_or("");
+                        human::reply(&mut engine, word, text, result_text)
                     })),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
@@ -223,31 +223,6 @@ where
         }
     }
     SessionEnd::EndOfInput
-}
-
-/// A reply in human-seat mode: its text, then the lines told to the
-/// person since the last reply (the other seats' moves, their own new
-/// cards), then who is to move. Outside the mode, the text alone.
-fn told_after(engine: &mut Engine, text: String) -> String {
-    let Some(h) = engine.human() else {
-        return text;
-    };
-    let mut lines = engine.take_told();
-    if lines.is_empty() {
-        return text;
-    }
-    let game = engine.game();
-    lines.push(match game.turn() {
-        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
-        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
-        Turn::Chance => "a deal is next".into(),
-        Turn::Over => format!("game {}", result_text(engine)),
-    });
-    if text.is_empty() {
-        format!("\n{}", lines.join("\n"))
-    } else {
-        format!("{text}\n{}", lines.join("\n"))
-    }
 }
 
 /// The banner and hint a person at a terminal sees on stderr (stdout
@@ -355,7 +330,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         // calls a leading empty line a wrong response format).
         Command::ListCommands => all_commands().collect::<Vec<_>>().join("\n"),
         Command::Help(None) => format!(
-            "{}\nalso (protocol.md): {}",
+            "{}\nhelp codes: what the cards and moves at the terminal mean (Z1 a Wizard, N1 a Jester)\nalso (protocol.md): {}",
             help_text(None).map_err(Failure::Parse)?,
             gogui::COMMANDS
                 .iter()
@@ -364,7 +339,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-        Command::Help(name) => help_text(name.as_deref()).map_err(Failure::Parse)?,
+        Command::Help(name) => match human::help(name.as_deref()) {
+            Some(text) => text,
+            None => help_text(name.as_deref()).map_err(Failure::Parse)?,
+        },
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;
@@ -479,7 +457,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             String::new()
         }
         Command::Get(Some(name)) => engine.settings().get(&name).map_err(EngineError::Setting)?,
-        Command::Get(None) => format!("\n{}", engine.settings().listing().join("\n")),
+        Command::Get(None) => format!("\n{}", human::settings_listing(engine).join("\n")),
         Command::Result => result_text(engine),
         Command::Deal(text) => {
             engine.deal(&text)?;
