@@ -226,7 +226,10 @@ pub fn reply(
     if game.turn() == Turn::Over
         && let Some(seed) = engine.secrets.game_seed
     {
-        let mut words = vec![game.name().to_string(), format!("human={}", game.seat_name(h))];
+        let mut words = vec![
+            game.name().to_string(),
+            format!("human={}", game.seat_name(h)),
+        ];
         words.extend(game.options().given());
         words.push(format!("seed={seed}"));
         lines.push(format!(
@@ -288,10 +291,9 @@ pub(super) fn undo(engine: &mut Engine) -> Result<(), EngineError> {
         }
     }
     let done = engine.game.history().len();
-    engine.notes.push(format!(
-        "taken back: {}",
-        history[done..].join(" ")
-    ));
+    engine
+        .notes
+        .push(format!("taken back: {}", history[done..].join(" ")));
     Ok(())
 }
 
