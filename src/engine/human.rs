@@ -83,37 +83,45 @@ pub fn check_person_plays(
     }
 }
 
-/// Where the seeds of human-seat games come from: a generator seeded
-/// from the session seed (so that `--seed N` or `set seed N` repeats a
-/// session), which no reply ever tells; and the seed of the game in play.
-#[derive(Clone, Debug)]
+/// Where the seeds of human-seat games come from, and the seed of the
+/// game in play.
+#[derive(Clone, Debug, Default)]
 pub struct Secrets {
-    source: Rng,
+    /// The session seed was drawn by tabula, not chosen: each human-seat
+    /// game then draws its seed from the system's entropy, so that no
+    /// seed the person can learn (`get seed` before the game, a game's
+    /// seed told at its end) deals a later game.
+    secret: bool,
     game_seed: Option<u64>,
 }
 
-/// Mixed into the session seed for the source of game seeds, so that a
-/// game seed is not the first draw of a generator the person may seed.
-const SOURCE_SALT: u64 = 0x5EC2_E7D1_A1B0_u64;
-
 impl Secrets {
-    /// The secrets of a session seeded with `seed`.
-    pub fn new(seed: u64) -> Secrets {
-        Secrets {
-            source: Rng::seed_from_u64(seed ^ SOURCE_SALT),
-            game_seed: None,
-        }
-    }
-
     /// The seed of the human-seat game in play, if one is.
     pub fn game_seed(&self) -> Option<u64> {
         self.game_seed
     }
+
+    /// A seed was chosen (`set seed`, `seed=`): games repeat from it.
+    pub(super) fn chosen(&mut self) {
+        self.secret = false;
+    }
+}
+
+impl Engine {
+    /// The session seed was drawn at random, not given (`tabula` without
+    /// `--seed`): each human-seat game deals from a seed of its own drawn
+    /// from the system's entropy, which no reply tells before the game
+    /// ends. With a seed given, games repeat from it, and whoever knows it
+    /// can deal them again: that is the person's choice.
+    pub fn keep_deals_secret(&mut self) {
+        self.secrets.secret = true;
+    }
 }
 
 /// A game starts (`game`, `clear_board`): in human-seat mode it deals
-/// from its own seed, `chosen` (the person's `seed=N`, already in force)
-/// or a fresh one from the secret source.
+/// from its own seed: `chosen` (the person's `seed=N`, already in force),
+/// else one drawn from the system's entropy ([`Engine::keep_deals_secret`])
+/// or from the session generator.
 pub(super) fn start_game(engine: &mut Engine, chosen: bool) {
     if engine.human.is_none() {
         engine.secrets.game_seed = None;
@@ -122,7 +130,11 @@ pub(super) fn start_game(engine: &mut Engine, chosen: bool) {
     let seed = if chosen {
         engine.settings.seed
     } else {
-        let seed = engine.secrets.source.next_u64();
+        let seed = if engine.secrets.secret {
+            rand::rngs::OsRng.next_u64()
+        } else {
+            engine.rng.next_u64()
+        };
         engine.settings.seed = seed;
         engine.rng = Rng::seed_from_u64(seed);
         seed

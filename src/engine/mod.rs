@@ -144,7 +144,7 @@ impl Engine {
             clock: Clock::default(),
             human: None,
             notes: Vec::new(),
-            secrets: human::Secrets::new(seed),
+            secrets: human::Secrets::default(),
         };
         engine.settings.seed = seed;
         // The evaluation is built once the start-up settings are in
@@ -202,7 +202,7 @@ impl Engine {
     fn reseed(&mut self, seed: u64) {
         self.settings.seed = seed;
         self.rng = Rng::seed_from_u64(seed);
-        self.secrets = human::Secrets::new(seed);
+        self.secrets.chosen();
     }
 
     /// Restarts the game in play (GTP `clear_board`).
