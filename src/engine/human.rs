@@ -168,7 +168,7 @@ pub fn refusal<'a>(engine: &Engine, mut words: impl Iterator<Item = &'a str>) ->
         }
         "deal" => "the engine deals in human-seat mode",
         "get" if seed_named && game_on(engine) => {
-            "the seed is told when the game ends (it would deal the other hands again)"
+            "the seed is told when the game ends (with it the hidden cards could be dealt again)"
         }
         "set" if seed_named && game_on(engine) => {
             "the seed is fixed for the game in play (game NAME human=SEAT seed=N chooses one)"
