@@ -500,3 +500,27 @@ fn undo_in_human_seat_othello_and_quoridor_takes_back_your_move_and_the_replies(
         assert_eq!(t.value("legal_moves"), moves);
     }
 }
+
+#[test]
+fn an_engine_seat_stuck_on_a_refused_search_does_not_show_its_moves() {
+    let mut t = Terminal::start(&["--seed", "3"]);
+    t.ask("set iterations 20");
+    t.ask("game hearts human=south pass=none hands=single");
+    // A search that does not play Hearts: west cannot move after south.
+    t.ask("set search alphabeta");
+    let legal = t.value("legal_moves");
+    let mv = legal.split_whitespace().next().expect("a move").to_string();
+    let reply = t.ask(&format!("play {mv}"));
+    assert!(reply.iter().any(|l| l.contains("cannot move")), "{reply:?}");
+    assert_eq!(reply.last().map(String::as_str), Some("west to move"));
+    // west's legal moves are west's cards: not shown.
+    let refused = t.ask("legal_moves");
+    assert!(refused[0].starts_with('?'), "{refused:?}");
+    assert!(cards_in(&refused.join(" ")).is_empty(), "{refused:?}");
+    // The search fixed, west plays and the person is to move again.
+    let fixed = t.ask("set search ismcts");
+    assert_eq!(
+        fixed.last().map(String::as_str),
+        Some("south to move (you)")
+    );
+}

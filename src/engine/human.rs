@@ -18,7 +18,6 @@ pub use watch::{Watcher, count};
 
 use rand::{RngCore, SeedableRng};
 
-use crate::engine::Engine;
 use crate::engine::error::EngineError;
 use crate::engine::settings::Settings;
 use crate::engine::table::AnyGame;
@@ -102,57 +101,68 @@ impl Secrets {
     }
 
     /// A seed was chosen (`set seed`, `seed=`): games repeat from it.
-    pub(super) fn chosen(&mut self) {
+    pub fn chosen(&mut self) {
         self.secret = false;
     }
-}
 
-impl Engine {
     /// The session seed was drawn at random, not given (`tabula` without
     /// `--seed`): each human-seat game deals from a seed of its own drawn
     /// from the system's entropy, which no reply tells before the game
-    /// ends. With a seed given, games repeat from it, and whoever knows it
-    /// can deal them again: that is the person's choice.
-    pub fn keep_deals_secret(&mut self) {
-        self.secrets.secret = true;
+    /// ends. With a seed given, games repeat from it, and whoever knows
+    /// it can deal them again: that is the person's choice.
+    pub fn keep_secret(&mut self) {
+        self.secret = true;
     }
-}
 
-/// A game starts (`game`, `clear_board`): in human-seat mode it deals
-/// from its own seed: `chosen` (the person's `seed=N`, already in force),
-/// else one drawn from the system's entropy ([`Engine::keep_deals_secret`])
-/// or from the session generator.
-pub(super) fn start_game(engine: &mut Engine, chosen: bool) {
-    if engine.human.is_none() {
-        engine.secrets.game_seed = None;
-        return;
+    /// A game starts (`game`, `clear_board`): in human-seat mode (`human`)
+    /// it deals from its own seed: `chosen` (the person's `seed=N`,
+    /// already in `settings` and `rng`), else one drawn from the system's
+    /// entropy ([`Secrets::keep_secret`]) or from the session generator,
+    /// which then seeds `rng` and becomes the setting.
+    pub fn start_game(
+        &mut self,
+        human: Option<Seat>,
+        chosen: bool,
+        settings: &mut Settings,
+        rng: &mut Rng,
+    ) {
+        if human.is_none() {
+            self.game_seed = None;
+            return;
+        }
+        if !chosen {
+            let seed = if self.secret {
+                rand::rngs::OsRng.next_u64()
+            } else {
+                rng.next_u64()
+            };
+            settings.seed = seed;
+            *rng = Rng::seed_from_u64(seed);
+        }
+        self.game_seed = Some(settings.seed);
     }
-    let seed = if chosen {
-        engine.settings.seed
-    } else {
-        let seed = if engine.secrets.secret {
-            rand::rngs::OsRng.next_u64()
-        } else {
-            engine.rng.next_u64()
-        };
-        engine.settings.seed = seed;
-        engine.rng = Rng::seed_from_u64(seed);
-        seed
-    };
-    engine.secrets.game_seed = Some(seed);
 }
 
 /// Whether a human-seat game is on (not over).
-fn game_on(engine: &Engine) -> bool {
-    engine.human.is_some() && engine.game().turn() != Turn::Over
+fn game_on(game: &dyn AnyGame, human: Option<Seat>) -> bool {
+    human.is_some() && game.turn() != Turn::Over
+}
+
+/// Whether the person's seat is to move.
+fn persons_turn(game: &dyn AnyGame, human: Option<Seat>) -> bool {
+    human.is_some_and(|h| game.turn() == Turn::Player(h))
 }
 
 /// Why a command (its words, without the id) is refused in human-seat
 /// mode: those that would show what the person's seat may not see, that
 /// would let them rebuild it (the seed while the game is on), or that
 /// belong to a referee. `None` outside the mode.
-pub fn refusal<'a>(engine: &Engine, mut words: impl Iterator<Item = &'a str>) -> Option<String> {
-    engine.human?;
+pub fn refusal<'a>(
+    game: &dyn AnyGame,
+    human: Option<Seat>,
+    mut words: impl Iterator<Item = &'a str>,
+) -> Option<String> {
+    human?;
     let command = words.next()?.to_ascii_lowercase();
     let seed_named = words
         .next()
@@ -163,14 +173,19 @@ pub fn refusal<'a>(engine: &Engine, mut words: impl Iterator<Item = &'a str>) ->
         "history" => {
             "the history holds the deal; the replies to play told you every move you may see"
         }
-        "undo" if !perfect_information(engine.game()) => {
+        "undo" if !perfect_information(game) => {
             "a card once played stays played (you have seen the cards played after it)"
         }
         "deal" => "the engine deals in human-seat mode",
-        "get" if seed_named && game_on(engine) => {
+        // The seat to move is another's only when its search was refused
+        // (a setting that does not fit the game): its moves are its hand.
+        "legal_moves" if !persons_turn(game, human) && game_on(game, human) => {
+            "the seat to move is the engine's, and its moves would show its cards (set search to fix its search)"
+        }
+        "get" if seed_named && game_on(game, human) => {
             "the seed is told when the game ends (with it the hidden cards could be dealt again)"
         }
-        "set" if seed_named && game_on(engine) => {
+        "set" if seed_named && game_on(game, human) => {
             "the seed is fixed for the game in play (game NAME human=SEAT seed=N chooses one)"
         }
         _ => return None,
@@ -182,10 +197,13 @@ pub fn refusal<'a>(engine: &Engine, mut words: impl Iterator<Item = &'a str>) ->
 
 /// `get`'s listing: every setting, the seed hidden while a human-seat
 /// game is on.
-pub fn settings_listing(engine: &Engine) -> Vec<String> {
-    let hide = game_on(engine);
-    engine
-        .settings()
+pub fn settings_listing(
+    game: &dyn AnyGame,
+    human: Option<Seat>,
+    settings: &Settings,
+) -> Vec<String> {
+    let hide = game_on(game, human);
+    settings
         .listing()
         .into_iter()
         .map(|line| match line.split_once(' ') {
@@ -208,51 +226,49 @@ const CHANGES: &[&str] = &[
     "boardsize",
 ];
 
-/// A reply in human-seat mode: its text, then the lines told to the
-/// person since the last reply (the other seats' moves, their own new
-/// cards, the tricks, hands and rounds that ended), then who is to move,
-/// or the result (`result`: the session's `over ...` text) and the
-/// game's seed. A reply to a command that changes the game always ends
-/// with that line. Outside the mode, the text alone.
+/// A reply in human-seat mode, for the person at `human`: its text,
+/// then the lines `told` since the last reply (the other seats' moves,
+/// their own new cards, the tricks, hands and rounds that ended), then
+/// who is to move, or at the end the result (`result`: the protocol's
+/// `over ...` text) and the game's seed. A reply to a command that
+/// changes the game always ends with that line.
 pub fn reply(
-    engine: &mut Engine,
+    game: &dyn AnyGame,
+    human: Seat,
+    game_seed: Option<u64>,
+    mut told: Vec<String>,
     command: &str,
     text: String,
-    result: fn(&Engine) -> String,
+    result: Option<String>,
 ) -> String {
-    let Some(h) = engine.human else {
-        return text;
-    };
-    let mut lines = engine.take_told();
     let changes = CHANGES.iter().any(|c| c.eq_ignore_ascii_case(command));
-    if lines.is_empty() && !changes {
+    if told.is_empty() && !changes {
         return text;
     }
-    let game = engine.game();
-    lines.push(match game.turn() {
-        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
-        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
-        Turn::Chance => "a deal is next".into(),
-        Turn::Over => format!("game {}", result(engine)),
+    told.push(match (game.turn(), result) {
+        (Turn::Player(p), _) if p == human => format!("{} to move (you)", game.seat_name(p)),
+        (Turn::Player(p), _) => format!("{} to move", game.seat_name(p)),
+        (Turn::Chance, _) => "a deal is next".into(),
+        (Turn::Over, result) => format!("game {}", result.unwrap_or_else(|| "over".into())),
     });
     if game.turn() == Turn::Over
-        && let Some(seed) = engine.secrets.game_seed
+        && let Some(seed) = game_seed
     {
         let mut words = vec![
             game.name().to_string(),
-            format!("human={}", game.seat_name(h)),
+            format!("human={}", game.seat_name(human)),
         ];
         words.extend(game.options().given());
         words.push(format!("seed={seed}"));
-        lines.push(format!(
+        told.push(format!(
             "seed {seed} (game {} deals this game again, with the same settings and moves)",
             words.join(" ")
         ));
     }
     if text.is_empty() {
-        format!("\n{}", lines.join("\n"))
+        format!("\n{}", told.join("\n"))
     } else {
-        format!("{text}\n{}", lines.join("\n"))
+        format!("{text}\n{}", told.join("\n"))
     }
 }
 
@@ -273,39 +289,43 @@ fn perfect_information(game: &dyn AnyGame) -> bool {
 }
 
 /// `undo` in human-seat mode (perfect-information games): takes back the
-/// person's last move and the engine's replies after it, so that the
-/// person is to move again where they moved; tells what was taken back.
-/// Changes nothing when the person has not moved yet.
-pub(super) fn undo(engine: &mut Engine) -> Result<(), EngineError> {
-    let Some(h) = engine.human else {
-        return engine.game.undo();
+/// last move of the person at `human` and the engine's replies after it,
+/// so that the person is to move again where they moved; what was taken
+/// back goes to `notes`. Changes nothing when the person has not moved
+/// yet. Outside the mode, the game's own `undo`.
+pub fn undo(
+    game: &mut dyn AnyGame,
+    human: Option<Seat>,
+    rng: &mut Rng,
+    notes: &mut Vec<String>,
+) -> Result<(), EngineError> {
+    let Some(h) = human else {
+        return game.undo();
     };
-    if !perfect_information(engine.game()) {
+    if !perfect_information(game) {
         return Err(EngineError::Unsupported(
             "undo: a card once played stays played in human-seat mode".into(),
         ));
     }
-    let history = engine.game.history();
+    let history = game.history();
     loop {
-        if engine.game.undo().is_err() {
+        if game.undo().is_err() {
             // The person has not moved: play the engine's moves again.
-            let done = engine.game.history().len();
+            let done = game.history().len();
             for text in &history[done..] {
-                engine.game.play(None, text, &mut engine.rng)?;
+                game.play(None, text, rng)?;
             }
-            engine.game.take_told();
+            game.take_told();
             return Err(EngineError::Unsupported(
                 "nothing to undo: you have not moved yet".into(),
             ));
         }
-        if engine.game.turn() == Turn::Player(h) {
+        if game.turn() == Turn::Player(h) {
             break;
         }
     }
-    let done = engine.game.history().len();
-    engine
-        .notes
-        .push(format!("taken back: {}", history[done..].join(" ")));
+    let done = game.history().len();
+    notes.push(format!("taken back: {}", history[done..].join(" ")));
     Ok(())
 }
 

@@ -140,9 +140,8 @@ impl Access {
             None => self.port == 80,
         };
         let name = name.trim_end_matches('.').to_ascii_lowercase();
-        let name_ok = name.parse::<IpAddr>().is_ok()
-            || name == "localhost"
-            || self.allowed.iter().any(|a| *a == name);
+        let name_ok =
+            name.parse::<IpAddr>().is_ok() || name == "localhost" || self.allowed.contains(&name);
         if !port_ok || !name_ok {
             return Err(format!(
                 "unexpected Host '{host}' (names other than addresses and localhost need --allow-host NAME)"

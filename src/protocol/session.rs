@@ -158,7 +158,7 @@ where
                 let line = parse_line(&text);
                 let quit = matches!(line.command, Ok(Command::Quit));
                 let words = || text.split_whitespace().skip(line.id.map_or(0, |_| 1));
-                let refused = human::refusal(&engine, words());
+                let refused = human::refusal(engine.game(), engine.human(), words());
                 let reply = match line.command {
                     Ok(_) if refused.is_some() => {
                         Some(Err(Failure::Other(refused.unwrap_or_default())))
@@ -204,7 +204,7 @@ where
                     Ok(command) => Some(execute(&mut engine, command).map(|text| {
                         // Human-seat mode: what the person saw happen.
                         let word = words().next().unwrap_or("");
-                        human::reply(&mut engine, word, text, result_text)
+                        engine.human_reply(word, text, result_text)
                     })),
                     Err(e) => Some(Err(Failure::Parse(e))),
                 };
@@ -457,7 +457,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             String::new()
         }
         Command::Get(Some(name)) => engine.settings().get(&name).map_err(EngineError::Setting)?,
-        Command::Get(None) => format!("\n{}", human::settings_listing(engine).join("\n")),
+        Command::Get(None) => format!(
+            "\n{}",
+            human::settings_listing(engine.game(), engine.human(), engine.settings()).join("\n")
+        ),
         Command::Result => result_text(engine),
         Command::Deal(text) => {
             engine.deal(&text)?;
