@@ -8,9 +8,11 @@
 //! deals the other hands) or that belong to a referee are refused.
 //!
 //! Each human-seat game deals from its own seed: the one given with it
-//! (`seed=N`), else one drawn from a generator the person never sees.
-//! The seed stays secret while the game is on (`get seed` and `set seed`
-//! are refused, `get` hides it) and is told with the result.
+//! (`seed=N`); else, when tabula drew the session seed, one from the
+//! system's entropy; else (a seed the person chose) one from the session
+//! generator, so that sessions repeat ([`Secrets`]). The seed stays
+//! secret while the game is on (`get seed` and `set seed` are refused,
+//! `get` hides it) and is told with the result.
 
 mod watch;
 
@@ -179,7 +181,9 @@ pub fn refusal<'a>(
         "deal" => "the engine deals in human-seat mode",
         // The seat to move is another's only when its search was refused
         // (a setting that does not fit the game): its moves are its hand.
-        "legal_moves" if !persons_turn(game, human) && game_on(game, human) => {
+        "legal_moves"
+            if !persons_turn(game, human) && game_on(game, human) && !perfect_information(game) =>
+        {
             "the seat to move is the engine's, and its moves would show its cards (set search to fix its search)"
         }
         "get" if seed_named && game_on(game, human) => {
