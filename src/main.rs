@@ -197,6 +197,9 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
+            if cli.seed.is_none() {
+                engine.keep_deals_secret();
+            }
             if let Err(e) = args.startup().and_then(|s| s.apply(&mut engine)) {
                 eprintln!("tabula: {e}");
                 return ExitCode::from(2);

@@ -460,3 +460,215 @@ fn gui_closing_the_page_or_the_server_leaves_no_engine() {
     );
     drop(e2);
 }
+
+/// Sends `request` as it is; returns the status, the head and the body.
+fn raw(port: u16, request: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    s.write_all(request.as_bytes()).expect("write");
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
+}
+
+/// `tabula gui` with `args`: the child and the URL line it printed.
+fn start_with(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["gui", "--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start tabula gui");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the URL line");
+    (child, line.trim().to_string())
+}
+
+/// The port of a printed URL (`http://ADDRESS:PORT/...`).
+fn port_of(url: &str) -> u16 {
+    let rest = url.split("//").nth(1).expect("an address");
+    let host = rest.split('/').next().expect("a host");
+    host.rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {url}"))
+}
+
+#[test]
+fn gui_idle_connections_held_by_another_process_do_not_starve_a_new_game() {
+    use std::io::Write;
+    let server = Server::start(&[]);
+    let port = server.port;
+    // Another local process: 200 silent connections, 20 that trickle a
+    // request head, and 10 event streams of one game.
+    let mut held = Vec::new();
+    for _ in 0..200 {
+        held.push(std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect"));
+    }
+    let mut trickle = Vec::new();
+    for _ in 0..20 {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        s.write_all(b"GET /api/setup HTTP/1.1\r\nHo")
+            .expect("write");
+        trickle.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let id = server.new_game("game=othello&you=0&search1=random&ms1=10&advisor=0");
+    let events = Events::open(port, &id);
+    let turn = my_turn(&events);
+    let took = started.elapsed();
+    eprintln!("with 220 idle connections held, a new game was the person's to play in {took:?}");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert!(!turn.get("legal").arr().is_empty());
+    // The held connections were shed to make room, oldest first, or
+    // still wait: none of them was answered with a page.
+    let mut streams = Vec::new();
+    for _ in 0..10 {
+        streams.push(Events::open(port, &id));
+    }
+    // The page's own stream may have been replaced by the newer ones:
+    // the game still plays, and a new stream shows it.
+    let legal = turn.get("legal").strings();
+    let (status, body) = http(
+        port,
+        "POST",
+        &format!("/api/move?s={id}&move={}", legal[0]),
+        "",
+    );
+    assert_eq!((status, body.as_str()), (200, "{\"ok\":true}"));
+    let (status, _) = http(port, "GET", "/api/setup", "");
+    assert_eq!(status, 200);
+    drop((held, trickle, streams, events));
+    server.stop();
+}
+
+#[test]
+fn gui_duplicate_or_malformed_framing_headers_are_refused() {
+    let server = Server::start(&[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let cases = [
+        format!("GET /api/setup HTTP/1.1\r\nHost: {host}\r\nHost: evil.example\r\n\r\n"),
+        format!("GET /api/setup HTTP/1.1\r\nHost: evil.example\r\nHost: {host}\r\n\r\n"),
+        format!(
+            "POST /api/replay HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\nhello"
+        ),
+        format!("POST /api/replay HTTP/1.1\r\nHost: {host}\r\nContent-Length: +5\r\n\r\nhello"),
+        format!(
+            "POST /api/replay HTTP/1.1\r\nHost: {host}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nhello"
+        ),
+    ];
+    for request in &cases {
+        let (status, _, body) = raw(port, request);
+        assert_eq!(status, 400, "{request:?}: {body}");
+    }
+    let (status, _, _) = raw(
+        port,
+        &format!("GET /api/setup HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+    );
+    assert_eq!(status, 200);
+    server.stop();
+}
+
+#[test]
+fn gui_host_and_origin_hold_on_every_address_and_beyond_loopback_a_token() {
+    // Loopback other than 127.0.0.1: its own address is accepted.
+    let (mut child, url) = start_with(&["--listen", "127.0.0.2"]);
+    let port = port_of(&url);
+    let ask = |host: &str, extra: &str| {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.2", port)).expect("connect");
+        write!(s, "GET /api/setup HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n").unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out.split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse::<u16>().ok())
+            .unwrap_or(0)
+    };
+    assert_eq!(ask(&format!("127.0.0.2:{port}"), ""), 200, "{url}");
+    assert_eq!(ask(&format!("localhost:{port}"), ""), 200);
+    assert_eq!(ask(&format!("rebound.example:{port}"), ""), 403);
+    assert_eq!(
+        ask(
+            &format!("127.0.0.2:{port}"),
+            "Origin: http://rebound.example\r\n"
+        ),
+        403
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // Every address: a token in the printed URL, and allowed names only.
+    let (mut child, url) = start_with(&["--listen", "0.0.0.0", "--allow-host", "box.test"]);
+    let port = port_of(&url);
+    let token = url
+        .split("token=")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no token in {url}"))
+        .to_string();
+    assert!(token.len() >= 32, "{url}");
+    let get = |path: &str, host: &str, extra: &str| {
+        raw(
+            port,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n"),
+        )
+    };
+    let named = format!("box.test:{port}");
+    // No token: refused, whatever the name (a rebinding page has none).
+    let (status, _, body) = get("/", &named, "");
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("token"), "{body}");
+    let (status, _, _) = get("/api/setup", &format!("127.0.0.1:{port}"), "");
+    assert_eq!(status, 403);
+    // With the token: the page, and a cookie that the page keeps.
+    let (status, head, _) = get(&format!("/?token={token}"), &named, "");
+    assert_eq!(status, 200, "{head}");
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Set-Cookie: "))
+        .unwrap_or_else(|| panic!("no cookie: {head}"));
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let pair = cookie.split(';').next().unwrap_or("");
+    let (status, _, _) = get("/api/setup", &named, &format!("Cookie: {pair}\r\n"));
+    assert_eq!(status, 200);
+    let (status, _, _) = get(
+        "/api/setup",
+        &format!("127.0.0.1:{port}"),
+        &format!("X-Tabula-Token: {token}\r\n"),
+    );
+    assert_eq!(status, 200);
+    // A name not allowed is refused even with the token (DNS rebinding),
+    // and so is a wrong token.
+    let (status, _, body) = get(
+        &format!("/api/setup?token={token}"),
+        &format!("rebound.example:{port}"),
+        "",
+    );
+    assert_eq!(status, 403, "{body}");
+    let (status, _, _) = get("/api/setup", &named, "Cookie: tabula_token_1=00\r\n");
+    assert_eq!(status, 403);
+    // A new game through the name, with the cookie.
+    let (status, _, body) = raw(
+        port,
+        &format!(
+            "POST /api/new?game=othello&you=0&search1=random&ms1=10&advisor=0 HTTP/1.1\r\nHost: {named}\r\nCookie: {pair}\r\nContent-Length: 0\r\n\r\n"
+        ),
+    );
+    assert_eq!(status, 200, "{body}");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -254,3 +254,273 @@ fn human_seat_mode_refuses_what_would_show_more_or_play_for_the_engine() {
     }
     assert_eq!(replies[8], "= south");
 }
+
+/// The engine as a person at the terminal uses it: one command, then its
+/// reply (the lines up to the empty line).
+struct Terminal {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Terminal {
+    fn start(args: &[&str]) -> Terminal {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Terminal {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn ask(&mut self, command: &str) -> Vec<String> {
+        writeln!(self.stdin, "{command}").expect("the engine reads");
+        let mut reply = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("utf-8");
+            let line = line.trim_end_matches('\n').to_string();
+            if n == 0 || line.is_empty() {
+                return reply;
+            }
+            reply.push(line);
+        }
+    }
+
+    /// The reply's first line without `= `, for one-line answers.
+    fn value(&mut self, command: &str) -> String {
+        let reply = self.ask(command);
+        reply[0].trim_start_matches('=').trim().to_string()
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays the person's first legal move until the game is over; returns
+/// every reply to `play`, after checking that each one that leaves the
+/// person to move ends by saying so.
+fn play_out(t: &mut Terminal, you: &str) -> Vec<Vec<String>> {
+    let mut replies = Vec::new();
+    for _ in 0..2000 {
+        let legal = t.value("legal_moves");
+        let Some(mv) = legal.split_whitespace().next() else {
+            break;
+        };
+        let reply = t.ask(&format!("play {mv}"));
+        assert!(reply[0].starts_with('='), "play {mv}: {reply:?}");
+        let over = reply.iter().any(|l| l.starts_with("game over"));
+        if !over {
+            assert_eq!(
+                reply.last().map(String::as_str),
+                Some(format!("{you} to move (you)").as_str()),
+                "play {mv}: {reply:?}"
+            );
+        }
+        replies.push(reply);
+        if over {
+            return replies;
+        }
+    }
+    panic!("the game did not end");
+}
+
+/// The `to you:` line of a reply (the person's cards).
+fn dealt(reply: &[String]) -> String {
+    reply
+        .iter()
+        .find(|l| l.starts_with("to you:"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no cards told: {reply:?}"))
+}
+
+#[test]
+fn the_seed_stays_secret_while_the_game_is_on_and_then_deals_it_again() {
+    let game = "game hearts human=south hands=single pass=none";
+    // A session whose seed tabula drew (no --seed): the person may learn
+    // it before the game, and it deals nothing they play.
+    let mut t = Terminal::start(&[]);
+    t.ask("set iterations 20");
+    let session_seed = t.value("get seed");
+    let first = t.ask(game);
+    let mine = dealt(&first);
+    // While the game is on: the seed is not told, nor can it be changed.
+    for ask in ["get seed", "get SEED", "set seed 5"] {
+        let reply = t.ask(ask);
+        assert!(reply[0].starts_with('?'), "{ask}: {reply:?}");
+    }
+    let listing = t.ask("get").join("\n");
+    assert!(
+        listing.contains("seed (told when the game ends)"),
+        "{listing}"
+    );
+    assert!(!listing.contains(&session_seed));
+    let showboard = t.ask("showboard").join("\n");
+    assert!(!showboard.contains(&session_seed));
+    // Another tabula given the session seed deals other hands.
+    let mut rebuild = Terminal::start(&["--seed", &session_seed]);
+    rebuild.ask("set iterations 20");
+    assert_ne!(
+        dealt(&rebuild.ask(game)),
+        mine,
+        "the session seed dealt the game"
+    );
+    drop(rebuild);
+    // The game to its end: tricks and the hand are told; then the seed.
+    let replies = play_out(&mut t, "south");
+    let lines: Vec<&String> = replies.iter().flatten().collect();
+    let tricks = lines
+        .iter()
+        .filter(|l| l.contains(" takes the trick: "))
+        .count();
+    assert_eq!(tricks, 13, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("hand 1 over")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("totals: ")));
+    let last = replies.last().expect("the end");
+    let told = last
+        .iter()
+        .find_map(|l| l.strip_prefix("seed "))
+        .unwrap_or_else(|| panic!("no seed told at the end: {last:?}"));
+    let seed = told
+        .split_whitespace()
+        .next()
+        .expect("the seed")
+        .to_string();
+    assert!(told.contains(&format!("{game} seed={seed}")), "{told}");
+    assert_eq!(t.value("get seed"), seed);
+    // The seed told deals the same game again, move for move.
+    let mut again = Terminal::start(&[]);
+    again.ask("set iterations 20");
+    assert_eq!(again.ask(&format!("{game} seed={seed}")), first);
+    assert_eq!(play_out(&mut again, "south"), replies);
+}
+
+#[test]
+fn the_terminal_seat_says_whose_turn_it_is_and_tells_tricks_rounds_and_codes() {
+    let mut t = Terminal::start(&["--seed", "11"]);
+    t.ask("set iterations 20");
+    // Moving first: the reply says so (it was a bare `=`).
+    assert_eq!(
+        t.ask("game othello human=black"),
+        ["= ", "black to move (you)"]
+    );
+    assert_eq!(t.ask("game quoridor human=p1"), ["= ", "p1 to move (you)"]);
+    // Wizard: the bids, every trick's taker, each round's results; the
+    // last trick in showboard; one card is "1 card".
+    let first = t.ask("game wizard human=p1 rounds=2");
+    assert!(
+        first.last().is_some_and(|l| l == "p1 to move (you)"),
+        "{first:?}"
+    );
+    let board = t.ask("showboard").join("\n");
+    assert!(
+        board.contains("(1 card)") && !board.contains("1 cards"),
+        "{board}"
+    );
+    let replies = play_out(&mut t, "p1");
+    let lines: Vec<&String> = replies.iter().flatten().collect();
+    let count = |prefix: &str| lines.iter().filter(|l| l.starts_with(prefix)).count();
+    assert_eq!(count("bids: "), 2, "{lines:?}");
+    assert_eq!(count("round 1 over: "), 1, "{lines:?}");
+    assert_eq!(count("round 2 over: "), 1, "{lines:?}");
+    let takes = lines
+        .iter()
+        .filter(|l| l.ends_with(" takes the trick"))
+        .count();
+    assert_eq!(takes, 3, "1 trick, then 2: {lines:?}");
+    let round = lines
+        .iter()
+        .find(|l| l.starts_with("round 2 over: "))
+        .expect("round 2");
+    assert!(
+        round.contains(" bid ") && round.contains(" won "),
+        "{round}"
+    );
+    let board = t.ask("showboard").join("\n");
+    assert!(
+        board.contains("last trick: ") && board.contains(" took it"),
+        "{board}"
+    );
+    // help explains every code met here.
+    let help = t.ask("help").join("\n");
+    assert!(help.contains("help codes"), "{help}");
+    let codes = t.ask("help codes").join("\n");
+    for code in [
+        "Z1", "N1", "bid:", "trump:", "up 7S", "TC+", "AC11", "lose", "e3h", "pass", "2C+3C+4C",
+        "QS", "to you:", "(you)",
+    ] {
+        assert!(codes.contains(code), "help codes lacks {code}: {codes}");
+    }
+}
+
+#[test]
+fn undo_in_human_seat_othello_and_quoridor_takes_back_your_move_and_the_replies() {
+    for (game, you) in [
+        ("game othello human=white", "white"),
+        ("game quoridor human=p2", "p2"),
+    ] {
+        let mut t = Terminal::start(&["--seed", "5"]);
+        t.ask("set iterations 50");
+        t.ask("set search mcts");
+        t.ask(game);
+        // The engine moved first: nothing of the person's to take back.
+        let refused = t.ask("undo");
+        assert!(refused[0].starts_with('?'), "{game}: {refused:?}");
+        let before = t.value("position");
+        let moves = t.value("legal_moves");
+        let mv = moves.split_whitespace().next().expect("a move");
+        let reply = t.ask(&format!("play {mv}"));
+        assert!(reply[0].starts_with('='), "{reply:?}");
+        assert_ne!(t.value("position"), before);
+        let undone = t.ask("undo");
+        assert!(undone[0].starts_with('='), "{game}: {undone:?}");
+        assert!(
+            undone
+                .iter()
+                .any(|l| l.starts_with(&format!("taken back: {mv} "))),
+            "{undone:?}"
+        );
+        assert_eq!(undone.last().cloned(), Some(format!("{you} to move (you)")));
+        assert_eq!(t.value("position"), before, "{game}");
+        assert_eq!(t.value("legal_moves"), moves);
+    }
+}
+
+#[test]
+fn an_engine_seat_stuck_on_a_refused_search_does_not_show_its_moves() {
+    let mut t = Terminal::start(&["--seed", "3"]);
+    t.ask("set iterations 20");
+    t.ask("game hearts human=south pass=none hands=single");
+    // A search that does not play Hearts: west cannot move after south.
+    t.ask("set search alphabeta");
+    let legal = t.value("legal_moves");
+    let mv = legal.split_whitespace().next().expect("a move").to_string();
+    let reply = t.ask(&format!("play {mv}"));
+    assert!(reply.iter().any(|l| l.contains("cannot move")), "{reply:?}");
+    assert_eq!(reply.last().map(String::as_str), Some("west to move"));
+    // west's legal moves are west's cards: not shown.
+    let refused = t.ask("legal_moves");
+    assert!(refused[0].starts_with('?'), "{refused:?}");
+    assert!(cards_in(&refused.join(" ")).is_empty(), "{refused:?}");
+    // The search fixed, west plays and the person is to move again.
+    let fixed = t.ask("set search ismcts");
+    assert_eq!(
+        fixed.last().map(String::as_str),
+        Some("south to move (you)")
+    );
+}

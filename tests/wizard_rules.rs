@@ -288,7 +288,7 @@ fn wizard_scoring_and_dealer_rotation() {
     // The picture of a finished game shows the last round, not one after.
     assert!(
         g.render()
-            .starts_with("round 3/3 (1 cards), dealer p1, turned up N2, trump none"),
+            .starts_with("round 3/3 (1 card), dealer p1, turned up N2, trump none"),
         "{}",
         g.render()
     );

@@ -128,6 +128,8 @@ pub struct Engine {
     /// other seats' moves in human-seat mode): the stop flag of the
     /// command that made them ([`Engine::stop_with`]).
     stop: Arc<AtomicBool>,
+    /// Human-seat mode: where each game's secret seed comes from.
+    secrets: human::Secrets,
 }
 
 impl Engine {
@@ -147,6 +149,7 @@ impl Engine {
             human: None,
             notes: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
+            secrets: human::Secrets::default(),
         };
         engine.settings.seed = seed;
         // The evaluation is built once the start-up settings are in
@@ -186,6 +189,12 @@ impl Engine {
         if let Some(seed) = seed {
             self.reseed(seed);
         }
+        self.secrets.start_game(
+            self.human,
+            seed.is_some(),
+            &mut self.settings,
+            &mut self.rng,
+        );
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
         self.play_others();
@@ -203,10 +212,13 @@ impl Engine {
     fn reseed(&mut self, seed: u64) {
         self.settings.seed = seed;
         self.rng = Rng::seed_from_u64(seed);
+        self.secrets.chosen();
     }
 
     /// Restarts the game in play (GTP `clear_board`).
     pub fn restart(&mut self) {
+        self.secrets
+            .start_game(self.human, false, &mut self.settings, &mut self.rng);
         self.clock.reset_game();
         self.game.restart(&mut self.rng);
         self.play_others();
@@ -373,6 +385,28 @@ impl Engine {
         self.human
     }
 
+    /// The session seed was drawn at random, not given: human-seat games
+    /// deal from secret seeds ([`human::Secrets::keep_secret`]).
+    pub fn keep_deals_secret(&mut self) {
+        self.secrets.keep_secret();
+    }
+
+    /// A reply in human-seat mode: `text`, then what the person was told
+    /// and whose turn it is, or the result (`result` of this engine) and
+    /// the game's seed ([`human::reply`]). Outside the mode, `text`.
+    pub fn human_reply(
+        &mut self,
+        command: &str,
+        text: String,
+        result: fn(&Engine) -> String,
+    ) -> String {
+        let Some(h) = self.human else { return text };
+        let told = self.take_told();
+        let end = (self.game.turn() == Turn::Over).then(|| result(self));
+        let seed = self.secrets.game_seed();
+        human::reply(self.game(), h, seed, told, command, text, end)
+    }
+
     /// What the person was told since the last call (human-seat mode):
     /// the other seats' moves and the person's own cards, in order.
     pub fn take_told(&mut self) -> Vec<String> {
@@ -506,9 +540,15 @@ impl Engine {
         self.game.analyze(&args, &mut self.rng)
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move; in human-seat mode, the person's last
+    /// move and the engine's replies ([`human::undo`]).
     pub fn undo(&mut self) -> Result<(), EngineError> {
-        self.game.undo()
+        human::undo(
+            self.game.as_mut(),
+            self.human,
+            &mut self.rng,
+            &mut self.notes,
+        )
     }
 
     /// Sets the position from text.

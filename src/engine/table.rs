@@ -5,9 +5,10 @@
 
 use crate::control::{Budget, Control, RootLine, ScoreKind};
 use crate::engine::error::EngineError;
+use crate::engine::human;
 use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
-use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
+use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::games;
 use crate::options::Options;
 use crate::played::Played;
@@ -153,7 +154,7 @@ pub struct Table<G: Game> {
     game: Played<G>,
     searcher: KeptSearcher<G>,
     /// The seat told about every move (a person's), and what it was told.
-    watcher: Option<(Seat, Vec<String>)>,
+    watcher: Option<human::Watcher>,
 }
 
 impl<G: Game> Table<G> {
@@ -174,22 +175,16 @@ impl<G: Game> Table<G> {
     }
 
     fn apply(&mut self, mv: G::Move) {
-        if let Some((seat, told)) = self.watcher.as_mut() {
-            // What a seat-bound player there would be told: the game's
-            // `tell` hides what the seat may not see.
-            let state = self.game.state();
-            for o in state.tell(mv, *seat) {
-                told.push(match o {
-                    Observation::Played { seat, mv } => {
-                        format!("{} plays {}", state.seat_name(seat), state.move_text(mv))
-                    }
-                    Observation::Dealt(mv) => format!("to you: {}", state.move_text(mv)),
-                });
-            }
-        }
+        // The person's seat is told what a seat-bound player there would
+        // be (the game's `tell` hides what it may not see), and the
+        // tricks and hands that end.
+        let before = self.watcher.as_ref().map(|_| self.game.state().clone());
         let chance = self.game.state().turn() == Turn::Chance;
         self.game.apply(mv);
         self.searcher.follow(mv, chance);
+        if let (Some(w), Some(before)) = (self.watcher.as_mut(), before) {
+            w.observe(&before, mv, self.game.state());
+        }
     }
 
     /// Draws the chance steps the engine deals itself.
@@ -515,6 +510,9 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn restart(&mut self, rng: &mut Rng) {
+        if let Some(w) = self.watcher.as_mut() {
+            w.reset();
+        }
         self.game.restart();
         self.searcher.reset();
         self.resolve_chance(rng);
@@ -558,17 +556,21 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn view(&self, seat: Seat) -> String {
-        self.game.state().view_text(seat)
+        let view = self.game.state().view_text(seat);
+        match &self.watcher {
+            Some(w) if w.seat() == seat => w.decorate_view(self.game.state(), view),
+            _ => view,
+        }
     }
 
     fn watch(&mut self, seat: Option<Seat>) {
-        self.watcher = seat.map(|s| (s, Vec::new()));
+        self.watcher = seat.map(human::Watcher::new);
     }
 
     fn take_told(&mut self) -> Vec<String> {
         self.watcher
             .as_mut()
-            .map(|(_, told)| std::mem::take(told))
+            .map(human::Watcher::take)
             .unwrap_or_default()
     }
 }

@@ -1,11 +1,12 @@
 //! A small HTTP/1.1 server on `std::net`: one request per connection
-//! (`Connection: close`), bounded reads, and server-sent events for the
+//! (`Connection: close`), reads bounded in size and in time, writes
+//! bounded in time, and server-sent events for the
 //! page's stream. Enough for one page talking to its own server; no TLS,
 //! no keep-alive, no chunked uploads.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest request head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
@@ -13,8 +14,42 @@ const MAX_HEAD: usize = 16 * 1024;
 /// The largest request body accepted (a match record to replay).
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
-/// How long a client may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its request head (request line and
+/// headers), in all: a client that trickles it is cut off.
+const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long a client may take to send its whole request, body included.
+const REQUEST_DEADLINE: Duration = Duration::from_secs(60);
+
+/// How long a reply may wait for the client to read it.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The headers a request may carry at most once: two of them would let
+/// two readers of the request disagree on it (request smuggling, a
+/// second Host past the check).
+const SINGLE_HEADERS: [&str; 3] = ["host", "content-length", "transfer-encoding"];
+
+/// Reads from a stream until a deadline, whatever the pace of the peer:
+/// each read waits at most for the time left.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the request took too long",
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
 
 /// One request.
 #[derive(Debug, Default)]
@@ -97,10 +132,14 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 /// Reads one request from `stream`.
 pub fn read_request(stream: &TcpStream) -> Result<HttpRequest, BadRequest> {
     let bad = |m: &str| BadRequest(m.to_string());
-    stream
-        .set_read_timeout(Some(READ_TIMEOUT))
-        .map_err(|e| BadRequest(e.to_string()))?;
-    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY) as u64));
+    let started = Instant::now();
+    let mut reader = BufReader::new(
+        Deadline {
+            stream,
+            until: started + HEAD_DEADLINE,
+        }
+        .take((MAX_HEAD + MAX_BODY) as u64),
+    );
     let mut head_bytes = 0;
     let mut line = String::new();
     let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), BadRequest> {
@@ -148,7 +187,20 @@ pub fn read_request(stream: &TcpStream) -> Result<HttpRequest, BadRequest> {
             return Err(bad("too many headers"));
         }
     }
+    for name in SINGLE_HEADERS {
+        if request.headers.iter().filter(|(k, _)| k == name).count() > 1 {
+            return Err(BadRequest(format!("duplicate {name} header")));
+        }
+    }
+    // The body has the rest of the request's time.
+    reader.get_mut().get_mut().until = started + REQUEST_DEADLINE;
     if let Some(length) = request.header("content-length") {
+        if length.is_empty() || !length.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad("malformed Content-Length"));
+        }
+        if request.header("transfer-encoding").is_some() {
+            return Err(bad("Content-Length and Transfer-Encoding together"));
+        }
         let length: usize = length
             .parse()
             .map_err(|_| bad("malformed Content-Length"))?;
@@ -203,8 +255,10 @@ impl Response {
         )
     }
 
-    /// Writes the response and closes the exchange.
+    /// Writes the response and closes the exchange; a client that does
+    /// not read it within [`WRITE_TIMEOUT`] is given up.
     pub fn send(&self, stream: &mut TcpStream) -> std::io::Result<()> {
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
         let mut head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
              Connection: close\r\nCache-Control: no-store\r\n\
@@ -242,6 +296,7 @@ fn reason(status: u16) -> &'static str {
 
 /// Starts a server-sent event stream on `stream`.
 pub fn start_events(stream: &mut TcpStream) -> std::io::Result<()> {
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     stream.write_all(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
           Connection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n",

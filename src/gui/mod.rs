@@ -10,9 +10,11 @@
 //! fixed when the server starts; the page chooses among them, their search
 //! and a bounded move time.
 
+pub mod access;
 mod advisor;
 pub mod http;
 pub use crate::json;
+pub mod limits;
 pub mod replay;
 mod session;
 pub mod view;
@@ -20,7 +22,7 @@ pub mod view;
 use std::collections::HashMap;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -58,6 +60,11 @@ pub struct GuiArgs {
     /// it can then start engine processes here: trusted networks only.
     #[arg(long, value_name = "ADDRESS")]
     pub listen: Option<IpAddr>,
+    /// A host name the page may be opened by besides IP addresses and
+    /// localhost (repeatable): a name that resolves to this machine on
+    /// your network. Other names are refused (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// The engines the page may choose from (`--engine cmd=... name=...`,
     /// as `tabula match` takes them; repeatable). Default: this tabula.
     #[command(flatten)]
@@ -87,9 +94,6 @@ const ORPHAN_GRACE: Duration = Duration::from_secs(3);
 
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);
-
-/// The most connections served at once.
-const MAX_CONNECTIONS: usize = 64;
 
 /// The game options the page may set, per game (never `seat`, `seed`,
 /// nor a file path such as Othello's `weights`).
@@ -186,13 +190,13 @@ const MAX_REPLY: usize = 256 * 1024;
 pub struct Server {
     listener: TcpListener,
     addr: SocketAddr,
-    loopback_only: bool,
+    access: access::Access,
     engines: Vec<EngineSpec>,
     max_movetime: u64,
     max_games: usize,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     stop: Arc<AtomicBool>,
-    connections: AtomicUsize,
+    limits: Arc<limits::Limits>,
 }
 
 impl Server {
@@ -220,19 +224,20 @@ impl Server {
         Ok(Arc::new(Server {
             listener,
             addr,
-            loopback_only: args.listen.is_none_or(|ip| ip.is_loopback()),
+            access: access::Access::new(ip, addr.port(), &args.allow_host)
+                .map_err(|e| GuiError(e.to_string()))?,
             engines,
             max_movetime: args.max_movetime.max(10),
             max_games: args.max_games.max(1),
             sessions: Mutex::new(HashMap::new()),
             stop: Arc::new(AtomicBool::new(false)),
-            connections: AtomicUsize::new(0),
+            limits: Arc::default(),
         }))
     }
 
-    /// The page's address.
+    /// The page's address (with the token a non-loopback server needs).
     pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
+        self.access.url(&self.addr.to_string())
     }
 
     /// The flag that stops [`Server::serve`].
@@ -256,23 +261,20 @@ impl Server {
         };
         while !self.stop.load(Ordering::Relaxed) {
             match self.listener.accept() {
-                Ok((stream, _)) => {
-                    if self.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                        self.connections.fetch_sub(1, Ordering::SeqCst);
-                        let mut stream = stream;
-                        let _ = Response::error(503, "too many connections").send(&mut stream);
-                        continue;
-                    }
+                Ok((mut stream, peer)) => {
+                    // The connection table sheds idle clients first.
+                    let ticket = match self.limits.admit(&stream, peer.ip()) {
+                        Ok(t) => t,
+                        Err(busy) => {
+                            let _ = stream.set_nonblocking(true);
+                            let _ = Response::error(503, &busy.0).send(&mut stream);
+                            continue;
+                        }
+                    };
                     let server = Arc::clone(self);
-                    let spawned = thread::Builder::new()
+                    let _ = thread::Builder::new()
                         .name("gui connection".to_string())
-                        .spawn(move || {
-                            server.connection(stream);
-                            server.connections.fetch_sub(1, Ordering::SeqCst);
-                        });
-                    if spawned.is_err() {
-                        self.connections.fetch_sub(1, Ordering::SeqCst);
-                    }
+                        .spawn(move || server.connection(stream, ticket));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     thread::sleep(Duration::from_millis(20));
@@ -324,7 +326,7 @@ impl Server {
         }
     }
 
-    fn connection(&self, mut stream: TcpStream) {
+    fn connection(&self, mut stream: TcpStream, ticket: limits::Ticket) {
         let request = match http::read_request(&stream) {
             Ok(r) => r,
             Err(e) => {
@@ -332,39 +334,25 @@ impl Server {
                 return;
             }
         };
-        if let Err(message) = self.check_origin(&request) {
-            let _ = Response::error(403, &message).send(&mut stream);
-            return;
-        }
+        let granted = match self.access.check(&request) {
+            Ok(g) => g,
+            Err(message) => {
+                let _ = Response::error(403, &message).send(&mut stream);
+                return;
+            }
+        };
         if request.path == "/api/events" {
+            // Streams have their own budget (limits.rs).
+            if let Err(busy) = ticket.stream(request.param("s").unwrap_or("")) {
+                let _ = Response::error(503, &busy.0).send(&mut stream);
+                return;
+            }
             self.events(&request, stream);
             return;
         }
-        let response = self.route(&request);
+        let mut response = ticket.working(|| self.route(&request));
+        response.headers.extend(granted.set_cookie);
         let _ = response.send(&mut stream);
-    }
-
-    /// Refuses requests from other sites: a Host that is not this server
-    /// (DNS rebinding), or a cross-site Origin.
-    fn check_origin(&self, request: &HttpRequest) -> Result<(), String> {
-        let host = request.header("host").unwrap_or("");
-        if self.loopback_only {
-            let port = self.addr.port();
-            let ok = [
-                format!("127.0.0.1:{port}"),
-                format!("localhost:{port}"),
-                format!("[::1]:{port}"),
-            ];
-            if !ok.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-                return Err(format!("unexpected Host '{host}'"));
-            }
-        }
-        if let Some(origin) = request.header("origin")
-            && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
-        {
-            return Err(format!("cross-site request from '{origin}'"));
-        }
-        Ok(())
     }
 
     fn session(&self, request: &HttpRequest) -> Result<Arc<Session>, Response> {

@@ -113,9 +113,8 @@ impl<W: Write + Send> Dialect<W> for Gtp {
         }
         let line = parse_line(&text);
         let quit = matches!(line.command, Ok(Command::Quit));
-        let refused = engine
-            .human()
-            .and_then(|_| human::refusal(text.split_whitespace().nth(line.id.map_or(0, |_| 1))?));
+        let words = || text.split_whitespace().skip(line.id.map_or(0, |_| 1));
+        let refused = human::refusal(engine.game(), engine.human(), words());
         let reply = match line.command {
             Ok(_) if refused.is_some() => Some(Err(Failure::Other(refused.unwrap_or_default()))),
             Ok(Command::Analyze {
@@ -161,7 +160,11 @@ impl<W: Write + Send> Dialect<W> for Gtp {
             Ok(command) if engine.human().is_some() || matches!(command, Command::Game { .. }) => {
                 hub.run(&cancel, |_| {
                     engine.stop_with(cancel.clone());
-                    Some(execute(engine, command).map(|text| told_after(engine, text)))
+                    Some(execute(engine, command).map(|text| {
+                        // Human-seat mode: what the person saw happen.
+                        let word = words().next().unwrap_or("");
+                        engine.human_reply(word, text, result_text)
+                    }))
                 })
             }
             Ok(command) => Some(execute(engine, command)),
@@ -174,31 +177,6 @@ impl<W: Write + Send> Dialect<W> for Gtp {
             None => {}
         }
         quit.then_some(SessionEnd::Quit)
-    }
-}
-
-/// A reply in human-seat mode: its text, then the lines told to the
-/// person since the last reply (the other seats' moves, their own new
-/// cards), then who is to move. Outside the mode, the text alone.
-fn told_after(engine: &mut Engine, text: String) -> String {
-    let Some(h) = engine.human() else {
-        return text;
-    };
-    let mut lines = engine.take_told();
-    if lines.is_empty() {
-        return text;
-    }
-    let game = engine.game();
-    lines.push(match game.turn() {
-        Turn::Player(p) if p == h => format!("{} to move (you)", game.seat_name(p)),
-        Turn::Player(p) => format!("{} to move", game.seat_name(p)),
-        Turn::Chance => "a deal is next".into(),
-        Turn::Over => format!("game {}", result_text(engine)),
-    });
-    if text.is_empty() {
-        format!("\n{}", lines.join("\n"))
-    } else {
-        format!("{text}\n{}", lines.join("\n"))
     }
 }
 
@@ -310,7 +288,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             .collect::<Vec<_>>()
             .join("\n"),
         Command::Help(None) => format!(
-            "{}\nalso (protocol.md): {}",
+            "{}\nhelp codes: what the cards and moves at the terminal mean (Z1 a Wizard, N1 a Jester)\nalso (protocol.md): {}",
             help_text(None).map_err(Failure::Parse)?,
             gogui::COMMANDS
                 .iter()
@@ -319,7 +297,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-        Command::Help(name) => help_text(name.as_deref()).map_err(Failure::Parse)?,
+        Command::Help(name) => match human::help(name.as_deref()) {
+            Some(text) => text,
+            None => help_text(name.as_deref()).map_err(Failure::Parse)?,
+        },
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
             engine.set_board_size(n)?;
@@ -445,7 +426,10 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             String::new()
         }
         Command::Get(Some(name)) => engine.settings().get(&name).map_err(EngineError::Setting)?,
-        Command::Get(None) => format!("\n{}", engine.settings().listing().join("\n")),
+        Command::Get(None) => format!(
+            "\n{}",
+            human::settings_listing(engine.game(), engine.human(), engine.settings()).join("\n")
+        ),
         Command::Result => result_text(engine),
         Command::Deal(text) => {
             engine.deal(&text)?;

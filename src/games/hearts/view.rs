@@ -45,7 +45,11 @@ impl Hearts {
                     self.counts[s] as usize - known[s].len()
                 )
             } else {
-                format!("{} cards", self.counts[s])
+                format!(
+                    "{} card{}",
+                    self.counts[s],
+                    if self.counts[s] == 1 { "" } else { "s" }
+                )
             };
             let _ = writeln!(
                 out,

@@ -50,7 +50,11 @@ impl NinetyNine {
                     .collect::<Vec<_>>()
                     .join(" ")
             } else {
-                format!("{} cards", self.counts[s])
+                format!(
+                    "{} card{}",
+                    self.counts[s],
+                    if self.counts[s] == 1 { "" } else { "s" }
+                )
             };
             let _ = writeln!(
                 out,

@@ -21,10 +21,15 @@ impl Wizard {
         };
         let _ = writeln!(
             out,
-            "round {}/{} ({} cards), dealer {}, turned up {}, trump {}",
+            "round {}/{} ({} card{}), dealer {}, turned up {}, trump {}",
             round + 1,
             self.cfg.rounds,
             self.cfg.cards_in_round(round),
+            if self.cfg.cards_in_round(round) == 1 {
+                ""
+            } else {
+                "s"
+            },
             numbered_seat_name(dealer),
             self.turned.map_or("-".to_string(), |c| c.to_string()),
             match (self.trump, self.phase) {
@@ -38,7 +43,11 @@ impl Wizard {
             let cards = if visible {
                 self.hands[s].to_string()
             } else {
-                format!("{} cards", self.counts[s])
+                format!(
+                    "{} card{}",
+                    self.counts[s],
+                    if self.counts[s] == 1 { "" } else { "s" }
+                )
             };
             let bid = if self.has_bid(s) {
                 self.bids[s].to_string()

@@ -1,0 +1,272 @@
+//! Who may use the server: the Host and Origin checks, and the token.
+//!
+//! - **Host**, on every listening address: an IP address (`127.0.0.2`,
+//!   `[::1]`, the machine's own), `localhost`, or a name given with
+//!   `--allow-host`, with the server's port. A page from another site
+//!   that rebinds its own name to this address (DNS rebinding) sends its
+//!   name, and is refused.
+//! - **Origin**, when the browser sends one: this server's own
+//!   (`http://` and the Host), else the request is cross-site.
+//! - **Token**, when the server listens on an address other than
+//!   loopback: every request presents the token printed with the URL
+//!   (`http://ADDRESS:PORT/?token=...`), as that query parameter, as a
+//!   cookie that the server sets when the page is opened with it (the
+//!   page then keeps it for its own requests and event stream), or as an
+//!   `X-Tabula-Token` header. Anyone on the network can reach the server;
+//!   only who was shown the URL can use it.
+
+use std::fmt;
+use std::net::IpAddr;
+
+use rand::RngCore;
+
+use super::http::HttpRequest;
+
+/// Why a name cannot be allowed with `--allow-host`.
+#[derive(Debug)]
+pub struct BadHostName(pub String);
+
+impl fmt::Display for BadHostName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--allow-host {}: a host name is letters, digits, '-' and '.'",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadHostName {}
+
+/// The server's access rules.
+#[derive(Clone, Debug)]
+pub struct Access {
+    port: u16,
+    /// Host names allowed besides IP addresses and `localhost`, lower case.
+    allowed: Vec<String>,
+    /// The token every request must present (non-loopback addresses).
+    token: Option<String>,
+}
+
+/// What a request that passed presents: the header that sets the token's
+/// cookie, when the token came in the query (the page was opened with
+/// the printed URL).
+#[derive(Debug, Default)]
+pub struct Granted {
+    /// `Set-Cookie: ...`, for the reply.
+    pub set_cookie: Option<String>,
+}
+
+/// Whether `name` may be a host name: letters, digits, `-` and `.`.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+}
+
+/// Splits a Host header into its name and port (`None`: no port).
+fn split_host(host: &str) -> Option<(&str, Option<&str>)> {
+    if let Some(rest) = host.strip_prefix('[') {
+        let (ip, after) = rest.split_once(']')?;
+        return match after {
+            "" => Some((ip, None)),
+            p => Some((ip, Some(p.strip_prefix(':')?))),
+        };
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) => Some((name, Some(port))),
+        None => Some((host, None)),
+    }
+}
+
+/// Compares two strings in time independent of where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+impl Access {
+    /// The rules of a server listening on `listen`:`port`, with the host
+    /// names `allow` besides addresses and `localhost`; a new random token
+    /// when `listen` is not loopback.
+    pub fn new(listen: IpAddr, port: u16, allow: &[String]) -> Result<Access, BadHostName> {
+        let mut allowed = Vec::new();
+        for name in allow {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            if !valid_name(&name) {
+                return Err(BadHostName(name));
+            }
+            allowed.push(name);
+        }
+        let token = (!listen.is_loopback()).then(|| {
+            let mut bytes = [0u8; 16];
+            rand::rngs::OsRng.fill_bytes(&mut bytes);
+            bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        });
+        Ok(Access {
+            port,
+            allowed,
+            token,
+        })
+    }
+
+    /// The token requests must present, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The page's address for a server at `host` (`ADDRESS:PORT`), with
+    /// the token where one is needed.
+    pub fn url(&self, host: &str) -> String {
+        match &self.token {
+            Some(t) => format!("http://{host}/?token={t}"),
+            None => format!("http://{host}/"),
+        }
+    }
+
+    fn cookie_name(&self) -> String {
+        format!("tabula_token_{}", self.port)
+    }
+
+    /// Checks a request's Host, Origin and token.
+    pub fn check(&self, request: &HttpRequest) -> Result<Granted, String> {
+        let host = request.header("host").unwrap_or("");
+        let Some((name, port)) = split_host(host) else {
+            return Err(format!("unexpected Host '{host}'"));
+        };
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>().ok() == Some(self.port),
+            None => self.port == 80,
+        };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        let name_ok =
+            name.parse::<IpAddr>().is_ok() || name == "localhost" || self.allowed.contains(&name);
+        if !port_ok || !name_ok {
+            return Err(format!(
+                "unexpected Host '{host}' (names other than addresses and localhost need --allow-host NAME)"
+            ));
+        }
+        if let Some(origin) = request.header("origin")
+            && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
+        {
+            return Err(format!("cross-site request from '{origin}'"));
+        }
+        let Some(token) = &self.token else {
+            return Ok(Granted::default());
+        };
+        let cookie = self.cookie_name();
+        let from_cookie = request
+            .headers
+            .iter()
+            .filter(|(k, _)| k == "cookie")
+            .flat_map(|(_, v)| v.split(';'))
+            .filter_map(|c| c.trim().split_once('='))
+            .any(|(k, v)| k == cookie && same(v, token));
+        let from_query = request.param("token").is_some_and(|t| same(t, token));
+        let from_header = request
+            .header("x-tabula-token")
+            .is_some_and(|t| same(t, token));
+        if !(from_cookie || from_query || from_header) {
+            return Err(
+                "this server needs its token: open the URL that tabula gui printed (with ?token=...)"
+                    .into(),
+            );
+        }
+        Ok(Granted {
+            set_cookie: (from_query && !from_cookie).then(|| {
+                format!("Set-Cookie: {cookie}={token}; Path=/; HttpOnly; SameSite=Strict")
+            }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+
+    fn request(headers: &[(&str, &str)], query: &str) -> HttpRequest {
+        HttpRequest {
+            method: "GET".into(),
+            path: "/".into(),
+            query: super::super::http::parse_query(query),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            body: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn hosts_on_loopback_and_beyond() {
+        let lo = Access::new(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), 8099, &[]).unwrap();
+        assert!(lo.token().is_none());
+        for ok in [
+            "127.0.0.2:8099",
+            "127.0.0.1:8099",
+            "localhost:8099",
+            "[::1]:8099",
+        ] {
+            assert!(lo.check(&request(&[("host", ok)], "")).is_ok(), "{ok}");
+        }
+        for bad in [
+            "evil.example:8099",
+            "127.0.0.2:80",
+            "127.0.0.2",
+            "",
+            "[::1",
+            "localhost:8099:1",
+        ] {
+            assert!(lo.check(&request(&[("host", bad)], "")).is_err(), "{bad}");
+        }
+        let cross = request(
+            &[
+                ("host", "127.0.0.2:8099"),
+                ("origin", "http://evil.example"),
+            ],
+            "",
+        );
+        assert!(lo.check(&cross).is_err());
+
+        let any = Access::new(
+            IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            8099,
+            &["Box.LAN".to_string()],
+        )
+        .unwrap();
+        let token = any.token().expect("a token").to_string();
+        assert_eq!(
+            any.url("0.0.0.0:8099"),
+            format!("http://0.0.0.0:8099/?token={token}")
+        );
+        // Without the token, nothing; with it, the allowed names only.
+        assert!(
+            any.check(&request(&[("host", "box.lan:8099")], ""))
+                .is_err()
+        );
+        let q = format!("token={token}");
+        let granted = any
+            .check(&request(&[("host", "box.lan:8099")], &q))
+            .unwrap();
+        let cookie = granted.set_cookie.expect("the cookie is set");
+        assert!(cookie.contains(&token) && cookie.contains("HttpOnly"));
+        assert!(
+            any.check(&request(&[("host", "192.168.1.5:8099")], &q))
+                .is_ok()
+        );
+        assert!(
+            any.check(&request(&[("host", "rebound.example:8099")], &q))
+                .is_err()
+        );
+        let c = format!("a=1; tabula_token_8099={token}");
+        let by_cookie = any
+            .check(&request(&[("host", "box.lan:8099"), ("cookie", &c)], ""))
+            .unwrap();
+        assert!(by_cookie.set_cookie.is_none());
+        let wrong = request(&[("host", "box.lan:8099"), ("x-tabula-token", "00")], "");
+        assert!(any.check(&wrong).is_err());
+        assert!(Access::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 1, &["a b".into()]).is_err());
+    }
+}
