@@ -372,7 +372,7 @@ fn a_pass_after_the_game_s_end_is_taken_as_nothing() {
     // move is still refused.
     let board = "O".repeat(40) + &"X".repeat(24) + " X";
     let input = format!(
-        "setboard {board}\nplay W PASS\nplay b pass\nplay pass\nhistory\nplay w d3\nplay purple pass\nfinal_score\n"
+        "setboard {board}\nplay W PASS\nplay b pass\nplay pass\nhistory\nplay w d3\nplay purple pass\nfinal_score\ngenmove b\ngenmove W\nhistory\n"
     );
     let out = session(Protocol::Gtp, &input);
     let r = replies(&out);
@@ -380,6 +380,9 @@ fn a_pass_after_the_game_s_end_is_taken_as_nothing() {
     assert!(r[5].starts_with("? "), "a move after the end: {out}");
     assert!(r[6].starts_with("? "), "no such seat: {out}");
     assert_eq!(r[7], "= W+16", "{out}");
+    // And a genmove after the end answers the pass (twogtp asks each
+    // program until both have passed), playing nothing.
+    assert_eq!(&r[8..11], ["= pass", "= pass", "="], "{out}");
     // Before the end a pass is a move like any other, refused where the
     // side to move has moves.
     let out = session(Protocol::Gtp, "play b pass\n");

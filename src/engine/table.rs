@@ -125,6 +125,9 @@ pub trait AnyGame: Send {
     /// The fixed board size, for games without a size option
     /// ([`crate::extras::Extras::board_size`]).
     fn board_size(&self) -> Option<u32>;
+    /// The game's pass as text, where it declares one
+    /// ([`crate::extras::Extras::pass`]).
+    fn pass_text(&self) -> Option<String>;
     /// What `seat` sees ([`Game::view_text`]): a person's `showboard`.
     fn view(&self, seat: Seat) -> String;
     /// Tells `seat` (a person at the terminal) what it sees of every move
@@ -553,6 +556,11 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn board_size(&self) -> Option<u32> {
         games::extras::<G>().board_size
+    }
+
+    fn pass_text(&self) -> Option<String> {
+        let pass = games::extras::<G>().pass?;
+        Some(self.game.state().move_text(pass))
     }
 
     fn view(&self, seat: Seat) -> String {

@@ -462,6 +462,14 @@ fn genmove<W: Write + Send>(
         Ok(s) => s,
         Err(e) => return Some(Err(e.into())),
     };
+    // After the game's end, a game with a pass (Othello) answers it and
+    // changes nothing: gogui-twogtp asks both programs for a move until
+    // each has passed, and counts any other answer as an error.
+    if engine.game().turn() == Turn::Over
+        && let Some(pass) = engine.game().pass_text()
+    {
+        return Some(Ok(pass));
+    }
     let send = |mv: &str| out.write(&success(id, mv));
     match answered_genmove(engine, seat, budget, cancel, at, None, &send) {
         Ok(None) => None,
