@@ -40,8 +40,13 @@ pub struct Clock {
     /// Per seat: the least time it may have left, from the last told time
     /// less its own moves since.
     left: BTreeMap<Seat, SeatTime>,
-    /// Seats that have moved in this game: their main time has run.
+    /// Seats that have moved in this game while their clock ran: their
+    /// main time has run.
     moved: BTreeSet<Seat>,
+    /// Seats whose clock is known to run: told a time left, or played by
+    /// the engine's own search. A move told for a seat before that is the
+    /// game's setup (a referee's opening plies), not the seat's time.
+    running: BTreeSet<Seat>,
     /// Seats with a move since their time was last known exactly that the
     /// engine did not search (told by `play`): their time left is no count
     /// of the engine's own, only what a telling bounds.
@@ -121,6 +126,7 @@ impl Clock {
     pub fn set(&mut self, main: Duration, byoyomi: Duration, stones: u32) {
         self.left.clear();
         self.uncounted.clear();
+        self.running.clear();
         self.settings = if byoyomi > Duration::ZERO && stones == 0 {
             None
         } else {
@@ -171,6 +177,7 @@ impl Clock {
             }
         };
         self.left.insert(seat, SeatTime { left, stones });
+        self.running.insert(seat);
     }
 
     /// What `seat` has left by the engine's own count (its time last known
@@ -185,14 +192,20 @@ impl Clock {
     /// Records that `seat` moved, `spent` being the engine's own wall time
     /// for the move where it searched it (`None` for a move it was told):
     /// its main time is no longer as set, and what it spent is charged
-    /// until the next `time_left`.
+    /// until the next `time_left`. A move told for a seat whose clock is
+    /// not known to run yet (no time told, no move searched) is the game's
+    /// setup and changes nothing.
     pub fn moved(&mut self, seat: Seat, spent: Option<Duration>) {
-        self.moved.insert(seat);
         let Some(spent) = spent else {
-            // Who knows what a move it was told took.
-            self.uncounted.insert(seat);
+            if self.running.contains(&seat) {
+                // Who knows what a move it was told took.
+                self.moved.insert(seat);
+                self.uncounted.insert(seat);
+            }
             return;
         };
+        self.moved.insert(seat);
+        self.running.insert(seat);
         let Some(mut time) = self.seat_time(seat) else {
             return;
         };
@@ -222,6 +235,7 @@ impl Clock {
         self.left.clear();
         self.moved.clear();
         self.uncounted.clear();
+        self.running.clear();
     }
 
     /// The time `seat` should and may spend on its next move, if a clock
@@ -330,11 +344,14 @@ mod tests {
         let mut c = Clock::default();
         c.set(Duration::from_secs(1), Duration::ZERO, 0);
         // First move: the clock has not run, 1 s is 1 s (less 10 ms for
-        // each of 20 moves to go).
+        // each of 20 moves to go); a move told before the seat's clock
+        // ran (no time told, no move searched) was the game's setup, a
+        // referee's opening plies.
+        c.moved(0, None);
         c.time_left(0, Duration::from_secs(1), 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(40)));
-        // After a move the engine was told (not one it searched and
-        // counted), "1" may be 1 ms rounded up.
+        // After a move the engine was told once the clock ran (not one it
+        // searched and counted), "1" may be 1 ms rounded up.
         c.moved(0, None);
         c.time_left(0, Duration::from_secs(1), 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
@@ -464,6 +481,7 @@ mod tests {
         // a told whole second is nothing certain.
         let mut c = Clock::default();
         c.set(s(1), s(0), 0);
+        c.time_left(0, s(1), 0);
         c.moved(0, None);
         c.time_left(0, s(1), 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
