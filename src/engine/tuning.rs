@@ -39,6 +39,13 @@ pub static TUNING: &[Tuning] = &[
                  the square table has none, so `eval table` plays without it",
             ),
             (
+                "selectivity",
+                "1",
+                "a depth is a level, as in Edax and NTest: selective, ProbCut on; depth 20 \
+                 answers from midgame positions in about a second on one core, where the \
+                 exact depth took minutes (docs/tools.md, \"Depth\")",
+            ),
+            (
                 "eval_win_scale",
                 "8",
                 "maximum-likelihood fit of the trained evaluation (margin / 64) to 200 \
