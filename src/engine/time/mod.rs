@@ -10,9 +10,10 @@
 //!    `time_left`, KGS's `kgs-time_settings`), [`Clock`] (clock.rs) keeps
 //!    what the seat to move is believed to have left (a told whole second
 //!    may be a second too many; the engine's own moves are charged between
-//!    tellings), and [`allot`] turns it into an [`Allotment`]: a *target*
-//!    and a *limit*. Main time: the target is a twentieth of what is left
-//!    (or, in a game that bounds its moves, a share of 1/(moves left + 2)),
+//!    tellings, and between told whole seconds it keeps its own count),
+//!    and [`allot`] turns it into an [`Allotment`]: a *target* and a
+//!    *limit*. Main time: [`MOVE_LAG`] is kept back for each move to go,
+//!    and the target is a twentieth of the rest (or, in a game that bounds its moves, a share of 1/(moves left + 2)),
 //!    the limit three targets and at most a quarter of what is left, plus a
 //!    byo-yomi stone's share where a period follows. In byo-yomi: the
 //!    period over its stones, less 5% and a second but never less than
