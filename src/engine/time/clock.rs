@@ -452,7 +452,8 @@ mod tests {
         // nothing, and used about a tenth), each move a few ms late
         // (the pipe, a busy core), to the target or to the limit.
         let s = Duration::from_secs;
-        let roundings: [(&str, fn(f64) -> f64); 3] = [
+        type Rounding = (&'static str, fn(f64) -> f64);
+        let roundings: [Rounding; 3] = [
             ("up", f64::ceil),
             ("down", f64::floor),
             ("nearest", f64::round),
