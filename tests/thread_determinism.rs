@@ -1,12 +1,14 @@
 //! Alpha-beta at a fixed depth gives the value one thread gives, on any
-//! number of threads (protocol.md, "Threads"): a depth budget turns
-//! ProbCut off and takes from the table only what a search of the same
-//! depth found, so the value is the depth's minimax value whichever
-//! thread reached a node first.
+//! number of threads (protocol.md, "Threads"), where the depth is asked
+//! exact (`selectivity exact`, the engine-wide default; Othello's levels
+//! are selective unless so set): an exact depth budget turns ProbCut off
+//! and takes from the table only what a search of the same depth found,
+//! so the value is the depth's minimax value whichever thread reached a
+//! node first.
 
 use rand::SeedableRng;
 use tabula::engine::searchers::alpha_beta;
-use tabula::engine::settings::Settings;
+use tabula::engine::settings::{Selectivity, Settings};
 use tabula::game::{Game, Rng, Turn};
 use tabula::games::othello::Othello;
 use tabula::games::quoridor::Quoridor;
@@ -35,8 +37,10 @@ fn value_at<G: Game>(state: &G, depth: u32, threads: usize) -> (f64, u32) {
     let Turn::Player(seat) = state.turn() else {
         panic!("a position with a seat to move")
     };
-    // As the engine tunes alpha-beta for the game, on a small table.
+    // As the engine tunes alpha-beta for the game, on a small table, the
+    // depth asked exact.
     let mut settings = Settings::for_game(G::NAME, state.num_seats(), &[]);
+    settings.selectivity = Selectivity::Exact;
     settings.hash = 4;
     settings.threads = 1;
     let mut search = alpha_beta::<G>(&settings, Default::default()).with_threads(threads);
@@ -91,9 +95,14 @@ fn othello_with_probcut_gives_one_threads_value_on_several() {
         .filter_map(|seed| random_from(&Othello::start(), seed, 14 + (seed % 24) as u32))
         .collect();
     assert!(positions.len() > 30);
-    assert!(
-        Settings::for_game("othello", 2, &[]).probcut,
-        "ProbCut is on by default"
+    let othello = Settings::for_game("othello", 2, &[]);
+    assert!(othello.probcut, "ProbCut is on by default");
+    // Othello's depth budgets are selective unless asked exact.
+    assert_ne!(othello.selectivity, Selectivity::Exact);
+    let exact = [("selectivity", "exact".to_string())];
+    assert_eq!(
+        Settings::for_game("othello", 2, &exact).selectivity,
+        Selectivity::Exact
     );
     let wrong = disagreements(&positions, &[4, 8], 2, 2);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

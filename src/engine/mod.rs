@@ -662,9 +662,10 @@ mod tests {
         let mut e = Engine::new(1).expect("engine");
         e.set("overhead", "0").expect("set");
         e.set("search", "mcts").expect("set");
-        // 64 s, the start of Othello: 30 moves a side, a twentieth.
+        // 64.2 s, the start of Othello: 30 moves a side, a twentieth of
+        // 64 s (10 ms kept back for each of 20 moves to go).
         e.clock_mut()
-            .set(Duration::from_secs(64), Duration::ZERO, 0);
+            .set(Duration::from_millis(64_200), Duration::ZERO, 0);
         let none = BudgetOverride::default();
         let ms = Duration::from_millis;
         let b = e.budget_for(None, &none);

@@ -49,6 +49,7 @@ pub fn alpha_beta<G: Game>(settings: &Settings, eval: G::Eval) -> AlphaBeta<G> {
         .with_eval(eval)
         .with_move_order(settings.order_from)
         .with_probcut(settings.probcut.then_some(settings.probcut_sigmas))
+        .with_depth_selectivity(settings.selectivity.sigmas(settings.probcut_sigmas))
 }
 
 /// ISMCTS as the settings tune it.
@@ -181,6 +182,7 @@ struct SearcherKey {
     order_from: Option<u32>,
     probcut: bool,
     probcut_sigmas: f64,
+    selectivity: Option<f64>,
     eval: String,
     rucb1_depth: u32,
     threads: usize,
@@ -206,6 +208,7 @@ impl SearcherKey {
             order_from: s.order_from,
             probcut: s.probcut,
             probcut_sigmas: s.probcut_sigmas,
+            selectivity: s.selectivity.sigmas(s.probcut_sigmas),
             eval: s.eval.clone(),
             rucb1_depth: s.rucb1_depth,
             threads: s.threads,

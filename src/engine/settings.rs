@@ -96,6 +96,31 @@ pub enum PlayoutPolicy {
     Eval,
 }
 
+/// What a depth budget asks of alpha-beta (the `selectivity` setting).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Selectivity {
+    /// The depth's own minimax value, the same on any number of threads:
+    /// no ProbCut, and the table answers only with entries of that depth.
+    Exact,
+    /// A selective search as under a clock (as Othello programs' levels
+    /// are), ProbCut at `probcut_sigmas`.
+    Clock,
+    /// A selective search with ProbCut at this many sigmas.
+    Sigmas(f64),
+}
+
+impl Selectivity {
+    /// The ProbCut sigmas a depth budget searches with, given the clock's
+    /// (`probcut_sigmas`); `None`: exact.
+    pub fn sigmas(self, clock: f64) -> Option<f64> {
+        match self {
+            Selectivity::Exact => None,
+            Selectivity::Clock => Some(clock),
+            Selectivity::Sigmas(x) => Some(x),
+        }
+    }
+}
+
 /// Every engine setting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -107,6 +132,8 @@ pub struct Settings {
     pub movetime: u64,
     /// Depth limit (0 = no limit).
     pub depth: u32,
+    /// What a depth budget asks of alpha-beta (`selectivity`).
+    pub selectivity: Selectivity,
     /// Seed of the session generator.
     pub seed: u64,
     /// UCB1 exploration constant.
@@ -170,6 +197,7 @@ impl Default for Settings {
             iterations: 0,
             movetime: 0,
             depth: 0,
+            selectivity: Selectivity::Exact,
             seed: 0,
             c: std::f64::consts::SQRT_2,
             final_choice: FinalChoice::Visits,
@@ -342,6 +370,27 @@ pub static SETTINGS: &[SettingSpec] = &[
         help: "depth limit of alpha-beta",
         set: |s, v| num(v).map(|n| s.depth = n).is_some(),
         get: |s| s.depth.to_string(),
+    },
+    SettingSpec {
+        name: "selectivity",
+        expected: "exact, probcut, or a number of sigmas from 0 to 10",
+        help: "what a depth budget asks of alpha-beta: exact (the depth's own minimax value, the same on any number of threads), or a selective search as under a clock, as Othello programs' levels are, with ProbCut where it is on at probcut_sigmas (probcut) or at the sigmas given",
+        set: |s, v| {
+            s.selectivity = match v.to_ascii_lowercase().as_str() {
+                "exact" => Selectivity::Exact,
+                "probcut" => Selectivity::Clock,
+                n => match in_range(n, 0.0..=10.0) {
+                    Some(x) => Selectivity::Sigmas(x),
+                    None => return false,
+                },
+            };
+            true
+        },
+        get: |s| match s.selectivity {
+            Selectivity::Exact => "exact".to_string(),
+            Selectivity::Clock => "probcut".to_string(),
+            Selectivity::Sigmas(x) => format!("{x}"),
+        },
     },
     SettingSpec {
         name: "seed",

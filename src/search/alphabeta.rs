@@ -66,6 +66,10 @@ struct Knobs<G: Game> {
     /// ProbCut, where the evaluation has a calibrated fit: a bound must be
     /// cleared by this many sigmas (`probcut_sigmas`); `None`: off.
     probcut: Option<f64>,
+    /// Under a depth budget: `None`, the depth's exact value; else a
+    /// selective search as under a clock, ProbCut (where `probcut` is on)
+    /// at these sigmas (`selectivity`).
+    depth_selectivity: Option<f64>,
 }
 
 /// A thread's reusable move lists and move orders.
@@ -93,6 +97,9 @@ struct Worker<'t, G: Game> {
     /// value at that depth whichever thread stored what first (see
     /// [`AlphaBeta`]'s search).
     fixed_depth: bool,
+    /// ProbCut's sigmas in this search (`None`: off): the clock's
+    /// (`probcut_sigmas`), or a selective depth budget's.
+    sigmas: Option<f64>,
     buffers: Vec<Vec<G::Move>>,
     /// Reusable lists of (sort key, generated index), one per ply in use.
     orders: Vec<Vec<(i32, u32)>>,
@@ -127,6 +134,7 @@ impl<G: Game> AlphaBeta<G> {
                 eval: G::Eval::default(),
                 order_from: None,
                 probcut: None,
+                depth_selectivity: None,
             },
             _game: PhantomData,
         }
@@ -153,6 +161,18 @@ impl<G: Game> AlphaBeta<G> {
     /// without the deep search. `None`: never.
     pub fn with_probcut(mut self, sigmas: Option<f64>) -> AlphaBeta<G> {
         self.knobs.probcut = sigmas;
+        self
+    }
+
+    /// What a depth budget asks for: `None` (the default), the depth's
+    /// own minimax value, the same on any number of threads (no ProbCut,
+    /// and the table answers only with entries of the depth asked);
+    /// `Some(sigmas)`, a selective search as under a clock (deeper entries
+    /// answering for shallower searches), with ProbCut, where it is on, at
+    /// `sigmas`, as Othello programs' levels are: far cheaper, and its
+    /// value may depend on what the threads stored first.
+    pub fn with_depth_selectivity(mut self, sigmas: Option<f64>) -> AlphaBeta<G> {
+        self.knobs.depth_selectivity = sigmas;
         self
     }
 
@@ -207,6 +227,7 @@ impl<'t, G: Game> Worker<'t, G> {
             iterations: None,
             busy: None,
             fixed_depth: false,
+            sigmas: knobs.probcut,
             buffers,
             orders,
             multipv: 0,
@@ -377,7 +398,7 @@ impl<'t, G: Game> Worker<'t, G> {
         if beta - alpha == 1
             && !self.fixed_depth
             && alpha.abs() < WIN / 2
-            && let Some(sigmas) = self.knobs.probcut
+            && let Some(sigmas) = self.sigmas
             && let Some(fit) = self.knobs.eval.probcut_fit(state, depth)
             && let Some(score) = self.probcut(state, &fit, sigmas, ply, alpha, pacer)
         {
@@ -853,11 +874,18 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let started = Instant::now();
         let node_limit = budget.iterations.unwrap_or(u64::MAX);
         let max_depth = budget.depth.unwrap_or(64).max(1);
-        // A depth budget asks for that depth's value, the same on any
-        // number of threads: ProbCut's cuts, and a deeper entry standing
-        // in for a shallower search, would depend on what the other
-        // threads happened to store first.
-        let fixed_depth = budget.depth.is_some();
+        // An exact depth budget asks for that depth's value, the same on
+        // any number of threads: ProbCut's cuts, and a deeper entry
+        // standing in for a shallower search, would depend on what the
+        // other threads happened to store first. A selective one searches
+        // as a clock does.
+        let fixed_depth = budget.depth.is_some() && self.knobs.depth_selectivity.is_none();
+        // ProbCut's sigmas: a selective depth budget's own, else the
+        // clock's.
+        let sigmas = match budget.depth {
+            Some(_) => self.knobs.probcut.and(self.knobs.depth_selectivity),
+            None => self.knobs.probcut,
+        };
         let mut first = Vec::new();
         root.legal_moves(&mut first);
         let mut result = SearchResult {
@@ -892,6 +920,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.iterations = Some(iterations);
                             w.busy = busy;
                             w.fixed_depth = fixed_depth;
+                            w.sigmas = sigmas;
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
@@ -911,6 +940,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             let multipv = control.multipv();
             main.multipv = multipv;
             main.fixed_depth = fixed_depth;
+            main.sigmas = sigmas;
             if self.threads > 1 {
                 main.iterations = Some(iterations);
                 main.busy = busy;
@@ -1119,6 +1149,51 @@ mod value_tests {
                 (off.best, off.score, off.iterations)
             );
         }
+    }
+
+    #[test]
+    fn a_selective_depth_budget_searches_as_a_clock_does() {
+        // Under `selectivity` (ProbCut at the sigmas given), a depth
+        // budget is the clock's iterative deepening stopped at that depth:
+        // the same move, score and nodes, and far fewer nodes than the
+        // exact depth; at 0 sigmas it cuts more than at 1.5.
+        let (mut selective, mut exact, mut bolder) = (0, 0, 0);
+        for s in positions(4, 20) {
+            let Turn::Player(seat) = s.turn() else {
+                continue;
+            };
+            let run = |sigmas: Option<f64>| {
+                let mut search = othello_search(4, true).with_depth_selectivity(sigmas);
+                let budget = Budget {
+                    depth: Some(8),
+                    ..Budget::default()
+                };
+                search.search(
+                    &s,
+                    seat,
+                    &budget,
+                    &Control::unlimited(),
+                    &mut Rng::seed_from_u64(0),
+                )
+            };
+            let r = run(Some(1.5));
+            let (mv, score, nodes) = deepened(&s, 8, true);
+            assert_eq!(
+                (r.best, r.score, r.iterations),
+                (mv, score_to_value(score), nodes)
+            );
+            selective += r.iterations;
+            exact += run(None).iterations;
+            bolder += run(Some(0.0)).iterations;
+        }
+        assert!(
+            selective * 2 < exact,
+            "selective {selective} nodes, exact {exact}"
+        );
+        assert!(
+            bolder < selective,
+            "0 sigmas {bolder} nodes, 1.5 sigmas {selective}"
+        );
     }
 
     #[test]

@@ -8,10 +8,16 @@
 //! fraction, at the seat's first move of the game (its clock has not run:
 //! it has the main time as set, whatever the rounding), or a byo-yomi
 //! period with all its stones (a period is untouched until its first
-//! stone); any other told time is taken as a second less. Between tellings
-//! the engine charges each of its own moves to the seat (its wall time and
-//! a margin for the pipe), so a GUI that tells the time rarely or never is
-//! not believed to give time back.
+//! stone). Between tellings the engine charges each of its own moves to
+//! the seat (its wall time and a margin for the pipe), so a GUI that tells
+//! the time rarely or never is not believed to give time back. Any other
+//! told whole number `T` says only that the seat has between `T - 1` and
+//! `T + 1` seconds (rounded up, down or to the nearest): the engine then
+//! keeps its own count (the last exact time less its own moves), raised to
+//! `T - 1` if below, where it has one and the count is not over `T + 1`;
+//! else it takes `T - 1`. Without its own
+//! count a second of sudden death would read as nothing at every move,
+//! and the engine would play its whole game at once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -24,7 +30,7 @@ const ROUNDING: Duration = Duration::from_secs(1);
 
 /// What the engine adds to its own wall time for a move when it charges
 /// the move itself: the pipe and the GUI's clock count a little more.
-const OWN_MOVE_MARGIN: Duration = Duration::from_millis(20);
+const OWN_MOVE_MARGIN: Duration = super::MOVE_LAG;
 
 /// Main time, byo-yomi, and what each seat is believed to have left.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -34,8 +40,17 @@ pub struct Clock {
     /// Per seat: the least time it may have left, from the last told time
     /// less its own moves since.
     left: BTreeMap<Seat, SeatTime>,
-    /// Seats that have moved in this game: their main time has run.
+    /// Seats that have moved in this game while their clock ran: their
+    /// main time has run.
     moved: BTreeSet<Seat>,
+    /// Seats whose clock is known to run: told a time left, or played by
+    /// the engine's own search. A move told for a seat before that is the
+    /// game's setup (a referee's opening plies), not the seat's time.
+    running: BTreeSet<Seat>,
+    /// Seats with a move since their time was last known exactly that the
+    /// engine did not search (told by `play`): their time left is no count
+    /// of the engine's own, only what a telling bounds.
+    uncounted: BTreeSet<Seat>,
 }
 
 /// One seat's time: main time, or a byo-yomi period and its stones.
@@ -110,6 +125,8 @@ impl Clock {
     /// on the time as set.
     pub fn set(&mut self, main: Duration, byoyomi: Duration, stones: u32) {
         self.left.clear();
+        self.uncounted.clear();
+        self.running.clear();
         self.settings = if byoyomi > Duration::ZERO && stones == 0 {
             None
         } else {
@@ -118,33 +135,77 @@ impl Clock {
     }
 
     /// GTP `time_left` for a seat: believed as told where it is exact,
-    /// else as a second less (see the module's notes).
+    /// else the engine's own count within the second either way that a
+    /// rounded whole number leaves open, or, without a count of its own,
+    /// a second less (see the module's notes).
     pub fn time_left(&mut self, seat: Seat, told: Duration, stones: u32) {
         let first_move = !self.moved.contains(&seat);
-        let left = match self.settings {
+        let exact = match self.settings {
             // Told with a fraction: no rounding happened.
-            _ if told.subsec_nanos() != 0 => told,
+            _ if told.subsec_nanos() != 0 => Some(told),
             // The seat's clock has not run: it has the main time as set,
             // which a whole number of seconds rounds to.
             Some((main, _, _))
                 if first_move && stones == 0 && main <= told && told < main + ROUNDING =>
             {
-                main
+                Some(main)
             }
             // A period with all its stones has not started to run.
-            Some((_, byo, per)) if stones > 0 && stones == per && told == byo => told,
-            _ => told.saturating_sub(ROUNDING),
+            Some((_, byo, per)) if stones > 0 && stones == per && told == byo => Some(told),
+            _ => None,
+        };
+        let left = match exact {
+            Some(left) => {
+                self.uncounted.remove(&seat);
+                left
+            }
+            None => {
+                let floor = told.saturating_sub(ROUNDING);
+                match self.own_count(seat) {
+                    // Main time, counted by the engine since it was known,
+                    // and within a second of the told number: the count
+                    // (but never less than the told number allows). A
+                    // count more than a second over it has lost track.
+                    Some(own) if stones == 0 && own.stones == 0 && own.left <= told + ROUNDING => {
+                        own.left.max(floor)
+                    }
+                    _ => {
+                        self.uncounted.insert(seat);
+                        floor
+                    }
+                }
+            }
         };
         self.left.insert(seat, SeatTime { left, stones });
+        self.running.insert(seat);
+    }
+
+    /// What `seat` has left by the engine's own count (its time last known
+    /// exactly, less its own moves since), if it has one.
+    fn own_count(&self, seat: Seat) -> Option<SeatTime> {
+        if self.uncounted.contains(&seat) {
+            return None;
+        }
+        self.seat_time(seat)
     }
 
     /// Records that `seat` moved, `spent` being the engine's own wall time
     /// for the move where it searched it (`None` for a move it was told):
     /// its main time is no longer as set, and what it spent is charged
-    /// until the next `time_left`.
+    /// until the next `time_left`. A move told for a seat whose clock is
+    /// not known to run yet (no time told, no move searched) is the game's
+    /// setup and changes nothing.
     pub fn moved(&mut self, seat: Seat, spent: Option<Duration>) {
+        let Some(spent) = spent else {
+            if self.running.contains(&seat) {
+                // Who knows what a move it was told took.
+                self.moved.insert(seat);
+                self.uncounted.insert(seat);
+            }
+            return;
+        };
         self.moved.insert(seat);
-        let Some(spent) = spent else { return };
+        self.running.insert(seat);
         let Some(mut time) = self.seat_time(seat) else {
             return;
         };
@@ -173,6 +234,8 @@ impl Clock {
     pub fn reset_game(&mut self) {
         self.left.clear();
         self.moved.clear();
+        self.uncounted.clear();
+        self.running.clear();
     }
 
     /// The time `seat` should and may spend on its next move, if a clock
@@ -198,14 +261,16 @@ mod tests {
         let mut c = Clock::default();
         assert_eq!(c.allot(0, None).map(|a| a.target), None);
         c.set(Duration::from_secs(60), Duration::ZERO, 0);
-        // The whole main time, exactly as set.
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(3000)));
-        // A told whole number may be a second too generous.
+        // The whole main time, exactly as set, less 10 ms for each of
+        // the 20 moves to go.
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(2990)));
+        // A told whole number may be a second too generous (and the
+        // engine's count, 60 s, is far off it).
         c.time_left(0, Duration::from_secs(11), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(500)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(490)));
         // A told fraction is taken as exact.
         c.time_left(0, ms(10_500), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(525)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(515)));
         // The last second told may be nothing at all.
         c.time_left(0, Duration::from_secs(1), 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
@@ -216,14 +281,14 @@ mod tests {
         let mut c = Clock::default();
         c.set(Duration::from_secs(60), Duration::ZERO, 0);
         let a = c.allot(0, None).expect("a clock runs");
-        assert_eq!((a.target, a.limit), (ms(3000), ms(9000)));
+        assert_eq!((a.target, a.limit), (ms(2990), ms(8970)));
         // A told whole number of seconds may be a second too generous.
         c.time_left(0, ms(4000), 0);
         let a = c.allot(0, None).expect("a clock runs");
-        assert_eq!((a.target, a.limit), (ms(150), ms(450)));
+        assert_eq!((a.target, a.limit), (ms(140), ms(420)));
         c.time_left(0, ms(1500), 0);
         let a = c.allot(0, None).expect("a clock runs");
-        assert_eq!((a.target, a.limit), (ms(75), ms(225)));
+        assert_eq!((a.target, a.limit), (ms(65), ms(195)));
         // A byo-yomi stone has its share and no more.
         c.set(Duration::ZERO, Duration::from_secs(2), 1);
         let a = c.allot(0, None).expect("a clock runs");
@@ -235,13 +300,13 @@ mod tests {
         let mut c = Clock::default();
         c.set(Duration::from_secs(60), Duration::ZERO, 0);
         // Thirty moves or more to go: the usual twentieth.
-        assert_eq!(c.allot(0, Some(30)).map(|a| a.target), Some(ms(3000)));
+        assert_eq!(c.allot(0, Some(30)).map(|a| a.target), Some(ms(2990)));
         // Ten moves at most: a twelfth, and a critical move a quarter.
         let a = c.allot(0, Some(10)).expect("a clock runs");
-        assert_eq!((a.target, a.limit), (ms(5000), ms(15000)));
+        assert_eq!((a.target, a.limit), (ms(4990), ms(14970)));
         // The last move keeps two thirds back.
         let a = c.allot(0, Some(1)).expect("a clock runs");
-        assert_eq!((a.target, a.limit), (ms(20000), ms(20000)));
+        assert_eq!((a.target, a.limit), (ms(19990), ms(19990)));
     }
 
     #[test]
@@ -271,33 +336,44 @@ mod tests {
     fn main_time_followed_by_byo_yomi_adds_a_stone() {
         let mut c = Clock::default();
         c.set(Duration::from_secs(40), Duration::from_secs(10), 5);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(2000 + 1000)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(1990 + 1000)));
     }
 
     #[test]
     fn a_whole_main_time_is_exact_only_before_the_seat_moves() {
         let mut c = Clock::default();
         c.set(Duration::from_secs(1), Duration::ZERO, 0);
-        // First move: the clock has not run, 1 s is 1 s.
+        // First move: the clock has not run, 1 s is 1 s (less 10 ms for
+        // each of 20 moves to go); a move told before the seat's clock
+        // ran (no time told, no move searched) was the game's setup, a
+        // referee's opening plies.
+        c.moved(0, None);
         c.time_left(0, Duration::from_secs(1), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(50)));
-        // After a move, "1" may be 1 ms rounded up.
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(40)));
+        // After a move the engine was told once the clock ran (not one it
+        // searched and counted), "1" may be 1 ms rounded up.
         c.moved(0, None);
         c.time_left(0, Duration::from_secs(1), 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
         // The other seat has not moved yet.
         c.time_left(1, Duration::from_secs(1), 0);
-        assert_eq!(c.allot(1, None).map(|a| a.target), Some(ms(50)));
+        assert_eq!(c.allot(1, None).map(|a| a.target), Some(ms(40)));
         // A new game starts every seat afresh.
         c.reset_game();
         c.time_left(0, Duration::from_secs(1), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(50)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(40)));
         // A fractional main time, told rounded up at the first move.
         c.set(ms(1500), Duration::ZERO, 0);
         c.time_left(0, Duration::from_secs(2), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(75)));
-        // Less than the main time told at the first move: rounded.
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(65)));
+        // Less than the main time told at the first move: rounded down,
+        // or from a clock that ran; the engine's count (nothing spent)
+        // is within the second either way it leaves open.
         c.time_left(0, Duration::from_secs(1), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(65)));
+        // Told nothing: the count, 1.5 s, is over a second more, and
+        // does not stand.
+        c.time_left(0, Duration::ZERO, 0);
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
     }
 
@@ -305,15 +381,16 @@ mod tests {
     fn the_engines_own_moves_are_charged_until_the_next_telling() {
         let mut c = Clock::default();
         c.set(Duration::from_secs(60), Duration::ZERO, 0);
-        c.moved(0, Some(ms(2980)));
-        // 60 s less 3 s (the move and its margin), a twentieth of it.
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(2850)));
-        // A telling replaces what was charged.
+        c.moved(0, Some(ms(2990)));
+        // 60 s less 3 s (the move and its margin): a twentieth of it,
+        // less 10 ms for each of the 20 moves to go.
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(2840)));
+        // A telling the count does not fit replaces it.
         c.time_left(0, ms(40_000), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(1950)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(1940)));
         // A move told, not searched, charges nothing.
         c.moved(0, None);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(1950)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(1940)));
         // Byo-yomi: a stone's period starts again after the move.
         c.set(Duration::ZERO, Duration::from_secs(2), 1);
         c.moved(1, Some(ms(1500)));
@@ -321,7 +398,7 @@ mod tests {
         // Without time_settings, a told time still runs.
         let mut c = Clock::default();
         c.time_left(0, ms(2500), 0);
-        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(125)));
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(115)));
     }
 
     /// Plays `moves` moves for one seat under `(main, byo, per)`, the GUI
@@ -329,26 +406,104 @@ mod tests {
     /// takes of its allotment and `lag` more; the referee's time left
     /// after each move, or the move that lost on time.
     fn play_rounded_up(
-        (main, byo, per): (Duration, Duration, u32),
+        settings: (Duration, Duration, u32),
         moves: usize,
         lag: Duration,
         spend: fn(Allotment) -> Duration,
+    ) -> Result<Vec<Duration>, usize> {
+        play_told(settings, moves, None, lag, spend, f64::ceil)
+    }
+
+    /// As [`play_rounded_up`], the GUI rounding the time left with
+    /// `round`, and the game bounding the seat's moves left (Othello's
+    /// `moves_left`: `moves` at the first) where `bounded`.
+    fn play_told(
+        (main, byo, per): (Duration, Duration, u32),
+        moves: usize,
+        bounded: Option<()>,
+        lag: Duration,
+        spend: fn(Allotment) -> Duration,
+        round: fn(f64) -> f64,
     ) -> Result<Vec<Duration>, usize> {
         let mut c = Clock::default();
         c.set(main, byo, per);
         let mut real = SeatTime::fresh(main, byo, per);
         let mut after = Vec::new();
         for i in 0..moves {
-            let told = Duration::from_secs(real.left.as_secs_f64().ceil() as u64);
+            let told = Duration::from_secs(round(real.left.as_secs_f64()) as u64);
             c.time_left(0, told, real.stones);
-            let spent = c.allot(0, None).map(spend).unwrap_or_default() + lag;
+            let moves_left = bounded.map(|()| (moves - i) as u32);
+            let spent = c.allot(0, moves_left).map(spend).unwrap_or_default() + lag;
             if !real.charge(spent, byo, per) {
                 return Err(i);
             }
-            c.moved(0, Some(spent));
+            // The engine's own count: its wall time, not the pipe's lag.
+            c.moved(0, Some(spent.saturating_sub(lag)));
             after.push(real.left);
         }
         Ok(after)
+    }
+
+    #[test]
+    fn a_short_sudden_death_is_used_and_never_runs_out() {
+        // Othello at 1 s and 2 s a side, 30 moves: whatever the GUI's
+        // rounding of the time told, the engine counts its own moves and
+        // spends a fair share of the clock (it read a whole second as
+        // nothing, and used about a tenth), each move a few ms late
+        // (the pipe, a busy core), to the target or to the limit.
+        let s = Duration::from_secs;
+        type Rounding = (&'static str, fn(f64) -> f64);
+        let roundings: [Rounding; 3] = [
+            ("up", f64::ceil),
+            ("down", f64::floor),
+            ("nearest", f64::round),
+        ];
+        for main in [s(1), s(2)] {
+            for (name, round) in roundings {
+                for lag in [ms(0), ms(5), ms(OWN_MOVE_MARGIN.as_millis() as u64)] {
+                    for (kind, spend) in [
+                        (
+                            "target",
+                            (|a: Allotment| a.target) as fn(Allotment) -> Duration,
+                        ),
+                        ("limit", |a: Allotment| a.limit),
+                    ] {
+                        let case = format!("{main:?}, rounded {name}, lag {lag:?}, to the {kind}");
+                        let after = play_told((main, s(0), 0), 30, Some(()), lag, spend, round)
+                            .unwrap_or_else(|i| panic!("{case}: lost on time at move {}", i + 1));
+                        let used = 1.0 - after[29].as_secs_f64() / main.as_secs_f64();
+                        assert!(used >= 0.4, "{case}: {:.0}% used", used * 100.0);
+                        assert!(after[29] > ms(20), "{case}: {:?} left", after[29]);
+                    }
+                }
+            }
+        }
+        // A seat whose moves the engine was told has no count of its own:
+        // a told whole second is nothing certain.
+        let mut c = Clock::default();
+        c.set(s(1), s(0), 0);
+        c.time_left(0, s(1), 0);
+        c.moved(0, None);
+        c.time_left(0, s(1), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(Duration::ZERO));
+        // A fraction told makes the count the engine's own again: 900 ms
+        // less the 70 ms move and its 10 ms margin; a twentieth of it,
+        // less 10 ms for each of the 20 moves to go.
+        c.time_left(0, ms(900), 0);
+        c.moved(0, Some(ms(70)));
+        c.time_left(0, s(1), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(31)));
+        c.time_left(0, s(0), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(31)));
+        // Never less than the told number allows: 5 s told is 4 s at
+        // least.
+        c.time_left(0, s(5), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(190)));
+        // A count more than a second over the told number has lost
+        // track: 3.99 s counted, 2 s told, is 1 s.
+        c.moved(0, Some(ms(0)));
+        c.time_left(0, s(2), 0);
+        assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(40)));
     }
 
     #[test]

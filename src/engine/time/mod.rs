@@ -10,9 +10,10 @@
 //!    `time_left`, KGS's `kgs-time_settings`), [`Clock`] (clock.rs) keeps
 //!    what the seat to move is believed to have left (a told whole second
 //!    may be a second too many; the engine's own moves are charged between
-//!    tellings), and [`allot`] turns it into an [`Allotment`]: a *target*
-//!    and a *limit*. Main time: the target is a twentieth of what is left
-//!    (or, in a game that bounds its moves, a share of 1/(moves left + 2)),
+//!    tellings, and between told whole seconds it keeps its own count),
+//!    and [`allot`] turns it into an [`Allotment`]: a *target* and a
+//!    *limit*. Main time: [`MOVE_LAG`] is kept back for each move to go,
+//!    and the target is a twentieth of the rest (or, in a game that bounds its moves, a share of 1/(moves left + 2)),
 //!    the limit three targets and at most a quarter of what is left, plus a
 //!    byo-yomi stone's share where a period follows. In byo-yomi: the
 //!    period over its stones, less 5% and a second but never less than
@@ -125,6 +126,14 @@ const MOVES_TO_GO: u32 = 20;
 /// moves spends all but 2/(n + 2) of it).
 const MOVES_KEPT: u32 = 2;
 
+/// What a move costs a seat's clock beyond the engine's own wall time for
+/// it, at most as the engine counts: the pipe both ways and a core to run
+/// on (`bench --latency` read 1-3 ms a move, median, on 2 cores at load
+/// 15). The clock charges it on every move the engine makes
+/// ([`Clock::moved`]), and main time keeps it back for each move to go,
+/// so that a game whose moves are all this late still ends in time.
+pub const MOVE_LAG: Duration = Duration::from_millis(10);
+
 /// The share of a byo-yomi stone's time kept back for the pipe, the GUI's
 /// own clock and the scheduler, in percent, and a second kept back on top
 /// (as Leela Zero's and KataGo's lag buffers do by default: on a loaded
@@ -161,6 +170,7 @@ pub fn allot(time: SeatTime, (byo, per): (Duration, u32), moves_left: Option<u32
         Duration::ZERO
     };
     let moves_to_go = moves_left.map_or(MOVES_TO_GO, |n| MOVES_TO_GO.min(n + MOVES_KEPT));
+    let left = left.saturating_sub(MOVE_LAG * moves_to_go);
     let target = left / moves_to_go;
     let limit = (target * LIMIT_TARGETS)
         .min(left / LIMIT_OF_LEFT)
@@ -430,16 +440,23 @@ mod tests {
         let period = |left, stones| SeatTime { left, stones };
         // (time left, period, moves left) -> (target, limit)
         let table = [
-            // 60 s of sudden death: a twentieth, three of them at most.
-            (main(s(60)), (s(0), 0), None, (ms(3000), ms(9000))),
+            // 60 s of sudden death: a twentieth, three of them at most,
+            // after 10 ms kept for each move to go (the pipe's lag).
+            (main(s(60)), (s(0), 0), None, (ms(2990), ms(8970))),
             // Little left: a quarter of it bounds the limit.
-            (main(s(4)), (s(0), 0), None, (ms(200), ms(600))),
+            (main(s(4)), (s(0), 0), None, (ms(190), ms(570))),
+            (main(ms(2500)), (s(0), 0), None, (ms(115), ms(345))),
             // A game that bounds its moves: over them and two more.
-            (main(s(60)), (s(0), 0), Some(30), (ms(3000), ms(9000))),
-            (main(s(60)), (s(0), 0), Some(10), (ms(5000), ms(15000))),
-            (main(s(60)), (s(0), 0), Some(1), (ms(20000), ms(20000))),
+            (main(s(60)), (s(0), 0), Some(30), (ms(2990), ms(8970))),
+            (main(s(60)), (s(0), 0), Some(10), (ms(4990), ms(14970))),
+            (main(s(60)), (s(0), 0), Some(1), (ms(19990), ms(19990))),
+            // A second of Othello: 30 moves to go.
+            (main(s(1)), (s(0), 0), Some(30), (ms(40), ms(120))),
+            (main(ms(300)), (s(0), 0), Some(10), (ms(15), ms(45))),
+            // The lag kept for the moves to go takes what is left.
+            (main(ms(100)), (s(0), 0), Some(10), (s(0), s(0))),
             // Main time before byo-yomi: a stone's share on top.
-            (main(s(40)), (s(10), 5), None, (ms(3000), ms(7000))),
+            (main(s(40)), (s(10), 5), None, (ms(2990), ms(6970))),
             // Byo-yomi: less 5% and a second, never under half.
             (period(s(10), 1), (s(10), 1), None, (ms(8500), ms(8500))),
             (period(s(2), 1), (s(2), 1), None, (ms(1000), ms(1000))),
