@@ -672,3 +672,48 @@ fn gui_host_and_origin_hold_on_every_address_and_beyond_loopback_a_token() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn gui_a_plain_gtp_engine_s_whole_seconds_stay_within_max_movetime() {
+    // GTP tells time in whole seconds: 1400 ms rounds up to 2 s, past the
+    // server's --max-movetime of 1500 ms; it must come down to 1 s.
+    let me = env!("CARGO_BIN_EXE_tabula");
+    let cmd_self = format!("cmd={me}");
+    let server = Server::start(&[
+        "--max-movetime",
+        "1500",
+        "--engine",
+        &cmd_self,
+        "name=self",
+        "--engine",
+        &cmd_self,
+        "proto=gtp",
+        "name=plain",
+    ]);
+    let id = server.new_game("game=othello&you=0&engine1=1&ms1=1400&advisor=0");
+    let events = Events::open(server.port, &id);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut labels = Vec::new();
+    while labels.is_empty() && Instant::now() < deadline {
+        if let Some(e) = events.next(Duration::from_secs(2)) {
+            let e = Json::parse(&e).unwrap();
+            if e.get("type").str() == Some("state") {
+                labels = e.get("labels").strings();
+            }
+        }
+    }
+    events.close();
+    assert_eq!(labels, ["you", "plain 1 s"], "the seats' labels");
+    // Under a second there is no whole second to give: refused, with why.
+    server.stop();
+    let server = Server::start(&["--max-movetime", "900", "--engine", &cmd_self, "proto=gtp"]);
+    let (status, body) = http(
+        server.port,
+        "POST",
+        "/api/new?game=othello&you=0&engine1=0&ms1=500&advisor=0",
+        "",
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("whole seconds"), "{body}");
+    server.stop();
+}

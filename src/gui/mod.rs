@@ -574,8 +574,17 @@ impl Server {
                     format!("{} {shown} {ms} ms", spec.name)
                 }
                 Proto::Gtp => {
-                    // GTP time is in whole seconds.
-                    let ms = ms.div_ceil(1000) * 1000;
+                    // GTP time is in whole seconds: rounded up, but never
+                    // past the server's --max-movetime (rounded down).
+                    let most = self.max_movetime / 1000 * 1000;
+                    if most == 0 {
+                        return Err(format!(
+                            "{} speaks plain GTP, whose time is whole seconds: \
+                             this server's --max-movetime ({} ms) is under one",
+                            spec.name, self.max_movetime
+                        ));
+                    }
+                    let ms = (ms.div_ceil(1000) * 1000).min(most);
                     spec.limits.movetime = Some(ms);
                     format!("{} {} s", spec.name, ms / 1000)
                 }
