@@ -230,14 +230,7 @@ fn positions_are_set_on_every_engine() {
 fn a_fifo_a_device_or_a_huge_suite_is_refused_before_it_is_read() {
     let dir = scratch("openings-files");
     let fifo = dir.join("suite.fifo");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
+    common::mkfifo(&fifo);
     // Sparse: one byte over the cap said, nothing written.
     let big = dir.join("big.txt");
     std::fs::File::create(&big)

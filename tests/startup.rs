@@ -153,14 +153,7 @@ fn run_within(args: &[&str], within: std::time::Duration) -> Option<(i32, String
 fn a_fifo_a_device_or_a_huge_file_as_settings_is_refused_at_once() {
     let dir = scratch("startup_fifo");
     let fifo = dir.join("settings.fifo");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
+    common::mkfifo(&fifo);
     // Sparse: 2 MiB said, nothing written.
     let big = dir.join("big.cfg");
     std::fs::File::create(&big)

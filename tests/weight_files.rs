@@ -61,16 +61,11 @@ fn load(path: &Path) -> Vec<String> {
     r
 }
 
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
-    assert!(status.success());
-}
-
 #[test]
 fn files_that_are_not_regular_are_refused_at_once() {
     let d = temp_dir("special");
     let fifo = d.join("fifo");
-    mkfifo(&fifo);
+    crate::common::mkfifo(&fifo);
     let link = d.join("link-to-fifo");
     std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
     for (path, what) in [
@@ -159,7 +154,7 @@ fn the_magic_is_checked_first_and_the_read_is_capped() {
 fn stop_and_the_end_of_the_input_work_after_a_fifo() {
     let d = temp_dir("eof");
     let fifo = d.join("fifo");
-    mkfifo(&fifo);
+    crate::common::mkfifo(&fifo);
     let out = session(&format!("set eval {}\nstop\n", fifo.display()));
     let r = replies(&out);
     assert_eq!(r.len(), 2, "{out:?}");

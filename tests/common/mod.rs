@@ -289,6 +289,16 @@ pub fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// Makes a FIFO at `path` (the tests of files that are not regular).
+pub fn mkfifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
 /// Runs a Nim match with these words (plus the given game options).
 pub fn nim_match(words: &[String], options: &[&str]) -> MatchReport {
     let args = parse(words);
