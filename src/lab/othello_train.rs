@@ -296,14 +296,7 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
             return Err(TrainError::NoPositions(file));
         }
         let weights = fit_labels(args, &labels, &mut report)?;
-        let bytes = weights.encode();
-        out.replace(&bytes)?;
-        let _ = writeln!(
-            report,
-            "wrote {} ({} bytes)",
-            out.path().display(),
-            bytes.len()
-        );
+        write_weights(out, &weights, &mut report)?;
         return Ok(report);
     }
     if !args.fit_only {
@@ -320,6 +313,13 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
     }
     enough_positions(&games, args.min_positions)?;
     let weights = fit(args, &games, &mut report)?;
+    write_weights(&out, &weights, &mut report)?;
+    Ok(report)
+}
+
+/// Replaces `out` with the fitted weights (whole or not at all) and says
+/// so in the report.
+fn write_weights(out: &OutFile, weights: &Weights, report: &mut String) -> Result<(), TrainError> {
     let bytes = weights.encode();
     out.replace(&bytes)?;
     let _ = writeln!(
@@ -328,7 +328,7 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
         out.path().display(),
         bytes.len()
     );
-    Ok(report)
+    Ok(())
 }
 
 /// The training positions of stage `s`: those within 2 discs of it.
