@@ -67,6 +67,17 @@ def play(game, bots, checked=None):
     return state, texts
 
 
+def sparring(game, i, seat, args, rng):
+    """OpenSpiel's bot for game i and its name: MCTS in two games of
+    four, uniform random in the other two."""
+    if i % 4 < 2:
+        bot = mcts.MCTSBot(
+            game, 2, args.mcts_simulations,
+            mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        return bot, f"MCTSBot({args.mcts_simulations})"
+    return uniform_random.UniformRandomBot(1 - seat, rng), "UniformRandomBot"
+
+
 def othello(args, rng):
     game = pyspiel.load_game("othello")
     failures = 0
@@ -78,14 +89,7 @@ def othello(args, rng):
             [args.tabula, "--game", "othello", "--seed", str(args.seed + i),
              "--set", f"movetime={args.movetime}"],
         )
-        if i % 4 < 2:
-            other = mcts.MCTSBot(
-                game, 2, args.mcts_simulations,
-                mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-            kind = f"MCTSBot({args.mcts_simulations})"
-        else:
-            other = uniform_random.UniformRandomBot(1 - seat, rng)
-            kind = "UniformRandomBot"
+        other, kind = sparring(game, i, seat, args, rng)
         bots = [tabula, other] if seat == 0 else [other, tabula]
         try:
             state, _ = play(game, bots)
@@ -147,14 +151,8 @@ def quoridor(args, size, games, rng):
                  "--set", f"movetime={args.movetime}"],
             )
             kind = "tabula"
-        elif i % 4 < 2:
-            other = mcts.MCTSBot(
-                game, 2, args.mcts_simulations,
-                mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-            kind = f"MCTSBot({args.mcts_simulations})"
         else:
-            other = uniform_random.UniformRandomBot(1 - seat, rng)
-            kind = "UniformRandomBot"
+            other, kind = sparring(game, i, seat, args, rng)
         bots = [tabula, other] if seat == 0 else [other, tabula]
         try:
             state, texts = play(game, bots, tabula if args.check_legal else None)
