@@ -185,6 +185,24 @@ impl<W: Write> Hub<W> {
         if self.closing {
             cancel.store(true, Ordering::Relaxed);
         }
+        // Lines already kept come after this command: one the client
+        // wrote later (read while the last command wound down, after its
+        // answer) acts on this one as if it arrived while it ran.
+        for read in &self.pending {
+            let Input::Line { text, .. } = &read.input else {
+                continue;
+            };
+            match self.protocol.during_search(text) {
+                During::Changes if read.waited >= ARRIVAL_WAIT => {
+                    cancel.store(true, Ordering::Relaxed);
+                    self.superseded = true;
+                }
+                During::Stops if read.waited >= ARRIVAL_WAIT => {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                _ => {}
+            }
+        }
         let Some(rx) = self.rx.take() else {
             return work(&self.out);
         };
@@ -383,4 +401,53 @@ pub fn win_scale(engine: &Engine) -> f64 {
         .eval_win_scale
         .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
         .unwrap_or(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(text: &str, waited: Duration) -> Read {
+        Read {
+            input: Input::Line {
+                text: text.to_string(),
+                cancel: Arc::new(AtomicBool::new(false)),
+                at: std::time::Instant::now(),
+            },
+            seq: 2,
+            behind: 0,
+            waited,
+        }
+    }
+
+    /// What a command run under [`Hub::run`] sees of its stop flag, with
+    /// `pending` kept before it starts (read while the last one wound
+    /// down), and whether it counts as superseded.
+    fn run_with(pending: Read) -> (bool, bool) {
+        let input = std::io::Cursor::new(Vec::<u8>::new());
+        let mut hub = Hub::start(input, Vec::<u8>::new(), Protocol::Ugi);
+        // The reader's end of input is not this test's subject.
+        hub.rx = None;
+        hub.pending.push_back(pending);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stopped = hub.run(&cancel, |_| cancel.load(Ordering::Relaxed));
+        (stopped, hub.superseded())
+    }
+
+    #[test]
+    fn a_later_line_kept_before_a_command_runs_stops_it_as_if_it_came_during_it() {
+        // The client wrote `position` after the `go` (it waited for it):
+        // the go stops at once and is superseded, as UGI and NBoard
+        // clients expect when they change the state mid-search.
+        let later = Duration::from_millis(50);
+        assert_eq!(run_with(kept("position startpos", later)), (true, true));
+        assert_eq!(run_with(kept("stop", later)), (true, false));
+        // Sent with the command (a script's lines at once): it waits.
+        assert_eq!(
+            run_with(kept("position startpos", Duration::ZERO)),
+            (false, false)
+        );
+        // A line that does not act on a search never stops one.
+        assert_eq!(run_with(kept("query p1turn", later)), (false, false));
+    }
 }
