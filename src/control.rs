@@ -59,6 +59,14 @@ pub enum ScoreKind {
     /// An exact final margin proven by a solver, in the game's score unit
     /// (Othello: discs): the `exact` beside the score.
     Exact,
+    /// A win or a loss proven by a search that does not value the final
+    /// margin (alpha-beta's mate-like scores, found where a line reaches
+    /// the game's end): the score is 1 (won) or 0 (lost). The `exact`
+    /// beside it, where known, is the margin the proven line ends the
+    /// game with (Othello: discs counted at the end, no empties added),
+    /// not the best margin; without it the value shown is the smallest
+    /// win or loss, one unit.
+    Proven,
 }
 
 impl ScoreKind {
@@ -79,6 +87,8 @@ impl ScoreKind {
         match self {
             ScoreKind::None => None,
             ScoreKind::Exact => None,
+            // The sign is proven, the margin is not: the least one.
+            ScoreKind::Proven => Some(if score >= 0.5 { 1.0 } else { -1.0 }),
             ScoreKind::Eval => Some((score - 0.5) * 2.0 * unit),
             ScoreKind::WinChance => Some(from_chance(score)),
         }
@@ -119,9 +129,13 @@ pub struct RootLine {
     pub mv: String,
     /// Its value for the deciding seat, in `[0, 1]` as [`Progress::score`].
     pub score: f64,
+    /// What its score is: each line is shown by its own kind (a MultiPV
+    /// line of a depth search may be proven where the best is not).
+    pub kind: ScoreKind,
     /// Playouts through it (Monte Carlo searches).
     pub visits: Option<u64>,
-    /// Its exact value where a solver proved it (Othello: disc margin).
+    /// Its exact value where a solver proved it (Othello: disc margin),
+    /// or the margin of its proven line ([`ScoreKind::Proven`]).
     pub exact: Option<i32>,
     /// The line it starts, the move first.
     pub pv: Vec<String>,

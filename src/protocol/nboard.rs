@@ -273,7 +273,7 @@ fn think<W: Write + Send>(
             }),
             Ask::Hint(_) if !d.lines.is_empty() => {
                 for line in &d.lines {
-                    if let Some(v) = value(engine, d.kind, line.score, line.exact) {
+                    if let Some(v) = value(engine, line.kind, line.score, line.exact) {
                         send(&format!(
                             "search {} {v:.2} 0 {}",
                             pv_text(engine, &line.mv, &line.pv),

@@ -142,7 +142,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     .take(count)
                     .map(|&(m, e)| Candidate {
                         exact: Some(e),
-                        ..Candidate::new(m, outcome_value(e))
+                        ..Candidate::new(m, outcome_value(e), ScoreKind::Exact)
                     })
                     .collect();
                 // (Only for lines: a plain analysis of a solve stays as it was.)

@@ -536,7 +536,7 @@ fn ranked_root<'r, M: Copy + PartialEq + 'r>(
             };
             Candidate {
                 visits: Some(visits),
-                ..Candidate::new(mv, score)
+                ..Candidate::new(mv, score, crate::search::ScoreKind::WinChance)
             }
         })
         .collect()

@@ -472,6 +472,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 Some(Candidate {
                     mv,
                     score: f64::from(s.mean),
+                    kind: crate::search::ScoreKind::WinChance,
                     visits: Some(u64::from(s.visits)),
                     exact: None,
                     pv,

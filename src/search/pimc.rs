@@ -163,7 +163,7 @@ fn ranked<M: Copy>(values: &[(M, f64, u64)], count: usize) -> Vec<Candidate<M>> 
         .take(count)
         .map(|&(m, v, n)| Candidate {
             visits: Some(n),
-            ..Candidate::new(m, v)
+            ..Candidate::new(m, v, crate::search::ScoreKind::WinChance)
         })
         .collect()
 }
