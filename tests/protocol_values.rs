@@ -296,3 +296,49 @@ fn each_multipv_line_is_shown_by_its_own_kind() {
         "an evaluation, not a proven line's least win: {out}"
     );
 }
+
+#[test]
+fn an_early_answer_is_the_decision_played_with_its_value() {
+    use std::sync::Mutex;
+    use tabula::control::{Answer, Progress};
+    let mut e = Engine::new(1).expect("engine");
+    e.set("search", "alphabeta").expect("setting");
+    e.set("solve_reach", "0").expect("setting");
+    let sent = Mutex::new(Vec::<Progress>::new());
+    let send = |p: &Progress| sent.lock().unwrap().push(p.clone());
+    let answer = Answer::new(&send);
+    // Answered from outside the search at its first report of depth 2
+    // (as the time manager's watcher does at a deadline); the search runs
+    // on to depth 7 and must play, and tell, what was sent.
+    let report = |p: &Progress| {
+        if p.depth >= 2 {
+            answer.answer_early();
+        }
+    };
+    let budget = BudgetOverride {
+        depth: Some(7),
+        ..BudgetOverride::default()
+    };
+    let request = Request::new(
+        None,
+        budget,
+        Arc::new(AtomicBool::new(false)),
+        Instant::now(),
+    )
+    .reporting(Some(&report))
+    .answering(&answer);
+    let d = e.genmove(&request).expect("genmove");
+    assert!(answer.settled_early());
+    let sent = sent.lock().unwrap();
+    let [p] = &sent[..] else {
+        panic!("one answer: {sent:?}")
+    };
+    assert_eq!(p.depth, 2);
+    assert_eq!(
+        (&d.mv, d.score, d.kind, d.exact, d.depth),
+        (&p.best, p.score, p.kind, p.exact, p.depth),
+        "the decision is the one sent"
+    );
+    assert_eq!(d.kind, ScoreKind::Eval);
+    assert_eq!(e.game().history().last(), Some(&p.best), "and it is played");
+}

@@ -234,6 +234,7 @@ mod tests {
             exact: None,
             pv: vec!["d3".into(), "c5".into()],
             lines: Vec::new(),
+            ..Progress::default()
         };
         assert_eq!(
             Info::progress(&p).render(OutputFormat::Text),

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::control::ScoreKind;
 use crate::control::{Answer, Progress};
-use crate::engine::{BudgetOverride, Engine, EngineError, Request, Settings};
+use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request, Settings};
 use crate::game::Seat;
 use crate::protocol::dialect::{During, Protocol};
 use crate::protocol::input::{Input, QUEUE, Read, read_protocol_lines};
@@ -308,8 +308,10 @@ pub fn serve<W: Write + Send>(
 /// the move through `send` when the search settles or, if that is late,
 /// from the time manager's watcher (its time is up, or `stop` came),
 /// which answers with the search's best move so far (`engine::time`).
-/// `Ok(None)`: sent; `Ok(Some(mv))`: decided without a search, for the
-/// caller to send; `Err`: refused before anything was sent.
+/// What is sent is the typed decision (the move, its value and kind),
+/// the same whoever answers. `Ok(None)`: sent; `Ok(Some(decision))`:
+/// decided without a search, for the caller to send; `Err`: refused
+/// before anything was sent.
 pub fn answered_genmove(
     engine: &mut Engine,
     seat: Option<Seat>,
@@ -317,8 +319,8 @@ pub fn answered_genmove(
     cancel: Arc<AtomicBool>,
     at: Instant,
     reporter: Option<&(dyn Fn(&Progress) + Sync)>,
-    send: &(dyn Fn(&str) + Sync),
-) -> Result<Option<String>, EngineError> {
+    send: &(dyn Fn(&Progress) + Sync),
+) -> Result<Option<Decision>, EngineError> {
     let answer = Answer::new(send);
     // The time runs from when the line was read, not from when its turn
     // came: a command queued behind others is still on time.
@@ -355,7 +357,7 @@ pub fn answered_genmove(
     } else {
         // Decided without a search (a forced or only move is settled too):
         // replied by the caller.
-        Ok(Some(d.mv))
+        Ok(Some(d))
     }
 }
 

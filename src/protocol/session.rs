@@ -470,10 +470,10 @@ fn genmove<W: Write + Send>(
     {
         return Some(Ok(pass));
     }
-    let send = |mv: &str| out.write(&success(id, mv));
+    let send = |p: &Progress| out.write(&success(id, &p.best));
     match answered_genmove(engine, seat, budget, cancel, at, None, &send) {
         Ok(None) => None,
-        Ok(Some(mv)) => Some(Ok(mv)),
+        Ok(Some(d)) => Some(Ok(d.mv)),
         Err(e) => Some(Err(e.into())),
     }
 }
@@ -638,7 +638,13 @@ fn genmove_streamed<W: Write + Send>(
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
-    let late = |mv: &str| stream.finish(&format!("play {mv}\n"));
+    // The early answer ends the reply as the search's own does: its
+    // lines (the decision sent, with its value), then the move.
+    let late = |p: &Progress| {
+        let d = Decision::from_report(p, p.iterations);
+        let lines = stream.decision(&d, millis(at.elapsed()));
+        stream.finish(&format!("{lines}play {}\n", p.best));
+    };
     let answer = Answer::early_only(&late);
     let request = Request::new(seat, budget, cancel, at)
         .reporting(Some(&report))

@@ -153,22 +153,32 @@ fn go(
             send(&info_line(p, at.elapsed(), units));
         }
     };
-    let answer = |mv: &str| {
+    // The decision answered (the search's, or the one the time manager
+    // sends early: the same typed move and value), with the last line
+    // reported where it starts with the move.
+    let answer = |decided: &Progress| {
         let last = last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         answered.store(true, Ordering::Release);
-        let mut p = last.1.clone();
-        if p.pv.first().map(String::as_str) != Some(mv) {
-            p.pv = vec![mv.to_string()];
+        let mut p = decided.clone();
+        if p.pv.first() != Some(&p.best) {
+            p.pv = if last.1.pv.first() == Some(&p.best) {
+                last.1.pv.clone()
+            } else {
+                vec![p.best.clone()]
+            };
+        }
+        if p.iterations == 0 {
+            (p.iterations, p.depth) = (last.1.iterations, last.1.depth.max(p.depth));
         }
         send(&info_line(&p, at.elapsed(), units));
-        send(&format!("bestmove {}", move_out(mv)));
+        send(&format!("bestmove {}", move_out(&p.best)));
     };
     let decided = match bound {
         Bound::Infinite => game
             .think(engine, bound, cancel, at, Some(&report), 0)
-            .map(|d| Some(d.mv)),
+            .map(Some),
         Bound::Budget(budget) => {
             let sent = answered_genmove(engine, None, budget, cancel, at, Some(&report), &answer);
             if let Err(e) = game.set(engine, game) {
@@ -178,7 +188,7 @@ fn go(
         }
     };
     match decided {
-        Ok(Some(mv)) => answer(&mv),
+        Ok(Some(d)) => answer(&d.report(Vec::new())),
         Ok(None) => {}
         Err(e) => {
             // A runner waits for a best move: the null move tells it

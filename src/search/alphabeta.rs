@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 use crate::control::Pacer;
 use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
 use crate::search::{
-    Ask, Candidate, Control, Progress, ScoreKind, Search, SearchResult, line_margin, lines_text,
+    Ask, Candidate, Control, MoveHandle, Progress, ScoreKind, Search, SearchResult, line_margin,
+    lines_text,
 };
 use crate::zeroed::ZeroedTable;
 use abdada::{BUSY_DEPTH, Busy, Take};
@@ -985,6 +986,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         depth,
                         elapsed: started.elapsed(),
                         best: root.move_text(mv),
+                        best_move: Some(MoveHandle::new(mv)),
                         score: result.score,
                         kind: result.kind,
                         exact: result.exact,

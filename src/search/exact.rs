@@ -150,6 +150,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     control.report(&Progress {
                         elapsed: control.elapsed(),
                         best: root.move_text(mv),
+                        best_move: Some(crate::control::MoveHandle::new(mv)),
                         score: outcome_value(exact),
                         kind: ScoreKind::Exact,
                         exact: Some(exact),

@@ -8,7 +8,7 @@
 
 use crate::game::{Game, Rng, Seat, Turn};
 
-pub use crate::control::{Budget, Control, Progress, RootLine, ScoreKind, TimeUse};
+pub use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse};
 
 pub mod alphabeta;
 pub(crate) mod exact;

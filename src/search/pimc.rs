@@ -200,6 +200,7 @@ fn pull<G: Game>(
                     depth: max_plies,
                     elapsed,
                     best: root.move_text(m),
+                    best_move: Some(crate::control::MoveHandle::new(m)),
                     score: v,
                     kind: crate::search::ScoreKind::WinChance,
                     exact: None,

@@ -110,20 +110,29 @@ fn ask_for_short_slices() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of the move `mv` alone.
+    fn said(mv: &str) -> Progress {
+        Progress {
+            best: mv.into(),
+            ..Progress::default()
+        }
+    }
+    use crate::control::Progress;
     use std::sync::Mutex;
 
     #[test]
     fn a_late_search_is_answered_at_the_deadline_with_its_latest_move() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push((mv.to_string(), Instant::now()));
+        let send = |p: &Progress| sent.lock().unwrap().push((p.best.clone(), Instant::now()));
         let answer = Answer::new(&send);
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + Duration::from_millis(30);
         let played = answer_by_deadline(Some(deadline), &stop, &answer, || {
-            answer.publish("d3");
+            answer.publish(&said("d3"));
             // A search that overruns its deadline by far.
             std::thread::sleep(Duration::from_millis(300));
-            answer.settle("f5")
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         let sent = sent.lock().unwrap();
         assert_eq!(sent.len(), 1);
@@ -139,13 +148,13 @@ mod tests {
     #[test]
     fn a_search_on_time_answers_itself_and_a_stop_is_answered_at_once() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let answer = Answer::new(&send);
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + Duration::from_secs(60);
         let own = answer_by_deadline(Some(deadline), &stop, &answer, || {
-            answer.publish("d3");
-            answer.settle("f5")
+            answer.publish(&said("d3"));
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         assert_eq!(
             (own, &sent.lock().unwrap()[..]),
@@ -155,12 +164,12 @@ mod tests {
         let answer = Answer::new(&send);
         let started = Instant::now();
         let played = answer_by_deadline(None, &stop, &answer, || {
-            answer.publish("c4");
+            answer.publish(&said("c4"));
             stop.store(true, Ordering::Relaxed);
             while !answer.is_settled() && started.elapsed() < Duration::from_secs(10) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            answer.settle("e6")
+            answer.settle(&said("e6")).map(|p| p.best)
         });
         assert_eq!(played.as_deref(), Some("c4"));
     }
@@ -168,15 +177,15 @@ mod tests {
     #[test]
     fn an_early_only_answer_sends_only_what_the_watcher_answers() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let stop = AtomicBool::new(false);
         // On time: the search settles and nothing is sent (its caller
         // replies with its last lines).
         let answer = Answer::early_only(&send);
         let far = Instant::now() + Duration::from_secs(60);
         let own = answer_by_deadline(Some(far), &stop, &answer, || {
-            answer.publish("d3");
-            answer.settle("f5")
+            answer.publish(&said("d3"));
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         assert_eq!(own, None);
         assert!(answer.is_settled() && !answer.settled_early());
@@ -185,9 +194,9 @@ mod tests {
         let answer = Answer::early_only(&send);
         let near = Instant::now() + Duration::from_millis(30);
         let played = answer_by_deadline(Some(near), &stop, &answer, || {
-            answer.publish("c4");
+            answer.publish(&said("c4"));
             std::thread::sleep(Duration::from_millis(300));
-            answer.settle("e6")
+            answer.settle(&said("e6")).map(|p| p.best)
         });
         assert_eq!(played.as_deref(), Some("c4"));
         assert!(answer.settled_early());
