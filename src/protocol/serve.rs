@@ -114,7 +114,12 @@ impl<W: Write> Hub<W> {
         let (tx, rx) = sync_channel(QUEUE);
         let taken = Arc::new(AtomicU64::new(0));
         let stamp = taken.clone();
-        std::thread::spawn(move || read_protocol_lines(input, tx, protocol, &stamp));
+        std::thread::spawn(move || {
+            // It sleeps on the input almost always: short slices let it
+            // take a line at once while a search keeps the cores busy.
+            crate::engine::time::ask_for_short_slices();
+            read_protocol_lines(input, tx, protocol, &stamp)
+        });
         let mut hub = Hub {
             out: Output::new(output),
             protocol,
@@ -233,6 +238,9 @@ struct Pump<'a, W: Write> {
 
 impl<W: Write> Pump<'_, W> {
     fn pump(self, rx: Receiver<Read>) -> (Receiver<Read>, Vec<Read>, Seen) {
+        // A sleeper that must act at once on a line that stops the search
+        // (and end at once when the search does): short slices.
+        crate::engine::time::ask_for_short_slices();
         let mut kept = Vec::new();
         let mut seen = Seen::default();
         while !self.done.load(Ordering::Acquire) {

@@ -59,7 +59,7 @@ mod watcher;
 use std::time::{Duration, Instant};
 
 pub use clock::{Clock, SeatTime};
-pub(crate) use watcher::answer_by_deadline;
+pub(crate) use watcher::{answer_by_deadline, ask_for_short_slices};
 
 use crate::control::{Budget, TimeUse};
 use crate::engine::settings::{SearchKind, Settings};

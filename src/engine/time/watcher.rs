@@ -60,8 +60,10 @@ pub fn answer_by_deadline<T>(
 /// watcher) then preempts a busy thread at once when it wakes, instead of
 /// waiting out the busy thread's slice (Linux 6.12 and later: EEVDF's
 /// custom slices, which any thread may ask for itself; elsewhere the
-/// request fails and nothing changes).
-fn ask_for_short_slices() {
+/// request fails and nothing changes). The protocol's line reader and
+/// its pump ask for them too: a line that stops a search is read and
+/// acted on at once, not after a busy thread's slice.
+pub(crate) fn ask_for_short_slices() {
     #[cfg(target_os = "linux")]
     {
         // `sched_setattr` sets the nice value too. Nice 0 first (the
