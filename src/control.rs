@@ -628,7 +628,7 @@ mod tests {
     fn an_answer_is_sent_once_by_whoever_settles_first() {
         let sent = Mutex::new(Vec::new());
         let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
-        // The search settles first: its own move goes out, the watcher's
+        // The search settles first: its own move goes out, the reply thread's
         // later try sends nothing.
         let answer = Answer::new(&send);
         answer.publish(&said("d3"));
@@ -636,7 +636,7 @@ mod tests {
         assert!(!answer.answer_early());
         assert!(answer.is_settled() && !answer.settled_early());
         assert_eq!(*sent.lock().unwrap(), ["f5"]);
-        // The watcher first: the latest published move goes out, and the
+        // The reply thread first: the latest published move goes out, and the
         // search is told to play it instead of its own.
         sent.lock().unwrap().clear();
         let answer = Answer::new(&send);

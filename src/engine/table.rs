@@ -128,9 +128,9 @@ pub trait AnyGame: Send {
     /// The game's pass as text, where it declares one
     /// ([`crate::extras::Extras::pass`]).
     fn pass_text(&self) -> Option<String>;
-    /// What `seat` sees ([`Game::view_text`]): a person's `showboard`.
+    /// What `seat` sees ([`Game::view_text`]): a human's `showboard`.
     fn view(&self, seat: Seat) -> String;
-    /// Tells `seat` (a person at the terminal) what it sees of every move
+    /// Tells `seat` (a human at the terminal) what it sees of every move
     /// from now on, as lines for [`AnyGame::take_told`]; `None` stops.
     fn watch(&mut self, seat: Option<Seat>);
     /// The lines told to the watching seat since the last call.
@@ -185,8 +185,8 @@ pub struct Table<G: Game> {
     options: Options,
     game: Played<G>,
     searcher: KeptSearcher<G>,
-    /// The seat told about every move (a person's), and what it was told.
-    watcher: Option<human::Watcher>,
+    /// The seat told about every move (a human's), and what it was told.
+    feed: Option<human::Feed>,
 }
 
 impl<G: Game> Table<G> {
@@ -197,7 +197,7 @@ impl<G: Game> Table<G> {
             options,
             game: Played::new(game),
             searcher: KeptSearcher::default(),
-            watcher: None,
+            feed: None,
         }
     }
 
@@ -207,14 +207,14 @@ impl<G: Game> Table<G> {
     }
 
     fn apply(&mut self, mv: G::Move) {
-        // The person's seat is told what a seat-bound player there would
+        // The human's seat is told what a seat-bound player there would
         // be (the game's `tell` hides what it may not see), and the
         // tricks and hands that end.
-        let before = self.watcher.as_ref().map(|_| self.game.state().clone());
+        let before = self.feed.as_ref().map(|_| self.game.state().clone());
         let chance = self.game.state().turn() == Turn::Chance;
         self.game.apply(mv);
         self.searcher.follow(mv, chance);
-        if let (Some(w), Some(before)) = (self.watcher.as_mut(), before) {
+        if let (Some(w), Some(before)) = (self.feed.as_mut(), before) {
             w.observe(&before, mv, self.game.state());
         }
     }
@@ -560,7 +560,7 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn restart(&mut self, rng: &mut Rng) {
-        if let Some(w) = self.watcher.as_mut() {
+        if let Some(w) = self.feed.as_mut() {
             w.reset();
         }
         self.game.restart();
@@ -612,20 +612,20 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn view(&self, seat: Seat) -> String {
         let view = self.game.state().view_text(seat);
-        match &self.watcher {
+        match &self.feed {
             Some(w) if w.seat() == seat => w.decorate_view(self.game.state(), view),
             _ => view,
         }
     }
 
     fn watch(&mut self, seat: Option<Seat>) {
-        self.watcher = seat.map(human::Watcher::new);
+        self.feed = seat.map(human::Feed::new);
     }
 
     fn take_told(&mut self) -> Vec<String> {
-        self.watcher
+        self.feed
             .as_mut()
-            .map(human::Watcher::take)
+            .map(human::Feed::take)
             .unwrap_or_default()
     }
 }

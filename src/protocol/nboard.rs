@@ -26,7 +26,7 @@ use crate::engine::Settings;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
 use crate::protocol::input::Input;
-use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::kept_game::{Replay, ThinkLimit};
 use crate::protocol::serve::{Dialect, Hub, SessionEnd, disc_margin, win_scale};
 
 /// The midgame depth before any `set depth`.
@@ -38,7 +38,7 @@ const MAX_DEPTH: u32 = 60;
 const NODESTATS_INTERVAL: Duration = Duration::from_millis(500);
 
 /// What the session keeps besides the engine.
-struct Session {
+struct NboardGame {
     game: Replay,
     depth: u32,
     /// Discs a draw is worth to the engine (`set contempt`), kept for
@@ -51,7 +51,7 @@ pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> Se
     if let Err(e) = enter(&mut engine) {
         refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
     }
-    let s = Session {
+    let s = NboardGame {
         game: Replay::default(),
         depth: DEFAULT_DEPTH,
         contempt: 0.0,
@@ -59,7 +59,7 @@ pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> Se
     crate::protocol::serve::serve(hub, engine, s)
 }
 
-impl<W: Write + Send> Dialect<W> for Session {
+impl<W: Write + Send> Dialect<W> for NboardGame {
     fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
         let s = self;
         let out = hub.out();
@@ -89,9 +89,9 @@ impl<W: Write + Send> Dialect<W> for Session {
                 next.moves.push((None, move_in(rest)));
                 switch(engine, &mut s.game, next)
             }
-            "go" => think(engine, s, hub, cancel, at, Ask::Go),
+            "go" => think(engine, s, hub, cancel, at, Think::Go),
             "hint" => match rest.parse::<u32>() {
-                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Ask::Hint(n)),
+                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Think::Hint(n)),
                 _ => Err(format!("usage: hint <moves from 1>, not 'hint {rest}'")),
             },
             "analyze" => hub.run(&cancel, |out| {
@@ -158,7 +158,7 @@ fn switch(engine: &mut Engine, game: &mut Replay, next: Replay) -> Result<(), St
 
 fn set(
     engine: &mut Engine,
-    s: &mut Session,
+    s: &mut NboardGame,
     rest: &str,
     send: &impl Fn(&str),
 ) -> Result<(), String> {
@@ -196,7 +196,7 @@ fn set(
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Ask {
+enum Think {
     /// `go`: the move, answered with `===`.
     Go,
     /// `hint N`: the N best moves' lines (a MultiPV search), best
@@ -213,11 +213,11 @@ enum Ask {
 /// answers with what it found so far, before the `pong`.
 fn think<W: Write + Send>(
     engine: &mut Engine,
-    s: &Session,
+    s: &NboardGame,
     hub: &mut Hub<W>,
     cancel: Arc<AtomicBool>,
     at: Instant,
-    ask: Ask,
+    think: Think,
 ) -> Result<(), String> {
     if engine.game().turn() == Turn::Over {
         return Err("the game is over".into());
@@ -238,12 +238,12 @@ fn think<W: Write + Send>(
             }
         };
         send("status tabula is thinking");
-        let bound = Bound::Budget(BudgetOverride {
+        let bound = ThinkLimit::Budget(BudgetOverride {
             depth: Some(s.depth),
             ..Default::default()
         });
-        let multipv = match ask {
-            Ask::Hint(n) if n > 1 => n as usize,
+        let multipv = match think {
+            Think::Hint(n) if n > 1 => n as usize,
             _ => 0,
         };
         let decided = s
@@ -261,9 +261,9 @@ fn think<W: Write + Send>(
     let result = decided.map_err(|e| e.to_string()).map(|d| {
         let seconds = at.elapsed();
         send(&nodestats(d.iterations, seconds));
-        match ask {
+        match think {
             // No value known: the move alone, as NBoard reads it.
-            Ask::Go => send(&match eval(engine, &d) {
+            Think::Go => send(&match eval(engine, &d) {
                 Some(v) => format!(
                     "=== {}/{v:.2}/{:.1}",
                     move_out(&d.mv, true),
@@ -271,7 +271,7 @@ fn think<W: Write + Send>(
                 ),
                 None => format!("=== {}", move_out(&d.mv, true)),
             }),
-            Ask::Hint(_) if !d.lines.is_empty() => {
+            Think::Hint(_) if !d.lines.is_empty() => {
                 for line in &d.lines {
                     if let Some(v) = value(engine, line.kind, line.score, line.exact) {
                         send(&format!(
@@ -283,7 +283,7 @@ fn think<W: Write + Send>(
                 }
             }
             // A hint is a value: none is sent where none is known.
-            Ask::Hint(_) => {
+            Think::Hint(_) => {
                 if let Some(v) = eval(engine, &d) {
                     send(&format!(
                         "search {} {v:.2} 0 {}",
@@ -303,7 +303,7 @@ fn think<W: Write + Send>(
 /// move's discs); `ping` stops it. The game is left as it was.
 fn analyze(
     engine: &mut Engine,
-    s: &Session,
+    s: &NboardGame,
     cancel: Arc<AtomicBool>,
     send: &impl Fn(&str),
 ) -> Result<(), String> {
@@ -326,7 +326,7 @@ fn analyze(
             // would move.
             Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
-                let bound = Bound::Budget(BudgetOverride {
+                let bound = ThinkLimit::Budget(BudgetOverride {
                     depth: Some(s.depth),
                     ..Default::default()
                 });

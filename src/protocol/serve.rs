@@ -314,7 +314,7 @@ pub fn serve<W: Write + Send>(
 
 /// `genmove`'s search, for any protocol: searches and plays, and sends
 /// the move through `send` when the search settles or, if that is late,
-/// from the time manager's watcher (its time is up, or `stop` came),
+/// from the time manager's reply thread (its time is up, or `stop` came),
 /// which answers with the search's best move so far (`engine::time`).
 /// What is sent is the typed decision (the move, its value and kind),
 /// the same whoever answers. `Ok(None)`: sent; `Ok(Some(decision))`:

@@ -21,7 +21,7 @@ use crate::control::ScoreKind;
 use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
 use crate::protocol::input::Input;
-use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::kept_game::{Replay, ThinkLimit};
 use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove, disc_margin, win_scale};
 
 /// UGI's null move, a pass.
@@ -29,17 +29,17 @@ const NULL_MOVE: &str = "0000";
 
 /// Serves a UGI session from the hub until `quit` or the end.
 pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, engine: Engine) -> SessionEnd {
-    crate::protocol::serve::serve(hub, engine, Session::default())
+    crate::protocol::serve::serve(hub, engine, UgiGame::default())
 }
 
 /// What the session keeps besides the engine: the game the last
 /// `position` gave.
 #[derive(Default)]
-struct Session {
+struct UgiGame {
     game: Replay,
 }
 
-impl<W: Write + Send> Dialect<W> for Session {
+impl<W: Write + Send> Dialect<W> for UgiGame {
     fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
         let game = &mut self.game;
         let send = |text: &str| hub.out().write(&format!("{text}\n"));
@@ -130,7 +130,7 @@ impl<W: Write + Send> Dialect<W> for Session {
 fn go(
     engine: &mut Engine,
     game: &Replay,
-    bound: Bound,
+    bound: ThinkLimit,
     cancel: Arc<AtomicBool>,
     at: Instant,
     send: &(dyn Fn(&str) + Sync),
@@ -176,10 +176,10 @@ fn go(
         send(&format!("bestmove {}", move_out(&p.best)));
     };
     let decided = match bound {
-        Bound::Infinite => game
+        ThinkLimit::Infinite => game
             .think(engine, bound, cancel, at, Some(&report), 0)
             .map(Some),
-        Bound::Budget(budget) => {
+        ThinkLimit::Budget(budget) => {
             let sent = answered_genmove(engine, None, budget, cancel, at, Some(&report), &answer);
             if let Err(e) = game.set(engine, game) {
                 log::error!("could not set the game again after go: {e}");
@@ -308,7 +308,7 @@ fn move_in(mv: &str) -> String {
 /// `go` parameters: the clock (`p1time`, `p2time`, `p1inc`, `p2inc`, in
 /// ms; the side to move's), `movetime`, `depth`, `nodes` (iterations),
 /// `infinite`.
-fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
+fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<ThinkLimit, String> {
     let mut budget = BudgetOverride::default();
     let mut times = [None::<u64>; 2];
     let mut infinite = false;
@@ -340,7 +340,7 @@ fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
         i += 2;
     }
     if infinite {
-        return Ok(Bound::Infinite);
+        return Ok(ThinkLimit::Infinite);
     }
     let mover = match engine.game().turn() {
         Turn::Player(p) => p,
@@ -356,7 +356,7 @@ fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
         // No clock for this search (GTP's "no time limit").
         _ => clock.set(Duration::ZERO, Duration::from_secs(1), 0),
     }
-    Ok(Bound::Budget(budget))
+    Ok(ThinkLimit::Budget(budget))
 }
 
 /// `query gameover|p1turn|result`.

@@ -1,4 +1,4 @@
-//! The reply watcher: a thread that answers `genmove` at its deadline
+//! The reply thread: a thread that answers `genmove` at its deadline
 //! with the search's best move so far, when the search has not answered
 //! by then.
 //!
@@ -19,10 +19,10 @@ use crate::control::Answer;
 /// an idle machine, and the overhead setting (10 ms by default) keeps
 /// both before the move time.
 pub const ANSWER_GRACE: Duration = Duration::from_millis(2);
-/// How often the watcher looks at the stop flag.
+/// How often the reply thread looks at the stop flag.
 const ANSWER_POLL: Duration = Duration::from_millis(1);
 
-/// Runs `search` while a watcher thread answers `answer` once `deadline`
+/// Runs `search` while a reply thread answers `answer` once `deadline`
 /// (see [`super::reply_deadline`]) has passed or `stop` is raised, if the
 /// search has published a move and not answered yet; returns what the
 /// search returns.
@@ -57,7 +57,7 @@ pub fn answer_by_deadline<T>(
 
 /// Asks the scheduler to give the calling thread short time slices. A
 /// thread that sleeps almost always and wakes for a few microseconds (the
-/// watcher) then preempts a busy thread at once when it wakes, instead of
+/// reply thread) then preempts a busy thread at once when it wakes, instead of
 /// waiting out the busy thread's slice (Linux 6.12 and later: EEVDF's
 /// custom slices, which any thread may ask for itself; elsewhere the
 /// request fails and nothing changes). The protocol's line reader and
@@ -67,7 +67,7 @@ pub(crate) fn ask_for_short_slices() {
     #[cfg(target_os = "linux")]
     {
         // `sched_setattr` sets the nice value too. Nice 0 first (the
-        // watcher wakes for microseconds, so lifting it out of a `nice
+        // reply thread wakes for microseconds, so lifting it out of a `nice
         // tabula` costs nobody anything); without the privilege to lower
         // its nice value that is refused, and the thread's own value is
         // asked for instead, with the short slices.
@@ -162,7 +162,7 @@ mod tests {
             (own, &sent.lock().unwrap()[..]),
             (None, &["f5".to_string()][..])
         );
-        // No deadline, but a stop: the watcher answers with the latest move.
+        // No deadline, but a stop: the reply thread answers with the latest move.
         let answer = Answer::new(&send);
         let started = Instant::now();
         let played = answer_by_deadline(None, &stop, &answer, || {
@@ -177,7 +177,7 @@ mod tests {
     }
 
     #[test]
-    fn an_early_only_answer_sends_only_what_the_watcher_answers() {
+    fn an_early_only_answer_sends_only_what_the_reply_thread_answers() {
         let sent = Mutex::new(Vec::new());
         let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let stop = AtomicBool::new(false);
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(own, None);
         assert!(answer.is_settled() && !answer.settled_early());
         assert!(sent.lock().unwrap().is_empty());
-        // Late: the watcher sends the latest move once, and it is played.
+        // Late: the reply thread sends the latest move once, and it is played.
         let answer = Answer::early_only(&send);
         let near = Instant::now() + Duration::from_millis(30);
         let played = answer_by_deadline(Some(near), &stop, &answer, || {
