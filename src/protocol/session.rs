@@ -107,7 +107,7 @@ impl<W: Write + Send> Dialect<W> for Gtp {
         {
             out.write(&match reply {
                 Ok(text) => success(id, &text),
-                Err(e) => failure(id, &e),
+                Err(e) => failure(id, &e.to_string()),
             });
             return None;
         }
