@@ -255,8 +255,7 @@ fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
     );
     let info = out
         .lines()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rfind(|l| l.starts_with("info depth"))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(
         info.contains(&format!(" score cp {} ", margin * 100)),
