@@ -7,6 +7,7 @@
 //! that polls a `Control`) and the searches, so that neither imports the
 //! other for it.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -59,6 +60,14 @@ pub enum ScoreKind {
     /// An exact final margin proven by a solver, in the game's score unit
     /// (Othello: discs): the `exact` beside the score.
     Exact,
+    /// A win or a loss proven by a search that does not value the final
+    /// margin (alpha-beta's mate-like scores, found where a line reaches
+    /// the game's end): the score is 1 (won) or 0 (lost). The `exact`
+    /// beside it, where known, is the margin the proven line ends the
+    /// game with (Othello: discs counted at the end, no empties added),
+    /// not the best margin; without it the value shown is the smallest
+    /// win or loss, one unit.
+    Proven,
 }
 
 impl ScoreKind {
@@ -79,6 +88,8 @@ impl ScoreKind {
         match self {
             ScoreKind::None => None,
             ScoreKind::Exact => None,
+            // The sign is proven, the margin is not: the least one.
+            ScoreKind::Proven => Some(if score >= 0.5 { 1.0 } else { -1.0 }),
             ScoreKind::Eval => Some((score - 0.5) * 2.0 * unit),
             ScoreKind::WinChance => Some(from_chance(score)),
         }
@@ -96,6 +107,10 @@ pub struct Progress {
     pub elapsed: Duration,
     /// The best move so far, as text.
     pub best: String,
+    /// The best move itself, typed ([`MoveHandle`]): what an early
+    /// answer ([`Answer`]) hands back to be played, never parsed again
+    /// from its text. Every search sets it with `best`.
+    pub best_move: Option<MoveHandle>,
     /// Its value for the deciding seat, in `[0, 1]`: what it is, `kind`
     /// says.
     pub score: f64,
@@ -111,6 +126,30 @@ pub struct Progress {
     pub lines: Vec<RootLine>,
 }
 
+/// A move of the game in play, typed, held where the game's type is not
+/// named (a [`Progress`], an [`Answer`]): the engine's table, which
+/// knows the type, takes the move back with [`MoveHandle::get`].
+#[derive(Clone)]
+pub struct MoveHandle(Arc<dyn Any + Send + Sync>);
+
+impl MoveHandle {
+    /// Holds `mv`.
+    pub fn new<M: Any + Send + Sync>(mv: M) -> MoveHandle {
+        MoveHandle(Arc::new(mv))
+    }
+
+    /// The move, if it is of type `M` (the game's move type).
+    pub fn get<M: Any + Copy>(&self) -> Option<M> {
+        self.0.downcast_ref::<M>().copied()
+    }
+}
+
+impl std::fmt::Debug for MoveHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MoveHandle(..)")
+    }
+}
+
 /// One root move's line of a MultiPV analysis, as text: what a GUI draws
 /// on the move's square or card.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -119,9 +158,13 @@ pub struct RootLine {
     pub mv: String,
     /// Its value for the deciding seat, in `[0, 1]` as [`Progress::score`].
     pub score: f64,
+    /// What its score is: each line is shown by its own kind (a MultiPV
+    /// line of a depth search may be proven where the best is not).
+    pub kind: ScoreKind,
     /// Playouts through it (Monte Carlo searches).
     pub visits: Option<u64>,
-    /// Its exact value where a solver proved it (Othello: disc margin).
+    /// Its exact value where a solver proved it (Othello: disc margin),
+    /// or the margin of its proven line ([`ScoreKind::Proven`]).
     pub exact: Option<i32>,
     /// The line it starts, the move first.
     pub pv: Vec<String>,
@@ -259,7 +302,7 @@ impl<'a> Control<'a> {
     /// move to the answer, if any.
     pub fn report(&self, progress: &Progress) {
         if let Some(a) = self.answer {
-            a.publish(&progress.best);
+            a.publish(progress);
         }
         if let Some(r) = self.report {
             r(progress);
@@ -373,14 +416,19 @@ impl Pacer<'_, '_> {
 /// the move is played and its tree is moved on. On a loaded machine, the
 /// threads of a search can also wait several milliseconds for a core after
 /// its time is up or a `stop` came, and more to be joined: the search
-/// publishes its best move so far with each report (every
-/// [`REPORT_EVERY`] at most), and a thread that sleeps until the deadline
-/// or the stop (a sleeper gets a core at once when it wakes) may send that
-/// move instead; the search then plays the move that was sent. Whoever
+/// publishes its report with each report (every [`REPORT_EVERY`] at
+/// most), and a thread that sleeps until the deadline or the stop (a
+/// sleeper gets a core at once when it wakes) may send that report
+/// instead; the search then plays the move that was sent. Whoever
 /// settles first sends: the reply goes out exactly once.
+///
+/// What is sent, either way, is a typed decision: a [`Progress`] with
+/// the move (its text and the move itself, [`Progress::best_move`]), its
+/// value and the value's kind, so that an early answer shows its value
+/// as the search's own answer does, and the move played is the one sent.
 pub struct Answer<'a> {
     state: Mutex<AnswerState>,
-    send: &'a (dyn Fn(&str) + Sync),
+    send: &'a (dyn Fn(&Progress) + Sync),
     /// Sends only an answer given from outside the search: a search that
     /// settles in time leaves the reply to its caller.
     early_only: bool,
@@ -388,17 +436,17 @@ pub struct Answer<'a> {
 
 #[derive(Debug, Default)]
 struct AnswerState {
-    /// The best move the search has reported.
-    latest: Option<String>,
-    /// The move sent, once settled.
-    settled: Option<String>,
+    /// The search's latest report with a move.
+    latest: Option<Progress>,
+    /// The decision sent, once settled.
+    settled: Option<Progress>,
     /// Settled from outside the search.
     early: bool,
 }
 
 impl<'a> Answer<'a> {
     /// An answer that `send` delivers.
-    pub fn new(send: &'a (dyn Fn(&str) + Sync)) -> Answer<'a> {
+    pub fn new(send: &'a (dyn Fn(&Progress) + Sync)) -> Answer<'a> {
         Answer {
             state: Mutex::new(AnswerState::default()),
             send,
@@ -410,29 +458,30 @@ impl<'a> Answer<'a> {
     /// the search ([`Answer::answer_early`]); when the search settles in
     /// time, its caller replies (a streamed `genmove`, whose reply ends
     /// with the search's last lines).
-    pub fn early_only(send: &'a (dyn Fn(&str) + Sync)) -> Answer<'a> {
+    pub fn early_only(send: &'a (dyn Fn(&Progress) + Sync)) -> Answer<'a> {
         Answer {
             early_only: true,
             ..Answer::new(send)
         }
     }
 
-    /// Records the search's best move so far (ignored once settled).
-    pub fn publish(&self, best: &str) {
-        if best.is_empty() {
+    /// Records the search's report as its decision so far (ignored once
+    /// settled, or without a move).
+    pub fn publish(&self, report: &Progress) {
+        if report.best.is_empty() {
             return;
         }
         if let Ok(mut s) = self.state.lock()
             && s.settled.is_none()
         {
             match &mut s.latest {
-                Some(text) => best.clone_into(text),
-                None => s.latest = Some(best.to_string()),
+                Some(latest) => latest.clone_from(report),
+                None => s.latest = Some(report.clone()),
             }
         }
     }
 
-    /// From outside the search: sends the latest published move and
+    /// From outside the search: sends the latest published decision and
     /// settles on it, unless the answer is settled already or nothing was
     /// published. True when it sent.
     pub fn answer_early(&self) -> bool {
@@ -442,21 +491,21 @@ impl<'a> Answer<'a> {
         if s.settled.is_some() {
             return false;
         }
-        let Some(text) = s.latest.take() else {
+        let Some(latest) = s.latest.take() else {
             return false;
         };
         // Sent under the lock: the search cannot settle between the
         // choice and the reply.
-        (self.send)(&text);
-        s.settled = Some(text);
+        (self.send)(&latest);
+        s.settled = Some(latest);
         s.early = true;
         true
     }
 
-    /// From the search, with its own move: sends it and returns `None`
-    /// when nobody answered before, or returns the move already sent,
-    /// which must be played instead.
-    pub fn settle(&self, own: &str) -> Option<String> {
+    /// From the search, with its own decision: sends it and returns
+    /// `None` when nobody answered before, or returns the decision
+    /// already sent, whose move must be played instead.
+    pub fn settle(&self, own: &Progress) -> Option<Progress> {
         let Ok(mut s) = self.state.lock() else {
             return None;
         };
@@ -466,7 +515,7 @@ impl<'a> Answer<'a> {
                 if !self.early_only {
                     (self.send)(own);
                 }
-                s.settled = Some(own.to_string());
+                s.settled = Some(own.clone());
                 None
             }
         }
@@ -486,6 +535,14 @@ impl<'a> Answer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of the move `mv` alone.
+    fn said(mv: &str) -> Progress {
+        Progress {
+            best: mv.into(),
+            ..Progress::default()
+        }
+    }
 
     #[test]
     fn a_pacer_reads_the_flag_once_per_period_and_a_stop_is_final() {
@@ -570,28 +627,31 @@ mod tests {
     #[test]
     fn an_answer_is_sent_once_by_whoever_settles_first() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
-        // The search settles first: its own move goes out, the watcher's
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
+        // The search settles first: its own move goes out, the reply thread's
         // later try sends nothing.
         let answer = Answer::new(&send);
-        answer.publish("d3");
-        assert_eq!(answer.settle("f5"), None);
+        answer.publish(&said("d3"));
+        assert_eq!(answer.settle(&said("f5")).map(|p| p.best), None);
         assert!(!answer.answer_early());
         assert!(answer.is_settled() && !answer.settled_early());
         assert_eq!(*sent.lock().unwrap(), ["f5"]);
-        // The watcher first: the latest published move goes out, and the
+        // The reply thread first: the latest published move goes out, and the
         // search is told to play it instead of its own.
         sent.lock().unwrap().clear();
         let answer = Answer::new(&send);
         assert!(!answer.answer_early(), "nothing published yet");
         assert!(!answer.is_settled());
-        answer.publish("d3");
-        answer.publish("");
-        answer.publish("c4");
+        answer.publish(&said("d3"));
+        answer.publish(&said(""));
+        answer.publish(&said("c4"));
         assert!(answer.answer_early());
-        answer.publish("e6");
+        answer.publish(&said("e6"));
         assert!(!answer.answer_early());
-        assert_eq!(answer.settle("f5").as_deref(), Some("c4"));
+        assert_eq!(
+            answer.settle(&said("f5")).map(|p| p.best).as_deref(),
+            Some("c4")
+        );
         assert!(answer.settled_early());
         assert_eq!(*sent.lock().unwrap(), ["c4"]);
     }
@@ -599,7 +659,7 @@ mod tests {
     #[test]
     fn a_control_with_an_answer_publishes_each_report() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let answer = Answer::new(&send);
         let control = Control::unlimited().with_answer(&answer);
         assert!(control.has_reporter(), "the searches must report");

@@ -145,8 +145,10 @@ fn nboard_shows_a_forced_move_s_real_value_and_every_protocol_its_no_value_form(
     use tabula::protocol::Protocol;
     for (text, only, _) in forced_positions(6) {
         let d = analyse(&text, None, 4, true);
-        let discs = match d.kind {
-            ScoreKind::Exact => f64::from(d.exact.expect("margin")),
+        let discs = match (d.kind, d.exact) {
+            (ScoreKind::Exact, m) => f64::from(m.expect("margin")),
+            (ScoreKind::Proven, Some(m)) => f64::from(m),
+            (ScoreKind::Proven, None) => (d.score - 0.5).signum(),
             _ => (d.score - 0.5) * 128.0,
         };
         let out = session(
@@ -186,4 +188,156 @@ fn nboard_shows_a_forced_move_s_real_value_and_every_protocol_its_no_value_form(
         out.contains("info move ") && !out.contains("score"),
         "{out}"
     );
+}
+
+/// A midgame position (36 empties) that alpha-beta proves won for black
+/// to move within 8 plies (white is wiped out), far from the solver's
+/// reach: its evaluation alone is clamped at 0.95 (60.80 discs).
+const WIPEOUT: &str = "********\
+***O****\
+**OOO***\
+---O-O--\
+-O---*--\
+--------\
+--------\
+--------";
+
+/// The GGF game of [`WIPEOUT`] with `side` (`*` or `O`) to move.
+fn wipeout_ggf(side: &str) -> String {
+    format!("(;GM[Othello]BO[8 {WIPEOUT} {side}];)")
+}
+
+/// The value of an NBoard `=== MOVE/VALUE/SECONDS` answer.
+fn nboard_value(out: &str) -> f64 {
+    let answer = out
+        .lines()
+        .find(|l| l.starts_with("=== "))
+        .unwrap_or_else(|| panic!("no answer: {out}"));
+    answer
+        .split('/')
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no value: {answer}"))
+}
+
+#[test]
+fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
+    use tabula::protocol::Protocol;
+    // The decision: proven (a mate-like score), with the margin its line
+    // ends the game with.
+    let text = format!("{} X", WIPEOUT.replace('*', "X"));
+    let d = analyse(&text, None, 8, false);
+    assert_eq!(d.kind, ScoreKind::Proven, "{d:?}");
+    let margin = d.exact.expect("the proven line reaches the end");
+    assert!(margin > 0 && margin <= 64, "{d:?}");
+    for (side, sign) in [("*", 1.0), ("O", -1.0)] {
+        let out = session(
+            Engine::new(1).expect("engine"),
+            Protocol::Nboard,
+            &format!(
+                "nboard 2\nset depth 8\nset game {}\ngo\n",
+                wipeout_ggf(side)
+            ),
+        );
+        let value = nboard_value(&out);
+        assert!(value * sign > 0.0, "the proven sign: {out}");
+        assert!(
+            value.abs() < 60.8 - 1e-9 || value.abs() > 60.8 + 1e-9,
+            "not the clamp: {out}"
+        );
+        assert!(value.abs() < 64.0, "not a made-up wipeout: {out}");
+    }
+    // UGI shows the same margin, in centipawns.
+    let out = session(
+        Engine::new(1).expect("engine"),
+        Protocol::Ugi,
+        &format!("ugi\nposition fen {text}\ngo depth 8\n"),
+    );
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        info.contains(&format!(" score cp {} ", margin * 100)),
+        "{info} against {margin}: {out}"
+    );
+}
+
+#[test]
+fn each_multipv_line_is_shown_by_its_own_kind() {
+    use tabula::protocol::Protocol;
+    // At depth 8 the best move is a proven win, the second an evaluation.
+    let out = session(
+        Engine::new(1).expect("engine"),
+        Protocol::Nboard,
+        &format!(
+            "nboard 2\nset depth 8\nset game {}\nhint 2\n",
+            wipeout_ggf("*")
+        ),
+    );
+    let values: Vec<f64> = out
+        .lines()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{l}"))
+        })
+        .collect();
+    assert_eq!(values.len(), 2, "{out}");
+    assert!(
+        values[0] > 0.0 && values[0] < 64.0,
+        "proven, its line's margin: {out}"
+    );
+    assert!(
+        values[1] > 1.0,
+        "an evaluation, not a proven line's least win: {out}"
+    );
+}
+
+#[test]
+fn an_early_answer_is_the_decision_played_with_its_value() {
+    use std::sync::Mutex;
+    use tabula::control::{Answer, Progress};
+    let mut e = Engine::new(1).expect("engine");
+    e.set("search", "alphabeta").expect("setting");
+    e.set("solve_reach", "0").expect("setting");
+    let sent = Mutex::new(Vec::<Progress>::new());
+    let send = |p: &Progress| sent.lock().unwrap().push(p.clone());
+    let answer = Answer::new(&send);
+    // Answered from outside the search at its first report of depth 2
+    // (as the time manager's watcher does at a deadline); the search runs
+    // on to depth 7 and must play, and tell, what was sent.
+    let report = |p: &Progress| {
+        if p.depth >= 2 {
+            answer.answer_early();
+        }
+    };
+    let budget = BudgetOverride {
+        depth: Some(7),
+        ..BudgetOverride::default()
+    };
+    let request = Request::new(
+        None,
+        budget,
+        Arc::new(AtomicBool::new(false)),
+        Instant::now(),
+    )
+    .reporting(Some(&report))
+    .answering(&answer);
+    let d = e.genmove(&request).expect("genmove");
+    assert!(answer.settled_early());
+    let sent = sent.lock().unwrap();
+    let [p] = &sent[..] else {
+        panic!("one answer: {sent:?}")
+    };
+    assert_eq!(p.depth, 2);
+    assert_eq!(
+        (&d.mv, d.score, d.kind, d.exact, d.depth),
+        (&p.best, p.score, p.kind, p.exact, p.depth),
+        "the decision is the one sent"
+    );
+    assert_eq!(d.kind, ScoreKind::Eval);
+    assert_eq!(e.game().history().last(), Some(&p.best), "and it is played");
 }

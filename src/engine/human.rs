@@ -1,22 +1,22 @@
-//! Human-seat mode: a person at the terminal plays one seat
+//! Human-seat mode: a human at the terminal plays one seat
 //! (`game hearts human=south`), the engine deals and plays every other
-//! seat as its turn comes, and the person sees only what that seat may
+//! seat as its turn comes, and the human sees only what that seat may
 //! see: its own view in `showboard`, the other seats' moves as the game's
 //! `tell` gives them to a seat-bound player, and the boundaries of tricks,
-//! hands and rounds ([`Watcher`]). Commands that would show more (the
+//! hands and rounds ([`Feed`]). Commands that would show more (the
 //! history with its deals, an analysis over sampled hands, the seed that
 //! deals the other hands) or that belong to a referee are refused.
 //!
 //! Each human-seat game deals from its own seed: the one given with it
 //! (`seed=N`); else, when tabula drew the session seed, one from the
-//! system's entropy; else (a seed the person chose) one from the session
+//! system's entropy; else (a seed the human chose) one from the session
 //! generator, so that sessions repeat ([`Secrets`]). The seed stays
 //! secret while the game is on (`get seed` and `set seed` are refused,
 //! `get` hides it) and is told with the result.
 
-mod watch;
+mod feed;
 
-pub use watch::{Watcher, count};
+pub use feed::{Feed, count};
 
 use rand::{RngCore, SeedableRng};
 
@@ -44,9 +44,9 @@ pub fn split_human(words: &[String]) -> (Option<String>, Vec<String>) {
     (human, rest)
 }
 
-/// The seat `text` names in `game`, for a person to play: the engine must
+/// The seat `text` names in `game`, for a human to play: the engine must
 /// deal (no seat-bound `seat=` option) and it must be a seat of the game.
-pub fn seat_for_person(game: &dyn AnyGame, text: &str) -> Result<Seat, EngineError> {
+pub fn seat_for_human(game: &dyn AnyGame, text: &str) -> Result<Seat, EngineError> {
     if game.options().is_set("seat") {
         return Err(EngineError::Unsupported(
             "human= needs a game the engine deals: leave out seat=".into(),
@@ -61,9 +61,9 @@ pub fn seat_for_person(game: &dyn AnyGame, text: &str) -> Result<Seat, EngineErr
     })
 }
 
-/// Whether the person (at `human`) may play for `seat` (or the seat to
+/// Whether the human (at `human`) may play for `seat` (or the seat to
 /// move) now: only for their own seat, on their turn.
-pub fn check_person_plays(
+pub fn check_human_plays(
     game: &dyn AnyGame,
     human: Seat,
     seat: Option<Seat>,
@@ -90,7 +90,7 @@ pub fn check_person_plays(
 pub struct Secrets {
     /// The session seed was drawn by tabula, not chosen: each human-seat
     /// game then draws its seed from the system's entropy, so that no
-    /// seed the person can learn (`get seed` before the game, a game's
+    /// seed the human can learn (`get seed` before the game, a game's
     /// seed told at its end) deals a later game.
     secret: bool,
     game_seed: Option<u64>,
@@ -111,13 +111,13 @@ impl Secrets {
     /// `--seed`): each human-seat game deals from a seed of its own drawn
     /// from the system's entropy, which no reply tells before the game
     /// ends. With a seed given, games repeat from it, and whoever knows
-    /// it can deal them again: that is the person's choice.
+    /// it can deal them again: that is the human's choice.
     pub fn keep_secret(&mut self) {
         self.secret = true;
     }
 
     /// A game starts (`game`, `clear_board`): in human-seat mode (`human`)
-    /// it deals from its own seed: `chosen` (the person's `seed=N`,
+    /// it deals from its own seed: `chosen` (the human's `seed=N`,
     /// already in `settings` and `rng`), else one drawn from the system's
     /// entropy ([`Secrets::keep_secret`]) or from the session generator,
     /// which then seeds `rng` and becomes the setting.
@@ -150,13 +150,13 @@ fn game_on(game: &dyn AnyGame, human: Option<Seat>) -> bool {
     human.is_some() && game.turn() != Turn::Over
 }
 
-/// Whether the person's seat is to move.
-fn persons_turn(game: &dyn AnyGame, human: Option<Seat>) -> bool {
+/// Whether the human's seat is to move.
+fn humans_turn(game: &dyn AnyGame, human: Option<Seat>) -> bool {
     human.is_some_and(|h| game.turn() == Turn::Player(h))
 }
 
 /// Why a command (its words, without the id) is refused in human-seat
-/// mode: those that would show what the person's seat may not see, that
+/// mode: those that would show what the human's seat may not see, that
 /// would let them rebuild it (the seed while the game is on), or that
 /// belong to a referee. `None` outside the mode.
 pub fn refusal<'a>(
@@ -182,7 +182,7 @@ pub fn refusal<'a>(
         // The seat to move is another's only when its search was refused
         // (a setting that does not fit the game): its moves are its hand.
         "legal_moves"
-            if !persons_turn(game, human) && game_on(game, human) && !perfect_information(game) =>
+            if !humans_turn(game, human) && game_on(game, human) && !perfect_information(game) =>
         {
             "the seat to move is the engine's, and its moves would show its cards (set search to fix its search)"
         }
@@ -230,7 +230,7 @@ const CHANGES: &[&str] = &[
     "boardsize",
 ];
 
-/// A reply in human-seat mode, for the person at `human`: its text,
+/// A reply in human-seat mode, for the human at `human`: its text,
 /// then the lines `told` since the last reply (the other seats' moves,
 /// their own new cards, the tricks, hands and rounds that ended), then
 /// who is to move, or at the end the result (`result`: the protocol's
@@ -293,9 +293,9 @@ fn perfect_information(game: &dyn AnyGame) -> bool {
 }
 
 /// `undo` in human-seat mode (perfect-information games): takes back the
-/// last move of the person at `human` and the engine's replies after it,
-/// so that the person is to move again where they moved; what was taken
-/// back goes to `notes`. Changes nothing when the person has not moved
+/// last move of the human at `human` and the engine's replies after it,
+/// so that the human is to move again where they moved; what was taken
+/// back goes to `notes`. Changes nothing when the human has not moved
 /// yet. Outside the mode, the game's own `undo`.
 pub fn undo(
     game: &mut dyn AnyGame,
@@ -314,7 +314,7 @@ pub fn undo(
     let history = game.history();
     loop {
         if game.undo().is_err() {
-            // The person has not moved: play the engine's moves again.
+            // The human has not moved: play the engine's moves again.
             let done = game.history().len();
             for text in &history[done..] {
                 game.play(None, text, rng)?;
@@ -334,7 +334,7 @@ pub fn undo(
 }
 
 /// `help codes` (also `help cards`, `help moves`): what every card and
-/// move code a person meets at the terminal means.
+/// move code a human meets at the terminal means.
 pub fn help(topic: Option<&str>) -> Option<String> {
     let topic = topic?.to_ascii_lowercase();
     if !["codes", "cards", "moves", "notation"].contains(&topic.as_str()) {

@@ -42,7 +42,7 @@ pub struct Request<'a> {
     pub reporter: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// Where `genmove` sends its move the moment it is decided (before it
     /// is played), and publishes its best move so far, so that the time
-    /// manager's watcher ([`time::answer_by_deadline`]) can answer at the
+    /// manager's reply thread ([`time::answer_by_deadline`]) can answer at the
     /// deadline or a `stop` without waiting for the search's threads; the
     /// move answered is the one played.
     pub answer: Option<&'a Answer<'a>>,
@@ -119,10 +119,10 @@ pub struct Engine {
     chosen: Vec<(&'static str, String)>,
     rng: Rng,
     clock: Clock,
-    /// Human-seat mode (`game NAME human=SEAT`): the seat a person plays;
+    /// Human-seat mode (`game NAME human=SEAT`): the seat a human plays;
     /// the engine deals and plays every other seat as its turn comes.
     human: Option<Seat>,
-    /// Human-seat mode: what the person is told besides the moves.
+    /// Human-seat mode: what the human is told besides the moves.
     notes: Vec<String>,
     /// Raised to stop the searches the engine starts on its own (the
     /// other seats' moves in human-seat mode): the stop flag of the
@@ -180,7 +180,7 @@ impl Engine {
         let (human, rest) = human::split_human(&rest);
         let mut game = open(entry, &rest)?;
         let human = human
-            .map(|text| human::seat_for_person(game.as_ref(), &text))
+            .map(|text| human::seat_for_human(game.as_ref(), &text))
             .transpose()?;
         game.watch(human);
         self.game = game;
@@ -333,12 +333,12 @@ impl Engine {
     }
 
     /// Plays a move for a seat (or the seat to move). In human-seat mode
-    /// only the person's seat is played so, and the engine then plays the
-    /// other seats up to the person's next turn.
+    /// only the human's seat is played so, and the engine then plays the
+    /// other seats up to the human's next turn.
     pub fn play(&mut self, seat: Option<&str>, mv: &str) -> Result<String, EngineError> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
         if let Some(h) = self.human {
-            human::check_person_plays(self.game.as_ref(), h, seat)?;
+            human::check_human_plays(self.game.as_ref(), h, seat)?;
         }
         let mover = self.mover(seat);
         let played = self
@@ -380,7 +380,7 @@ impl Engine {
         }
     }
 
-    /// The seat a person plays in human-seat mode.
+    /// The seat a human plays in human-seat mode.
     pub fn human(&self) -> Option<Seat> {
         self.human
     }
@@ -391,7 +391,7 @@ impl Engine {
         self.secrets.keep_secret();
     }
 
-    /// A reply in human-seat mode: `text`, then what the person was told
+    /// A reply in human-seat mode: `text`, then what the human was told
     /// and whose turn it is, or the result (`result` of this engine) and
     /// the game's seed ([`human::reply`]). Outside the mode, `text`.
     pub fn human_reply(
@@ -407,8 +407,8 @@ impl Engine {
         human::reply(self.game(), h, seed, told, command, text, end)
     }
 
-    /// What the person was told since the last call (human-seat mode):
-    /// the other seats' moves and the person's own cards, in order.
+    /// What the human was told since the last call (human-seat mode):
+    /// the other seats' moves and the human's own cards, in order.
     pub fn take_told(&mut self) -> Vec<String> {
         let mut told = self.game.take_told();
         told.append(&mut self.notes);
@@ -423,8 +423,8 @@ impl Engine {
         self.stop = stop;
     }
 
-    /// Human-seat mode: plays every seat but the person's, each with the
-    /// settings' budget, until the person is to move or the game is over.
+    /// Human-seat mode: plays every seat but the human's, each with the
+    /// settings' budget, until the human is to move or the game is over.
     /// A search that is refused (a setting that does not fit the game) is
     /// told as a line, and the game waits: the next `set` or `play` tries
     /// again.
@@ -540,7 +540,7 @@ impl Engine {
         self.game.analyze(&args, &mut self.rng)
     }
 
-    /// Takes back the last move; in human-seat mode, the person's last
+    /// Takes back the last move; in human-seat mode, the human's last
     /// move and the engine's replies ([`human::undo`]).
     pub fn undo(&mut self) -> Result<(), EngineError> {
         human::undo(

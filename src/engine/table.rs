@@ -3,7 +3,7 @@
 //! search kept between moves. This is where the protocol's text meets the
 //! typed game, and where a search is chosen and run, monomorphised.
 
-use crate::control::{Budget, Control, RootLine, ScoreKind};
+use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind};
 use crate::engine::error::EngineError;
 use crate::engine::human;
 use crate::engine::searchers::{KeptSearcher, search_fits};
@@ -128,9 +128,9 @@ pub trait AnyGame: Send {
     /// The game's pass as text, where it declares one
     /// ([`crate::extras::Extras::pass`]).
     fn pass_text(&self) -> Option<String>;
-    /// What `seat` sees ([`Game::view_text`]): a person's `showboard`.
+    /// What `seat` sees ([`Game::view_text`]): a human's `showboard`.
     fn view(&self, seat: Seat) -> String;
-    /// Tells `seat` (a person at the terminal) what it sees of every move
+    /// Tells `seat` (a human at the terminal) what it sees of every move
     /// from now on, as lines for [`AnyGame::take_told`]; `None` stops.
     fn watch(&mut self, seat: Option<Seat>);
     /// The lines told to the watching seat since the last call.
@@ -138,7 +138,7 @@ pub trait AnyGame: Send {
 }
 
 impl Decision {
-    fn from_search<G: Game>(state: &G, r: SearchResult<G::Move>) -> Decision {
+    fn from_search<G: Game>(state: &G, r: &SearchResult<G::Move>) -> Decision {
         Decision {
             mv: state.move_text(r.best),
             score: r.score,
@@ -149,6 +149,35 @@ impl Decision {
             lines: lines_text(state, &r.lines),
         }
     }
+
+    /// The decision a report stands for (an early answer's: the move and
+    /// value sent), after `iterations` of work.
+    pub fn from_report(p: &Progress, iterations: u64) -> Decision {
+        Decision {
+            mv: p.best.clone(),
+            score: p.score,
+            kind: p.kind,
+            iterations,
+            depth: p.depth,
+            exact: p.exact,
+            lines: p.lines.clone(),
+        }
+    }
+
+    /// The decision as a report (what an answer sends), its line `pv`.
+    pub fn report(&self, pv: Vec<String>) -> Progress {
+        Progress {
+            iterations: self.iterations,
+            depth: self.depth,
+            best: self.mv.clone(),
+            score: self.score,
+            kind: self.kind,
+            exact: self.exact,
+            pv,
+            lines: self.lines.clone(),
+            ..Progress::default()
+        }
+    }
 }
 
 /// A game in play: the typed state behind [`AnyGame`].
@@ -156,8 +185,8 @@ pub struct Table<G: Game> {
     options: Options,
     game: Played<G>,
     searcher: KeptSearcher<G>,
-    /// The seat told about every move (a person's), and what it was told.
-    watcher: Option<human::Watcher>,
+    /// The seat told about every move (a human's), and what it was told.
+    feed: Option<human::Feed>,
 }
 
 impl<G: Game> Table<G> {
@@ -168,7 +197,7 @@ impl<G: Game> Table<G> {
             options,
             game: Played::new(game),
             searcher: KeptSearcher::default(),
-            watcher: None,
+            feed: None,
         }
     }
 
@@ -178,14 +207,14 @@ impl<G: Game> Table<G> {
     }
 
     fn apply(&mut self, mv: G::Move) {
-        // The person's seat is told what a seat-bound player there would
+        // The human's seat is told what a seat-bound player there would
         // be (the game's `tell` hides what it may not see), and the
         // tricks and hands that end.
-        let before = self.watcher.as_ref().map(|_| self.game.state().clone());
+        let before = self.feed.as_ref().map(|_| self.game.state().clone());
         let chance = self.game.state().turn() == Turn::Chance;
         self.game.apply(mv);
         self.searcher.follow(mv, chance);
-        if let (Some(w), Some(before)) = (self.watcher.as_mut(), before) {
+        if let (Some(w), Some(before)) = (self.feed.as_mut(), before) {
             w.observe(&before, mv, self.game.state());
         }
     }
@@ -453,25 +482,43 @@ impl<G: Game> AnyGame for Table<G> {
             let mut moves = Vec::new();
             state.legal_moves(&mut moves);
             if let Some(&mv) = moves.first() {
-                answer.publish(&state.move_text(mv));
+                answer.publish(&Progress {
+                    best: state.move_text(mv),
+                    best_move: Some(MoveHandle::new(mv)),
+                    ..Progress::default()
+                });
             }
         }
-        let mut r = self.decide(&state, seat, false, args, rng)?;
-        // A move already answered from outside the search is the one
-        // played: one of the root's moves, the one whose text was sent.
-        if let Some(sent) = control
-            .answer()
-            .and_then(|a| a.settle(&state.move_text(r.best)))
-        {
-            let mut moves = Vec::new();
-            state.legal_moves(&mut moves);
-            match moves.into_iter().find(|&m| state.move_text(m) == sent) {
-                Some(mv) => r.best = mv,
-                None => log::error!("the early answer {sent} is no move of this position"),
+        let r = self.decide(&state, seat, false, args, rng)?;
+        let mut best = r.best;
+        let mut decision = Decision::from_search(&state, &r);
+        // A decision already answered from outside the search is the one
+        // played, the move itself that was sent (typed, not its text read
+        // again), and the one told: the value sent with it.
+        if let Some(answer) = control.answer() {
+            let own = Progress {
+                best_move: Some(MoveHandle::new(r.best)),
+                ..decision.report(r.pv.iter().map(|&m| state.move_text(m)).collect())
+            };
+            if let Some(sent) = answer.settle(&own) {
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves);
+                match sent
+                    .best_move
+                    .as_ref()
+                    .and_then(MoveHandle::get::<G::Move>)
+                    .filter(|mv| moves.contains(mv))
+                {
+                    Some(mv) => {
+                        best = mv;
+                        decision = Decision::from_report(&sent, r.iterations);
+                    }
+                    None => {
+                        log::error!("the early answer {} is no move of this position", sent.best)
+                    }
+                }
             }
         }
-        let best = r.best;
-        let decision = Decision::from_search(&state, r);
         self.apply(best);
         self.resolve_chance(rng);
         Ok(decision)
@@ -499,7 +546,7 @@ impl<G: Game> AnyGame for Table<G> {
         // After a forced pass the kept searcher does not follow `state`: a
         // fresh one searches it, and the kept one stays as it was.
         let r = self.decide(&state, seat, pass.is_some(), args, rng)?;
-        Ok(Decision::from_search(&state, r))
+        Ok(Decision::from_search(&state, &r))
     }
 
     fn undo(&mut self) -> Result<(), EngineError> {
@@ -513,7 +560,7 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn restart(&mut self, rng: &mut Rng) {
-        if let Some(w) = self.watcher.as_mut() {
+        if let Some(w) = self.feed.as_mut() {
             w.reset();
         }
         self.game.restart();
@@ -565,20 +612,20 @@ impl<G: Game> AnyGame for Table<G> {
 
     fn view(&self, seat: Seat) -> String {
         let view = self.game.state().view_text(seat);
-        match &self.watcher {
+        match &self.feed {
             Some(w) if w.seat() == seat => w.decorate_view(self.game.state(), view),
             _ => view,
         }
     }
 
     fn watch(&mut self, seat: Option<Seat>) {
-        self.watcher = seat.map(human::Watcher::new);
+        self.feed = seat.map(human::Feed::new);
     }
 
     fn take_told(&mut self) -> Vec<String> {
-        self.watcher
+        self.feed
             .as_mut()
-            .map(human::Watcher::take)
+            .map(human::Feed::take)
             .unwrap_or_default()
     }
 }

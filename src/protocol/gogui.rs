@@ -14,6 +14,7 @@
 
 use crate::engine::Engine;
 use crate::game::Turn;
+use crate::protocol::error::ProtocolError;
 
 /// The command names, as `list_commands` adds them.
 pub const COMMANDS: &[&str] = &[
@@ -50,7 +51,10 @@ pub fn listed(engine: &Engine, command: &str) -> bool {
 
 /// Runs a `gogui-*` line: `None` when the line is not one of these
 /// commands, else its id and its reply or refusal. Nothing is changed.
-pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<String, String>)> {
+pub fn execute(
+    line: &str,
+    engine: &mut Engine,
+) -> Option<(Option<u64>, Result<String, ProtocolError>)> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
     let (id, name) = match first.parse::<u64>() {
@@ -68,12 +72,15 @@ pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<S
         return Some((id, Board::of(engine).map(|_| String::new())));
     }
     if words.next().is_some() {
-        return Some((id, Err(format!("usage: {name} (no arguments)"))));
+        return Some((
+            id,
+            Err(ProtocolError::Usage(format!("{name} (no arguments)"))),
+        ));
     }
     Some((id, reply(&name, engine)))
 }
 
-fn reply(name: &str, engine: &Engine) -> Result<String, String> {
+fn reply(name: &str, engine: &Engine) -> Result<String, ProtocolError> {
     if name == "gogui-analyze_commands" {
         return Ok(analyze_commands(engine));
     }
@@ -103,7 +110,7 @@ fn reply(name: &str, engine: &Engine) -> Result<String, String> {
                 _ => "draw".to_string(),
             },
         },
-        _ => return Err(format!("unknown command '{name}'")),
+        _ => return Err(ProtocolError::UnknownCommand(name.to_string())),
     })
 }
 
@@ -143,10 +150,14 @@ struct Board {
 }
 
 impl Board {
-    fn of(engine: &Engine) -> Result<Board, String> {
+    fn of(engine: &Engine) -> Result<Board, ProtocolError> {
         let game = engine.game();
         let name = game.name();
-        let refuse = || format!("{name} has no board a GoGui-style GUI can draw");
+        let refuse = || {
+            ProtocolError::UnsupportedGame(format!(
+                "{name} has no board a GoGui-style GUI can draw"
+            ))
+        };
         if game.num_seats() != 2 {
             return Err(refuse());
         }
@@ -170,7 +181,7 @@ impl Board {
                     stones.push((i % size, i / size, seat));
                 }
             }
-            "quoridor" => return Err(QUORIDOR.to_string()),
+            "quoridor" => return Err(ProtocolError::UnsupportedGame(QUORIDOR.to_string())),
             _ => return Err(refuse()),
         }
         Ok(Board { size, stones })

@@ -29,6 +29,15 @@ fn known<'a>(kind: ScoreKind, score: f64) -> Option<Value<'a>> {
     (kind != ScoreKind::None).then_some(Value::Score(score))
 }
 
+/// The `exact` field: a solved margin; a proven line's margin
+/// ([`ScoreKind::Proven`]) is no exact value, and is not shown (its score
+/// 1 or 0 says won or lost).
+fn exact<'a>(kind: ScoreKind, exact: Option<i32>) -> Option<Value<'a>> {
+    exact
+        .filter(|_| kind != ScoreKind::Proven)
+        .map(Value::Margin)
+}
+
 /// An `info` line: its fields in order.
 #[derive(Default)]
 pub struct Info<'a> {
@@ -68,7 +77,7 @@ impl<'a> Info<'a> {
             .with_some("score", known(d.kind, d.score))
             .with("iterations", Value::Count(d.iterations))
             .with("depth", Value::Count(u64::from(d.depth)))
-            .with_some("exact", d.exact.map(Value::Margin))
+            .with_some("exact", exact(d.kind, d.exact))
     }
 
     /// One line of a MultiPV report, `k` from 1 (the best): `info multipv K
@@ -77,12 +86,12 @@ impl<'a> Info<'a> {
         Info::default()
             .with("multipv", Value::Count(k as u64))
             .with("move", Value::Text(&line.mv))
-            .with("score", Value::Score(line.score))
+            .with_some("score", known(line.kind, line.score))
             .with("iterations", Value::Count(iterations))
             .with("depth", Value::Count(u64::from(depth)))
             .with("time", Value::Count(ms))
             .with_some("visits", line.visits.map(Value::Count))
-            .with_some("exact", line.exact.map(Value::Margin))
+            .with_some("exact", exact(line.kind, line.exact))
             .with("pv", Value::Moves(&line.pv))
     }
 
@@ -155,6 +164,8 @@ pub fn progress_lines(p: &Progress) -> Vec<RootLine> {
         vec![RootLine {
             mv: p.best.clone(),
             score: p.score,
+            kind: p.kind,
+            exact: p.exact,
             pv: p.pv.clone(),
             ..RootLine::default()
         }]
@@ -171,6 +182,7 @@ pub fn decision_lines(d: &Decision) -> Vec<RootLine> {
         vec![RootLine {
             mv: d.mv.clone(),
             score: d.score,
+            kind: d.kind,
             exact: d.exact,
             pv: vec![d.mv.clone()],
             ..RootLine::default()
@@ -222,6 +234,7 @@ mod tests {
             exact: None,
             pv: vec!["d3".into(), "c5".into()],
             lines: Vec::new(),
+            ..Progress::default()
         };
         assert_eq!(
             Info::progress(&p).render(OutputFormat::Text),
@@ -230,6 +243,7 @@ mod tests {
         let line = RootLine {
             mv: "c4".into(),
             score: 1.0,
+            kind: ScoreKind::Exact,
             visits: Some(7),
             exact: Some(-2),
             pv: vec!["c4".into()],

@@ -3,6 +3,7 @@
 //! the GTP clock tabula keeps (main time, then periods of so many seconds
 //! for so many moves).
 
+use crate::protocol::error::ProtocolError;
 use std::time::Duration;
 
 use crate::engine::Engine;
@@ -45,23 +46,28 @@ pub enum KgsClock {
     },
 }
 
+/// The command's refusal for words not in its form.
+fn usage() -> ProtocolError {
+    ProtocolError::Usage(USAGE.trim_start_matches("usage: ").to_string())
+}
+
 impl KgsClock {
     /// Reads the words after the command name.
-    pub fn parse(words: &[&str]) -> Result<KgsClock, String> {
+    pub fn parse(words: &[&str]) -> Result<KgsClock, ProtocolError> {
         let seconds = |w: &str| {
             w.parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && (0.0..=1e9).contains(v))
-                .ok_or_else(|| format!("time must be seconds from 0 to 1e9, not '{w}'"))
+                .ok_or_else(|| ProtocolError::bad_value("time", "must be seconds from 0 to 1e9", w))
         };
         let count = |w: &str, what: &str| {
             w.parse::<u32>()
                 .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("{what} must be a whole number from 1, not '{w}'"))
+                .ok_or_else(|| ProtocolError::bad_value(what, "must be a whole number from 1", w))
         };
         let Some((kind, rest)) = words.split_first() else {
-            return Err(USAGE.to_string());
+            return Err(usage());
         };
         match (kind.to_ascii_lowercase().as_str(), rest) {
             ("none", []) => Ok(KgsClock::None),
@@ -78,7 +84,7 @@ impl KgsClock {
                 period: seconds(period)?,
                 stones: count(stones, "stones")?,
             }),
-            _ => Err(USAGE.to_string()),
+            _ => Err(usage()),
         }
     }
 
@@ -101,7 +107,10 @@ impl KgsClock {
 
 /// Runs a `kgs-time_settings` line: `None` when the line is not that
 /// command, else its id and its reply or refusal (the clock unchanged).
-pub fn execute(line: &str, engine: &mut Engine) -> Option<(Option<u64>, Result<String, String>)> {
+pub fn execute(
+    line: &str,
+    engine: &mut Engine,
+) -> Option<(Option<u64>, Result<String, ProtocolError>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let (id, rest) = match words.first()?.parse::<u64>() {
         Ok(id) if words[0].bytes().all(|b| b.is_ascii_digit()) => (Some(id), &words[1..]),

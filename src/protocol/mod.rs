@@ -12,12 +12,13 @@
 
 pub mod command;
 pub mod dialect;
+pub mod error;
 pub mod gogui;
 pub mod info;
 pub mod input;
+mod kept_game;
 pub mod kgs;
 pub mod nboard;
-mod replay;
 pub mod serve;
 pub(crate) mod session;
 pub mod ugi;
@@ -27,6 +28,7 @@ use std::io::{BufRead, Write};
 use crate::engine::Engine;
 
 pub use dialect::Protocol;
+pub use error::ProtocolError;
 pub use serve::SessionEnd;
 pub use session::banner;
 

@@ -25,8 +25,9 @@ use crate::control::ScoreKind;
 use crate::engine::Settings;
 use crate::engine::{BudgetOverride, Decision, Engine};
 use crate::game::Turn;
+use crate::protocol::error::ProtocolError;
 use crate::protocol::input::Input;
-use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::kept_game::{Replay, ThinkLimit};
 use crate::protocol::serve::{Dialect, Hub, SessionEnd, disc_margin, win_scale};
 
 /// The midgame depth before any `set depth`.
@@ -38,7 +39,7 @@ const MAX_DEPTH: u32 = 60;
 const NODESTATS_INTERVAL: Duration = Duration::from_millis(500);
 
 /// What the session keeps besides the engine.
-struct Session {
+struct NboardGame {
     game: Replay,
     depth: u32,
     /// Discs a draw is worth to the engine (`set contempt`), kept for
@@ -49,9 +50,12 @@ struct Session {
 /// Serves an NBoard session from the hub until `quit` or the end.
 pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> SessionEnd {
     if let Err(e) = enter(&mut engine) {
-        refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
+        refuse(
+            &|text: &str| hub.out().write(&format!("{text}\n")),
+            &e.to_string(),
+        );
     }
-    let s = Session {
+    let s = NboardGame {
         game: Replay::default(),
         depth: DEFAULT_DEPTH,
         contempt: 0.0,
@@ -59,7 +63,7 @@ pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, mut engine: Engine) -> Se
     crate::protocol::serve::serve(hub, engine, s)
 }
 
-impl<W: Write + Send> Dialect<W> for Session {
+impl<W: Write + Send> Dialect<W> for NboardGame {
     fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
         let s = self;
         let out = hub.out();
@@ -69,7 +73,7 @@ impl<W: Write + Send> Dialect<W> for Session {
             other => match other.into_line() {
                 Ok(line) => line,
                 Err(why) => {
-                    refuse(&send, &why);
+                    refuse(&send, &why.to_string());
                     return None;
                 }
             },
@@ -81,7 +85,7 @@ impl<W: Write + Send> Dialect<W> for Session {
         let done = match command {
             "nboard" => match rest {
                 "1" | "2" => Ok(()),
-                v => Err(format!("tabula speaks NBoard version 2, not '{v}'")),
+                v => Err(ProtocolError::Version(v.to_string())),
             },
             "set" => set(engine, s, rest, &send),
             "move" => {
@@ -89,10 +93,13 @@ impl<W: Write + Send> Dialect<W> for Session {
                 next.moves.push((None, move_in(rest)));
                 switch(engine, &mut s.game, next)
             }
-            "go" => think(engine, s, hub, cancel, at, Ask::Go),
+            "go" => think(engine, s, hub, cancel, at, Think::Go),
             "hint" => match rest.parse::<u32>() {
-                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Ask::Hint(n)),
-                _ => Err(format!("usage: hint <moves from 1>, not 'hint {rest}'")),
+                Ok(n) if n >= 1 => think(engine, s, hub, cancel, at, Think::Hint(n)),
+                _ => Err(ProtocolError::UsageNot {
+                    usage: "hint <moves from 1>",
+                    given: format!("hint {rest}"),
+                }),
             },
             "analyze" => hub.run(&cancel, |out| {
                 let send = |text: &str| out.write(&format!("{text}\n"));
@@ -103,7 +110,10 @@ impl<W: Write + Send> Dialect<W> for Session {
                     send(&format!("pong {n}"));
                     Ok(())
                 }
-                Err(_) => Err(format!("usage: ping <number>, not 'ping {rest}'")),
+                Err(_) => Err(ProtocolError::UsageNot {
+                    usage: "ping <number>",
+                    given: format!("ping {rest}"),
+                }),
             },
             "learn" => {
                 // tabula keeps no opening book: nothing to add it to.
@@ -116,13 +126,20 @@ impl<W: Write + Send> Dialect<W> for Session {
             other if rest.is_empty() && other.len() == 2 && other.is_ascii() => {
                 let mut next = s.game.clone();
                 next.moves.push((None, move_in(other)));
-                switch(engine, &mut s.game, next)
-                    .map_err(|e| format!("unknown command or bad move '{other}': {e}"))
+                switch(engine, &mut s.game, next).map_err(|e| {
+                    ProtocolError::NeitherCommandNorMove {
+                        word: other.to_string(),
+                        why: Box::new(e),
+                    }
+                })
             }
-            other => Err(format!("unknown command '{other}'")),
+            other => Err(ProtocolError::UnknownCommand(other.to_string())),
         };
         if let Err(e) = done {
-            refuse(&|text: &str| hub.out().write(&format!("{text}\n")), &e);
+            refuse(
+                &|text: &str| hub.out().write(&format!("{text}\n")),
+                &e.to_string(),
+            );
         }
         None
     }
@@ -130,16 +147,12 @@ impl<W: Write + Send> Dialect<W> for Session {
 
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
 /// search is alpha-beta unless another than the default was set.
-fn enter(engine: &mut Engine) -> Result<(), String> {
+fn enter(engine: &mut Engine) -> Result<(), ProtocolError> {
     if engine.game().name() != "othello" {
-        engine
-            .load_game("othello", &[])
-            .map_err(|e| e.to_string())?;
+        engine.load_game("othello", &[])?;
     }
     if engine.settings().search == Settings::default().search {
-        engine
-            .set("search", "alphabeta")
-            .map_err(|e| e.to_string())?;
+        engine.set("search", "alphabeta")?;
     }
     Ok(())
 }
@@ -150,18 +163,18 @@ fn refuse(send: &impl Fn(&str), message: &str) {
 }
 
 /// Sets the engine to `next` (unchanged on an error) and keeps it.
-fn switch(engine: &mut Engine, game: &mut Replay, next: Replay) -> Result<(), String> {
-    next.set(engine, game).map_err(|e| e.to_string())?;
+fn switch(engine: &mut Engine, game: &mut Replay, next: Replay) -> Result<(), ProtocolError> {
+    next.set(engine, game)?;
     *game = next;
     Ok(())
 }
 
 fn set(
     engine: &mut Engine,
-    s: &mut Session,
+    s: &mut NboardGame,
     rest: &str,
     send: &impl Fn(&str),
-) -> Result<(), String> {
+) -> Result<(), ProtocolError> {
     let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let value = value.trim();
     match what {
@@ -170,7 +183,13 @@ fn set(
                 .parse::<u32>()
                 .ok()
                 .filter(|d| (1..=MAX_DEPTH).contains(d))
-                .ok_or_else(|| format!("depth must be from 1 to {MAX_DEPTH}, not '{value}'"))?;
+                .ok_or_else(|| {
+                    ProtocolError::bad_value(
+                        "depth",
+                        format!("must be from 1 to {MAX_DEPTH}"),
+                        value,
+                    )
+                })?;
             s.depth = depth;
             send(&format!("set myname tabula{depth}"));
             Ok(())
@@ -184,19 +203,22 @@ fn set(
                 .parse::<f64>()
                 .ok()
                 .filter(|c| c.is_finite())
-                .ok_or_else(|| format!("contempt must be a number, not '{value}'"))?;
+                .ok_or_else(|| ProtocolError::bad_value("contempt", "must be a number", value))?;
             log::info!(
                 "contempt {} discs: tabula scores a draw as half a win",
                 s.contempt
             );
             Ok(())
         }
-        other => Err(format!("unknown setting '{other}'")),
+        other => Err(ProtocolError::Unknown {
+            what: "setting",
+            name: other.to_string(),
+        }),
     }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Ask {
+enum Think {
     /// `go`: the move, answered with `===`.
     Go,
     /// `hint N`: the N best moves' lines (a MultiPV search), best
@@ -213,14 +235,14 @@ enum Ask {
 /// answers with what it found so far, before the `pong`.
 fn think<W: Write + Send>(
     engine: &mut Engine,
-    s: &Session,
+    s: &NboardGame,
     hub: &mut Hub<W>,
     cancel: Arc<AtomicBool>,
     at: Instant,
-    ask: Ask,
-) -> Result<(), String> {
+    think: Think,
+) -> Result<(), ProtocolError> {
     if engine.game().turn() == Turn::Over {
-        return Err("the game is over".into());
+        return Err(ProtocolError::GameOver);
     }
     let decided = hub.run(&cancel, |out| {
         let send = |text: &str| out.write(&format!("{text}\n"));
@@ -238,12 +260,12 @@ fn think<W: Write + Send>(
             }
         };
         send("status tabula is thinking");
-        let bound = Bound::Budget(BudgetOverride {
+        let bound = ThinkLimit::Budget(BudgetOverride {
             depth: Some(s.depth),
             ..Default::default()
         });
-        let multipv = match ask {
-            Ask::Hint(n) if n > 1 => n as usize,
+        let multipv = match think {
+            Think::Hint(n) if n > 1 => n as usize,
             _ => 0,
         };
         let decided = s
@@ -258,12 +280,12 @@ fn think<W: Write + Send>(
         send("status");
         return Ok(());
     }
-    let result = decided.map_err(|e| e.to_string()).map(|d| {
+    let result = decided.map_err(ProtocolError::from).map(|d| {
         let seconds = at.elapsed();
         send(&nodestats(d.iterations, seconds));
-        match ask {
+        match think {
             // No value known: the move alone, as NBoard reads it.
-            Ask::Go => send(&match eval(engine, &d) {
+            Think::Go => send(&match eval(engine, &d) {
                 Some(v) => format!(
                     "=== {}/{v:.2}/{:.1}",
                     move_out(&d.mv, true),
@@ -271,9 +293,9 @@ fn think<W: Write + Send>(
                 ),
                 None => format!("=== {}", move_out(&d.mv, true)),
             }),
-            Ask::Hint(_) if !d.lines.is_empty() => {
+            Think::Hint(_) if !d.lines.is_empty() => {
                 for line in &d.lines {
-                    if let Some(v) = value(engine, d.kind, line.score, line.exact) {
+                    if let Some(v) = value(engine, line.kind, line.score, line.exact) {
                         send(&format!(
                             "search {} {v:.2} 0 {}",
                             pv_text(engine, &line.mv, &line.pv),
@@ -283,7 +305,7 @@ fn think<W: Write + Send>(
                 }
             }
             // A hint is a value: none is sent where none is known.
-            Ask::Hint(_) => {
+            Think::Hint(_) => {
                 if let Some(v) = eval(engine, &d) {
                     send(&format!(
                         "search {} {v:.2} 0 {}",
@@ -303,10 +325,10 @@ fn think<W: Write + Send>(
 /// move's discs); `ping` stops it. The game is left as it was.
 fn analyze(
     engine: &mut Engine,
-    s: &Session,
+    s: &NboardGame,
     cancel: Arc<AtomicBool>,
     send: &impl Fn(&str),
-) -> Result<(), String> {
+) -> Result<(), ProtocolError> {
     send("status tabula is analysing");
     let mut outcome = Ok(());
     for played in (0..=s.game.moves.len()).rev() {
@@ -318,7 +340,7 @@ fn analyze(
             moves: s.game.moves[..played].to_vec(),
         };
         if let Err(e) = position.set(engine, &s.game) {
-            outcome = Err(e.to_string());
+            outcome = Err(e.into());
             break;
         }
         let value = match engine.outcome() {
@@ -326,14 +348,14 @@ fn analyze(
             // would move.
             Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
-                let bound = Bound::Budget(BudgetOverride {
+                let bound = ThinkLimit::Budget(BudgetOverride {
                     depth: Some(s.depth),
                     ..Default::default()
                 });
                 match position.think(engine, bound, cancel.clone(), Instant::now(), None, 0) {
                     Ok(d) => eval(engine, &d),
                     Err(e) => {
-                        outcome = Err(e.to_string());
+                        outcome = Err(e.into());
                         break;
                     }
                 }
@@ -345,7 +367,7 @@ fn analyze(
         }
     }
     if let Err(e) = s.game.set(engine, &s.game) {
-        outcome = Err(e.to_string());
+        outcome = Err(e.into());
     }
     send("status");
     outcome
@@ -421,31 +443,35 @@ fn move_in(text: &str) -> String {
 /// Reads a GGF Othello game: the start board (`BO[8 <64 squares> <side>]`,
 /// `*` black, `O` white, `-` empty) and the moves (`B[F5]`, `W[PA]`,
 /// evals and times after a `/` ignored).
-pub fn parse_ggf(text: &str) -> Result<Replay, String> {
+pub fn parse_ggf(text: &str) -> Result<Replay, ProtocolError> {
     let body = text
         .trim()
         .strip_prefix("(;")
         .and_then(|t| t.strip_suffix(";)"))
-        .ok_or_else(|| "a GGF game is written (;...;)".to_string())?;
+        .ok_or_else(|| ProtocolError::BadPosition("a GGF game is written (;...;)".into()))?;
     let mut game = Replay::default();
     let mut rest = body;
     while !rest.trim().is_empty() {
-        let open = rest
-            .find('[')
-            .ok_or_else(|| format!("GGF property without a value: '{}'", rest.trim()))?;
+        let open = rest.find('[').ok_or_else(|| {
+            ProtocolError::BadPosition(format!("GGF property without a value: '{}'", rest.trim()))
+        })?;
         let close = rest[open..]
             .find(']')
             .map(|i| open + i)
-            .ok_or_else(|| "GGF value without its ']'".to_string())?;
+            .ok_or_else(|| ProtocolError::BadPosition("GGF value without its ']'".into()))?;
         let key = rest[..open].trim();
         let value = &rest[open + 1..close];
         rest = &rest[close + 1..];
         match key {
             "GM" if !value.eq_ignore_ascii_case("othello") => {
-                return Err(format!("tabula plays Othello, not '{value}'"));
+                return Err(ProtocolError::BadPosition(format!(
+                    "tabula plays Othello, not '{value}'"
+                )));
             }
             "TY" if value.trim() != "8" && !value.trim().is_empty() => {
-                return Err(format!("tabula plays Othello on 8x8, not type '{value}'"));
+                return Err(ProtocolError::BadPosition(format!(
+                    "tabula plays Othello on 8x8, not type '{value}'"
+                )));
             }
             "BO" => game.start = Some(ggf_board(value)?),
             "B" | "W" => {
@@ -456,27 +482,31 @@ pub fn parse_ggf(text: &str) -> Result<Replay, String> {
         }
     }
     if game.start.is_none() {
-        return Err("a GGF game needs its start board, BO[...]".into());
+        return Err(ProtocolError::BadPosition(
+            "a GGF game needs its start board, BO[...]".into(),
+        ));
     }
     Ok(game)
 }
 
 /// A GGF board (`8 <64 squares> <side>`) as the engine's position text.
-fn ggf_board(value: &str) -> Result<String, String> {
+fn ggf_board(value: &str) -> Result<String, ProtocolError> {
     let words: Vec<&str> = value.split_whitespace().collect();
     let [size, squares, side] = words[..] else {
-        return Err(format!(
+        return Err(ProtocolError::BadPosition(format!(
             "GGF board '{value}' is not '8 <64 squares> <side>'"
-        ));
+        )));
     };
     if size != "8" {
-        return Err(format!("tabula plays Othello on 8x8, not '{size}'"));
+        return Err(ProtocolError::BadPosition(format!(
+            "tabula plays Othello on 8x8, not '{size}'"
+        )));
     }
     if squares.chars().count() != 64 {
-        return Err(format!(
+        return Err(ProtocolError::BadPosition(format!(
             "a GGF board has 64 squares, not {}",
             squares.chars().count()
-        ));
+        )));
     }
     // GGF's squares run from a1 to h8 row by row, as the engine's do.
     let mut text: String = squares
@@ -485,13 +515,19 @@ fn ggf_board(value: &str) -> Result<String, String> {
             '*' | 'X' | 'x' | 'B' | 'b' => Ok('X'),
             'O' | 'o' | 'W' | 'w' => Ok('O'),
             '-' | '.' => Ok('-'),
-            other => Err(format!("'{other}' is not a GGF square (*, O or -)")),
+            other => Err(ProtocolError::BadPosition(format!(
+                "'{other}' is not a GGF square (*, O or -)"
+            ))),
         })
         .collect::<Result<_, _>>()?;
     let side = match side {
         "*" | "B" | "b" | "X" | "x" => 'X',
         "O" | "o" | "W" | "w" => 'O',
-        other => return Err(format!("'{other}' is not a GGF side to move (* or O)")),
+        other => {
+            return Err(ProtocolError::BadPosition(format!(
+                "'{other}' is not a GGF side to move (* or O)"
+            )));
+        }
     };
     text.push(' ');
     text.push(side);

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::control::ScoreKind;
 use crate::control::{Answer, Progress};
-use crate::engine::{BudgetOverride, Engine, EngineError, Request, Settings};
+use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request, Settings};
 use crate::game::Seat;
 use crate::protocol::dialect::{During, Protocol};
 use crate::protocol::input::{Input, QUEUE, Read, read_protocol_lines};
@@ -114,7 +114,12 @@ impl<W: Write> Hub<W> {
         let (tx, rx) = sync_channel(QUEUE);
         let taken = Arc::new(AtomicU64::new(0));
         let stamp = taken.clone();
-        std::thread::spawn(move || read_protocol_lines(input, tx, protocol, &stamp));
+        std::thread::spawn(move || {
+            // It sleeps on the input almost always: short slices let it
+            // take a line at once while a search keeps the cores busy.
+            crate::engine::time::ask_for_short_slices();
+            read_protocol_lines(input, tx, protocol, &stamp)
+        });
         let mut hub = Hub {
             out: Output::new(output),
             protocol,
@@ -251,6 +256,9 @@ struct Pump<'a, W: Write> {
 
 impl<W: Write> Pump<'_, W> {
     fn pump(self, rx: Receiver<Read>) -> (Receiver<Read>, Vec<Read>, Seen) {
+        // A sleeper that must act at once on a line that stops the search
+        // (and end at once when the search does): short slices.
+        crate::engine::time::ask_for_short_slices();
         let mut kept = Vec::new();
         let mut seen = Seen::default();
         while !self.done.load(Ordering::Acquire) {
@@ -324,10 +332,12 @@ pub fn serve<W: Write + Send>(
 
 /// `genmove`'s search, for any protocol: searches and plays, and sends
 /// the move through `send` when the search settles or, if that is late,
-/// from the time manager's watcher (its time is up, or `stop` came),
+/// from the time manager's reply thread (its time is up, or `stop` came),
 /// which answers with the search's best move so far (`engine::time`).
-/// `Ok(None)`: sent; `Ok(Some(mv))`: decided without a search, for the
-/// caller to send; `Err`: refused before anything was sent.
+/// What is sent is the typed decision (the move, its value and kind),
+/// the same whoever answers. `Ok(None)`: sent; `Ok(Some(decision))`:
+/// decided without a search, for the caller to send; `Err`: refused
+/// before anything was sent.
 pub fn answered_genmove(
     engine: &mut Engine,
     seat: Option<Seat>,
@@ -335,8 +345,8 @@ pub fn answered_genmove(
     cancel: Arc<AtomicBool>,
     at: Instant,
     reporter: Option<&(dyn Fn(&Progress) + Sync)>,
-    send: &(dyn Fn(&str) + Sync),
-) -> Result<Option<String>, EngineError> {
+    send: &(dyn Fn(&Progress) + Sync),
+) -> Result<Option<Decision>, EngineError> {
     let answer = Answer::new(send);
     // The time runs from when the line was read, not from when its turn
     // came: a command queued behind others is still on time.
@@ -373,7 +383,7 @@ pub fn answered_genmove(
     } else {
         // Decided without a search (a forced or only move is settled too):
         // replied by the caller.
-        Ok(Some(d.mv))
+        Ok(Some(d))
     }
 }
 

@@ -107,7 +107,7 @@ impl<W: Write + Send> Dialect<W> for Gtp {
         {
             out.write(&match reply {
                 Ok(text) => success(id, &text),
-                Err(e) => failure(id, &e),
+                Err(e) => failure(id, &e.to_string()),
             });
             return None;
         }
@@ -447,7 +447,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
 /// `genmove`: searches and plays, and replies with the move. The reply
 /// leaves when the search settles, or, if that is late (its time is up,
 /// or `stop` came), from the engine's time manager, which answers with
-/// the search's best move so far (`engine::time`'s watcher). `None` when
+/// the search's best move so far (`engine::time`'s reply thread). `None` when
 /// the reply was written here.
 fn genmove<W: Write + Send>(
     engine: &mut Engine,
@@ -470,10 +470,10 @@ fn genmove<W: Write + Send>(
     {
         return Some(Ok(pass));
     }
-    let send = |mv: &str| out.write(&success(id, mv));
+    let send = |p: &Progress| out.write(&success(id, &p.best));
     match answered_genmove(engine, seat, budget, cancel, at, None, &send) {
         Ok(None) => None,
-        Ok(Some(mv)) => Some(Ok(mv)),
+        Ok(Some(d)) => Some(Ok(d.mv)),
         Err(e) => Some(Err(e.into())),
     }
 }
@@ -623,8 +623,9 @@ fn analyze<W: Write + Send>(
 /// of each report and the last, then `play <move>` and the empty line. A
 /// refusal before the search is a plain `?` reply. The reply leaves when
 /// the search returns, or, if the search is late, at its deadline from
-/// the time manager's watcher as `play <best move so far>` (the lines end
-/// there; the move answered is the one played), as plain `genmove` does.
+/// the time manager's reply thread with the lines of the search's last
+/// report and `play <its best move>` (the move answered is the one
+/// played, with the value sent), as plain `genmove` does.
 fn genmove_streamed<W: Write + Send>(
     engine: &mut Engine,
     stream: &Stream<W>,
@@ -638,14 +639,20 @@ fn genmove_streamed<W: Write + Send>(
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
-    let late = |mv: &str| stream.finish(&format!("play {mv}\n"));
+    // The early answer ends the reply as the search's own does: its
+    // lines (the decision sent, with its value), then the move.
+    let late = |p: &Progress| {
+        let d = Decision::from_report(p, p.iterations);
+        let lines = stream.decision(&d, millis(at.elapsed()));
+        stream.finish(&format!("{lines}play {}\n", p.best));
+    };
     let answer = Answer::early_only(&late);
     let request = Request::new(seat, budget, cancel, at)
         .reporting(Some(&report))
         .with_multipv(stream.multipv)
         .answering(&answer);
     match engine.genmove(&request) {
-        // Answered at the deadline by the watcher: the reply has ended.
+        // Answered at the deadline by the reply thread: the reply has ended.
         Ok(_) if answer.settled_early() => {}
         Err(e) if answer.settled_early() => log::error!("genmove failed after its answer: {e}"),
         Ok(d) => {

@@ -20,8 +20,9 @@ use crate::control::Progress;
 use crate::control::ScoreKind;
 use crate::engine::{BudgetOverride, Engine};
 use crate::game::{Outcome, Turn};
+use crate::protocol::error::ProtocolError;
 use crate::protocol::input::Input;
-use crate::protocol::replay::{Bound, Replay};
+use crate::protocol::kept_game::{Replay, ThinkLimit};
 use crate::protocol::serve::{Dialect, Hub, SessionEnd, answered_genmove, disc_margin, win_scale};
 
 /// UGI's null move, a pass.
@@ -29,17 +30,17 @@ const NULL_MOVE: &str = "0000";
 
 /// Serves a UGI session from the hub until `quit` or the end.
 pub(crate) fn serve<W: Write + Send>(hub: &mut Hub<W>, engine: Engine) -> SessionEnd {
-    crate::protocol::serve::serve(hub, engine, Session::default())
+    crate::protocol::serve::serve(hub, engine, UgiGame::default())
 }
 
 /// What the session keeps besides the engine: the game the last
 /// `position` gave.
 #[derive(Default)]
-struct Session {
+struct UgiGame {
     game: Replay,
 }
 
-impl<W: Write + Send> Dialect<W> for Session {
+impl<W: Write + Send> Dialect<W> for UgiGame {
     fn input(&mut self, hub: &mut Hub<W>, engine: &mut Engine, input: Input) -> Option<SessionEnd> {
         let game = &mut self.game;
         let send = |text: &str| hub.out().write(&format!("{text}\n"));
@@ -56,12 +57,8 @@ impl<W: Write + Send> Dialect<W> for Session {
         let words: Vec<&str> = text.split_whitespace().collect();
         let (&command, args) = words.split_first()?;
         let two_seats = engine.game().num_seats() == 2;
-        let reply: Result<(), String> = match command {
-            "uginewgame" | "position" | "query" if !two_seats => Err(format!(
-                "UGI plays two-player games, not {} with {} seats",
-                engine.game().name(),
-                engine.game().num_seats()
-            )),
+        let reply: Result<(), ProtocolError> = match command {
+            "uginewgame" | "position" | "query" if !two_seats => Err(two_seats_only(engine)),
             "ugi" => {
                 send("id name tabula");
                 send(&format!("id author tabula {}", env!("CARGO_PKG_VERSION")));
@@ -76,8 +73,10 @@ impl<W: Write + Send> Dialect<W> for Session {
             "setoption" => set_option(engine, args),
             "position" => {
                 let next = parse_position(engine, args);
-                switch(engine, game, next)
-                    .map_err(|e| format!("position refused, game unchanged: {e}"))
+                switch(engine, game, next).map_err(|e| ProtocolError::Refused {
+                    context: "position refused, game unchanged",
+                    why: Box::new(e),
+                })
             }
             "go" => {
                 // A runner waits for a best move after any `go`: an error
@@ -85,11 +84,7 @@ impl<W: Write + Send> Dialect<W> for Session {
                 let bound = if two_seats {
                     parse_go(engine, args)
                 } else {
-                    Err(format!(
-                        "UGI plays two-player games, not {} with {} seats",
-                        engine.game().name(),
-                        engine.game().num_seats()
-                    ))
+                    Err(two_seats_only(engine))
                 };
                 match bound {
                     Ok(bound) => hub.run(&cancel, |out| {
@@ -113,7 +108,7 @@ impl<W: Write + Send> Dialect<W> for Session {
                 Err(e) => Err(e),
             },
             "quit" => return Some(SessionEnd::Quit),
-            other => Err(format!("unknown command '{other}'")),
+            other => Err(ProtocolError::UnknownCommand(other.to_string())),
         };
         if let Err(e) = reply {
             hub.out().write(&format!("info string error: {e}\n"));
@@ -130,7 +125,7 @@ impl<W: Write + Send> Dialect<W> for Session {
 fn go(
     engine: &mut Engine,
     game: &Replay,
-    bound: Bound,
+    bound: ThinkLimit,
     cancel: Arc<AtomicBool>,
     at: Instant,
     send: &(dyn Fn(&str) + Sync),
@@ -153,23 +148,33 @@ fn go(
             send(&info_line(p, at.elapsed(), units));
         }
     };
-    let answer = |mv: &str| {
+    // The decision answered (the search's, or the one the time manager
+    // sends early: the same typed move and value), with the last line
+    // reported where it starts with the move.
+    let answer = |decided: &Progress| {
         let last = last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         answered.store(true, Ordering::Release);
-        let mut p = last.1.clone();
-        if p.pv.first().map(String::as_str) != Some(mv) {
-            p.pv = vec![mv.to_string()];
+        let mut p = decided.clone();
+        if p.pv.first() != Some(&p.best) {
+            p.pv = if last.1.pv.first() == Some(&p.best) {
+                last.1.pv.clone()
+            } else {
+                vec![p.best.clone()]
+            };
+        }
+        if p.iterations == 0 {
+            (p.iterations, p.depth) = (last.1.iterations, last.1.depth.max(p.depth));
         }
         send(&info_line(&p, at.elapsed(), units));
-        send(&format!("bestmove {}", move_out(mv)));
+        send(&format!("bestmove {}", move_out(&p.best)));
     };
     let decided = match bound {
-        Bound::Infinite => game
+        ThinkLimit::Infinite => game
             .think(engine, bound, cancel, at, Some(&report), 0)
-            .map(|d| Some(d.mv)),
-        Bound::Budget(budget) => {
+            .map(Some),
+        ThinkLimit::Budget(budget) => {
             let sent = answered_genmove(engine, None, budget, cancel, at, Some(&report), &answer);
             if let Err(e) = game.set(engine, game) {
                 log::error!("could not set the game again after go: {e}");
@@ -178,7 +183,7 @@ fn go(
         }
     };
     match decided {
-        Ok(Some(mv)) => answer(&mv),
+        Ok(Some(d)) => answer(&d.report(Vec::new())),
         Ok(None) => {}
         Err(e) => {
             // A runner waits for a best move: the null move tells it
@@ -192,32 +197,43 @@ fn go(
 /// The least time between two `info` lines of one search.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
 
+/// UGI's refusal of a game with other than two seats.
+fn two_seats_only(engine: &Engine) -> ProtocolError {
+    ProtocolError::UnsupportedGame(format!(
+        "UGI plays two-player games, not {} with {} seats",
+        engine.game().name(),
+        engine.game().num_seats()
+    ))
+}
+
 /// Sets the engine to `next` (unchanged on an error) and keeps it.
 fn switch(
     engine: &mut Engine,
     game: &mut Replay,
-    next: Result<Replay, String>,
-) -> Result<(), String> {
+    next: Result<Replay, ProtocolError>,
+) -> Result<(), ProtocolError> {
     let next = next?;
-    next.set(engine, game).map_err(|e| e.to_string())?;
+    next.set(engine, game)?;
     *game = next;
     Ok(())
 }
 
 /// `setoption name <setting> value <value>`: an engine setting (the
 /// names `get` lists).
-fn set_option(engine: &mut Engine, args: &[&str]) -> Result<(), String> {
+fn set_option(engine: &mut Engine, args: &[&str]) -> Result<(), ProtocolError> {
     match args {
-        ["name", name, "value", value @ ..] if !value.is_empty() => engine
-            .set(name, &value.join(" "))
-            .map_err(|e| e.to_string()),
-        _ => Err("usage: setoption name <setting> value <value>".into()),
+        ["name", name, "value", value @ ..] if !value.is_empty() => {
+            Ok(engine.set(name, &value.join(" "))?)
+        }
+        _ => Err(ProtocolError::Usage(
+            "setoption name <setting> value <value>".into(),
+        )),
     }
 }
 
 /// `position startpos|fen <fen> [moves <m>...]`, read into a game.
-fn parse_position(engine: &Engine, args: &[&str]) -> Result<Replay, String> {
-    let usage = || "usage: position startpos|fen <fen> [moves <move>...]".to_string();
+fn parse_position(engine: &Engine, args: &[&str]) -> Result<Replay, ProtocolError> {
+    let usage = || ProtocolError::Usage("position startpos|fen <fen> [moves <move>...]".into());
     let split = args.iter().position(|&w| w == "moves");
     let (head, moves) = match split {
         Some(i) => (&args[..i], &args[i + 1..]),
@@ -236,7 +252,7 @@ fn parse_position(engine: &Engine, args: &[&str]) -> Result<Replay, String> {
 
 /// The engine's position text for a UGI FEN: Othello's rank FEN
 /// converted, anything else taken as the game's own position text.
-fn position_text(engine: &Engine, fen: &str) -> Result<String, String> {
+fn position_text(engine: &Engine, fen: &str) -> Result<String, ProtocolError> {
     if engine.game().name() != "othello" || !fen.contains('/') {
         return Ok(fen.to_string());
     }
@@ -246,15 +262,19 @@ fn position_text(engine: &Engine, fen: &str) -> Result<String, String> {
         Some("x") | Some("b") => 'X',
         Some("o") | Some("w") => 'O',
         other => {
-            return Err(format!(
-                "the side to move must be x or o, not '{}'",
-                other.unwrap_or("")
+            return Err(ProtocolError::bad_value(
+                "the side to move",
+                "must be x or o",
+                other.unwrap_or(""),
             ));
         }
     };
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(format!("an Othello FEN has 8 ranks, not {}", ranks.len()));
+        return Err(ProtocolError::BadPosition(format!(
+            "an Othello FEN has 8 ranks, not {}",
+            ranks.len()
+        )));
     }
     // The engine's text runs from a1 to h8 row by row, as the FEN does.
     let mut cells = String::new();
@@ -266,11 +286,17 @@ fn position_text(engine: &Engine, fen: &str) -> Result<String, String> {
                 'o' | 'O' => row.push('O'),
                 '-' | '.' => row.push('-'),
                 d @ '1'..='8' => row.extend(std::iter::repeat_n('-', d as usize - '0' as usize)),
-                other => return Err(format!("'{other}' is not x, o, - or a digit")),
+                other => {
+                    return Err(ProtocolError::BadPosition(format!(
+                        "'{other}' is not x, o, - or a digit"
+                    )));
+                }
             }
         }
         if row.len() != 8 {
-            return Err(format!("row '{rank}' is not 8 squares"));
+            return Err(ProtocolError::BadPosition(format!(
+                "row '{rank}' is not 8 squares"
+            )));
         }
         cells.push_str(&row);
     }
@@ -298,7 +324,7 @@ fn move_in(mv: &str) -> String {
 /// `go` parameters: the clock (`p1time`, `p2time`, `p1inc`, `p2inc`, in
 /// ms; the side to move's), `movetime`, `depth`, `nodes` (iterations),
 /// `infinite`.
-fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
+fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<ThinkLimit, ProtocolError> {
     let mut budget = BudgetOverride::default();
     let mut times = [None::<u64>; 2];
     let mut infinite = false;
@@ -312,10 +338,10 @@ fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
         }
         let value = args
             .get(i + 1)
-            .ok_or_else(|| format!("go {key} needs a value"))?;
-        let number = value
-            .parse::<u64>()
-            .map_err(|_| format!("go {key} takes a whole number, not '{value}'"))?;
+            .ok_or_else(|| ProtocolError::MissingValue(format!("go {key}")))?;
+        let number = value.parse::<u64>().map_err(|_| {
+            ProtocolError::bad_value(format!("go {key}"), "takes a whole number", value)
+        })?;
         match key {
             "p1time" => times[0] = Some(number),
             "p2time" => times[1] = Some(number),
@@ -325,16 +351,21 @@ fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
             "movetime" => budget.movetime = Some(number.max(1)),
             "depth" => budget.depth = Some(u32::try_from(number).unwrap_or(u32::MAX)),
             "nodes" => budget.iterations = Some(number.max(1)),
-            other => return Err(format!("unknown go parameter '{other}'")),
+            other => {
+                return Err(ProtocolError::Unknown {
+                    what: "go parameter",
+                    name: other.to_string(),
+                });
+            }
         }
         i += 2;
     }
     if infinite {
-        return Ok(Bound::Infinite);
+        return Ok(ThinkLimit::Infinite);
     }
     let mover = match engine.game().turn() {
         Turn::Player(p) => p,
-        _ => return Err("the game is over".into()),
+        _ => return Err(ProtocolError::GameOver),
     };
     let clock = engine.clock_mut();
     match times.get(mover) {
@@ -346,11 +377,11 @@ fn parse_go(engine: &mut Engine, args: &[&str]) -> Result<Bound, String> {
         // No clock for this search (GTP's "no time limit").
         _ => clock.set(Duration::ZERO, Duration::from_secs(1), 0),
     }
-    Ok(Bound::Budget(budget))
+    Ok(ThinkLimit::Budget(budget))
 }
 
 /// `query gameover|p1turn|result`.
-fn query(engine: &Engine, args: &[&str]) -> Result<String, String> {
+fn query(engine: &Engine, args: &[&str]) -> Result<String, ProtocolError> {
     let game = engine.game();
     Ok(match args {
         ["gameover"] => (game.turn() == Turn::Over).to_string(),
@@ -363,7 +394,7 @@ fn query(engine: &Engine, args: &[&str]) -> Result<String, String> {
                 _ => "draw".to_string(),
             },
         },
-        _ => return Err("usage: query gameover|p1turn|result".into()),
+        _ => return Err(ProtocolError::Usage("query gameover|p1turn|result".into())),
     })
 }
 

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 use crate::control::Pacer;
 use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
 use crate::search::{
-    Ask, Candidate, Control, Progress, ScoreKind, Search, SearchResult, lines_text,
+    Ask, Candidate, Control, MoveHandle, Progress, ScoreKind, Search, SearchResult, line_margin,
+    lines_text,
 };
 use crate::zeroed::ZeroedTable;
 use abdada::{BUSY_DEPTH, Busy, Take};
@@ -730,7 +731,8 @@ impl<'t, G: Game> Worker<'t, G> {
             return (count == 1)
                 .then(|| Candidate {
                     pv: result.pv.clone(),
-                    ..Candidate::new(result.best, result.score)
+                    exact: result.exact,
+                    ..Candidate::new(result.best, result.score, result.kind)
                 })
                 .into_iter()
                 .collect();
@@ -738,9 +740,14 @@ impl<'t, G: Game> Worker<'t, G> {
         self.lines
             .iter()
             .take(count)
-            .map(|&(mv, score)| Candidate {
-                pv: self.pv(root, mv, result.depth as usize),
-                ..Candidate::new(mv, score_to_value(score))
+            .map(|&(mv, score)| {
+                let pv = self.pv(root, mv, result.depth as usize);
+                let (kind, exact) = kind_of(root, score, &pv);
+                Candidate {
+                    pv,
+                    exact,
+                    ..Candidate::new(mv, score_to_value(score), kind)
+                }
             })
             .collect()
     }
@@ -859,6 +866,17 @@ fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     }
 }
 
+/// What an alpha-beta score is (scores hook): a proven win or loss
+/// ([`ScoreKind::Proven`], with the margin its line `pv` from `root` ends
+/// the game with, where it reaches the end) or an evaluation.
+fn kind_of<G: Game>(root: &G, score: i32, pv: &[G::Move]) -> (ScoreKind, Option<i32>) {
+    if score.abs() > WIN / 2 {
+        (ScoreKind::Proven, line_margin(root, pv, score > 0))
+    } else {
+        (ScoreKind::Eval, None)
+    }
+}
+
 /// Converts an alpha-beta score to a value in `[0, 1]` for reports.
 fn score_to_value(score: i32) -> f64 {
     if score.abs() > WIN / 2 {
@@ -949,14 +967,16 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             let mut main_proven = false;
             main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
                 main_proven = score.abs() > WIN / 2;
+                let pv = w.pv(root, mv, depth as usize);
+                let (kind, exact) = kind_of(root, score, &pv);
                 result = SearchResult {
                     best: mv,
                     score: score_to_value(score),
-                    kind: ScoreKind::Eval,
+                    kind,
                     iterations: w.nodes,
                     depth,
-                    pv: w.pv(root, mv, depth as usize),
-                    exact: None,
+                    pv,
+                    exact,
                     lines: Vec::new(),
                 };
                 result.lines = w.candidates(root, &result, multipv);
@@ -966,9 +986,10 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         depth,
                         elapsed: started.elapsed(),
                         best: root.move_text(mv),
+                        best_move: Some(MoveHandle::new(mv)),
                         score: result.score,
-                        kind: ScoreKind::Eval,
-                        exact: None,
+                        kind: result.kind,
+                        exact: result.exact,
                         pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
                         lines: lines_text(root, &result.lines),
                     });
@@ -990,6 +1011,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 result.score = score_to_value(d.score);
                 result.depth = d.depth;
                 result.pv = main.pv(root, d.best, d.depth as usize);
+                (result.kind, result.exact) = kind_of(root, d.score, &result.pv);
                 result.lines = main.candidates(root, &result, multipv);
             }
             (main, helper_nodes)

@@ -142,7 +142,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     .take(count)
                     .map(|&(m, e)| Candidate {
                         exact: Some(e),
-                        ..Candidate::new(m, outcome_value(e))
+                        ..Candidate::new(m, outcome_value(e), ScoreKind::Exact)
                     })
                     .collect();
                 // (Only for lines: a plain analysis of a solve stays as it was.)
@@ -150,6 +150,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     control.report(&Progress {
                         elapsed: control.elapsed(),
                         best: root.move_text(mv),
+                        best_move: Some(crate::control::MoveHandle::new(mv)),
                         score: outcome_value(exact),
                         kind: ScoreKind::Exact,
                         exact: Some(exact),

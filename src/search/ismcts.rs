@@ -478,6 +478,7 @@ impl<G: Game> Run<G> {
             depth,
             elapsed,
             best: root.move_text(best.mv),
+            best_move: Some(crate::control::MoveHandle::new(best.mv)),
             score: mean(best),
             kind: crate::search::ScoreKind::WinChance,
             exact: None,
@@ -536,7 +537,7 @@ fn ranked_root<'r, M: Copy + PartialEq + 'r>(
             };
             Candidate {
                 visits: Some(visits),
-                ..Candidate::new(mv, score)
+                ..Candidate::new(mv, score, crate::search::ScoreKind::WinChance)
             }
         })
         .collect()

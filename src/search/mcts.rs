@@ -472,6 +472,7 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 Some(Candidate {
                     mv,
                     score: f64::from(s.mean),
+                    kind: crate::search::ScoreKind::WinChance,
                     visits: Some(u64::from(s.visits)),
                     exact: None,
                     pv,
@@ -511,7 +512,10 @@ impl<M: Copy + PartialEq> View<'_, M> {
         depth: u32,
         elapsed: std::time::Duration,
         multipv: usize,
-    ) -> Progress {
+    ) -> Progress
+    where
+        M: Send + Sync + 'static,
+    {
         let children = self.root_children();
         let best = self.best_child(&children).map(|i| children[i]);
         Progress {
@@ -522,6 +526,9 @@ impl<M: Copy + PartialEq> View<'_, M> {
                 .and_then(|(mv, _)| mv)
                 .map(|m| root.move_text(m))
                 .unwrap_or_default(),
+            best_move: best
+                .and_then(|(mv, _)| mv)
+                .map(crate::control::MoveHandle::new),
             score: best.map_or(0.5, |(_, s)| f64::from(s.mean)),
             kind: crate::search::ScoreKind::WinChance,
             exact: None,
@@ -757,6 +764,7 @@ impl<G: Game> Search<G> for Mcts<G> {
             let mut p = view.progress(root, iterations, depth, control.elapsed(), 0);
             p.lines = lines_text(root, &lines);
             p.best = root.move_text(best.0);
+            p.best_move = Some(crate::control::MoveHandle::new(best.0));
             p.score = best.1;
             control.report(&p);
         }

@@ -6,9 +6,9 @@
 //! Searches for hidden-information games only look at states drawn by
 //! [`Game::determinize`] for the deciding seat.
 
-use crate::game::{Game, Rng, Seat};
+use crate::game::{Game, Rng, Seat, Turn};
 
-pub use crate::control::{Budget, Control, Progress, RootLine, ScoreKind, TimeUse};
+pub use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -71,20 +71,24 @@ pub struct Candidate<M> {
     pub mv: M,
     /// Its value for the deciding seat.
     pub score: f64,
+    /// What its score is ([`ScoreKind`]).
+    pub kind: ScoreKind,
     /// Playouts through it (Monte Carlo searches).
     pub visits: Option<u64>,
-    /// Its exact value where a solver proved it.
+    /// Its exact value where a solver proved it, or the margin of its
+    /// proven line ([`ScoreKind::Proven`]).
     pub exact: Option<i32>,
     /// The line, starting with `mv`.
     pub pv: Vec<M>,
 }
 
 impl<M: Copy> Candidate<M> {
-    /// A candidate whose line is the move alone.
-    pub fn new(mv: M, score: f64) -> Candidate<M> {
+    /// A candidate whose line is the move alone, with a score of `kind`.
+    pub fn new(mv: M, score: f64, kind: ScoreKind) -> Candidate<M> {
         Candidate {
             mv,
             score,
+            kind,
             visits: None,
             exact: None,
             pv: vec![mv],
@@ -99,11 +103,50 @@ pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLi
         .map(|c| RootLine {
             mv: root.move_text(c.mv),
             score: c.score,
+            kind: c.kind,
             visits: c.visits,
             exact: c.exact,
             pv: c.pv.iter().map(|&m| root.move_text(m)).collect(),
         })
         .collect()
+}
+
+/// The margin for the seat to move at `root` with which `line` (played
+/// from `root`) ends the game, in the game's score unit (its score less
+/// the best other seat's, as [`Game::outcome`] counts them); `None` where
+/// the line does not reach the end. A proven win's line
+/// ([`ScoreKind::Proven`]) gives the margin it shows; a margin whose sign
+/// is not the proven one's (a line cut short or mixed up by a table
+/// entry) is not given.
+pub fn line_margin<G: Game>(root: &G, line: &[G::Move], won: bool) -> Option<i32> {
+    let Turn::Player(seat) = root.turn() else {
+        return None;
+    };
+    let mut state = root.clone();
+    let mut legal = Vec::new();
+    for &mv in line {
+        if !matches!(state.turn(), Turn::Player(_)) {
+            break;
+        }
+        state.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            return None;
+        }
+        state.apply(mv);
+    }
+    if state.turn() != Turn::Over {
+        return None;
+    }
+    let scores = state.outcome().scores;
+    let own = *scores.get(seat)?;
+    let other = scores
+        .iter()
+        .enumerate()
+        .filter(|&(s, _)| s != seat)
+        .map(|(_, &v)| v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let margin = (own - other).round();
+    (margin.is_finite() && (margin > 0.0) == won && margin != 0.0).then_some(margin as i32)
 }
 
 /// What a search is asked to decide: the position, the seat to move in

@@ -163,7 +163,7 @@ fn ranked<M: Copy>(values: &[(M, f64, u64)], count: usize) -> Vec<Candidate<M>> 
         .take(count)
         .map(|&(m, v, n)| Candidate {
             visits: Some(n),
-            ..Candidate::new(m, v)
+            ..Candidate::new(m, v, crate::search::ScoreKind::WinChance)
         })
         .collect()
 }
@@ -200,6 +200,7 @@ fn pull<G: Game>(
                     depth: max_plies,
                     elapsed,
                     best: root.move_text(m),
+                    best_move: Some(crate::control::MoveHandle::new(m)),
                     score: v,
                     kind: crate::search::ScoreKind::WinChance,
                     exact: None,

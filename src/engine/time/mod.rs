@@ -50,16 +50,16 @@
 //!
 //! Finally **the reply**: `genmove` answers the moment the search settles,
 //! or, if the search is late, at the deadline (the budget's time from when
-//! the command was read, plus [`watcher::ANSWER_GRACE`]) from the watcher
-//! thread with the best move published so far ([`watcher`]).
+//! the command was read, plus [`reply_thread::ANSWER_GRACE`]) from the reply thread
+//! thread with the best move published so far ([`reply_thread`]).
 
 pub(crate) mod clock;
-mod watcher;
+mod reply_thread;
 
 use std::time::{Duration, Instant};
 
 pub use clock::{Clock, SeatTime};
-pub(crate) use watcher::answer_by_deadline;
+pub(crate) use reply_thread::{answer_by_deadline, ask_for_short_slices};
 
 use crate::control::{Budget, TimeUse};
 use crate::engine::settings::{SearchKind, Settings};
@@ -227,10 +227,10 @@ pub fn budget(
 }
 
 /// When the reply to a search started at `since` under `budget` is due
-/// from the watcher, if the search has not answered by then (`None`:
+/// from the reply thread, if the search has not answered by then (`None`:
 /// the budget has no time).
 pub fn reply_deadline(budget: &Budget, since: Instant) -> Option<Instant> {
-    budget.time.map(|t| since + t + watcher::ANSWER_GRACE)
+    budget.time.map(|t| since + t + reply_thread::ANSWER_GRACE)
 }
 
 #[cfg(test)]
@@ -494,7 +494,7 @@ mod tests {
         };
         assert_eq!(
             reply_deadline(&timed, since),
-            Some(since + ms(500) + watcher::ANSWER_GRACE)
+            Some(since + ms(500) + reply_thread::ANSWER_GRACE)
         );
         assert_eq!(reply_deadline(&Budget::default(), since), None);
     }

@@ -1,4 +1,4 @@
-//! What the person at a human seat is told as the game goes on: the
+//! What the human at a human seat is told as the game goes on: the
 //! other seats' moves as the game's `tell` gives them to that seat, and
 //! the boundaries a card player follows: who took each trick and what it
 //! was worth, the hand's points, Wizard's bids and the round's results,
@@ -14,10 +14,10 @@ use crate::games::hearts::{self, Hearts, HeartsMove};
 use crate::games::ninetynine::{NinetyNine, NnMove};
 use crate::games::wizard::{self, Wizard, WizardMove};
 
-/// The seat a person plays, what it was told since the last reply, and
+/// The seat a human plays, what it was told since the last reply, and
 /// the last trick (for games whose own view does not show it).
 #[derive(Clone, Debug)]
-pub struct Watcher {
+pub struct Feed {
     seat: Seat,
     told: Vec<String>,
     last_trick: Option<String>,
@@ -43,17 +43,17 @@ fn trick_text<G: Game>(state: &G, plays: &[(Seat, Card)]) -> String {
         .join(", ")
 }
 
-impl Watcher {
-    /// A person at `seat`, told nothing yet.
-    pub fn new(seat: Seat) -> Watcher {
-        Watcher {
+impl Feed {
+    /// A human at `seat`, told nothing yet.
+    pub fn new(seat: Seat) -> Feed {
+        Feed {
             seat,
             told: Vec::new(),
             last_trick: None,
         }
     }
 
-    /// The person's seat.
+    /// The human's seat.
     pub fn seat(&self) -> Seat {
         self.seat
     }
@@ -68,7 +68,7 @@ impl Watcher {
         std::mem::take(&mut self.told)
     }
 
-    /// Tells the person `mv`, played in `before` and leading to `after`.
+    /// Tells the human `mv`, played in `before` and leading to `after`.
     pub fn observe<G: Game>(&mut self, before: &G, mv: G::Move, after: &G) {
         for o in before.tell(mv, self.seat) {
             self.told.push(match o {
@@ -100,7 +100,7 @@ impl Watcher {
         }
     }
 
-    /// The person's view of `state` with what the game's own view lacks
+    /// The human's view of `state` with what the game's own view lacks
     /// (Wizard's last trick and who took it).
     pub fn decorate_view<G: Game>(&self, state: &G, view: String) -> String {
         match &self.last_trick {

@@ -52,7 +52,7 @@ impl Replay {
 
 /// How a search that must not play is bounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub enum ThinkLimit {
     /// The budgets given, or the settings' and the clock's where none is.
     Budget(BudgetOverride),
     /// Until stopped.
@@ -66,20 +66,20 @@ impl Replay {
     pub fn think(
         &self,
         engine: &mut Engine,
-        bound: Bound,
+        bound: ThinkLimit,
         stop: Arc<AtomicBool>,
         since: Instant,
         reporter: Option<&(dyn Fn(&Progress) + Sync)>,
         multipv: usize,
     ) -> Result<Decision, EngineError> {
         let budget = match bound {
-            Bound::Budget(b) => b,
-            Bound::Infinite => BudgetOverride::default(),
+            ThinkLimit::Budget(b) => b,
+            ThinkLimit::Infinite => BudgetOverride::default(),
         };
         let request = Request::new(None, budget, stop, since)
             .reporting(reporter)
             .with_multipv(multipv);
-        if bound == Bound::Infinite {
+        if bound == ThinkLimit::Infinite {
             engine.ready_to_analyze(None)?;
             return engine.analyze(&request);
         }

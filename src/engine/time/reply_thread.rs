@@ -1,4 +1,4 @@
-//! The reply watcher: a thread that answers `genmove` at its deadline
+//! The reply thread: a thread that answers `genmove` at its deadline
 //! with the search's best move so far, when the search has not answered
 //! by then.
 //!
@@ -19,10 +19,10 @@ use crate::control::Answer;
 /// an idle machine, and the overhead setting (10 ms by default) keeps
 /// both before the move time.
 pub const ANSWER_GRACE: Duration = Duration::from_millis(2);
-/// How often the watcher looks at the stop flag.
+/// How often the reply thread looks at the stop flag.
 const ANSWER_POLL: Duration = Duration::from_millis(1);
 
-/// Runs `search` while a watcher thread answers `answer` once `deadline`
+/// Runs `search` while a reply thread answers `answer` once `deadline`
 /// (see [`super::reply_deadline`]) has passed or `stop` is raised, if the
 /// search has published a move and not answered yet; returns what the
 /// search returns.
@@ -57,15 +57,17 @@ pub fn answer_by_deadline<T>(
 
 /// Asks the scheduler to give the calling thread short time slices. A
 /// thread that sleeps almost always and wakes for a few microseconds (the
-/// watcher) then preempts a busy thread at once when it wakes, instead of
+/// reply thread) then preempts a busy thread at once when it wakes, instead of
 /// waiting out the busy thread's slice (Linux 6.12 and later: EEVDF's
 /// custom slices, which any thread may ask for itself; elsewhere the
-/// request fails and nothing changes).
-fn ask_for_short_slices() {
+/// request fails and nothing changes). The protocol's line reader and
+/// its pump ask for them too: a line that stops a search is read and
+/// acted on at once, not after a busy thread's slice.
+pub(crate) fn ask_for_short_slices() {
     #[cfg(target_os = "linux")]
     {
         // `sched_setattr` sets the nice value too. Nice 0 first (the
-        // watcher wakes for microseconds, so lifting it out of a `nice
+        // reply thread wakes for microseconds, so lifting it out of a `nice
         // tabula` costs nobody anything); without the privilege to lower
         // its nice value that is refused, and the thread's own value is
         // asked for instead, with the short slices.
@@ -110,20 +112,29 @@ fn ask_for_short_slices() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of the move `mv` alone.
+    fn said(mv: &str) -> Progress {
+        Progress {
+            best: mv.into(),
+            ..Progress::default()
+        }
+    }
+    use crate::control::Progress;
     use std::sync::Mutex;
 
     #[test]
     fn a_late_search_is_answered_at_the_deadline_with_its_latest_move() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push((mv.to_string(), Instant::now()));
+        let send = |p: &Progress| sent.lock().unwrap().push((p.best.clone(), Instant::now()));
         let answer = Answer::new(&send);
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + Duration::from_millis(30);
         let played = answer_by_deadline(Some(deadline), &stop, &answer, || {
-            answer.publish("d3");
+            answer.publish(&said("d3"));
             // A search that overruns its deadline by far.
             std::thread::sleep(Duration::from_millis(300));
-            answer.settle("f5")
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         let sent = sent.lock().unwrap();
         assert_eq!(sent.len(), 1);
@@ -139,55 +150,55 @@ mod tests {
     #[test]
     fn a_search_on_time_answers_itself_and_a_stop_is_answered_at_once() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let answer = Answer::new(&send);
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + Duration::from_secs(60);
         let own = answer_by_deadline(Some(deadline), &stop, &answer, || {
-            answer.publish("d3");
-            answer.settle("f5")
+            answer.publish(&said("d3"));
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         assert_eq!(
             (own, &sent.lock().unwrap()[..]),
             (None, &["f5".to_string()][..])
         );
-        // No deadline, but a stop: the watcher answers with the latest move.
+        // No deadline, but a stop: the reply thread answers with the latest move.
         let answer = Answer::new(&send);
         let started = Instant::now();
         let played = answer_by_deadline(None, &stop, &answer, || {
-            answer.publish("c4");
+            answer.publish(&said("c4"));
             stop.store(true, Ordering::Relaxed);
             while !answer.is_settled() && started.elapsed() < Duration::from_secs(10) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            answer.settle("e6")
+            answer.settle(&said("e6")).map(|p| p.best)
         });
         assert_eq!(played.as_deref(), Some("c4"));
     }
 
     #[test]
-    fn an_early_only_answer_sends_only_what_the_watcher_answers() {
+    fn an_early_only_answer_sends_only_what_the_reply_thread_answers() {
         let sent = Mutex::new(Vec::new());
-        let send = |mv: &str| sent.lock().unwrap().push(mv.to_string());
+        let send = |p: &Progress| sent.lock().unwrap().push(p.best.clone());
         let stop = AtomicBool::new(false);
         // On time: the search settles and nothing is sent (its caller
         // replies with its last lines).
         let answer = Answer::early_only(&send);
         let far = Instant::now() + Duration::from_secs(60);
         let own = answer_by_deadline(Some(far), &stop, &answer, || {
-            answer.publish("d3");
-            answer.settle("f5")
+            answer.publish(&said("d3"));
+            answer.settle(&said("f5")).map(|p| p.best)
         });
         assert_eq!(own, None);
         assert!(answer.is_settled() && !answer.settled_early());
         assert!(sent.lock().unwrap().is_empty());
-        // Late: the watcher sends the latest move once, and it is played.
+        // Late: the reply thread sends the latest move once, and it is played.
         let answer = Answer::early_only(&send);
         let near = Instant::now() + Duration::from_millis(30);
         let played = answer_by_deadline(Some(near), &stop, &answer, || {
-            answer.publish("c4");
+            answer.publish(&said("c4"));
             std::thread::sleep(Duration::from_millis(300));
-            answer.settle("e6")
+            answer.settle(&said("e6")).map(|p| p.best)
         });
         assert_eq!(played.as_deref(), Some("c4"));
         assert!(answer.settled_early());
