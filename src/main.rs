@@ -254,7 +254,7 @@ fn main() -> ExitCode {
         Tool::Bench {
             signature: true, ..
         } => {
-            println!("{}", tabula::bench::signature::measure().line());
+            println!("{}", tabula::build_signature::measure().line());
             ExitCode::SUCCESS
         }
         Tool::Bench {

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use super::config::{ConfigError, Limits};
-use crate::bench::signature;
+use crate::build_signature as signature;
 
 /// The factor every time limit is multiplied by, and the line that says so.
 pub fn measure(reference_nps: f64) -> Result<(f64, String), ConfigError> {

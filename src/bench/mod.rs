@@ -9,7 +9,6 @@
 //! figures taken in one run, not across runs.
 
 pub mod latency;
-pub mod signature;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -17,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use crate::engine::searchers::alpha_beta;
+use crate::build_signature::othello_alpha_beta;
 use crate::engine::settings::Settings;
 use crate::game::{Game, Rng, Turn};
 use crate::games::hearts::Hearts;
@@ -182,15 +181,6 @@ fn tuned(game: &str, seats: usize) -> Settings {
     Settings::for_game(game, seats, &[])
 }
 
-/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
-/// table of `hash_mib` MiB.
-pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
-    let mut settings = tuned(Othello::NAME, 2);
-    settings.hash = hash_mib;
-    settings.threads = 1;
-    alpha_beta::<Othello>(&settings, Default::default())
-}
-
 fn time_to_depth(search: &mut AlphaBeta<Othello>, positions: &[Othello], depth: u32) -> f64 {
     let budget = Budget {
         depth: Some(depth),
@@ -267,7 +257,7 @@ pub fn run(config: &BenchConfig) -> String {
         if runs == 1 { "" } else { "s" }
     );
 
-    let _ = writeln!(out, "{}", signature::measure().line());
+    let _ = writeln!(out, "{}", crate::build_signature::measure().line());
 
     let start = Othello::start();
     let mut leaves = 0;
