@@ -16,9 +16,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::arena::config::{TimeControl, fmt_seconds};
-use crate::arena::process::{EngineProcess, Launch};
-use crate::arena::seat_clock::{Rounding, SeatClock};
+use crate::arena::clock::seat_clock::{Rounding, SeatClock};
+use crate::arena::config::spec::{TimeControl, fmt_seconds};
+use crate::arena::engines::process::{EngineProcess, Launch};
 use crate::bench::sorted;
 
 /// The longest wait for a reply that has no time limit of its own (a

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use super::json::{self, Object};
 use super::session::Session;
-use crate::arena::config::EngineSpec;
-use crate::arena::info::{InfoLine, parse_info};
-use crate::arena::process::EngineProcess;
+use crate::arena::config::spec::EngineSpec;
+use crate::arena::engines::info_line::{InfoLine, parse_info};
+use crate::arena::engines::process::EngineProcess;
 use crate::game::Seat;
 
 /// One analysis call: short, so that a move of the person or a new
@@ -189,7 +189,9 @@ fn advise(
         };
         let reply = match process.send(&command, Duration::from_millis(SLICE_MS + 5000)) {
             Ok(r) => r,
-            Err(crate::arena::process::ProcessError::Refused { message, .. }) if multipv => {
+            Err(crate::arena::engines::process::ProcessError::Refused { message, .. })
+                if multipv =>
+            {
                 log::info!("the advisor has no multipv ({message}): best move only");
                 multipv = false;
                 continue;

@@ -9,6 +9,7 @@
 //! by [`referee_for`]. Moves are read and checked by [`Played`], as the
 //! engine reads them.
 
+use crate::arena::error::ArenaError;
 use crate::control::Control;
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games::{self, GameVisitor};
@@ -284,4 +285,12 @@ impl<G: Game> Referee for GameReferee<G> {
             margin,
         })
     }
+}
+
+/// The referee of a game by registry name, with its options as
+/// `key=value` words.
+pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
+    let entry =
+        crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
+    Ok(entry.visit(words, OpenReferee)??)
 }

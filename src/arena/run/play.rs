@@ -11,40 +11,15 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
-use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
-use super::config::{EngineSpec, Proto, fmt_seconds};
-use super::openings::{Opening, OpeningSuite};
-use super::process::{EngineProcess, ProcessError, TrafficLog};
-use super::record::{Ending, Fault, GameRecord, results_from_winners};
-use super::referee::{Referee, Told};
-use super::seat_clock::{Rounding, SeatClock};
+use crate::arena::clock::seat_clock::{Rounding, SeatClock};
+use crate::arena::config::match_setup::MatchSetup;
+use crate::arena::config::openings::Opening;
+use crate::arena::config::spec::{EngineSpec, Proto, fmt_seconds};
+use crate::arena::engines::process::{EngineProcess, ProcessError};
+use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
+use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
+use crate::arena::run::referee::{Referee, Told};
 use crate::game::{MoveError, Observation, Rng, Seat, Turn};
-
-/// What every game of a match shares.
-pub struct Setup {
-    /// The engines.
-    pub engines: Vec<EngineSpec>,
-    /// The match seed: every chance step and opening move derives from it.
-    pub seed: u64,
-    /// Grace added to every enforced time limit (I/O and start-up).
-    pub margin: Duration,
-    /// The longest wait for a reply that has no budget of its own.
-    pub timeout: Duration,
-    /// Engine moves after which a game is adjudicated a draw (0: never).
-    pub max_moves: usize,
-    /// Random legal moves played at the start of perfect-information games
-    /// (the same for every game of a deal), for variety.
-    pub random_plies: usize,
-    /// Whether tabula engines get `set seed N` per game (unless their
-    /// settings fix one), so that games differ.
-    pub game_seeds: bool,
-    /// Where traffic goes with `--debug`.
-    pub log: Option<TrafficLog>,
-    /// The opening suite (`--openings`), if any.
-    pub openings: Option<std::sync::Arc<OpeningSuite>>,
-    /// What `--adjudicate` decides.
-    pub adjudication: Adjudication,
-}
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +59,7 @@ impl Pool {
     /// initialised), and whether that new one replaces a dead one.
     fn take(
         &mut self,
-        setup: &Setup,
+        setup: &MatchSetup,
         engine: usize,
         label: &str,
     ) -> Result<(EngineProcess, bool), ProcessError> {
@@ -182,7 +157,7 @@ pub trait Outside {
 
 /// One game in progress.
 struct RefereedGame<'a, 'o> {
-    setup: &'a Setup,
+    setup: &'a MatchSetup,
     job: &'a GameJob,
     referee: Box<dyn Referee>,
     procs: Vec<Option<EngineProcess>>,
@@ -629,7 +604,7 @@ pub fn observation_line(referee: &dyn Referee, observation: &Observation<String>
 /// Plays one game with engines from `pool`, and returns its record.
 /// Engines that caused a fault are killed; the others go back to the pool.
 pub fn play_game(
-    setup: &Setup,
+    setup: &MatchSetup,
     pool: &mut Pool,
     prototype: &dyn Referee,
     job: &GameJob,
@@ -640,7 +615,7 @@ pub fn play_game(
 /// [`play_game`] with some turns decided outside (a person's seat, or
 /// moves replayed after an undo): the same referee, engines and record.
 pub fn play_game_with(
-    setup: &Setup,
+    setup: &MatchSetup,
     pool: &mut Pool,
     prototype: &dyn Referee,
     job: &GameJob,
@@ -739,7 +714,7 @@ pub fn play_game_with(
     for e in table.restarted {
         table.transcript.push(format!(
             "{}{}",
-            super::recover::RESTART_MARK,
+            crate::arena::record::recover::RESTART_MARK,
             setup.engines[e].name
         ));
     }
