@@ -67,14 +67,8 @@ impl Advisor {
                 return None;
             }
         }
-        let mut game_line = format!("game {game}");
-        for w in words {
-            game_line.push(' ');
-            game_line.push_str(w);
-        }
-        if !perfect {
-            game_line.push_str(&format!(" seat={person}"));
-        }
+        let game_line =
+            crate::arena::run::referee::game_command(game, words, (!perfect).then_some(person));
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
         // Othello's values read as disc margins, as Othello programs

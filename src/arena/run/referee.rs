@@ -16,6 +16,23 @@ use crate::games::{self, GameVisitor};
 use crate::options::{OptionError, Options};
 use crate::played::Played;
 
+/// The `game NAME OPTION...` line that starts a game on an engine (and
+/// heads a game's transcript), with `seat=N` for an engine bound to seat
+/// `N` of a hidden-information game; `seat` is `None` where the engine
+/// sees the whole game. Every such line the runner and the GUI send is
+/// written here.
+pub fn game_command(name: &str, options: &[String], seat: Option<Seat>) -> String {
+    let mut line = format!("game {name}");
+    for w in options {
+        line.push(' ');
+        line.push_str(w);
+    }
+    if let Some(seat) = seat {
+        line.push_str(&format!(" seat={seat}"));
+    }
+    line
+}
+
 /// One applied step of a game, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedStep {

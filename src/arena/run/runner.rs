@@ -27,7 +27,7 @@ use crate::arena::record::recover;
 use crate::arena::record::writer::RecordWriter;
 use crate::arena::run::adjudicate;
 use crate::arena::run::play::{self, GameJob};
-use crate::arena::run::referee::{Referee, referee_by_name};
+use crate::arena::run::referee::{Referee, game_command, referee_by_name};
 use crate::arena::run::{interrupt, progress, schedule};
 use crate::arena::stats::elo::{self as stats, Wdl};
 use crate::arena::stats::pentanomial;
@@ -545,14 +545,11 @@ fn default_record_stem(setup: &MatchSetup, shard: Option<schedule::Shard>) -> St
 /// an engine refuses, stops the match at once with a clear message (rather
 /// than forfeiting every game). The engines are checked in parallel.
 fn check_engines(setup: &MatchSetup, referee: &dyn Referee) -> Result<(), ArenaError> {
-    let mut game = format!("game {}", referee.game_name());
-    for w in referee.option_words() {
-        game.push(' ');
-        game.push_str(&w);
-    }
-    if !referee.perfect_information() {
-        game.push_str(" seat=0");
-    }
+    let game = game_command(
+        referee.game_name(),
+        &referee.option_words(),
+        (!referee.perfect_information()).then_some(0),
+    );
     let check = |spec: &EngineSpec| -> Result<(), process::ProcessError> {
         let label = format!("{} check", spec.name);
         let mut p = process::EngineProcess::spawn(&spec.launch, &label, setup.log.clone())?;
