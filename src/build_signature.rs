@@ -86,6 +86,15 @@ pub fn measure() -> Signature {
     }
 }
 
+/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
+/// table of `hash_mib` MiB (the signature's search, and `tabula bench`'s).
+pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
+    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    settings.hash = hash_mib;
+    settings.threads = 1;
+    alpha_beta::<Othello>(&settings, Default::default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,13 +106,4 @@ mod tests {
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 10_000, "{}", a.nodes);
     }
-}
-
-/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
-/// table of `hash_mib` MiB (the signature's search, and `tabula bench`'s).
-pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
-    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
-    settings.hash = hash_mib;
-    settings.threads = 1;
-    alpha_beta::<Othello>(&settings, Default::default())
 }

@@ -121,6 +121,78 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     Ok(publish(report, args.chart.as_ref(), args.unprinted))
 }
 
+/// Why a record's place in its match cannot be checked: its settings do
+/// not state a schedule, or a game is not on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// A setting that is not a number where one is needed.
+    BadSetting {
+        /// The setting's key.
+        key: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// The `table=` setting is not a seat pattern of the game.
+    Table(String),
+    /// The match of an opening-suite run is too long to count.
+    TooLong,
+    /// A game whose number is past the match.
+    NotInMatch {
+        /// The game's number.
+        number: usize,
+        /// The games of the match.
+        total: u64,
+    },
+    /// A game that is not the game of its number in the schedule.
+    OffSchedule {
+        /// The game's number.
+        number: usize,
+        /// The deal the schedule gives it.
+        deal: u64,
+        /// Its seats in the schedule.
+        seats: usize,
+        /// The deal the record gives it.
+        recorded_deal: u64,
+        /// The engines at its seats in the record.
+        recorded_seats: Vec<usize>,
+    },
+    /// A merged record's own check failed.
+    InRecord {
+        /// The record's name.
+        name: String,
+        /// What failed.
+        error: Box<MergeError>,
+    },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::BadSetting { key, value } => write!(f, "bad setting {key}={value}"),
+            MergeError::Table(why) => f.write_str(why),
+            MergeError::TooLong => f.write_str("the suite's match is too long"),
+            MergeError::NotInMatch { number, total } => write!(
+                f,
+                "game {number} is not a game of this match (it has {total})"
+            ),
+            MergeError::OffSchedule {
+                number,
+                deal,
+                seats,
+                recorded_deal,
+                recorded_seats,
+            } => write!(
+                f,
+                "game {number} does not match the schedule of its match (deal {deal}, {seats} \
+                 seats): it is deal {recorded_deal} with seats {recorded_seats:?} in the record"
+            ),
+            MergeError::InRecord { name, error } => write!(f, "{name}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 /// The merge checks: records of one match, whole and on its schedule.
 impl MatchRecord {
     /// Merges several records of the same match (same game, options,
@@ -164,28 +236,29 @@ impl MatchRecord {
     }
 
     /// The seat rotations of a deal, as the settings seat the engines.
-    fn patterns(&self) -> Result<Vec<Vec<usize>>, String> {
+    fn patterns(&self) -> Result<Vec<Vec<usize>>, MergeError> {
         let seats = self.seat_names.len();
         Ok(match self.setting(TABLE_KEY) {
             None | Some("alternate") => schedule::seat_patterns(seats),
-            Some(t) => schedule::table_patterns(&schedule::parse_table(t, seats)?),
+            Some(t) => schedule::table_patterns(
+                &schedule::parse_table(t, seats).map_err(MergeError::Table)?,
+            ),
         })
     }
 
     /// The games each pairing plays in this run, as its settings say.
-    fn games_setting(&self) -> Option<Result<usize, String>> {
+    fn games_setting(&self) -> Option<Result<usize, MergeError>> {
         let games = self.setting(GAMES_KEY)?;
-        Some(
-            games
-                .parse()
-                .map_err(|_| format!("bad setting {GAMES_KEY}={games}")),
-        )
+        Some(games.parse().map_err(|_| MergeError::BadSetting {
+            key: GAMES_KEY,
+            value: games.to_string(),
+        }))
     }
 
     /// An opening-suite run's place in its match: the suite's size and
     /// the deals it plays, `first..end`; `None` when the record does not
     /// say (no suite, or a record written before these settings).
-    pub fn suite_slice(&self) -> Option<Result<SuiteSlice, String>> {
+    pub fn suite_slice(&self) -> Option<Result<SuiteSlice, MergeError>> {
         if !self.has_suite() {
             return None;
         }
@@ -195,11 +268,14 @@ impl MatchRecord {
         );
         let games = self.games_setting()?;
         Some((|| {
-            let number = |key: &str, v: &str| -> Result<u64, String> {
+            let number = |key: &'static str, v: &str| -> Result<u64, MergeError> {
                 v.parse()
                     .ok()
                     .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("bad setting {key}={v}"))
+                    .ok_or_else(|| MergeError::BadSetting {
+                        key,
+                        value: v.to_string(),
+                    })
             };
             let size = number(OPENINGS_SIZE_KEY, size)?;
             let first = number(OPENINGS_START_KEY, start)? - 1;
@@ -217,7 +293,7 @@ impl MatchRecord {
     /// seed), as its settings schedule them; `None` when the record does
     /// not say (a version 1 record, one of several seeds, or an opening
     /// suite run written before its slice was recorded).
-    fn schedule(&self) -> Option<Result<Schedule, String>> {
+    fn schedule(&self) -> Option<Result<Schedule, MergeError>> {
         if self.seeds.len() != 1 {
             return None;
         }
@@ -235,7 +311,7 @@ impl MatchRecord {
                 Some(slice) => usize::try_from(slice.size.max(slice.end))
                     .ok()
                     .and_then(|deals| deals.checked_mul(patterns.len()))
-                    .ok_or_else(|| "the suite's match is too long".to_string())?,
+                    .ok_or(MergeError::TooLong)?,
                 None => games?,
             };
             Ok(Schedule {
@@ -257,7 +333,7 @@ impl MatchRecord {
     /// number, and what is missing is the gaps between them, as ranges (a
     /// record of a handful of games of a `games=100000000` match is
     /// checked at once).
-    pub fn missing(&self) -> Result<Option<Missing>, String> {
+    pub fn missing(&self) -> Result<Option<Missing>, MergeError> {
         let Some(schedule) = self.schedule() else {
             return Ok(None);
         };
@@ -270,20 +346,19 @@ impl MatchRecord {
         for g in games {
             let number = g.number as u64;
             let Some((deal, pairing, seats)) = schedule.at(number) else {
-                return Err(format!(
-                    "game {} is not a game of this match (it has {total})",
-                    g.number
-                ));
+                return Err(MergeError::NotInMatch {
+                    number: g.number,
+                    total,
+                });
             };
             if (g.deal, g.pairing, &g.seats) != (deal, pairing, &seats) {
-                return Err(format!(
-                    "game {} does not match the schedule of its match (deal {deal}, {} \
-                     seats): it is deal {} with seats {:?} in the record",
-                    g.number,
-                    seats.len(),
-                    g.deal,
-                    g.seats
-                ));
+                return Err(MergeError::OffSchedule {
+                    number: g.number,
+                    deal,
+                    seats: seats.len(),
+                    recorded_deal: g.deal,
+                    recorded_seats: g.seats.clone(),
+                });
             }
             if number > next {
                 missing.add(&schedule, next, number - 1);
@@ -679,13 +754,14 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
         out.seeds = first.seeds.clone();
         out.games.sort_by_key(|g| g.number);
         if first.has_suite() {
-            merge_slices(&mut out, records).map_err(RecordError::Incompatible)?;
+            merge_slices(&mut out, records)
+                .map_err(|e| RecordError::Incompatible(e.to_string()))?;
         }
         let sprt = records
             .iter()
             .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
         match out.missing() {
-            Err(m) => return incompatible(m),
+            Err(m) => return incompatible(m.to_string()),
             Ok(None) => merged.unchecked = true,
             Ok(Some(m)) if m.is_empty() || sprt => {}
             Ok(Some(m)) => {
@@ -718,12 +794,20 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
 /// The merged record of opening-suite runs of one seed states the slice
 /// they cover together, from the first run's start to the last run's
 /// end, so that it merges again and names what is missing of the suite.
-fn merge_slices(out: &mut MatchRecord, records: &[(String, &MatchRecord)]) -> Result<(), String> {
+fn merge_slices(
+    out: &mut MatchRecord,
+    records: &[(String, &MatchRecord)],
+) -> Result<(), MergeError> {
     let mut slices = Vec::new();
     for (name, rec) in records {
         match rec.suite_slice() {
             Some(Ok(s)) => slices.push(s),
-            Some(Err(m)) => return Err(format!("{name}: {m}")),
+            Some(Err(m)) => {
+                return Err(MergeError::InRecord {
+                    name: name.clone(),
+                    error: Box::new(m),
+                });
+            }
             // A run written before slices were recorded: unchecked.
             None => return Ok(()),
         }

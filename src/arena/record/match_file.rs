@@ -318,6 +318,122 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// What is wrong with a game's header line (said in a
+/// [`RecordError::Parse`] with its file and line).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameLineError {
+    /// A list item that is not a finite number.
+    BadNumber {
+        /// The item.
+        text: String,
+        /// The field (`results`, `scores`).
+        field: &'static str,
+    },
+    /// A whole-number field missing or unreadable.
+    BadCount {
+        /// The field.
+        key: String,
+        /// Its text.
+        text: String,
+    },
+    /// An engine name not in an `# engine` header.
+    UnknownEngine(String),
+    /// `pairing=` does not name two engines.
+    PairingNotTwo,
+    /// A field every game line has is missing.
+    Missing(&'static str),
+    /// A number of seats other than the match's.
+    SeatCount {
+        /// The seats of the game.
+        seats: usize,
+        /// The seats of the match.
+        of_match: usize,
+    },
+    /// `results=` and `seats=` differ in length.
+    ResultsLength,
+    /// A result outside 0..=1.
+    NotASeatResult(f64),
+    /// A fault word not known.
+    UnknownFault(String),
+    /// An ending word not known.
+    UnknownEnding(String),
+    /// A winner that is not a seat of the game.
+    BadWinner(String),
+    /// The pairing's engines are not two engines at the game's seats.
+    PairingNotSeated,
+    /// An engine outside the pairing sits in the game.
+    Outsider {
+        /// The engine.
+        engine: String,
+        /// The pairing's names.
+        pairing: (String, String),
+    },
+    /// The culprit of a resignation or forfeit does not sit in the game.
+    CulpritNotSeated,
+    /// The results are not those of the ending and winners.
+    ResultsDisagree {
+        /// The results given.
+        results: Vec<f64>,
+        /// The ending's word.
+        ending: String,
+        /// The winners given.
+        winners: Vec<usize>,
+        /// The results they give.
+        expected: Vec<f64>,
+    },
+}
+
+impl fmt::Display for GameLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameLineError::BadNumber { text, field } => {
+                write!(f, "bad number '{text}' in {field}")
+            }
+            GameLineError::BadCount { key, text } => write!(f, "bad or missing {key} '{text}'"),
+            GameLineError::UnknownEngine(name) => {
+                write!(f, "unknown engine '{name}' (not in an '# engine' header)")
+            }
+            GameLineError::PairingNotTwo => f.write_str("pairing must name two engines"),
+            GameLineError::Missing(key) => write!(
+                f,
+                "the game line has no {key}=: the record was cut off or altered"
+            ),
+            GameLineError::SeatCount { seats, of_match } => {
+                write!(f, "{seats} seats in a game of a {of_match}-seat match")
+            }
+            GameLineError::ResultsLength => f.write_str("results and seats differ in length"),
+            GameLineError::NotASeatResult(r) => {
+                write!(f, "result {r} is not a seat result (between 0 and 1)")
+            }
+            GameLineError::UnknownFault(w) => write!(f, "unknown fault '{w}'"),
+            GameLineError::UnknownEnding(w) => write!(f, "unknown ending '{w}'"),
+            GameLineError::BadWinner(s) => write!(f, "bad seat '{s}' in winners"),
+            GameLineError::PairingNotSeated => {
+                f.write_str("the pairing's engines must be two engines at its seats")
+            }
+            GameLineError::Outsider {
+                engine,
+                pairing: (a, b),
+            } => write!(f, "engine {engine} sits in a game of the pairing {a},{b}"),
+            GameLineError::CulpritNotSeated => f.write_str("the culprit does not sit in the game"),
+            GameLineError::ResultsDisagree {
+                results,
+                ending,
+                winners,
+                expected,
+            } => write!(
+                f,
+                "results {} do not follow from the ending {ending} and winners {winners:?} (they \
+                 give {})",
+                join_nums(results),
+                join_nums(expected)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GameLineError {}
+
 fn join_nums(values: &[f64]) -> String {
     values
         .iter()
@@ -656,7 +772,7 @@ impl MatchRecord {
                 _ => {
                     close_game(&rec, announced.take())?;
                     let g = parse_game(&pairs, &rec.engines, rec.seat_names.len())
-                        .map_err(|m| err(no, m))?;
+                        .map_err(|m| err(no, m.to_string()))?;
                     if rec.games.iter().any(|o| o.number == g.number) {
                         return Err(err(no, format!("game {} appears twice", g.number)));
                     }
@@ -710,12 +826,15 @@ impl MatchRecord {
 }
 
 /// Finite numbers, separated by commas.
-fn parse_nums(text: &str, what: &str) -> Result<Vec<f64>, String> {
+fn parse_nums(text: &str, what: &'static str) -> Result<Vec<f64>, GameLineError> {
     codec::read_list(text)
         .iter()
         .map(|s| match s.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(format!("bad number '{s}' in {what}")),
+            _ => Err(GameLineError::BadNumber {
+                text: s.clone(),
+                field: what,
+            }),
         })
         .collect()
 }
@@ -728,22 +847,23 @@ fn parse_game(
     pairs: &BTreeMap<String, String>,
     engines: &[EngineInfo],
     seat_count: usize,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, GameLineError> {
     let get = |key: &str| pairs.get(key).map(String::as_str).unwrap_or("");
     let engine = |name: &str| {
         engines
             .iter()
             .position(|e| e.name == name)
-            .ok_or_else(|| format!("unknown engine '{name}' (not in an '# engine' header)"))
+            .ok_or_else(|| GameLineError::UnknownEngine(name.to_string()))
     };
-    let int = |key: &str| -> Result<u64, String> {
-        get(key)
-            .parse()
-            .map_err(|_| format!("bad or missing {key} '{}'", get(key)))
+    let int = |key: &str| -> Result<u64, GameLineError> {
+        get(key).parse().map_err(|_| GameLineError::BadCount {
+            key: key.to_string(),
+            text: get(key).to_string(),
+        })
     };
     let pairing = codec::read_list(get("pairing"));
     let [a, b] = pairing.as_slice() else {
-        return Err("pairing must name two engines".to_string());
+        return Err(GameLineError::PairingNotTwo);
     };
     let seats = codec::read_list(get("seats"))
         .iter()
@@ -753,22 +873,20 @@ fn parse_game(
         "number", "pairing", "deal", "seats", "ending", "winners", "results", "plies", "ms",
     ];
     if let Some(key) = required.iter().find(|k| !pairs.contains_key(**k)) {
-        return Err(format!(
-            "the game line has no {key}=: the record was cut off or altered"
-        ));
+        return Err(GameLineError::Missing(key));
     }
     if seats.len() != seat_count {
-        return Err(format!(
-            "{} seats in a game of a {seat_count}-seat match",
-            seats.len()
-        ));
+        return Err(GameLineError::SeatCount {
+            seats: seats.len(),
+            of_match: seat_count,
+        });
     }
     let seat_results = parse_nums(get("results"), "results")?;
     if seat_results.len() != seats.len() {
-        return Err("results and seats differ in length".to_string());
+        return Err(GameLineError::ResultsLength);
     }
     if let Some(r) = seat_results.iter().find(|r| !(0.0..=1.0).contains(*r)) {
-        return Err(format!("result {r} is not a seat result (between 0 and 1)"));
+        return Err(GameLineError::NotASeatResult(*r));
     }
     let ending = match get("ending") {
         "normal" => Ending::Normal,
@@ -778,28 +896,28 @@ fn parse_game(
         "forfeit" => Ending::Forfeit {
             engine: engine(get("culprit"))?,
             fault: Fault::from_word(get("fault"))
-                .ok_or_else(|| format!("unknown fault '{}'", get("fault")))?,
+                .ok_or_else(|| GameLineError::UnknownFault(get("fault").to_string()))?,
             detail: get("detail").to_string(),
         },
         "error" => Ending::Error(get("detail").to_string()),
-        other => return Err(format!("unknown ending '{other}'")),
+        other => return Err(GameLineError::UnknownEnding(other.to_string())),
     };
     let winners: Vec<usize> = codec::read_list(get("winners"))
         .iter()
         .map(|s| match s.parse() {
             Ok(w) if w < seats.len() => Ok(w),
-            _ => Err(format!("bad seat '{s}' in winners")),
+            _ => Err(GameLineError::BadWinner(s.clone())),
         })
         .collect::<Result<_, _>>()?;
     let (pa, pb) = (engine(a)?, engine(b)?);
     if pa == pb || !seats.contains(&pa) || !seats.contains(&pb) {
-        return Err("the pairing's engines must be two engines at its seats".to_string());
+        return Err(GameLineError::PairingNotSeated);
     }
     if let Some(e) = seats.iter().find(|e| **e != pa && **e != pb) {
-        return Err(format!(
-            "engine {} sits in a game of the pairing {a},{b}",
-            engines[*e].name
-        ));
+        return Err(GameLineError::Outsider {
+            engine: engines[*e].name.clone(),
+            pairing: (a.clone(), b.clone()),
+        });
     }
     let scores = pairs
         .get("scores")
@@ -810,7 +928,7 @@ fn parse_game(
         Ending::Normal | Ending::Adjudicated(_) => results_from_winners(seats.len(), &winners),
         Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => {
             if !seats.contains(e) {
-                return Err("the culprit does not sit in the game".to_string());
+                return Err(GameLineError::CulpritNotSeated);
             }
             seats
                 .iter()
@@ -820,13 +938,12 @@ fn parse_game(
         Ending::MoveLimit | Ending::Error(_) => vec![0.5; seats.len()],
     };
     if seat_results != expected {
-        return Err(format!(
-            "results {} do not follow from the ending {} and winners {:?} (they give {})",
-            join_nums(&seat_results),
-            get("ending"),
+        return Err(GameLineError::ResultsDisagree {
+            results: seat_results,
+            ending: get("ending").to_string(),
             winners,
-            join_nums(&expected)
-        ));
+            expected,
+        });
     }
     Ok(GameRecord {
         number: int("number")? as usize,
