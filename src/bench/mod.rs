@@ -91,7 +91,8 @@ pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
         within("--clock byo-yomi", byoyomi, 0.0..=1e6)?;
         within("--clock stones", stones, 0..=1_000_000)?;
         // The referee's clock checks the rest (a period has stones).
-        latency::referee_clock((main, byoyomi, stones)).map_err(ArgError::Conflict)?;
+        latency::referee_clock((main, byoyomi, stones))
+            .map_err(|e| ArgError::Conflict(e.to_string()))?;
     }
     Ok(())
 }
@@ -442,7 +443,7 @@ pub fn run(config: &BenchConfig) -> String {
 
 /// One FFO position's report line, and its solve times: run by run, on one
 /// thread and on several.
-struct Solved {
+struct FfoSolve {
     text: String,
     times: [Vec<f64>; 2],
 }
@@ -457,8 +458,8 @@ fn solve_line(
     table_bytes: usize,
     runs: usize,
     threads: usize,
-) -> Solved {
-    let failed = |text: String| Solved {
+) -> FfoSolve {
+    let failed = |text: String| FfoSolve {
         text,
         times: [vec![0.0; runs], vec![0.0; runs]],
     };
@@ -528,7 +529,7 @@ fn solve_line(
             results[1].map_or(0, |r| r.2)
         );
     }
-    Solved { text, times }
+    FfoSolve { text, times }
 }
 
 /// CPU time of this process so far, in seconds (all its threads).
