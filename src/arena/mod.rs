@@ -11,13 +11,14 @@
 //!
 //! Rooms, one concern each, as fastchess keeps them: [`config`] (the
 //! command line, engine words, openings, what every game shares),
-//! [`engines`] (the engine process), [`run`] (the run, schedule, one game,
-//! its referee, adjudication, interrupts, progress), [`record`] (the match
-//! file and its writer), [`merge`] (`--merge` and its checks), [`stats`]
-//! (Elo, pentanomial, SPRT), [`clock`] (seat clocks, `--tc-scale`) and
-//! [`output`] (paths, report, chart, live chart, exports); [`error`] says
-//! why a match could not run. No file imports back up: the names below
-//! are for users outside the arena.
+//! [`engines`] (the engine process), [`run`](mod@run) (the run, schedule,
+//! one game, its referee, adjudication, interrupts, progress), [`record`]
+//! (the match file and its writer), [`merge`] (`--merge` and its checks),
+//! [`stats`] (Elo, pentanomial, SPRT), [`clock`] (seat clocks,
+//! `--tc-scale`) and [`output`] (paths, report, chart, live chart,
+//! exports); [`error`] says why a match could not run. No file imports
+//! back up (tests/layers.rs): the names below are for users outside the
+//! arena.
 //!
 //! Before the first game every engine is checked (started, sent its
 //! set-up lines and the game); `--shard K/N` plays whole deals of one

@@ -1,5 +1,5 @@
 //! What a match or a merge produced ([`MatchReport`]), and its end:
-//! the chart written and the report printed ([`publish`]).
+//! the chart written and the report printed (`publish`).
 
 use std::io::Write;
 use std::path::PathBuf;
