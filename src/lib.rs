@@ -18,7 +18,10 @@
 //!    trait, which never name a game.
 //! 4. [`engine`]: the facade that owns the game, settings and search;
 //!    [`arena`]: the match runner (`tabula match`); [`perft`] and
-//!    [`bench`]; [`tool_args`]: the range checks of the tools' arguments;
+//!    [`bench`] (which runs engines through the arena's process client:
+//!    bench stands on arena, never the reverse; both count the
+//!    [`build_signature`], below them); [`tool_args`]: the range checks of
+//!    the tools' arguments;
 //!    [`lab`]: the Othello evaluation's training and ProbCut's calibration.
 //! 5. [`protocol`]: the command grammar, the session loop and the other
 //!    dialects (NBoard, UGI, GoGui rules); [`gui`]: `tabula gui`, the
@@ -32,6 +35,7 @@
 pub mod arena;
 pub(crate) mod atomic_rows;
 pub mod bench;
+pub mod build_signature;
 pub mod control;
 pub(crate) mod dispose;
 pub mod engine;

@@ -240,7 +240,7 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())
                 .map(|()| c)
         })
-        .and_then(|c| tabula::bench::latency::run(&c))
+        .and_then(|c| tabula::bench::latency::run(&c).map_err(|e| e.to_string()))
         {
             Ok(report) => {
                 print!("{report}");
@@ -254,7 +254,7 @@ fn main() -> ExitCode {
         Tool::Bench {
             signature: true, ..
         } => {
-            println!("{}", tabula::bench::signature::measure().line());
+            println!("{}", tabula::build_signature::measure().line());
             ExitCode::SUCCESS
         }
         Tool::Bench {

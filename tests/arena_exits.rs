@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{fixture, scratch};
-use tabula::arena::process::{EngineProcess, Launch, ProcessError, TOKEN_VAR};
+use tabula::arena::engines::process::{EngineProcess, Launch, ProcessError, TOKEN_VAR};
 use tabula::arena::record::MatchRecord;
 
 /// The processes whose environment marks them as engines of runner `pid`

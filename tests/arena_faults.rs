@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{Nim, fixture, nim_match, scratch, words};
-use tabula::arena::process::{EngineProcess, Launch, ProcessError};
+use tabula::arena::engines::process::{EngineProcess, Launch, ProcessError};
 use tabula::arena::record::{Ending, Fault, MatchRecord};
 use tabula::arena::{self, ArenaError, MatchReport, referee_for};
 use tabula::game::Game as _;

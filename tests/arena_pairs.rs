@@ -5,8 +5,8 @@
 //! `elo_test.cpp` (whose own expectations are given to two decimals).
 //! Counts are fishtest's order: LL, LD, WL+DD, WD, WW (pairs) or L, D, W.
 
-use tabula::arena::pentanomial::DealCounts;
-use tabula::arena::stats::{EloModel, Sprt};
+use tabula::arena::stats::pentanomial::DealCounts;
+use tabula::arena::stats::sprt::{EloModel, Sprt};
 
 fn sprt(elo0: f64, elo1: f64, model: EloModel) -> Sprt {
     Sprt::new(elo0, elo1, 0.05, 0.05).unwrap().with_model(model)

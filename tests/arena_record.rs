@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use tabula::arena::chart;
+use tabula::arena::output::chart;
+use tabula::arena::output::report::Summary;
 use tabula::arena::record::{Ending, EngineInfo, Fault, GameRecord, MatchRecord};
-use tabula::arena::report::Summary;
 
 fn engine(name: &str) -> EngineInfo {
     EngineInfo {

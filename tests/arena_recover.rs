@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
+use tabula::arena::record::recover;
 use tabula::arena::record::{Ending, Fault, MatchRecord};
-use tabula::arena::recover;
 
 fn args(dir: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String> {
     let mut w = words(&[

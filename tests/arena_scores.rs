@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
-use tabula::arena::adjudicate::Adjudication;
 use tabula::arena::record::{Ending, MatchRecord};
+use tabula::arena::run::adjudicate::Adjudication;
 
 /// A match of `games` Nim games from 40 stones between a perfect player
 /// reporting `good` and a one-stone taker reporting `weak`.
@@ -208,7 +208,7 @@ fn an_engine_without_scores_never_triggers_and_the_report_says_so() {
         );
         let back = MatchRecord::read(report.record_path.as_ref().unwrap()).unwrap();
         assert_eq!(
-            tabula::arena::report::Summary::compute(&back, None).text(&back),
+            tabula::arena::output::report::Summary::compute(&back, None).text(&back),
             report.summary.text(&report.record)
         );
     }
@@ -315,7 +315,7 @@ fn tabula_engines_report_scores_and_random_play_none() {
         .collect();
     assert!(!resigned.is_empty(), "{}", report.text);
     // GGF marks a resigned game as GGS does: the winner by 64, `:r`.
-    let ggf = tabula::arena::export::ggf(&report.record).expect("othello exports");
+    let ggf = tabula::arena::output::export::ggf(&report.record).expect("othello exports");
     let results: Vec<&str> = ggf
         .split("RE[")
         .skip(1)

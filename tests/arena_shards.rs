@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
-use tabula::arena::chart;
+use tabula::arena::output::chart;
 use tabula::arena::record::{GameRecord, MatchRecord};
 
 fn engine(mode: &str, name: &str) -> Vec<String> {

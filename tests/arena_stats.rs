@@ -1,6 +1,7 @@
 //! The statistics of the match runner: Elo with its interval, LOS, SPRT.
 
-use tabula::arena::stats::{Sprt, SprtDecision, Wdl, elo_estimate, elo_from_score, los};
+use tabula::arena::stats::elo::{Wdl, elo_estimate, elo_from_score, los};
+use tabula::arena::stats::sprt::{Sprt, SprtDecision};
 
 #[test]
 fn elo_of_known_results() {

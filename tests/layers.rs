@@ -2,7 +2,9 @@
 //! search, the engine, the match runner or the protocol (the tools that
 //! need both live in `src/lab/`); the engine never knows the protocol, the
 //! match runner, the lab or the GUI, and its parts never stand on its
-//! facade; the game model never knows the control (the solver is an extra).
+//! facade; the game model never knows the control (the solver is an extra);
+//! the files of the match runner (src/arena/) and of the protocol
+//! (src/protocol/) import each other without a circle.
 
 use std::path::Path;
 
@@ -138,4 +140,453 @@ fn the_game_model_names_no_control() {
         "game.rs naming the control:\n{}",
         found.join("\n")
     );
+}
+
+/// The files of `folder` (under src/) import each other without a
+/// circle: read a file's `use` lines, its `crate::`/`super::`/`self::`
+/// paths and its `mod` lines, resolve each to the file that defines it,
+/// and fail on any circle. A `mod x;` line is an import of `x`, so a
+/// file that imports from its own folder's mod.rs (a re-export or an
+/// item there) closes a circle: it climbs back up.
+fn assert_no_circles(folder: &str) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = circles(&src, folder);
+    assert!(
+        found.is_empty(),
+        "import circles between the files of {folder}:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_import_circle_between_files_of_the_arena() {
+    assert_no_circles("arena");
+}
+
+#[test]
+fn no_import_circle_between_files_of_the_protocol() {
+    assert_no_circles("protocol");
+}
+
+#[test]
+fn the_circle_check_finds_circles_however_the_import_is_written() {
+    let root = std::env::temp_dir().join(format!("tabula-layers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // A leaf, and a chain that a test module's `use super::*`, a comment,
+    // a string and a `{` in a char literal do not close.
+    write(
+        "m/mod.rs",
+        "//! m\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\npub use self::a::A;\n",
+    );
+    write("m/a.rs", "pub struct A;\n");
+    write(
+        "m/b.rs",
+        "use super::a::A; // crate::m::c\nconst S: &str = \"super::c\"; const C: char = '{';\n\
+         #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::m::a::A;\n}\n",
+    );
+    write("m/c.rs", "use crate::m::{a::A, b};\n");
+    write("m/d.rs", "fn f() { let _ = super::c::X; }\n");
+    write(
+        "m/e.rs",
+        "use self::inner::X;\nmod inner { pub struct X; }\n",
+    );
+    assert_eq!(circles(&root, "m"), Vec::<String>::new(), "no circle yet");
+    // Each way of closing one is found.
+    let cases = [
+        ("m/a.rs", "pub struct A;\nuse super::d::D;\n", "super::"),
+        (
+            "m/a.rs",
+            "pub struct A;\nuse crate::m::{e, d::D};\n",
+            "a grouped use",
+        ),
+        (
+            "m/a.rs",
+            "pub struct A;\nfn f() { crate::m::c::g(); }\n",
+            "a path in code",
+        ),
+        ("m/d.rs", "use super::A;\n", "a re-export of mod.rs"),
+        (
+            "m/c.rs",
+            "use crate::m::a::A;\nmod t { use super::super::d::D; }\n",
+            "super::super",
+        ),
+    ];
+    for (file, text, how) in cases {
+        let before = std::fs::read_to_string(root.join(file)).unwrap();
+        write(file, text);
+        if file != "m/c.rs" {
+            // Somebody must import the file back for a circle.
+            write("m/c.rs", "use crate::m::{a::A, b};\nuse super::d::D;\n");
+        } else {
+            write("m/d.rs", "use super::c::X;\n");
+        }
+        let found = circles(&root, "m");
+        assert!(!found.is_empty(), "a circle closed by {how} is found");
+        write(file, &before);
+        write("m/c.rs", "use crate::m::{a::A, b};\n");
+        write("m/d.rs", "fn f() { let _ = super::c::X; }\n");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The import circles between the files of `src/<folder>`, each said as
+/// `a.rs -> b.rs (line) -> ... -> a.rs`.
+fn circles(src: &Path, folder: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join(folder), &mut files);
+    files.sort();
+    // Each file's module path from the crate root: `arena/run/mod.rs` is
+    // [arena, run], `arena/run/play.rs` [arena, run, play].
+    let module_of = |file: &Path| -> Vec<String> {
+        let rel = file.strip_prefix(src).expect("under src");
+        let mut parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if parts.last().is_some_and(|p| p == "mod") {
+            parts.pop();
+        }
+        parts
+    };
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    let root: Vec<String> = folder.split('/').map(str::to_string).collect();
+    // The file that defines a path: its longest prefix that is a module.
+    let file_of = |path: &[String]| -> Option<usize> {
+        (root.len()..=path.len())
+            .rev()
+            .find_map(|n| modules.iter().position(|m| m.as_slice() == &path[..n]))
+    };
+    // edges[from] = (to, line) of the first import of `to`.
+    let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); files.len()];
+    for (i, file) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(file).expect("source");
+        for (path, line) in imports(&text, &modules[i]) {
+            if let Some(to) = file_of(&path)
+                && to != i
+                && !edges[i].iter().any(|(t, _)| *t == to)
+            {
+                edges[i].push((to, line));
+            }
+        }
+    }
+    let name = |i: usize| {
+        files[i].strip_prefix(src.join(folder)).map_or_else(
+            |_| files[i].display().to_string(),
+            |p| p.display().to_string(),
+        )
+    };
+    // A circle through each file, found once: the shortest way back to it.
+    let mut found: Vec<String> = Vec::new();
+    let mut in_circle = vec![false; files.len()];
+    for start in 0..files.len() {
+        if in_circle[start] {
+            continue;
+        }
+        // Breadth first from `start`, remembering how each file was reached.
+        let mut came_from: Vec<Option<(usize, usize)>> = vec![None; files.len()];
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut back = None;
+        'search: while let Some(f) = queue.pop_front() {
+            for &(to, line) in &edges[f] {
+                if to == start {
+                    back = Some((f, line));
+                    break 'search;
+                }
+                if came_from[to].is_none() {
+                    came_from[to] = Some((f, line));
+                    queue.push_back(to);
+                }
+            }
+        }
+        let Some((last, _)) = back else { continue };
+        let mut said = name(start);
+        // Walk forward: start -> ... -> last -> start.
+        let mut order = vec![start];
+        let mut at = last;
+        let mut chain = Vec::new();
+        while at != start {
+            chain.push(at);
+            at = came_from[at].expect("reached").0;
+        }
+        chain.reverse();
+        order.extend(chain);
+        for (k, &f) in order.iter().enumerate() {
+            let next = order.get(k + 1).copied().unwrap_or(start);
+            let line = edges[f].iter().find(|(t, _)| *t == next).map_or(0, |e| e.1);
+            said.push_str(&format!(" (line {line}) -> {}", name(next)));
+            in_circle[f] = true;
+        }
+        found.push(said);
+    }
+    found
+}
+
+/// The paths a source file names (from its `use` lines, its `mod x;`
+/// lines and the `crate::`, `super::`, `self::` paths in its code), as
+/// paths from the crate root, with their line numbers; `module` is the
+/// file's own path. Comments and literals are skipped; inside an inline
+/// `mod m { ... }`, `super` and `self` are of that module.
+fn imports(text: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
+    let tokens = tokens(text);
+    let mut out = Vec::new();
+    // The inline modules open, with the brace depth each opened at.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let here = |inline: &[(String, usize)]| -> Vec<String> {
+        module
+            .iter()
+            .cloned()
+            .chain(inline.iter().map(|(m, _)| m.clone()))
+            .collect()
+    };
+    // A path's first segments made absolute; `None` for an outside crate.
+    let absolute = |segments: &[String], here: &[String]| -> Option<Vec<String>> {
+        let mut at: Vec<String>;
+        let mut rest = segments;
+        match segments.first().map(String::as_str) {
+            Some("crate") => {
+                at = Vec::new();
+                rest = &segments[1..];
+            }
+            Some("self") => {
+                at = here.to_vec();
+                rest = &segments[1..];
+            }
+            Some("super") => {
+                at = here.to_vec();
+                while rest.first().is_some_and(|s| s == "super") {
+                    at.pop();
+                    rest = &rest[1..];
+                }
+            }
+            _ => return None,
+        }
+        at.extend(rest.iter().filter(|s| *s != "self" && *s != "*").cloned());
+        Some(at)
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        let (tok, line) = (&tokens[i].0, tokens[i].1);
+        match tok.as_str() {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if inline.last().is_some_and(|(_, d)| *d == depth) {
+                    inline.pop();
+                }
+            }
+            "mod" if i + 2 < tokens.len() => {
+                let name = tokens[i + 1].0.clone();
+                match tokens[i + 2].0.as_str() {
+                    ";" => {
+                        let mut path = here(&inline);
+                        path.push(name);
+                        out.push((path, line));
+                    }
+                    "{" => inline.push((name, depth)),
+                    _ => {}
+                }
+            }
+            "use" => {
+                let end = tokens[i..]
+                    .iter()
+                    .position(|t| t.0 == ";")
+                    .map_or(tokens.len(), |p| i + p);
+                let mut paths = Vec::new();
+                use_tree(&tokens[i + 1..end], &mut Vec::new(), &mut paths);
+                let at = here(&inline);
+                for p in paths {
+                    if let Some(abs) = absolute(&p, &at) {
+                        out.push((abs, line));
+                    }
+                }
+                i = end;
+                continue;
+            }
+            "crate" | "super" | "self" if tokens.get(i + 1).is_some_and(|t| t.0 == "::") => {
+                let mut path = vec![tok.clone()];
+                let mut j = i + 1;
+                while tokens.get(j).is_some_and(|t| t.0 == "::")
+                    && tokens.get(j + 1).is_some_and(|t| is_ident(&t.0))
+                {
+                    path.push(tokens[j + 1].0.clone());
+                    j += 2;
+                }
+                if let Some(abs) = absolute(&path, &here(&inline)) {
+                    out.push((abs, line));
+                }
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+fn is_ident(token: &str) -> bool {
+    token
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+/// Expands a use tree (`a::b::{c, d::e as f, g::*}`) into its paths.
+fn use_tree(tokens: &[(String, usize)], prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut i = 0;
+    let start = prefix.len();
+    // Leading `::` (a 2015-style absolute path) is skipped.
+    while i < tokens.len() {
+        let t = tokens[i].0.as_str();
+        match t {
+            "::" => {}
+            "{" => {
+                // The group's items, split at its top-level commas.
+                let mut level = 0;
+                let mut item_start = i + 1;
+                let mut j = i + 1;
+                while j < tokens.len() {
+                    match tokens[j].0.as_str() {
+                        "{" => level += 1,
+                        "}" if level == 0 => break,
+                        "}" => level -= 1,
+                        "," if level == 0 => {
+                            use_tree(&tokens[item_start..j], prefix, out);
+                            item_start = j + 1;
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                use_tree(&tokens[item_start..j.min(tokens.len())], prefix, out);
+                prefix.truncate(start);
+                return;
+            }
+            "as" => break,
+            "*" => break,
+            _ if is_ident(t) => prefix.push(t.to_string()),
+            _ => {}
+        }
+        i += 1;
+    }
+    if !prefix.is_empty() {
+        out.push(prefix.clone());
+    }
+    prefix.truncate(start);
+}
+
+/// The tokens of Rust source that matter to its paths (identifiers, `::`,
+/// braces, commas, `*`, `;`), with their line numbers; comments, strings
+/// and char literals are skipped.
+fn tokens(text: &str) -> Vec<(String, usize)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '\n' {
+            line += 1;
+            i += 1;
+        } else if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut level = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    level += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    level -= 1;
+                    i += 2;
+                    if level == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+            }
+        } else if c == 'r'
+            && matches!(next, Some('"' | '#'))
+            && (i == 0 || !ident_char(chars[i - 1]) || chars[i - 1] == 'b')
+            && {
+                let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+                chars.get(i + 1 + hashes) == Some(&'"')
+            }
+        {
+            // A raw string: ends at a quote followed by as many hashes.
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            i += 2 + hashes;
+            while i < chars.len() {
+                if chars[i] == '"'
+                    && chars[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&h| h == '#')
+                        .count()
+                        == hashes
+                {
+                    i += 1 + hashes;
+                    break;
+                }
+                if chars[i] == '\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&'\n') {
+                    line += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' {
+            // A char literal ('x', '\n', '\u{7f}'), or a lifetime ('a).
+            if next == Some('\\') {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if chars.get(i + 2) == Some(&'\'') {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if ident_char(c) {
+            let start = i;
+            while i < chars.len() && ident_char(chars[i]) {
+                i += 1;
+            }
+            out.push((chars[start..i].iter().collect(), line));
+        } else if c == ':' && next == Some(':') {
+            out.push(("::".to_string(), line));
+            i += 2;
+        } else {
+            if "{},*;".contains(c) {
+                out.push((c.to_string(), line));
+            }
+            i += 1;
+        }
+    }
+    out
 }

@@ -3,10 +3,11 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::config::ConfigError;
-use super::record::RecordError;
-use super::stats::SprtError;
-use super::{output, process};
+use crate::arena::config::spec::ConfigError;
+use crate::arena::engines::process;
+use crate::arena::output::paths as output;
+use crate::arena::record::match_file::RecordError;
+use crate::arena::stats::sprt::SprtError;
 use crate::options::OptionError;
 
 /// Why a match could not run.

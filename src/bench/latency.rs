@@ -14,16 +14,55 @@
 //! clocks are its referee's ([`SeatClock`], with no grace), so the bench
 //! measures what a match enforces.
 
+use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::arena::config::{TimeControl, fmt_seconds};
-use crate::arena::process::{EngineProcess, Launch};
-use crate::arena::seat_clock::{Rounding, SeatClock};
+use crate::arena::clock::seat_clock::{Rounding, SeatClock};
+use crate::arena::config::spec::{ConfigError, TimeControl, fmt_seconds};
+use crate::arena::engines::process::{EngineProcess, Launch, ProcessError};
 use crate::bench::sorted;
 
 /// The longest wait for a reply that has no time limit of its own (a
 /// busy machine may take seconds to load a game's tables).
 const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Why the latency bench could not measure.
+#[derive(Debug)]
+pub enum LatencyError {
+    /// This executable's path could not be found.
+    Executable(std::io::Error),
+    /// This executable's path is not UTF-8.
+    PathNotUtf8,
+    /// The engine could not be started, or failed a command (a `?`
+    /// reply, no reply in time, an exit).
+    Engine(ProcessError),
+    /// `--clock` is not a clock a referee keeps.
+    Clock(ConfigError),
+    /// The game waits for a chance step, which the bench does not deal.
+    WaitsForDeal,
+}
+
+impl fmt::Display for LatencyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LatencyError::Executable(e) => write!(f, "{e}"),
+            LatencyError::PathNotUtf8 => f.write_str("the executable's path is not UTF-8"),
+            LatencyError::Engine(e) => write!(f, "{e}"),
+            LatencyError::Clock(e) => write!(f, "--clock: {e}"),
+            LatencyError::WaitsForDeal => {
+                f.write_str("the game waits for a deal: use a self-dealt game")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LatencyError {}
+
+impl From<ProcessError> for LatencyError {
+    fn from(e: ProcessError) -> LatencyError {
+        LatencyError::Engine(e)
+    }
+}
 
 /// This executable as an engine, through the match runner's process
 /// client (the same pipes, ids and deadlines as `tabula match`); killed
@@ -31,9 +70,9 @@ const PATIENCE: Duration = Duration::from_secs(120);
 struct BenchedEngine(EngineProcess);
 
 impl BenchedEngine {
-    fn start() -> Result<BenchedEngine, String> {
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-        let exe = exe.to_str().ok_or("the executable's path is not UTF-8")?;
+    fn start() -> Result<BenchedEngine, LatencyError> {
+        let exe = std::env::current_exe().map_err(LatencyError::Executable)?;
+        let exe = exe.to_str().ok_or(LatencyError::PathNotUtf8)?;
         // Quoted (and so run by `sh -c`) where the path would split.
         let exe = if exe
             .chars()
@@ -47,18 +86,16 @@ impl BenchedEngine {
             command: format!("{exe} --seed 1"),
             ..Launch::default()
         };
-        EngineProcess::spawn(&launch, "bench", None)
-            .map(BenchedEngine)
-            .map_err(|e| e.to_string())
+        Ok(BenchedEngine(EngineProcess::spawn(&launch, "bench", None)?))
     }
 
     /// Sends a command and returns the text of its `=` reply; a `?` reply,
     /// or none within `timeout`, is an error.
-    fn ask_within(&mut self, line: &str, timeout: Duration) -> Result<String, String> {
-        self.0.send(line, timeout).map_err(|e| e.to_string())
+    fn ask_within(&mut self, line: &str, timeout: Duration) -> Result<String, LatencyError> {
+        Ok(self.0.send(line, timeout)?)
     }
 
-    fn ask(&mut self, line: &str) -> Result<String, String> {
+    fn ask(&mut self, line: &str) -> Result<String, LatencyError> {
         self.ask_within(line, PATIENCE)
     }
 }
@@ -98,7 +135,7 @@ fn quantiles(v: &[f64]) -> String {
     )
 }
 
-fn set_up(config: &LatencyConfig) -> Result<BenchedEngine, String> {
+fn set_up(config: &LatencyConfig) -> Result<BenchedEngine, LatencyError> {
     let mut engine = BenchedEngine::start()?;
     engine.ask(&format!("game {}", config.game))?;
     engine.ask(&format!("set search {}", config.search))?;
@@ -110,7 +147,7 @@ fn set_up(config: &LatencyConfig) -> Result<BenchedEngine, String> {
 }
 
 /// Starts the game over when it has ended.
-fn keep_going(engine: &mut BenchedEngine) -> Result<(), String> {
+fn keep_going(engine: &mut BenchedEngine) -> Result<(), LatencyError> {
     if engine.ask("result")?.starts_with("over") {
         engine.ask("clear_board")?;
     }
@@ -118,7 +155,7 @@ fn keep_going(engine: &mut BenchedEngine) -> Result<(), String> {
 }
 
 /// Runs the measurement and returns its report.
-pub fn run(config: &LatencyConfig) -> Result<String, String> {
+pub fn run(config: &LatencyConfig) -> Result<String, LatencyError> {
     let name = format!(
         "{} {}{}",
         config.game,
@@ -135,7 +172,7 @@ pub fn run(config: &LatencyConfig) -> Result<String, String> {
     }
 }
 
-fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
+fn move_times(config: &LatencyConfig, name: &str) -> Result<String, LatencyError> {
     let mut engine = set_up(config)?;
     let mut report = String::new();
     for &movetime in &config.movetimes {
@@ -152,15 +189,13 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
             // Stopped after 20% to 80% of its time.
             let after = movetime * (20 + (i as u64 * 37) % 61) / 100;
             let p = &mut engine.0;
-            let searching = p.post(&genmove, PATIENCE).map_err(|e| e.to_string())?;
+            let searching = p.post(&genmove, PATIENCE)?;
             std::thread::sleep(Duration::from_millis(after));
             let t = Instant::now();
-            let stopping = p.post("stop", PATIENCE).map_err(|e| e.to_string())?;
-            p.reply_to(&genmove, searching, wait)
-                .map_err(|e| e.to_string())?;
+            let stopping = p.post("stop", PATIENCE)?;
+            p.reply_to(&genmove, searching, wait)?;
             stop.push(t.elapsed().as_secs_f64() * 1000.0);
-            p.reply_to("stop", stopping, PATIENCE)
-                .map_err(|e| e.to_string())?;
+            p.reply_to("stop", stopping, PATIENCE)?;
         }
         report.push_str(&format!(
             "{name} movetime={movetime}: overshoot {}; stop latency {}\n",
@@ -173,12 +208,18 @@ fn move_times(config: &LatencyConfig, name: &str) -> Result<String, String> {
 
 /// The referee's clock for `--clock MAIN,BYO,STONES` (seconds, kept to
 /// the millisecond).
-pub(crate) fn referee_clock((main, byo, stones): (f64, f64, u32)) -> Result<TimeControl, String> {
+pub(crate) fn referee_clock(
+    (main, byo, stones): (f64, f64, u32),
+) -> Result<TimeControl, LatencyError> {
     let seconds = |v: f64| Duration::from_millis((v * 1000.0).round() as u64);
-    TimeControl::new(seconds(main), seconds(byo), stones).map_err(|e| format!("--clock: {e}"))
+    TimeControl::new(seconds(main), seconds(byo), stones).map_err(LatencyError::Clock)
 }
 
-fn clock_games(config: &LatencyConfig, gtp: (f64, f64, u32), name: &str) -> Result<String, String> {
+fn clock_games(
+    config: &LatencyConfig,
+    gtp: (f64, f64, u32),
+    name: &str,
+) -> Result<String, LatencyError> {
     let clock = referee_clock(gtp)?;
     let mut engine = set_up(config)?;
     let mut moves = Vec::new();
@@ -197,7 +238,7 @@ fn clock_games(config: &LatencyConfig, gtp: (f64, f64, u32), name: &str) -> Resu
                 break;
             }
             if seat == "chance" {
-                return Err("the game waits for a deal: use a self-dealt game".into());
+                return Err(LatencyError::WaitsForDeal);
             }
             let clock = clocks.entry(seat.clone()).or_insert(fresh);
             // Whole seconds, rounded up: the most a GUI's rounding tells.

@@ -9,7 +9,6 @@
 //! figures taken in one run, not across runs.
 
 pub mod latency;
-pub mod signature;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -17,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use crate::engine::searchers::alpha_beta;
+use crate::build_signature::othello_alpha_beta;
 use crate::engine::settings::Settings;
 use crate::game::{Game, Rng, Turn};
 use crate::games::hearts::Hearts;
@@ -92,7 +91,8 @@ pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
         within("--clock byo-yomi", byoyomi, 0.0..=1e6)?;
         within("--clock stones", stones, 0..=1_000_000)?;
         // The referee's clock checks the rest (a period has stones).
-        latency::referee_clock((main, byoyomi, stones)).map_err(ArgError::Conflict)?;
+        latency::referee_clock((main, byoyomi, stones))
+            .map_err(|e| ArgError::Conflict(e.to_string()))?;
     }
     Ok(())
 }
@@ -182,15 +182,6 @@ fn tuned(game: &str, seats: usize) -> Settings {
     Settings::for_game(game, seats, &[])
 }
 
-/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
-/// table of `hash_mib` MiB.
-pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
-    let mut settings = tuned(Othello::NAME, 2);
-    settings.hash = hash_mib;
-    settings.threads = 1;
-    alpha_beta::<Othello>(&settings, Default::default())
-}
-
 fn time_to_depth(search: &mut AlphaBeta<Othello>, positions: &[Othello], depth: u32) -> f64 {
     let budget = Budget {
         depth: Some(depth),
@@ -267,7 +258,7 @@ pub fn run(config: &BenchConfig) -> String {
         if runs == 1 { "" } else { "s" }
     );
 
-    let _ = writeln!(out, "{}", signature::measure().line());
+    let _ = writeln!(out, "{}", crate::build_signature::measure().line());
 
     let start = Othello::start();
     let mut leaves = 0;
@@ -452,7 +443,7 @@ pub fn run(config: &BenchConfig) -> String {
 
 /// One FFO position's report line, and its solve times: run by run, on one
 /// thread and on several.
-struct Solved {
+struct FfoSolve {
     text: String,
     times: [Vec<f64>; 2],
 }
@@ -467,8 +458,8 @@ fn solve_line(
     table_bytes: usize,
     runs: usize,
     threads: usize,
-) -> Solved {
-    let failed = |text: String| Solved {
+) -> FfoSolve {
+    let failed = |text: String| FfoSolve {
         text,
         times: [vec![0.0; runs], vec![0.0; runs]],
     };
@@ -538,7 +529,7 @@ fn solve_line(
             results[1].map_or(0, |r| r.2)
         );
     }
-    Solved { text, times }
+    FfoSolve { text, times }
 }
 
 /// CPU time of this process so far, in seconds (all its threads).

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use super::json::{self, Object};
 use super::session::Session;
-use crate::arena::config::EngineSpec;
-use crate::arena::info::{InfoLine, parse_info};
-use crate::arena::process::EngineProcess;
+use crate::arena::config::spec::EngineSpec;
+use crate::arena::engines::info_line::{InfoLine, parse_info};
+use crate::arena::engines::process::EngineProcess;
 use crate::game::Seat;
 
 /// One analysis call: short, so that a move of the person or a new
@@ -67,14 +67,8 @@ impl Advisor {
                 return None;
             }
         }
-        let mut game_line = format!("game {game}");
-        for w in words {
-            game_line.push(' ');
-            game_line.push_str(w);
-        }
-        if !perfect {
-            game_line.push_str(&format!(" seat={person}"));
-        }
+        let game_line =
+            crate::arena::run::referee::game_command(game, words, (!perfect).then_some(person));
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
         // Othello's values read as disc margins, as Othello programs
@@ -189,7 +183,9 @@ fn advise(
         };
         let reply = match process.send(&command, Duration::from_millis(SLICE_MS + 5000)) {
             Ok(r) => r,
-            Err(crate::arena::process::ProcessError::Refused { message, .. }) if multipv => {
+            Err(crate::arena::engines::process::ProcessError::Refused { message, .. })
+                if multipv =>
+            {
                 log::info!("the advisor has no multipv ({message}): best move only");
                 multipv = false;
                 continue;

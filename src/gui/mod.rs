@@ -4,7 +4,7 @@
 //! A small HTTP server (loopback by default) serves one page (HTML, CSS
 //! and JavaScript compiled into the binary) and a little API. Each page
 //! gets its own session: a referee thread that runs the arena's game loop
-//! ([`crate::arena::play::play_game_with`]) between engine processes, with
+//! ([`crate::arena::run::play::play_game_with`]) between engine processes, with
 //! the person's seat played from the page, and a stream of server-sent
 //! events that show only what the person's seat may see. The engines are
 //! fixed when the server starts; the page chooses among them, their search
@@ -33,7 +33,7 @@ use self::http::{HttpRequest, Response};
 use self::json::Object;
 use self::session::{GameConfig, SeatEngine, Session};
 use crate::arena::EngineWords;
-use crate::arena::config::{EngineSpec, Proto};
+use crate::arena::config::spec::{EngineSpec, Proto};
 use crate::engine::searchers;
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::Game;
@@ -220,7 +220,7 @@ impl Server {
             }
             engines.push(spec);
         }
-        crate::arena::config::settle_names(&mut engines);
+        crate::arena::config::spec::settle_names(&mut engines);
         Ok(Arc::new(Server {
             listener,
             addr,
@@ -686,7 +686,7 @@ impl Server {
 /// Runs `tabula gui`: serves until Ctrl-C or SIGTERM, then ends every
 /// game and its engines.
 pub fn run(args: &GuiArgs) -> Result<(), GuiError> {
-    crate::arena::stdio::ensure_open();
+    crate::arena::engines::stdio::ensure_open();
     let server = Server::bind(args)?;
     let stop = server.stop_flag();
     #[cfg(unix)]

@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 use super::advisor::Advisor;
 use super::json::{self, Object};
 use super::view::{Mirror, mirror};
-use crate::arena::config::EngineSpec;
-use crate::arena::play::{GameJob, Outside, Pool, Setup, observation_line, play_game_with};
+use crate::arena::config::match_setup::MatchSetup;
+use crate::arena::config::spec::EngineSpec;
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
-use crate::arena::referee::{Referee, Told};
+use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
+use crate::arena::run::referee::{Referee, Told};
 use crate::game::{Observation, Seat, Turn};
 
 /// What the page asks of a session's referee thread.
@@ -503,7 +504,7 @@ impl Cast {
         }
         // Names a record reads back: no spaces, commas, quotes or `=`,
         // each one different.
-        crate::arena::config::settle_names(&mut engines);
+        crate::arena::config::spec::settle_names(&mut engines);
         // The record's two sides: seat 0's player, and everyone else's.
         let first = seats.first().copied().unwrap_or(0);
         let others: Vec<usize> = {
@@ -573,8 +574,8 @@ impl Cast {
         // here.
         for line in &mut record.transcript {
             for mark in [
-                crate::arena::recover::RESTART_MARK,
-                crate::arena::adjudicate::NO_SCORES_MARK,
+                crate::arena::record::recover::RESTART_MARK,
+                crate::arena::run::adjudicate::NO_SCORES_MARK,
             ] {
                 if let Some(name) = line.strip_prefix(mark)
                     && let Some(e) = self.engines.iter().position(|s| s.name == name)
@@ -599,7 +600,7 @@ fn referee_thread(
     let cast = Cast::new(&config);
     let labels = cast.labels.clone();
     let job_seats = cast.seats.clone();
-    let setup = Setup {
+    let setup = MatchSetup {
         engines: cast.engines.clone(),
         seed,
         margin: Duration::from_millis(500),

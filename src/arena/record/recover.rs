@@ -9,10 +9,8 @@
 //! engine stops the match (the games under way finish), since an engine
 //! that keeps failing makes the results say little about its strength.
 
-use super::record::{Ending, Fault, GameRecord};
-
-/// The comment that marks a game played by a restarted engine.
-pub const RESTART_MARK: &str = "# restart engine=";
+pub use crate::arena::record::match_file::RESTART_MARK;
+use crate::arena::record::match_file::{Ending, Fault, GameRecord};
 
 /// Whether a fault is a crash or a hang (or a failed restart).
 pub fn is_crash(fault: Fault) -> bool {

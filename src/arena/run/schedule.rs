@@ -15,9 +15,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-use super::play::{GameJob, Pool, Setup, play_game};
-use super::record::{Ending, GameRecord};
-use super::referee::Referee;
+use crate::arena::config::match_setup::MatchSetup;
+use crate::arena::record::match_file::{Ending, GameRecord};
+use crate::arena::run::play::{GameJob, Pool, play_game};
+use crate::arena::run::referee::Referee;
 
 /// The seat patterns of a pairing: for each game of one deal, which of the
 /// two engines (0 = first, 1 = second) sits at each seat.
@@ -238,7 +239,7 @@ impl Iterator for Jobs {
 /// `false` no further game is started (games under way still finish and
 /// are reported).
 pub fn run_jobs(
-    setup: &Setup,
+    setup: &MatchSetup,
     prototype: &dyn Referee,
     jobs: impl Iterator<Item = GameJob> + Send,
     concurrency: usize,
@@ -254,7 +255,8 @@ pub fn run_jobs(
             let (queue, stop) = (&queue, &stop);
             let worker = move || {
                 let mut pool = Pool::default();
-                while !stop.load(Ordering::Relaxed) && !super::interrupt::interrupted() {
+                while !stop.load(Ordering::Relaxed) && !crate::arena::run::interrupt::interrupted()
+                {
                     let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = next else { break };
                     // A panic here is a bug in a game or in the runner, not
@@ -307,7 +309,7 @@ pub fn run_jobs(
                     // (their games end, the workers return) and the
                     // panic goes on once they have.
                     stop.store(true, Ordering::Relaxed);
-                    super::process::end_live();
+                    crate::arena::engines::process::end_live();
                     failure = Some(panic);
                     break;
                 }

@@ -11,40 +11,15 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng};
 
-use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
-use super::config::{EngineSpec, Proto, fmt_seconds};
-use super::openings::{Opening, OpeningSuite};
-use super::process::{EngineProcess, ProcessError, TrafficLog};
-use super::record::{Ending, Fault, GameRecord, results_from_winners};
-use super::referee::{Referee, Told};
-use super::seat_clock::{Rounding, SeatClock};
+use crate::arena::clock::seat_clock::{Rounding, SeatClock};
+use crate::arena::config::match_setup::MatchSetup;
+use crate::arena::config::openings::Opening;
+use crate::arena::config::spec::{EngineSpec, Proto, fmt_seconds};
+use crate::arena::engines::process::{EngineProcess, ProcessError};
+use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
+use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
+use crate::arena::run::referee::{Referee, Told, game_command};
 use crate::game::{MoveError, Observation, Rng, Seat, Turn};
-
-/// What every game of a match shares.
-pub struct Setup {
-    /// The engines.
-    pub engines: Vec<EngineSpec>,
-    /// The match seed: every chance step and opening move derives from it.
-    pub seed: u64,
-    /// Grace added to every enforced time limit (I/O and start-up).
-    pub margin: Duration,
-    /// The longest wait for a reply that has no budget of its own.
-    pub timeout: Duration,
-    /// Engine moves after which a game is adjudicated a draw (0: never).
-    pub max_moves: usize,
-    /// Random legal moves played at the start of perfect-information games
-    /// (the same for every game of a deal), for variety.
-    pub random_plies: usize,
-    /// Whether tabula engines get `set seed N` per game (unless their
-    /// settings fix one), so that games differ.
-    pub game_seeds: bool,
-    /// Where traffic goes with `--debug`.
-    pub log: Option<TrafficLog>,
-    /// The opening suite (`--openings`), if any.
-    pub openings: Option<std::sync::Arc<OpeningSuite>>,
-    /// What `--adjudicate` decides.
-    pub adjudication: Adjudication,
-}
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +59,7 @@ impl Pool {
     /// initialised), and whether that new one replaces a dead one.
     fn take(
         &mut self,
-        setup: &Setup,
+        setup: &MatchSetup,
         engine: usize,
         label: &str,
     ) -> Result<(EngineProcess, bool), ProcessError> {
@@ -148,14 +123,29 @@ fn fault_of(e: &ProcessError) -> Fault {
     }
 }
 
-/// How a game loop stopped, short of a fault.
-enum Stop {
+/// How a game ended: what the game loop and each of its steps return
+/// (as `Err`, the way out of the loop) when the game ends there.
+enum GameEnd {
+    /// By the rules.
     Over,
+    /// Decided early by `--adjudicate`.
     Adjudicated(Verdict),
+    /// The engine (index) resigned.
     Resign(usize),
+    /// The move limit was reached.
     MoveLimit,
     /// The [`Outside`] left the game unfinished.
     Abandoned,
+    /// The runner itself failed (a bug): the game does not count.
+    Error(String),
+    /// An engine's fault.
+    Forfeit(Forfeit),
+}
+
+impl From<Forfeit> for GameEnd {
+    fn from(f: Forfeit) -> GameEnd {
+        GameEnd::Forfeit(f)
+    }
 }
 
 /// Someone outside the runner who decides some turns (a person at the
@@ -182,7 +172,7 @@ pub trait Outside {
 
 /// One game in progress.
 struct RefereedGame<'a, 'o> {
-    setup: &'a Setup,
+    setup: &'a MatchSetup,
     job: &'a GameJob,
     referee: Box<dyn Referee>,
     procs: Vec<Option<EngineProcess>>,
@@ -276,14 +266,11 @@ impl RefereedGame<'_, '_> {
             let clock = spec.limits.clock;
             match spec.proto {
                 Proto::Tabula => {
-                    let mut cmd = format!("game {}", self.referee.game_name());
-                    for w in self.referee.option_words() {
-                        cmd.push(' ');
-                        cmd.push_str(&w);
-                    }
-                    if !perfect {
-                        cmd.push_str(&format!(" seat={seat}"));
-                    }
+                    let cmd = game_command(
+                        self.referee.game_name(),
+                        &self.referee.option_words(),
+                        (!perfect).then_some(seat),
+                    );
                     self.send(seat, &cmd, timeout)?;
                     if self.setup.game_seeds && !spec.sets_seed {
                         let seed = deal_rng(self.setup.seed, self.job.number as u64, seat as u64)
@@ -368,15 +355,15 @@ impl RefereedGame<'_, '_> {
 
     /// The deal's opening from the suite, then the random opening moves:
     /// told to everyone including the mover.
-    fn opening(&mut self) -> Result<Result<(), String>, Forfeit> {
+    fn opening(&mut self) -> Result<(), GameEnd> {
         if !self.referee.perfect_information() {
-            return Ok(Ok(()));
+            return Ok(());
         }
         if let Some(suite) = &self.setup.openings {
             match suite.for_deal(self.job.deal).1 {
                 Opening::Position(text) => {
                     if let Err(e) = self.referee.set_position(text) {
-                        return Ok(Err(format!("the opening's position: {e}")));
+                        return Err(GameEnd::Error(format!("the opening's position: {e}")));
                     }
                     let line = format!("setboard {text}");
                     self.transcript.push(line.clone());
@@ -386,9 +373,7 @@ impl RefereedGame<'_, '_> {
                 }
                 Opening::Moves(moves) => {
                     for mv in moves.clone() {
-                        if let Err(m) = self.opening_move(&mv)? {
-                            return Ok(Err(m));
-                        }
+                        self.opening_move(&mv)?;
                     }
                 }
             }
@@ -403,23 +388,21 @@ impl RefereedGame<'_, '_> {
             }
             let mut rng = deal_rng(self.setup.seed, self.job.deal, 1_000_000 + k as u64);
             let pick = moves[rng.gen_range(0..moves.len())].clone();
-            if let Err(m) = self.opening_move(&pick)? {
-                return Ok(Err(m));
-            }
+            self.opening_move(&pick)?;
         }
-        Ok(Ok(()))
+        Ok(())
     }
 
     /// One move of the opening, played by the runner for the seat to move.
-    fn opening_move(&mut self, mv: &str) -> Result<Result<(), String>, Forfeit> {
+    fn opening_move(&mut self, mv: &str) -> Result<(), GameEnd> {
         let Turn::Player(seat) = self.referee.turn() else {
-            return Ok(Err(format!(
+            return Err(GameEnd::Error(format!(
                 "the opening move {mv} comes after the game's end"
             )));
         };
         let told = match self.referee.play(mv) {
             Ok(t) => t,
-            Err(e) => return Ok(Err(Self::runner_error(e))),
+            Err(e) => return Err(GameEnd::Error(Self::runner_error(e))),
         };
         self.scores
             .moved(seat, None, false, &self.setup.adjudication);
@@ -430,11 +413,11 @@ impl RefereedGame<'_, '_> {
         if !self.person(seat) {
             self.send(seat, &line, self.setup.timeout)?;
         }
-        Ok(Ok(()))
+        Ok(())
     }
 
     /// Asks the seat to move for a move, under its limits.
-    fn genmove(&mut self, seat: Seat) -> Result<Result<Told, Stop>, Forfeit> {
+    fn genmove(&mut self, seat: Seat) -> Result<Told, GameEnd> {
         let engine = self.job.seats[seat];
         let spec = self.spec(seat).clone();
         let name = self.referee.seat_name(seat);
@@ -510,7 +493,7 @@ impl RefereedGame<'_, '_> {
         let (text, score) = adjudicate::read_genmove_reply(&reply);
         if text.eq_ignore_ascii_case("resign") {
             self.transcript.push(format!("# {name} resigns"));
-            return Ok(Err(Stop::Resign(engine)));
+            return Err(GameEnd::Resign(engine));
         }
         let forfeit = |fault, e: MoveError| Forfeit {
             engine,
@@ -523,35 +506,33 @@ impl RefereedGame<'_, '_> {
                 let asked = self.setup.adjudication.wants_scores();
                 self.scores
                     .moved(seat, score, asked, &self.setup.adjudication);
-                Ok(Ok(told))
+                Ok(told)
             }
             // A reply that is not a move at all is malformed; a move the
             // rules refuse is illegal.
-            Err(e @ MoveError::Syntax(_)) => Err(forfeit(Fault::Malformed, e)),
+            Err(e @ MoveError::Syntax(_)) => Err(forfeit(Fault::Malformed, e).into()),
             Err(e @ (MoveError::Illegal(_) | MoveError::GameOver)) => {
-                Err(forfeit(Fault::Illegal, e))
+                Err(forfeit(Fault::Illegal, e).into())
             }
         }
     }
 
-    /// The game loop, from the first step to the end.
-    fn run(&mut self) -> Result<Result<Stop, String>, Forfeit> {
-        if let Err(m) = self.opening()? {
-            return Ok(Err(m));
-        }
+    /// The game loop, from the first step to the end (never `Ok`).
+    fn run(&mut self) -> Result<std::convert::Infallible, GameEnd> {
+        self.opening()?;
         let mut chance_steps = 0u64;
         loop {
             if self.outside.as_ref().is_some_and(|o| o.abandoned()) {
-                return Ok(Ok(Stop::Abandoned));
+                return Err(GameEnd::Abandoned);
             }
             match self.referee.turn() {
-                Turn::Over => return Ok(Ok(Stop::Over)),
+                Turn::Over => return Err(GameEnd::Over),
                 Turn::Chance => {
                     let mut rng = deal_rng(self.setup.seed, self.job.deal, chance_steps);
                     chance_steps += 1;
                     let told = match self.referee.sample_and_apply_chance(&mut rng) {
                         Ok(t) => t,
-                        Err(e) => return Ok(Err(Self::runner_error(e))),
+                        Err(e) => return Err(GameEnd::Error(Self::runner_error(e))),
                     };
                     let line = observation_line(
                         self.referee.as_ref(),
@@ -563,14 +544,14 @@ impl RefereedGame<'_, '_> {
                 }
                 Turn::Player(seat) => {
                     if self.setup.max_moves > 0 && self.plies >= self.setup.max_moves {
-                        return Ok(Ok(Stop::MoveLimit));
+                        return Err(GameEnd::MoveLimit);
                     }
                     let adjudication = &self.setup.adjudication;
                     if let Some(v) = adjudication
                         .judge(self.referee.as_ref())
                         .or_else(|| adjudication.judge_scores(&self.scores, self.referee.as_ref()))
                     {
-                        return Ok(Ok(Stop::Adjudicated(v)));
+                        return Err(GameEnd::Adjudicated(v));
                     }
                     let referee = self.referee.as_ref();
                     let outside = match self.outside.as_mut() {
@@ -592,13 +573,10 @@ impl RefereedGame<'_, '_> {
                                     .moved(seat, None, false, &self.setup.adjudication);
                                 t
                             }
-                            None => return Ok(Ok(Stop::Abandoned)),
+                            None => return Err(GameEnd::Abandoned),
                         }
                     } else {
-                        let told = match self.genmove(seat)? {
-                            Ok(t) => t,
-                            Err(stop) => return Ok(Ok(stop)),
-                        };
+                        let told = self.genmove(seat)?;
                         self.plies += 1;
                         told
                     };
@@ -629,7 +607,7 @@ pub fn observation_line(referee: &dyn Referee, observation: &Observation<String>
 /// Plays one game with engines from `pool`, and returns its record.
 /// Engines that caused a fault are killed; the others go back to the pool.
 pub fn play_game(
-    setup: &Setup,
+    setup: &MatchSetup,
     pool: &mut Pool,
     prototype: &dyn Referee,
     job: &GameJob,
@@ -640,7 +618,7 @@ pub fn play_game(
 /// [`play_game`] with some turns decided outside (a person's seat, or
 /// moves replayed after an undo): the same referee, engines and record.
 pub fn play_game_with(
-    setup: &Setup,
+    setup: &MatchSetup,
     pool: &mut Pool,
     prototype: &dyn Referee,
     job: &GameJob,
@@ -656,11 +634,7 @@ pub fn play_game_with(
             .and_then(|e| e.limits.clock)
             .map(|c| SeatClock::new(c, setup.margin))
     };
-    let mut head = format!("game {}", referee.game_name());
-    for w in referee.option_words() {
-        head.push(' ');
-        head.push_str(&w);
-    }
+    let head = game_command(referee.game_name(), &referee.option_words(), None);
     let mut table = RefereedGame {
         setup,
         job,
@@ -673,19 +647,23 @@ pub fn play_game_with(
         scores: ScoreWatch::new(seats),
         outside,
     };
-    let outcome = if job.seats.len() != seats {
-        Ok(Err(format!(
+    let end = if job.seats.len() != seats {
+        GameEnd::Error(format!(
             "{} seats given for a {seats}-seat game",
             job.seats.len()
-        )))
+        ))
     } else {
-        table
+        let played = table
             .start_engines(pool)
             .and_then(|()| table.new_game())
-            .and_then(|()| table.run())
+            .map_err(GameEnd::from)
+            .and_then(|()| table.run());
+        match played {
+            Err(end) => end,
+        }
     };
-    let (ending, seat_results, scores, winners) = match outcome {
-        Ok(Ok(Stop::Over)) => {
+    let (ending, seat_results, scores, winners) = match end {
+        GameEnd::Over => {
             let o = table.referee.outcome();
             (
                 Ending::Normal,
@@ -694,22 +672,22 @@ pub fn play_game_with(
                 o.winners,
             )
         }
-        Ok(Ok(Stop::MoveLimit)) => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
-        Ok(Ok(Stop::Adjudicated(v))) => (
+        GameEnd::MoveLimit => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
+        GameEnd::Adjudicated(v) => (
             Ending::Adjudicated(v.detail),
             results_from_winners(seats, &v.winners),
             None,
             v.winners,
         ),
-        Ok(Ok(Stop::Abandoned)) => (
+        GameEnd::Abandoned => (
             Ending::Error("left unfinished".to_string()),
             vec![0.5; seats],
             None,
             Vec::new(),
         ),
-        Ok(Ok(Stop::Resign(e))) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
-        Ok(Err(message)) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
-        Err(f) => {
+        GameEnd::Resign(e) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
+        GameEnd::Error(message) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
+        GameEnd::Forfeit(f) => {
             // The culprit's state is unknown from here: start it afresh.
             for (seat, p) in table.procs.iter_mut().enumerate() {
                 if job.seats.get(seat) == Some(&f.engine)
@@ -739,7 +717,7 @@ pub fn play_game_with(
     for e in table.restarted {
         table.transcript.push(format!(
             "{}{}",
-            super::recover::RESTART_MARK,
+            crate::arena::record::recover::RESTART_MARK,
             setup.engines[e].name
         ));
     }

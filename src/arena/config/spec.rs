@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::process::Launch;
-use super::record::EngineInfo;
+use crate::arena::engines::process::Launch;
+use crate::arena::record::match_file::EngineInfo;
 
 /// The keys an `--engine` (or `--each`) word may use.
 pub const ENGINE_KEYS: &str = "cmd=COMMAND, name=NAME, proto=tabula|gtp, set.KEY=VALUE, \
@@ -67,7 +67,7 @@ pub fn fmt_seconds(d: Duration) -> String {
 /// A game clock as GTP's `time_settings MAIN BYO STONES` sets it: main
 /// time, then periods of `stones` moves in `byoyomi` (Canadian byo-yomi;
 /// 1 stone: byo-yomi per move). The referee keeps it with
-/// [`SeatClock`](super::seat_clock::SeatClock).
+/// [`SeatClock`](crate::arena::clock::seat_clock::SeatClock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     /// Main time for the whole game.

@@ -9,11 +9,29 @@
 //! by [`referee_for`]. Moves are read and checked by [`Played`], as the
 //! engine reads them.
 
+use crate::arena::error::ArenaError;
 use crate::control::Control;
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games::{self, GameVisitor};
 use crate::options::{OptionError, Options};
 use crate::played::Played;
+
+/// The `game NAME OPTION...` line that starts a game on an engine (and
+/// heads a game's transcript), with `seat=N` for an engine bound to seat
+/// `N` of a hidden-information game; `seat` is `None` where the engine
+/// sees the whole game. Every such line the runner and the GUI send is
+/// written here.
+pub fn game_command(name: &str, options: &[String], seat: Option<Seat>) -> String {
+    let mut line = format!("game {name}");
+    for w in options {
+        line.push(' ');
+        line.push_str(w);
+    }
+    if let Some(seat) = seat {
+        line.push_str(&format!(" seat={seat}"));
+    }
+    line
+}
 
 /// One applied step of a game, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,4 +302,12 @@ impl<G: Game> Referee for GameReferee<G> {
             margin,
         })
     }
+}
+
+/// The referee of a game by registry name, with its options as
+/// `key=value` words.
+pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
+    let entry =
+        crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
+    Ok(entry.visit(words, OpenReferee)??)
 }

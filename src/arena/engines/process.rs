@@ -394,10 +394,11 @@ impl EngineProcess {
                 File::options()
                     .create(true)
                     .append(true)
-                    .open(match super::output::resolve(path) {
-                        Ok(super::output::Target::File(at) | super::output::Target::Device(at)) => {
-                            at
-                        }
+                    .open(match crate::arena::output::paths::resolve(path) {
+                        Ok(
+                            crate::arena::output::paths::Target::File(at)
+                            | crate::arena::output::paths::Target::Device(at),
+                        ) => at,
                         Err(e) => return Err(spawn_err(std::io::Error::other(e.reason))),
                     })
                     .map_err(spawn_err)?,

@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use super::config::{TimeControl, fmt_seconds};
+use crate::arena::config::spec::{TimeControl, fmt_seconds};
 
 /// How the time left is written in `time_left`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,10 +28,10 @@
 //! detail (`solved: black +6 at 14 empties`, `resign: ...`, `draw: ...`)
 //! and counted apart in the report.
 
-use super::config::ConfigError;
-use super::info::parse_info;
-use super::record::{Ending, GameRecord, MatchRecord};
-use super::referee::Referee;
+use crate::arena::config::spec::ConfigError;
+use crate::arena::engines::info_line::parse_info;
+use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
+use crate::arena::run::referee::Referee;
 use crate::game::{Seat, Turn};
 
 /// What `--adjudicate` asks for.
@@ -78,9 +78,7 @@ pub const MAX_MOVECOUNT: u32 = 1000;
 /// the search's final value in one text `info` line before the move.
 pub const SCORE_WORDS: &str = "multipv=1 output=text";
 
-/// The note a game's record holds for an engine that was asked for its
-/// scores and reported none in that game.
-pub const NO_SCORES_MARK: &str = "# no scores engine=";
+pub use crate::arena::record::match_file::NO_SCORES_MARK;
 
 /// The most empties `solve=` accepts: the exact solver's time grows about
 /// threefold an empty square, and past the 20s a solve takes seconds.
@@ -481,7 +479,8 @@ pub fn play_out_with_solver(referee: &mut dyn Referee) -> Option<Vec<usize>> {
 /// last position out with the solver on both sides: `(checked,
 /// mismatches)`, the mismatches as game numbers.
 pub fn verify(rec: &MatchRecord) -> Result<(usize, Vec<usize>), String> {
-    let prototype = super::referee_by_name(&rec.game, &rec.options).map_err(|e| e.to_string())?;
+    let prototype = crate::arena::run::referee::referee_by_name(&rec.game, &rec.options)
+        .map_err(|e| e.to_string())?;
     let mut checked = 0;
     let mut mismatches = Vec::new();
     for g in &rec.games {

@@ -12,9 +12,9 @@
 
 use std::fmt::Write as _;
 
-use super::record::MatchRecord;
-use super::report::Summary;
-use super::stats::fmt_estimate;
+use crate::arena::output::report::Summary;
+use crate::arena::record::match_file::MatchRecord;
+use crate::arena::stats::elo::fmt_estimate;
 
 const WIDTH: f64 = 860.0;
 const LEFT: f64 = 200.0;

@@ -5,13 +5,14 @@
 
 use std::fmt::Write as _;
 
-use super::adjudicate::Decided;
-use super::pentanomial::{self, DealCounts, DealEstimate, DealTally, NELO_PER_T};
-use super::record::{Ending, Fault, MatchRecord};
-use super::schedule::pairings;
-use super::stats::{
-    self, EloEstimate, Sprt, SprtDecision, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
+use crate::arena::record::match_file::{Ending, Fault, MatchRecord};
+use crate::arena::run::adjudicate::Decided;
+use crate::arena::run::schedule::pairings;
+use crate::arena::stats::elo::{
+    self as stats, EloEstimate, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
 };
+use crate::arena::stats::pentanomial::{self, DealCounts, DealEstimate, DealTally, NELO_PER_T};
+use crate::arena::stats::sprt::{Sprt, SprtDecision};
 
 /// The Elo curve of a two-engine match (see [`Summary::curve`]).
 ///
@@ -501,7 +502,7 @@ impl Summary {
         }
         let mut after_restart: Vec<(String, Vec<String>)> = Vec::new();
         for g in &rec.games {
-            for name in super::recover::restarted_in(g) {
+            for name in crate::arena::record::recover::restarted_in(g) {
                 match after_restart.iter_mut().find(|(n, _)| n == name) {
                     Some((_, games)) => games.push(g.number.to_string()),
                     None => after_restart.push((name.to_string(), vec![g.number.to_string()])),
@@ -530,7 +531,7 @@ impl Summary {
             {
                 kinds[decided as usize] += 1;
             }
-            for name in super::adjudicate::silent_in(g) {
+            for name in crate::arena::run::adjudicate::silent_in(g) {
                 match silent.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, n)) => *n += 1,
                     None => silent.push((name, 1)),

@@ -10,7 +10,11 @@
 
 use std::time::Instant;
 
+use crate::engine::searchers::alpha_beta;
+use crate::engine::settings::Settings;
+use crate::game::Game;
 use crate::games::othello::{Othello, random_position};
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::{Budget, Control, Search};
 
 /// The depth searched.
@@ -57,7 +61,7 @@ pub fn measure() -> Signature {
         depth: Some(DEPTH),
         ..Budget::default()
     };
-    let mut search = super::othello_alpha_beta(16);
+    let mut search = othello_alpha_beta(16);
     let positions = positions();
     let started = Instant::now();
     let mut nodes = 0;
@@ -80,6 +84,15 @@ pub fn measure() -> Signature {
         nodes,
         seconds: started.elapsed().as_secs_f64(),
     }
+}
+
+/// Alpha-beta on Othello as the engine tunes it, on one thread, with a
+/// table of `hash_mib` MiB (the signature's search, and `tabula bench`'s).
+pub fn othello_alpha_beta(hash_mib: u64) -> AlphaBeta<Othello> {
+    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    settings.hash = hash_mib;
+    settings.threads = 1;
+    alpha_beta::<Othello>(&settings, Default::default())
 }
 
 #[cfg(test)]

@@ -6,15 +6,17 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::record::{GameRecord, MatchRecord, RecordError};
-use super::{ArenaError, interrupt, output};
+use crate::arena::error::ArenaError;
+use crate::arena::output::paths as output;
+use crate::arena::record::match_file::{GameRecord, MatchRecord, RecordError};
+use crate::arena::run::interrupt;
 
 /// Appends games to the record file as they finish, so that an
 /// interrupted match keeps what it played. The file is shared with the
 /// signal thread ([`interrupt::on_stop`]): a game is written whole under
 /// its lock, and a signal that ends the runner closes the record after the
 /// last game written.
-pub(super) struct RecordWriter {
+pub(crate) struct RecordWriter {
     shared: Option<Arc<Mutex<RecordFile>>>,
     _on_stop: Option<interrupt::StopHookGuard>,
     /// Nothing written whole (an export, a chart) replaces the record
@@ -34,7 +36,7 @@ struct RecordFile {
 }
 
 impl RecordWriter {
-    pub(super) fn none() -> RecordWriter {
+    pub(crate) fn none() -> RecordWriter {
         RecordWriter {
             shared: None,
             _on_stop: None,
@@ -44,7 +46,7 @@ impl RecordWriter {
 
     /// Opens `path` (checked already), or a new file named after `stem`
     /// that replaces no earlier record, and writes the header.
-    pub(super) fn open(
+    pub(crate) fn open(
         path: Option<&PathBuf>,
         stem: &str,
         rec: &MatchRecord,
@@ -103,14 +105,14 @@ impl RecordWriter {
     }
 
     /// Where the record goes, if anywhere.
-    pub(super) fn path(&self) -> Option<PathBuf> {
+    pub(crate) fn path(&self) -> Option<PathBuf> {
         self.shared
             .as_ref()
             .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).path.clone())
     }
 
     /// Appends a game; returns a warning the first time a write fails.
-    pub(super) fn write_game(&mut self, rec: &MatchRecord, game: &GameRecord) -> Option<String> {
+    pub(crate) fn write_game(&mut self, rec: &MatchRecord, game: &GameRecord) -> Option<String> {
         let shared = self.shared.as_ref()?;
         let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
         if f.closed {
@@ -131,7 +133,7 @@ impl RecordWriter {
     }
 
     /// The first write to the record that failed, if one did.
-    pub(super) fn failure(&self) -> Option<String> {
+    pub(crate) fn failure(&self) -> Option<String> {
         let shared = self.shared.as_ref()?;
         let f = shared.lock().unwrap_or_else(|e| e.into_inner());
         f.failed.clone()
@@ -139,7 +141,7 @@ impl RecordWriter {
 
     /// Closes the record: the `# stopped` line if the match stopped early,
     /// then the report as comments.
-    pub(super) fn finish(&mut self, rec: &MatchRecord, report: &str) {
+    pub(crate) fn finish(&mut self, rec: &MatchRecord, report: &str) {
         if let Some(shared) = &self.shared {
             let mut f = shared.lock().unwrap_or_else(|e| e.into_inner());
             f.close(rec.stopped.as_deref().unwrap_or(""), report);

@@ -9,7 +9,7 @@
 //! a closing line after its last finished game, stray temporary files are
 //! removed, and the runner exits with 128 + the signal's number (130,
 //! 143, 129, 131). A runner killed outright (SIGKILL) cannot act: its
-//! engines get SIGKILL from the kernel instead (see [`super::process`]).
+//! engines get SIGKILL from the kernel instead (see [`crate::arena::engines::process`]).
 //!
 //! Built on `signal-hook`: the handlers only queue the signal; a thread of
 //! this module, started with the first match and kept, does the work
@@ -106,9 +106,9 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
             Err(()) => break,
         }
     }
-    super::process::end_all();
-    super::output::remove_temporaries();
-    super::progress::eprint_line(&format!(
+    crate::arena::engines::process::end_all();
+    crate::arena::output::paths::remove_temporaries();
+    crate::arena::run::progress::eprint_line(&format!(
         "tabula match: stopped by {name}; no engine is left running, and the record (if any) \
          holds every game finished"
     ));

@@ -4,15 +4,17 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::record::MatchRecord;
-use super::report::Summary;
-use super::stats::Sprt;
-use super::{ArenaError, chart, output, progress};
+use crate::arena::error::ArenaError;
+use crate::arena::output::report::Summary;
+use crate::arena::output::{chart, paths as output};
+use crate::arena::record::match_file::MatchRecord;
+use crate::arena::run::progress;
+use crate::arena::stats::sprt::Sprt;
 
 /// `--live`: the chart rewritten while the match runs, best effort: a
 /// failed write is said (once until a write succeeds again) and tried
 /// again later; it never stops the match or costs the report.
-pub(super) struct LiveChart {
+pub(crate) struct LiveChart {
     path: PathBuf,
     last: Option<Instant>,
     failing: bool,
@@ -24,7 +26,7 @@ impl LiveChart {
 
     /// Starts the live chart at `path` with a first picture, so that a
     /// browser has something to reload.
-    pub(super) fn start(
+    pub(crate) fn start(
         path: &std::path::Path,
         rec: &MatchRecord,
         sprt: Option<Sprt>,
@@ -42,13 +44,13 @@ impl LiveChart {
 
     /// The last picture, which no longer reloads itself (a failure is
     /// said, and costs nothing else).
-    pub(super) fn finish(&self, rec: &MatchRecord, summary: &Summary) {
+    pub(crate) fn finish(&self, rec: &MatchRecord, summary: &Summary) {
         if let Err(e) = write_chart(&self.path, rec, summary, false) {
             progress::eprint_line(&format!("tabula match: warning: --live: {e}"));
         }
     }
 
-    pub(super) fn update(
+    pub(crate) fn update(
         &mut self,
         rec: &MatchRecord,
         sprt: Option<Sprt>,
@@ -80,7 +82,7 @@ impl LiveChart {
 
 /// Writes a chart whole (see [`output::write_whole`]): a browser (or
 /// anyone) never reads half a chart, and a link or device stays what it is.
-pub(super) fn write_chart(
+pub(crate) fn write_chart(
     path: &std::path::Path,
     rec: &MatchRecord,
     summary: &Summary,

@@ -24,9 +24,8 @@ use std::path::PathBuf;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
-use super::config::{ConfigError, Proto};
-use super::play::Setup;
-use super::referee::Referee;
+use crate::arena::config::spec::{ConfigError, EngineSpec, Proto};
+use crate::arena::run::referee::Referee;
 use crate::game::Turn;
 
 /// How a suite's lines are written.
@@ -116,7 +115,7 @@ impl OpeningSuite {
         // The one reader of named files: a regular file (a FIFO or a
         // device is refused before it is opened), at most 64 MiB.
         // Given up when a signal ends the runner.
-        let cancel = super::interrupt::stopping;
+        let cancel = crate::arena::run::interrupt::stopping;
         let text = crate::peer_file::read_text(&path, &crate::peer_file::OPENINGS, &cancel)
             .map_err(|e| ConfigError(format!("--openings: {e}")))?;
         let mut openings = Vec::new();
@@ -190,7 +189,7 @@ impl OpeningSuite {
     pub fn words(&self) -> String {
         format!(
             "openings={} format={} order={} start={}",
-            super::record::codec::write_value(&self.path.display().to_string()),
+            crate::arena::record::codec::write_value(&self.path.display().to_string()),
             match self.format {
                 OpeningFormat::Moves => "moves",
                 OpeningFormat::Positions => "positions",
@@ -209,11 +208,12 @@ impl OpeningSuite {
 pub fn for_match<S: AsRef<str>>(
     words: &[S],
     referee: &dyn Referee,
-    setup: &Setup,
+    seed: u64,
+    engines: &[EngineSpec],
 ) -> Result<OpeningSuite, ConfigError> {
-    let suite = OpeningSuite::load(words, referee, setup.seed)?;
+    let suite = OpeningSuite::load(words, referee, seed)?;
     if suite.format == OpeningFormat::Positions
-        && let Some(e) = setup.engines.iter().find(|e| e.proto == Proto::Gtp)
+        && let Some(e) = engines.iter().find(|e| e.proto == Proto::Gtp)
     {
         return Err(ConfigError(format!(
             "--openings format=positions: engine {} speaks plain GTP, which cannot be given a \
@@ -281,7 +281,7 @@ mod tests {
     use super::*;
 
     fn othello() -> Box<dyn Referee> {
-        crate::arena::referee_by_name("othello", &[]).unwrap()
+        crate::arena::run::referee::referee_by_name("othello", &[]).unwrap()
     }
 
     fn suite(text: &str, words: &[&str]) -> Result<OpeningSuite, ConfigError> {

@@ -1,5 +1,5 @@
-//! The record of a match: one text file holding every game, and the merging
-//! of several such files into one.
+//! The record of a match: one text file holding every game, its data and
+//! its text (the merging of several such files is [`crate::arena::merge`]'s).
 //!
 //! The file is a protocol transcript with `#` comment headers, so feeding it
 //! to an engine replays every game (`game ...`, then `play`/`deal` lines),
@@ -38,8 +38,18 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub mod codec;
 use std::path::{Path, PathBuf};
+
+use crate::arena::output::paths as output;
+use crate::arena::record::codec;
+
+/// The comment that marks a game played by a restarted engine
+/// ([`crate::arena::record::recover`]).
+pub const RESTART_MARK: &str = "# restart engine=";
+
+/// The note a game's record holds for an engine that was asked for its
+/// scores and reported none in that game ([`crate::arena::run::adjudicate`]).
+pub const NO_SCORES_MARK: &str = "# no scores engine=";
 
 /// The first line of every record file written now.
 pub const MAGIC: &str = "# tabula-match 2";
@@ -308,6 +318,122 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// What is wrong with a game's header line (said in a
+/// [`RecordError::Parse`] with its file and line).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameLineError {
+    /// A list item that is not a finite number.
+    BadNumber {
+        /// The item.
+        text: String,
+        /// The field (`results`, `scores`).
+        field: &'static str,
+    },
+    /// A whole-number field missing or unreadable.
+    BadCount {
+        /// The field.
+        key: String,
+        /// Its text.
+        text: String,
+    },
+    /// An engine name not in an `# engine` header.
+    UnknownEngine(String),
+    /// `pairing=` does not name two engines.
+    PairingNotTwo,
+    /// A field every game line has is missing.
+    Missing(&'static str),
+    /// A number of seats other than the match's.
+    SeatCount {
+        /// The seats of the game.
+        seats: usize,
+        /// The seats of the match.
+        of_match: usize,
+    },
+    /// `results=` and `seats=` differ in length.
+    ResultsLength,
+    /// A result outside 0..=1.
+    NotASeatResult(f64),
+    /// A fault word not known.
+    UnknownFault(String),
+    /// An ending word not known.
+    UnknownEnding(String),
+    /// A winner that is not a seat of the game.
+    BadWinner(String),
+    /// The pairing's engines are not two engines at the game's seats.
+    PairingNotSeated,
+    /// An engine outside the pairing sits in the game.
+    Outsider {
+        /// The engine.
+        engine: String,
+        /// The pairing's names.
+        pairing: (String, String),
+    },
+    /// The culprit of a resignation or forfeit does not sit in the game.
+    CulpritNotSeated,
+    /// The results are not those of the ending and winners.
+    ResultsDisagree {
+        /// The results given.
+        results: Vec<f64>,
+        /// The ending's word.
+        ending: String,
+        /// The winners given.
+        winners: Vec<usize>,
+        /// The results they give.
+        expected: Vec<f64>,
+    },
+}
+
+impl fmt::Display for GameLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameLineError::BadNumber { text, field } => {
+                write!(f, "bad number '{text}' in {field}")
+            }
+            GameLineError::BadCount { key, text } => write!(f, "bad or missing {key} '{text}'"),
+            GameLineError::UnknownEngine(name) => {
+                write!(f, "unknown engine '{name}' (not in an '# engine' header)")
+            }
+            GameLineError::PairingNotTwo => f.write_str("pairing must name two engines"),
+            GameLineError::Missing(key) => write!(
+                f,
+                "the game line has no {key}=: the record was cut off or altered"
+            ),
+            GameLineError::SeatCount { seats, of_match } => {
+                write!(f, "{seats} seats in a game of a {of_match}-seat match")
+            }
+            GameLineError::ResultsLength => f.write_str("results and seats differ in length"),
+            GameLineError::NotASeatResult(r) => {
+                write!(f, "result {r} is not a seat result (between 0 and 1)")
+            }
+            GameLineError::UnknownFault(w) => write!(f, "unknown fault '{w}'"),
+            GameLineError::UnknownEnding(w) => write!(f, "unknown ending '{w}'"),
+            GameLineError::BadWinner(s) => write!(f, "bad seat '{s}' in winners"),
+            GameLineError::PairingNotSeated => {
+                f.write_str("the pairing's engines must be two engines at its seats")
+            }
+            GameLineError::Outsider {
+                engine,
+                pairing: (a, b),
+            } => write!(f, "engine {engine} sits in a game of the pairing {a},{b}"),
+            GameLineError::CulpritNotSeated => f.write_str("the culprit does not sit in the game"),
+            GameLineError::ResultsDisagree {
+                results,
+                ending,
+                winners,
+                expected,
+            } => write!(
+                f,
+                "results {} do not follow from the ending {ending} and winners {winners:?} (they \
+                 give {})",
+                join_nums(results),
+                join_nums(expected)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GameLineError {}
+
 fn join_nums(values: &[f64]) -> String {
     values
         .iter()
@@ -444,9 +570,9 @@ impl MatchRecord {
     }
 
     /// Writes the whole file (at once: a reader never sees half of it; see
-    /// [`super::output`] for the paths it takes).
+    /// [`output`] for the paths it takes).
     pub fn write(&self, path: &Path) -> Result<(), RecordError> {
-        super::output::write_whole(path, self.to_text().as_bytes()).map_err(|e| RecordError::Io {
+        output::write_whole(path, self.to_text().as_bytes()).map_err(|e| RecordError::Io {
             path: path.to_path_buf(),
             source: std::io::Error::other(e.reason),
         })
@@ -526,12 +652,9 @@ impl MatchRecord {
                 }
                 // A game's notes (a restarted engine, an engine that
                 // reported no scores) stay in its block.
-                if [
-                    super::recover::RESTART_MARK,
-                    super::adjudicate::NO_SCORES_MARK,
-                ]
-                .iter()
-                .any(|mark| line.starts_with(mark))
+                if [RESTART_MARK, NO_SCORES_MARK]
+                    .iter()
+                    .any(|mark| line.starts_with(mark))
                     && let Some(g) = rec.games.last_mut()
                 {
                     g.transcript.push(line.to_string());
@@ -649,7 +772,7 @@ impl MatchRecord {
                 _ => {
                     close_game(&rec, announced.take())?;
                     let g = parse_game(&pairs, &rec.engines, rec.seat_names.len())
-                        .map_err(|m| err(no, m))?;
+                        .map_err(|m| err(no, m.to_string()))?;
                     if rec.games.iter().any(|o| o.number == g.number) {
                         return Err(err(no, format!("game {} appears twice", g.number)));
                     }
@@ -700,643 +823,18 @@ impl MatchRecord {
         };
         MatchRecord::parse(&text, path)
     }
-
-    /// Merges several records of the same match (same game, options,
-    /// settings and engines), and refuses a merge that would not be whole:
-    /// see [`MatchRecord::merge_files`].
-    pub fn merge(records: &[MatchRecord]) -> Result<MatchRecord, RecordError> {
-        let named: Vec<(String, &MatchRecord)> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (format!("record {}", i + 1), r))
-            .collect();
-        merge_named(&named, false).map(|m| m.record)
-    }
-
-    /// Merges records read from files (named in errors). Records of one
-    /// seed (the shards of a match, or copies of parts of it) keep their
-    /// game numbers and must not share a game: the result is that match,
-    /// and every game is checked against its schedule. Records of
-    /// different seeds are runs of their own, each whole, and their games
-    /// are numbered on. Every record must hold the same settings (a run of
-    /// another seed may differ in its number of games) and the same
-    /// engines, everything of them compared, not only their names.
-    ///
-    /// Deals that are missing (a shard not given, a shard interrupted or
-    /// killed, shards of different counts) refuse the merge, naming them,
-    /// unless `partial`; then [`Merged::missing`] names them.
-    pub fn merge_files<P: AsRef<Path>>(
-        records: &[(P, MatchRecord)],
-        partial: bool,
-    ) -> Result<Merged, RecordError> {
-        let named: Vec<(String, &MatchRecord)> = records
-            .iter()
-            .map(|(p, r)| (p.as_ref().display().to_string(), r))
-            .collect();
-        merge_named(&named, partial)
-    }
-
-    /// Whether this is a run of an opening suite.
-    fn has_suite(&self) -> bool {
-        self.setting(OPENINGS_KEY).is_some_and(|o| o != "none")
-    }
-
-    /// The seat rotations of a deal, as the settings seat the engines.
-    fn patterns(&self) -> Result<Vec<Vec<usize>>, String> {
-        let seats = self.seat_names.len();
-        Ok(match self.setting(TABLE_KEY) {
-            None | Some("alternate") => super::schedule::seat_patterns(seats),
-            Some(t) => super::schedule::table_patterns(&super::schedule::parse_table(t, seats)?),
-        })
-    }
-
-    /// The games each pairing plays in this run, as its settings say.
-    fn games_setting(&self) -> Option<Result<usize, String>> {
-        let games = self.setting(GAMES_KEY)?;
-        Some(
-            games
-                .parse()
-                .map_err(|_| format!("bad setting {GAMES_KEY}={games}")),
-        )
-    }
-
-    /// An opening-suite run's place in its match: the suite's size and
-    /// the deals it plays, `first..end`; `None` when the record does not
-    /// say (no suite, or a record written before these settings).
-    pub fn suite_slice(&self) -> Option<Result<SuiteSlice, String>> {
-        if !self.has_suite() {
-            return None;
-        }
-        let (size, start) = (
-            self.setting(OPENINGS_SIZE_KEY)?,
-            self.setting(OPENINGS_START_KEY)?,
-        );
-        let games = self.games_setting()?;
-        Some((|| {
-            let number = |key: &str, v: &str| -> Result<u64, String> {
-                v.parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("bad setting {key}={v}"))
-            };
-            let size = number(OPENINGS_SIZE_KEY, size)?;
-            let first = number(OPENINGS_START_KEY, start)? - 1;
-            let rotation = self.patterns()?.len().max(1) as u64;
-            let deals = (games? as u64).div_ceil(rotation);
-            Ok(SuiteSlice {
-                size,
-                first,
-                end: first.saturating_add(deals),
-            })
-        })())
-    }
-
-    /// The games of the whole match this record belongs to (of its first
-    /// seed), as its settings schedule them; `None` when the record does
-    /// not say (a version 1 record, one of several seeds, or an opening
-    /// suite run written before its slice was recorded).
-    fn schedule(&self) -> Option<Result<Schedule, String>> {
-        if self.seeds.len() != 1 {
-            return None;
-        }
-        // A run of an opening suite is a slice of the match that plays the
-        // whole suite (and further, where a run wraps round).
-        let slice = if self.has_suite() {
-            Some(self.suite_slice()?)
-        } else {
-            None
-        };
-        let games = self.games_setting()?;
-        Some((|| {
-            let patterns = self.patterns()?;
-            let games = match slice.transpose()? {
-                Some(slice) => usize::try_from(slice.size.max(slice.end))
-                    .ok()
-                    .and_then(|deals| deals.checked_mul(patterns.len()))
-                    .ok_or_else(|| "the suite's match is too long".to_string())?,
-                None => games?,
-            };
-            Ok(Schedule {
-                pairs: super::schedule::pairings(self.engines.len()),
-                patterns,
-                games: games as u64,
-            })
-        })())
-    }
-
-    /// The deals and games of the whole match missing from this record (a
-    /// record of one seed with its settings), after checking that every
-    /// game it holds is the game of that number in the match's schedule
-    /// (its deal, pairing and seats). `Ok(None)` when the record cannot
-    /// say (no settings).
-    ///
-    /// The time taken grows with the games in the record, not with the
-    /// match's length: each game is looked up in the schedule by its
-    /// number, and what is missing is the gaps between them, as ranges (a
-    /// record of a handful of games of a `games=100000000` match is
-    /// checked at once).
-    pub fn missing(&self) -> Result<Option<Missing>, String> {
-        let Some(schedule) = self.schedule() else {
-            return Ok(None);
-        };
-        let schedule = schedule?;
-        let total = schedule.total();
-        let mut games: Vec<&GameRecord> = self.games.iter().collect();
-        games.sort_by_key(|g| g.number);
-        let mut missing = Missing::default();
-        let mut next = 1u64;
-        for g in games {
-            let number = g.number as u64;
-            let Some((deal, pairing, seats)) = schedule.at(number) else {
-                return Err(format!(
-                    "game {} is not a game of this match (it has {total})",
-                    g.number
-                ));
-            };
-            if (g.deal, g.pairing, &g.seats) != (deal, pairing, &seats) {
-                return Err(format!(
-                    "game {} does not match the schedule of its match (deal {deal}, {} \
-                     seats): it is deal {} with seats {:?} in the record",
-                    g.number,
-                    seats.len(),
-                    g.deal,
-                    g.seats
-                ));
-            }
-            if number > next {
-                missing.add(&schedule, next, number - 1);
-            }
-            next = next.max(number.saturating_add(1));
-        }
-        if total >= next {
-            missing.add(&schedule, next, total);
-        }
-        Ok(Some(missing))
-    }
-}
-
-/// The schedule of a whole match as its record states it, read by game
-/// number (the order of [`super::schedule::Jobs`]: deal by deal, within a
-/// deal pairing by pairing, within a pairing one game per seat pattern;
-/// every deal is whole but the last).
-struct Schedule {
-    pairs: Vec<(usize, usize)>,
-    patterns: Vec<Vec<usize>>,
-    /// Games per pairing.
-    games: u64,
-}
-
-impl Schedule {
-    /// The games of the match (`u64::MAX` past it).
-    fn total(&self) -> u64 {
-        if self.patterns.is_empty() {
-            return 0;
-        }
-        self.games.saturating_mul(self.pairs.len() as u64)
-    }
-
-    /// The games of one whole deal.
-    fn per_deal(&self) -> u64 {
-        (self.patterns.len() as u64).saturating_mul(self.pairs.len() as u64)
-    }
-
-    /// The deal of game `number` (from 1; within the match).
-    fn deal_of(&self, number: u64) -> u64 {
-        (number - 1) / self.per_deal().max(1)
-    }
-
-    /// Game `number` (from 1): its deal, pairing and seats, or `None`
-    /// past the match.
-    fn at(&self, number: u64) -> Option<(u64, (usize, usize), Vec<usize>)> {
-        if number == 0 || number > self.total() {
-            return None;
-        }
-        let deal = self.deal_of(number);
-        let within = (number - 1) % self.per_deal().max(1);
-        let rotation = self.patterns.len() as u64;
-        // The last deal may hold fewer games per pairing than a rotation.
-        let in_deal = self
-            .games
-            .saturating_sub(deal.saturating_mul(rotation))
-            .min(rotation);
-        if in_deal == 0 {
-            return None;
-        }
-        let pair = usize::try_from(within / in_deal).ok()?;
-        let pattern = usize::try_from(within % in_deal).ok()?;
-        let &(a, b) = self.pairs.get(pair)?;
-        let seats = self
-            .patterns
-            .get(pattern)?
-            .iter()
-            .map(|&k| if k == 0 { a } else { b })
-            .collect();
-        Some((deal, (a, b), seats))
-    }
-}
-
-/// Where an opening-suite run lies in its match (see
-/// [`MatchRecord::suite_slice`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SuiteSlice {
-    /// The openings in the suite.
-    pub size: u64,
-    /// The first deal the run plays (its `start=` less one).
-    pub first: u64,
-    /// The deal after its last.
-    pub end: u64,
-}
-
-/// What a merge is missing of its match, as ranges (a match of a hundred
-/// million games missing most of them says so in a few words).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Missing {
-    /// The deals (from 0) with a game missing, as inclusive ranges in
-    /// order.
-    pub deals: Vec<(u64, u64)>,
-    /// The game numbers missing, as inclusive ranges in order.
-    pub games: Vec<(u64, u64)>,
-}
-
-impl Missing {
-    /// Whether nothing is missing.
-    pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
-    }
-
-    /// How many games are missing.
-    pub fn game_count(&self) -> u64 {
-        count(&self.games)
-    }
-
-    /// How many deals have a game missing.
-    pub fn deal_count(&self) -> u64 {
-        count(&self.deals)
-    }
-
-    /// Adds the games `first..=last` (after every range added so far).
-    fn add(&mut self, schedule: &Schedule, first: u64, last: u64) {
-        push_range(&mut self.games, first, last);
-        push_range(
-            &mut self.deals,
-            schedule.deal_of(first),
-            schedule.deal_of(last),
-        );
-    }
-}
-
-/// Adds `first..=last` to ranges in order, joining it to the last range
-/// where they meet.
-fn push_range(ranges: &mut Vec<(u64, u64)>, first: u64, last: u64) {
-    match ranges.last_mut() {
-        Some((_, end)) if first <= end.saturating_add(1) => *end = (*end).max(last),
-        _ => ranges.push((first, last)),
-    }
-}
-
-/// The numbers in ranges.
-fn count(ranges: &[(u64, u64)]) -> u64 {
-    ranges
-        .iter()
-        .map(|(a, b)| b - a + 1)
-        .fold(0, u64::saturating_add)
-}
-
-impl fmt::Display for Missing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "deal{} {} (game{} {})",
-            if self.deal_count() == 1 { "" } else { "s" },
-            ranges(&self.deals),
-            if self.game_count() == 1 { "" } else { "s" },
-            ranges(&self.games)
-        )
-    }
-}
-
-/// Ranges as text: `1-3, 7, 9-10` (at most 20 ranges, then a count).
-fn ranges(ranges: &[(u64, u64)]) -> String {
-    let mut parts: Vec<String> = ranges
-        .iter()
-        .take(20)
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
-        .collect();
-    if ranges.len() > 20 {
-        parts.push(format!("and {} more ranges", ranges.len() - 20));
-    }
-    parts.join(", ")
-}
-
-/// A merge: the record, and what it is missing of its match (when
-/// merged with `partial`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Merged {
-    /// The merged record.
-    pub record: MatchRecord,
-    /// Per seed, the deals and games missing, if any.
-    pub missing: Vec<(u64, Missing)>,
-    /// Whether a record could not say what it misses (version 1).
-    pub unchecked: bool,
-}
-
-/// The first setting that differs between two lists of `key=value`
-/// pairs, ignoring the keys in `except`: `(key, here, there)`.
-fn first_difference<'a>(
-    a: &'a [(String, String)],
-    b: &'a [(String, String)],
-    except: &[&str],
-) -> Option<(&'a str, Option<&'a str>, Option<&'a str>)> {
-    let map = |pairs: &'a [(String, String)]| -> BTreeMap<&'a str, &'a str> {
-        pairs
-            .iter()
-            .filter(|(k, _)| !except.contains(&k.as_str()))
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect()
-    };
-    let (ma, mb) = (map(a), map(b));
-    ma.keys()
-        .chain(mb.keys())
-        .find(|k| ma.get(*k) != mb.get(*k))
-        .map(|k| (*k, ma.get(k).copied(), mb.get(k).copied()))
-}
-
-fn show_setting(key: &str, value: Option<&str>) -> String {
-    match value {
-        Some(v) => format!("{key}={}", codec::write_value(v)),
-        None => format!("no {key}"),
-    }
-}
-
-/// The first difference between two engines of the same name, said.
-fn engine_difference(a: &EngineInfo, b: &EngineInfo) -> Option<String> {
-    if a.proto != b.proto {
-        return Some(format!("proto {} against {}", a.proto, b.proto));
-    }
-    if a.command != b.command || a.init != b.init {
-        return Some(format!(
-            "'{}' with {:?} against '{}' with {:?}",
-            a.command, a.init, b.command, b.init
-        ));
-    }
-    first_difference(&a.settings, &b.settings, &[])
-        .map(|(k, x, y)| format!("{} against {}", show_setting(k, x), show_setting(k, y)))
-}
-
-fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merged, RecordError> {
-    let incompatible = |m: String| Err(RecordError::Incompatible(m));
-    let Some((first_name, first)) = records.first() else {
-        return incompatible("no records given".to_string());
-    };
-    let mut out = MatchRecord {
-        game: first.game.clone(),
-        options: first.options.clone(),
-        seat_names: first.seat_names.clone(),
-        settings: first.settings.clone(),
-        ..MatchRecord::default()
-    };
-    // One seed throughout: the shards (or copies) of one match.
-    let one_seed = records
-        .iter()
-        .all(|(_, r)| r.seeds.len() == 1 && r.seeds == first.seeds);
-    // A run of another seed may be longer or shorter, and so may an
-    // opening-suite run (its slice is stated); runs start anywhere in
-    // their suite.
-    let except: &[&str] = if one_seed && !first.has_suite() {
-        &[OPENINGS_START_KEY]
-    } else {
-        &[GAMES_KEY, OPENINGS_START_KEY]
-    };
-    // Which record brought each seed, and each game of a one-seed merge.
-    let mut seed_from: Vec<(u64, &str)> = Vec::new();
-    let mut number_from: BTreeMap<usize, &str> = BTreeMap::new();
-    let mut merged = Merged {
-        record: MatchRecord::default(),
-        missing: Vec::new(),
-        unchecked: false,
-    };
-    for (name, rec) in records {
-        if rec.game != out.game || rec.options != out.options || rec.seat_names != out.seat_names {
-            return incompatible(format!(
-                "'{} {}' ({first_name}) and '{} {}' ({name}) are different games",
-                out.game,
-                out.options.join(" "),
-                rec.game,
-                rec.options.join(" ")
-            ));
-        }
-        // A version-1 record states no settings: it differs from a newer
-        // one in having none, not in what they say.
-        if first.settings.is_empty() != rec.settings.is_empty() {
-            let (old, new, newer) = if first.settings.is_empty() {
-                (first_name, name, rec)
-            } else {
-                (name, first_name, first)
-            };
-            return incompatible(format!(
-                "{old} is a version-1 record ('{MAGIC_V1}', which states no settings) and {new} \
-                 a version-2 record (which states them: {}): a record that states no settings \
-                 cannot be checked to be of the same match; merge records of one version (play \
-                 the version-1 match again with this tabula to merge it with newer records)",
-                codec::write_pairs(&newer.settings).trim()
-            ));
-        }
-        if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
-            return incompatible(format!(
-                "{first_name} has {} where {name} has {}: records of different matches",
-                show_setting(key, a),
-                show_setting(key, b)
-            ));
-        }
-        if one_seed {
-            // The same engines, in the same order: the games' engine
-            // numbers mean the same in every shard.
-            let names =
-                |r: &MatchRecord| r.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
-            if names(rec) != names(first) {
-                return incompatible(format!(
-                    "{first_name} has the engines {:?} and {name} {:?}: shards of one match must \
-                     run the same engines",
-                    names(first),
-                    names(rec)
-                ));
-            }
-        }
-        for e in &rec.engines {
-            if let Some(o) = out.engines.iter().find(|o| o.name == e.name)
-                && let Some(diff) = engine_difference(o, e)
-            {
-                return incompatible(format!(
-                    "engine {} is {diff} ({first_name} against {name}): records of one match \
-                     must run the same engines",
-                    e.name
-                ));
-            }
-        }
-        if !one_seed {
-            for &seed in &rec.seeds {
-                if let Some((_, other)) = seed_from.iter().find(|(s, _)| *s == seed) {
-                    return incompatible(format!(
-                        "{other} and {name} both hold games of seed {seed}, mixed with other \
-                         seeds: merge the records of one seed first"
-                    ));
-                }
-                seed_from.push((seed, name));
-            }
-            out.seeds.extend(&rec.seeds);
-            // Each run must be whole by itself.
-            match rec.missing() {
-                Err(m) => return incompatible(format!("{name}: {m}")),
-                Ok(None) => merged.unchecked = true,
-                Ok(Some(m)) if m.is_empty() || rec.stopped.as_deref() == Some("sprt") => {}
-                Ok(Some(m)) => {
-                    if !partial {
-                        return incompatible(format!(
-                            "{name} (seed {}) is missing {m}{}: merge only whole runs, or give \
-                             --partial",
-                            rec.seeds[0],
-                            stopped_note(rec)
-                        ));
-                    }
-                    merged.missing.push((rec.seeds[0], m));
-                }
-            }
-        }
-        let map: Vec<usize> = rec
-            .engines
-            .iter()
-            .map(
-                |e| match out.engines.iter().position(|o| o.name == e.name) {
-                    Some(i) => i,
-                    None => {
-                        out.engines.push(e.clone());
-                        out.engines.len() - 1
-                    }
-                },
-            )
-            .collect();
-        for g in &rec.games {
-            let remap = |e: usize| map.get(e).copied().unwrap_or(e);
-            let mut g = g.clone();
-            if one_seed {
-                if let Some(other) = number_from.insert(g.number, name) {
-                    return incompatible(format!(
-                        "game {} of seed {} is in both {other} and {name}: the same games would \
-                         count twice",
-                        g.number, first.seeds[0]
-                    ));
-                }
-            } else {
-                g.number = out.games.len() + 1;
-            }
-            g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
-            g.seats = g.seats.iter().map(|&e| remap(e)).collect();
-            g.ending = match g.ending {
-                Ending::Resign(e) => Ending::Resign(remap(e)),
-                Ending::Forfeit {
-                    engine,
-                    fault,
-                    detail,
-                } => Ending::Forfeit {
-                    engine: remap(engine),
-                    fault,
-                    detail,
-                },
-                other => other,
-            };
-            out.games.push(g);
-        }
-    }
-    if one_seed {
-        out.seeds = first.seeds.clone();
-        out.games.sort_by_key(|g| g.number);
-        if first.has_suite() {
-            merge_slices(&mut out, records).map_err(RecordError::Incompatible)?;
-        }
-        let sprt = records
-            .iter()
-            .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
-        match out.missing() {
-            Err(m) => return incompatible(m),
-            Ok(None) => merged.unchecked = true,
-            Ok(Some(m)) if m.is_empty() || sprt => {}
-            Ok(Some(m)) => {
-                if !partial {
-                    let shards: Vec<String> = records
-                        .iter()
-                        .map(|(name, r)| match &r.shard {
-                            Some(s) => format!("{name} (shard {s}{})", stopped_note(r)),
-                            None => format!("{name}{}", stopped_note(r)),
-                        })
-                        .collect();
-                    return incompatible(format!(
-                        "seed {} is missing {m}; given: {} (give the missing shards, or \
-                         --partial to merge what there is)",
-                        out.seeds[0],
-                        shards.join(", ")
-                    ));
-                }
-                merged.missing.push((out.seeds[0], m));
-            }
-        }
-    } else {
-        // Runs of different lengths: the merged record keeps no count.
-        out.settings.retain(|(k, _)| k != GAMES_KEY);
-    }
-    merged.record = out;
-    Ok(merged)
-}
-
-/// The merged record of opening-suite runs of one seed states the slice
-/// they cover together, from the first run's start to the last run's
-/// end, so that it merges again and names what is missing of the suite.
-fn merge_slices(out: &mut MatchRecord, records: &[(String, &MatchRecord)]) -> Result<(), String> {
-    let mut slices = Vec::new();
-    for (name, rec) in records {
-        match rec.suite_slice() {
-            Some(Ok(s)) => slices.push(s),
-            Some(Err(m)) => return Err(format!("{name}: {m}")),
-            // A run written before slices were recorded: unchecked.
-            None => return Ok(()),
-        }
-    }
-    let (Some(first), Some(end)) = (
-        slices.iter().map(|s| s.first).min(),
-        slices.iter().map(|s| s.end).max(),
-    ) else {
-        return Ok(());
-    };
-    let rotation = out.patterns()?.len().max(1) as u64;
-    let set = |out: &mut MatchRecord, key: &str, value: String| {
-        if let Some(slot) = out.settings.iter_mut().find(|(k, _)| k == key) {
-            slot.1 = value;
-        }
-    };
-    set(out, OPENINGS_START_KEY, (first + 1).to_string());
-    set(out, GAMES_KEY, ((end - first) * rotation).to_string());
-    Ok(())
-}
-
-/// `, stopped (interrupted) after 3 games` for a record that says so.
-fn stopped_note(rec: &MatchRecord) -> String {
-    rec.stopped.as_ref().map_or(String::new(), |r| {
-        format!(", stopped ({r}) after {} games", rec.games.len())
-    })
 }
 
 /// Finite numbers, separated by commas.
-fn parse_nums(text: &str, what: &str) -> Result<Vec<f64>, String> {
+fn parse_nums(text: &str, what: &'static str) -> Result<Vec<f64>, GameLineError> {
     codec::read_list(text)
         .iter()
         .map(|s| match s.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(format!("bad number '{s}' in {what}")),
+            _ => Err(GameLineError::BadNumber {
+                text: s.clone(),
+                field: what,
+            }),
         })
         .collect()
 }
@@ -1349,22 +847,23 @@ fn parse_game(
     pairs: &BTreeMap<String, String>,
     engines: &[EngineInfo],
     seat_count: usize,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, GameLineError> {
     let get = |key: &str| pairs.get(key).map(String::as_str).unwrap_or("");
     let engine = |name: &str| {
         engines
             .iter()
             .position(|e| e.name == name)
-            .ok_or_else(|| format!("unknown engine '{name}' (not in an '# engine' header)"))
+            .ok_or_else(|| GameLineError::UnknownEngine(name.to_string()))
     };
-    let int = |key: &str| -> Result<u64, String> {
-        get(key)
-            .parse()
-            .map_err(|_| format!("bad or missing {key} '{}'", get(key)))
+    let int = |key: &str| -> Result<u64, GameLineError> {
+        get(key).parse().map_err(|_| GameLineError::BadCount {
+            key: key.to_string(),
+            text: get(key).to_string(),
+        })
     };
     let pairing = codec::read_list(get("pairing"));
     let [a, b] = pairing.as_slice() else {
-        return Err("pairing must name two engines".to_string());
+        return Err(GameLineError::PairingNotTwo);
     };
     let seats = codec::read_list(get("seats"))
         .iter()
@@ -1374,22 +873,20 @@ fn parse_game(
         "number", "pairing", "deal", "seats", "ending", "winners", "results", "plies", "ms",
     ];
     if let Some(key) = required.iter().find(|k| !pairs.contains_key(**k)) {
-        return Err(format!(
-            "the game line has no {key}=: the record was cut off or altered"
-        ));
+        return Err(GameLineError::Missing(key));
     }
     if seats.len() != seat_count {
-        return Err(format!(
-            "{} seats in a game of a {seat_count}-seat match",
-            seats.len()
-        ));
+        return Err(GameLineError::SeatCount {
+            seats: seats.len(),
+            of_match: seat_count,
+        });
     }
     let seat_results = parse_nums(get("results"), "results")?;
     if seat_results.len() != seats.len() {
-        return Err("results and seats differ in length".to_string());
+        return Err(GameLineError::ResultsLength);
     }
     if let Some(r) = seat_results.iter().find(|r| !(0.0..=1.0).contains(*r)) {
-        return Err(format!("result {r} is not a seat result (between 0 and 1)"));
+        return Err(GameLineError::NotASeatResult(*r));
     }
     let ending = match get("ending") {
         "normal" => Ending::Normal,
@@ -1399,28 +896,28 @@ fn parse_game(
         "forfeit" => Ending::Forfeit {
             engine: engine(get("culprit"))?,
             fault: Fault::from_word(get("fault"))
-                .ok_or_else(|| format!("unknown fault '{}'", get("fault")))?,
+                .ok_or_else(|| GameLineError::UnknownFault(get("fault").to_string()))?,
             detail: get("detail").to_string(),
         },
         "error" => Ending::Error(get("detail").to_string()),
-        other => return Err(format!("unknown ending '{other}'")),
+        other => return Err(GameLineError::UnknownEnding(other.to_string())),
     };
     let winners: Vec<usize> = codec::read_list(get("winners"))
         .iter()
         .map(|s| match s.parse() {
             Ok(w) if w < seats.len() => Ok(w),
-            _ => Err(format!("bad seat '{s}' in winners")),
+            _ => Err(GameLineError::BadWinner(s.clone())),
         })
         .collect::<Result<_, _>>()?;
     let (pa, pb) = (engine(a)?, engine(b)?);
     if pa == pb || !seats.contains(&pa) || !seats.contains(&pb) {
-        return Err("the pairing's engines must be two engines at its seats".to_string());
+        return Err(GameLineError::PairingNotSeated);
     }
     if let Some(e) = seats.iter().find(|e| **e != pa && **e != pb) {
-        return Err(format!(
-            "engine {} sits in a game of the pairing {a},{b}",
-            engines[*e].name
-        ));
+        return Err(GameLineError::Outsider {
+            engine: engines[*e].name.clone(),
+            pairing: (a.clone(), b.clone()),
+        });
     }
     let scores = pairs
         .get("scores")
@@ -1431,7 +928,7 @@ fn parse_game(
         Ending::Normal | Ending::Adjudicated(_) => results_from_winners(seats.len(), &winners),
         Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => {
             if !seats.contains(e) {
-                return Err("the culprit does not sit in the game".to_string());
+                return Err(GameLineError::CulpritNotSeated);
             }
             seats
                 .iter()
@@ -1441,13 +938,12 @@ fn parse_game(
         Ending::MoveLimit | Ending::Error(_) => vec![0.5; seats.len()],
     };
     if seat_results != expected {
-        return Err(format!(
-            "results {} do not follow from the ending {} and winners {:?} (they give {})",
-            join_nums(&seat_results),
-            get("ending"),
+        return Err(GameLineError::ResultsDisagree {
+            results: seat_results,
+            ending: get("ending").to_string(),
             winners,
-            join_nums(&expected)
-        ));
+            expected,
+        });
     }
     Ok(GameRecord {
         number: int("number")? as usize,

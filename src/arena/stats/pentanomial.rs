@@ -23,8 +23,8 @@
 /// `800 / ln 10`.
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
-use super::record::MatchRecord;
-use super::stats::{Z95, elo_from_score};
+use crate::arena::record::match_file::MatchRecord;
+use crate::arena::stats::elo::{Z95, elo_from_score, erf, score_from_elo};
 
 /// A count given to a bin never seen, so that every likelihood is
 /// defined (fishtest's and fastchess's value).
@@ -153,10 +153,7 @@ impl DealCounts {
     /// logistic Elo (the deals' mean score under each).
     pub fn llr_logistic(&self, elo0: f64, elo1: f64) -> f64 {
         let (n, pdf) = self.pdf();
-        let (s0, s1) = (
-            super::stats::score_from_elo(elo0),
-            super::stats::score_from_elo(elo1),
-        );
+        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
         let p0 = mle_with_mean(&pdf, s0);
         let p1 = mle_with_mean(&pdf, s1);
         n * llr_per_deal(&pdf, &p0, &p1)
@@ -247,7 +244,7 @@ impl DealTally {
 /// The scores of engine `first` against `second`, game by game in the
 /// order of the game numbers, with each game's deal.
 pub fn pair_scores(rec: &MatchRecord, first: usize, second: usize) -> Vec<(u64, f64)> {
-    let mut games: Vec<&crate::arena::record::GameRecord> = rec.games.iter().collect();
+    let mut games: Vec<&crate::arena::record::match_file::GameRecord> = rec.games.iter().collect();
     games.sort_by_key(|g| g.number);
     games
         .into_iter()
@@ -404,7 +401,7 @@ fn mle_with_t(pdf: &[(f64, f64)], reference: f64, t: f64) -> Vec<f64> {
 
 /// The standard normal distribution function.
 pub fn normal_cdf(x: f64) -> f64 {
-    0.5 * (1.0 + super::stats::erf(x / std::f64::consts::SQRT_2))
+    0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2))
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
-use super::config::{ConfigError, Limits};
-use crate::bench::signature;
+use crate::arena::config::spec::{ConfigError, Limits};
+use crate::build_signature as signature;
 
 /// The factor every time limit is multiplied by, and the line that says so.
 pub fn measure(reference_nps: f64) -> Result<(f64, String), ConfigError> {
@@ -53,7 +53,7 @@ pub fn scale(limits: Limits, factor: f64) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::config::TimeControl;
+    use crate::arena::config::spec::TimeControl;
 
     #[test]
     fn every_time_limit_scales() {

@@ -218,7 +218,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "REF_NPS")]
     pub tc_scale: Option<f64>,
 
-    /// The report is returned in [`MatchReport::text`](crate::arena::MatchReport)
+    /// The report is returned in [`MatchReport::text`](crate::arena::output::match_report::MatchReport)
     /// and not printed: for callers of the library (the tests) that read
     /// it themselves. Not on the command line.
     #[arg(skip)]

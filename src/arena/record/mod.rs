@@ -1,0 +1,15 @@
+//! The record room: the match file. [`match_file`] (its data and its
+//! text), [`codec`] (how keys, values and lists are written in it),
+//! [`writer`] (the file of a running match, written game by game) and
+//! [`recover`] (crashed and hung engines, as the record notes them).
+//!
+//! The record's types are named here too for users outside the arena
+//! (`arena::record::MatchRecord`); files of the arena import them from
+//! [`match_file`].
+
+pub mod codec;
+pub mod match_file;
+pub mod recover;
+pub mod writer;
+
+pub use self::match_file::*;
