@@ -34,7 +34,7 @@ use super::bitboard::{CORNERS, final_margin, neighbours, stable_discs};
 use super::pattern::{self, Weights};
 use crate::control::{Control, Pacer};
 use kernel::{Kernel, Portable};
-use split::{SPLIT_EMPTIES, Shared, YOUNG_BROTHERS, solve_shared};
+use split::{SPLIT_EMPTIES, SolveShared, YOUNG_BROTHERS, solve_shared};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
@@ -149,8 +149,8 @@ struct Child {
 /// polled, and the cutoff flags of the splits it works under (when one is
 /// raised, it unwinds without storing anything).
 /// `K` is the copy of the search it runs (see [`Kernel`]).
-struct Solver<'s, 'a, K: Kernel> {
-    shared: &'s Shared<'s, 'a>,
+struct SolveThread<'s, 'a, K: Kernel> {
+    shared: &'s SolveShared<'s, 'a>,
     nodes: u64,
     stopped: bool,
     /// A split it works under was cut off.
@@ -265,7 +265,7 @@ impl<'c> Setup<'c> {
         let budget_bits = (self.table_bytes / bucket).max(1).ilog2();
         let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
         let mut table = SolverTable::take(bits, self.table_bytes);
-        let shared = Shared {
+        let shared = SolveShared {
             table: SeqlockTable::new(&mut table, bits),
             control: self.control,
             waiting: AtomicUsize::new(0),
@@ -296,10 +296,10 @@ impl<'c> Setup<'c> {
 fn solve_root<K: Kernel>(
     p: u64,
     o: u64,
-    shared: &Shared,
+    shared: &SolveShared,
     what: Root,
 ) -> Option<(Vec<(u8, i32)>, u64)> {
-    let mut solver = Solver::<K>::new(shared, Vec::new());
+    let mut solver = SolveThread::<K>::new(shared, Vec::new());
     let r = match what {
         Root::Best => solver.root(p, o).map(|best| vec![best]),
         Root::Every => solver.root_every(p, o),
@@ -307,13 +307,13 @@ fn solve_root<K: Kernel>(
     solver.finish(r)
 }
 
-impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
+impl<'s, 'a, K: Kernel> SolveThread<'s, 'a, K> {
     /// A thread's solver on `shared`, working under the splits of `cutoffs`.
     /// Panics if the CPU does not run `K`: a solver proves that it does
     /// (see [`Kernel`]).
-    fn new(shared: &'s Shared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
+    fn new(shared: &'s SolveShared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
         assert!(K::available(), "a copy of the search this CPU cannot run");
-        Solver {
+        SolveThread {
             shared,
             nodes: 0,
             stopped: false,
@@ -354,7 +354,7 @@ impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
 /// The search proper, written once for both copies: every function
 /// inlines into the entry points of [`Kernel`] (the functions named
 /// `*_body`), which each copy compiles for its CPU.
-impl<K: Kernel> Solver<'_, '_, K> {
+impl<K: Kernel> SolveThread<'_, '_, K> {
     /// The best move and exact score at the root, `None` if stopped.
     #[inline(always)]
     fn root_body(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
