@@ -104,6 +104,9 @@ struct Knobs<G: Game> {
     /// The game's exact solver, which nodes near the end are handed to
     /// ([`hands_off`]), and the bytes its table may take.
     solver: Option<(Solver<G>, usize)>,
+    /// The largest root a depth budget that reaches the end solves at
+    /// once (`solve_reach`); a larger one deepens as any search does.
+    root_reach: u32,
 }
 
 /// A thread's reusable move lists and move orders.
@@ -178,6 +181,7 @@ impl<G: Game> AlphaBeta<G> {
                 probcut: None,
                 depth_selectivity: None,
                 solver: None,
+                root_reach: 0,
             },
             _game: PhantomData,
         }
@@ -223,11 +227,20 @@ impl<G: Game> AlphaBeta<G> {
     /// has one), whose table takes at most `table_bytes` per solve: a node
     /// whose size by the solver is within its depth left (plus a ply for
     /// a pass, [`hands_off`]) gets the solver's exact value, and a depth
-    /// budget that reaches the end from the root is a solve of the root. The value is the same on any number of
+    /// budget that reaches the end from a root of at most `root_reach`
+    /// is a solve of the root. (A larger root deepens from depth 1, so
+    /// that a search stopped early still has a move searched; its
+    /// iteration that reaches the end hands every root move over.) The value is the same on any number of
     /// threads (the rule reads only the node and its depth). `None` (the
     /// default): every node is searched.
-    pub fn with_solver(mut self, solver: Option<Solver<G>>, table_bytes: usize) -> AlphaBeta<G> {
+    pub fn with_solver(
+        mut self,
+        solver: Option<Solver<G>>,
+        table_bytes: usize,
+        root_reach: u32,
+    ) -> AlphaBeta<G> {
         self.knobs.solver = solver.map(|s| (s, table_bytes));
+        self.knobs.root_reach = root_reach;
         self
     }
 
@@ -1128,7 +1141,10 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         // solve: of the root itself, on the search's threads, or, where
         // that was stopped, searched at that depth at once.
         let first_depth = match (budget.depth, self.knobs.solver) {
-            (Some(_), Some((s, bytes))) if hands_off((s.size)(root), max_depth) => {
+            (Some(_), Some((s, bytes)))
+                if hands_off((s.size)(root), max_depth)
+                    && (s.size)(root) <= self.knobs.root_reach =>
+            {
                 if let Some(solved) = self.solve_root(root, control, s, bytes) {
                     return solved;
                 }
@@ -1531,7 +1547,7 @@ mod value_tests {
     fn handing_off(solver: bool, fixed: bool) -> AlphaBeta<Othello> {
         othello_search(4, true)
             .with_depth_selectivity((!fixed).then_some(1.0))
-            .with_solver(solver.then_some(crate::games::othello::SOLVER), 1 << 20)
+            .with_solver(solver.then_some(crate::games::othello::SOLVER), 1 << 20, 24)
     }
 
     /// The exact margin for `seat` of `s`, solved.
