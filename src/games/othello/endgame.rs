@@ -220,10 +220,10 @@ pub fn solve_every_move(
 /// side that must pass is valued from the other's reply, a finished game
 /// by its margin. Runs on the calling thread alone (a node a search hands
 /// over: the search's threads are already busy), its table at most
-/// `table_bytes`; a small solve's table is kept per thread with its
-/// entries for the next one (bounds on exact values stay true), so its
-/// node count depends on the solves before it, never its value. `None`
-/// if `control` stopped it.
+/// `table_bytes`; a small solve's table is kept per thread, a larger one
+/// in the shared keep, and either keeps its entries for the next window's
+/// solve (bounds on exact values stay true), so its node count depends on
+/// the solves before it, never its value. `None` if `control` stopped it.
 pub fn solve_window(
     (p, o): (u64, u64),
     (alpha, beta): (i32, i32),
@@ -327,7 +327,10 @@ impl<'c> Setup<'c> {
         let mut table = if local {
             SolverTable::take_local(bits, self.table_bytes)
         } else {
-            SolverTable::take(bits, self.table_bytes)
+            // A window's solve keeps what the solves before it proved
+            // (the root moves of a search whose depth reaches the end,
+            // each solved alone).
+            SolverTable::take(bits, self.table_bytes, !matches!(what, Root::Window(..)))
         };
         let shared = SolveShared {
             table: SeqlockTable::new(&mut table, bits),

@@ -96,9 +96,12 @@ impl SolverTable {
     /// A table of at least `2^bits` buckets and at most `max_bytes`, its
     /// entries all of older generations: the kept one if it fits, else a
     /// new zeroed one (which costs no time to create).
-    pub(super) fn take(bits: u32, max_bytes: usize) -> SolverTable {
+    ///
+    /// With `clear` false the kept table's entries stay (see
+    /// [`SolverTable::take_local`]).
+    pub(super) fn take(bits: u32, max_bytes: usize, clear: bool) -> SolverTable {
         let kept = KEPT_TABLE.lock().ok().and_then(|mut k| k.take());
-        SolverTable::reuse(kept, bits, max_bytes, true)
+        SolverTable::reuse(kept, bits, max_bytes, clear)
     }
 
     /// [`SolverTable::take`] from this thread's own keep, its entries
