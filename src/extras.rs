@@ -7,9 +7,10 @@
 //! on its line of the registry (`games/mod.rs`); the layers above ask the
 //! registry for them with [`crate::games::extras`]. The [`crate::game::Game`]
 //! trait does not grow for what one game has: a search reaches the solver
-//! through the engine, which hands it to the exact search
-//! ([`crate::search::exact::SolveFirst`]), and the protocol reaches the
-//! conventions through the engine's table.
+//! through the engine, which hands it to the exact search at the root
+//! ([`crate::search::exact::SolveFirst`]) and to alpha-beta for the nodes
+//! near the end ([`crate::search::alphabeta::AlphaBeta::with_solver`]),
+//! and the protocol reaches the conventions through the engine's table.
 
 use crate::control::Control;
 use crate::game::Game;
@@ -20,6 +21,12 @@ pub type SolveBest<G> = fn(&G, &Control, usize) -> Option<(<G as Game>::Move, i3
 
 /// A solve of every move ([`Solver::solve_moves`]).
 pub type SolveEvery<G> = fn(&G, &Control, usize) -> Option<Vec<(<G as Game>::Move, i32)>>;
+
+/// A solve of a position's value in a window ([`Solver::window`]): the
+/// position, the window `(alpha, beta)` in the game's score unit, the
+/// control and the table's bytes in; the fail-soft exact value and the
+/// nodes searched out.
+pub type SolveWindow<G> = fn(&G, i32, i32, &Control, usize) -> Option<(i32, u64)>;
 
 /// An exact solver: values positions by perfect play to the end.
 pub struct Solver<G: Game> {
@@ -36,6 +43,14 @@ pub struct Solver<G: Game> {
     /// the best one (an analysis that shows every move's margin); `None`
     /// if the game is over or the solve was stopped.
     pub solve_moves: SolveEvery<G>,
+    /// The exact value for the seat to move, fail-soft in the window
+    /// `(alpha, beta)` (at or below `alpha`: an upper bound; at or above
+    /// `beta`: a lower bound; between: exact), in the unit of `solve`, on
+    /// one thread whatever the control says, and the nodes it searched:
+    /// what a search hands an inner node to (alpha-beta near the end,
+    /// [`crate::search::alphabeta::AlphaBeta::with_solver`]). `None` if
+    /// the game is over or `Control` stopped it.
+    pub window: SolveWindow<G>,
 }
 
 impl<G: Game> Clone for Solver<G> {

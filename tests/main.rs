@@ -25,6 +25,7 @@ mod card_threads;
 mod cards_sampler;
 mod clock_rounding;
 mod conformance;
+mod depth_handoff;
 mod engine_process;
 mod game_extras;
 mod gogui_quoridor;

@@ -119,3 +119,16 @@ fn quoridor_transpositions_give_one_threads_value_on_several() {
     let wrong = disagreements(&positions, &[3, 4], 2, 2);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn othello_near_the_end_gives_one_threads_value_on_several() {
+    // Depths that reach the end hand the nodes (or the root) to the exact
+    // solver, whose value is the position's own: the same on any number
+    // of threads, beside the depths that stop short of it.
+    let positions: Vec<Othello> = (0..12)
+        .filter_map(|seed| random_from(&Othello::start(), seed, 44 + (seed % 6) as u32))
+        .collect();
+    assert!(positions.len() > 8);
+    let wrong = disagreements(&positions, &[4, 8, 16], 2, 2);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

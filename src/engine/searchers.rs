@@ -50,6 +50,16 @@ pub fn alpha_beta<G: Game>(settings: &Settings, eval: G::Eval) -> AlphaBeta<G> {
         .with_move_order(settings.order_from)
         .with_probcut(settings.probcut.then_some(settings.probcut_sigmas))
         .with_depth_selectivity(settings.selectivity.sigmas(settings.probcut_sigmas))
+        // Nodes whose depth reaches the end go to the game's solver, if it
+        // has one and `solve_reach` is not 0; a depth budget solves a
+        // root within `solve_reach` that it reaches the end from.
+        .with_solver(
+            games::extras::<G>()
+                .solver
+                .filter(|_| settings.solve_reach > 0),
+            (settings.hash as usize) << 20,
+            settings.solve_reach,
+        )
 }
 
 /// ISMCTS as the settings tune it.

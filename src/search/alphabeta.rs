@@ -6,6 +6,15 @@
 //! [`Game::reward`] (a win is worth more than any evaluation, and a nearer
 //! win more than a farther one). A seat that moves twice in a row (a game
 //! whose turn does not alternate) keeps its window instead of negating it.
+//!
+//! Where the game has an exact solver ([`AlphaBeta::with_solver`]), a
+//! node near the end is handed to it ([`hands_off`]): where the depth left
+//! reaches the end (the search would see to it anyway, and the solver is
+//! far faster and exact), and the root itself where a depth budget
+//! reaches the end from it. Its exact margin `m` scores [`exact_score`]`(m)`:
+//! a proven win above every evaluation (below a win reached on the board,
+//! `WIN - ply`), a larger margin higher; its margin is read back at the
+//! root ([`exact_margin`]).
 
 mod abdada;
 mod iterations;
@@ -16,7 +25,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::control::Pacer;
+use crate::control::{Budget, Pacer};
+use crate::extras::Solver;
 use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
 use crate::search::{
     Ask, Candidate, Control, MoveHandle, Progress, ScoreKind, Search, SearchResult, line_margin,
@@ -29,6 +39,27 @@ use tt::{Bound, Entry, MIN_SLOTS, SharedTable, Slot, from_table, salt, to_table}
 
 /// The score of a won game at the root; wins further away score less.
 const WIN: i32 = 1_000_000;
+/// Scores above this (below its negation) are games won (lost) on the
+/// board, `WIN - ply`: the table counts them from the node
+/// ([`tt::to_table`]).
+const BOARD_WIN: i32 = WIN - 100_000;
+/// A solver's proven win by `m` scores `EXACT_WIN + m`, a loss by `m`
+/// `-EXACT_WIN - m` ([`exact_score`]): past `WIN / 2` (proven, as every
+/// test of a proven score reads it) and short of [`BOARD_WIN`].
+const EXACT_WIN: i32 = WIN / 2 + 100_000;
+/// The largest margin [`exact_score`] keeps apart (a game's margins are
+/// far smaller: Othello's 64).
+const EXACT_SPAN: i32 = 100_000 - 1;
+/// A node is handed to the solver where its size by the solver (Othello:
+/// its empty squares) is at most its depth left plus this: the search
+/// would reach the end anyway, one ply more for a pass on the way. (Handing
+/// nodes over earlier, up to 12 empties from 4 plies short of the end,
+/// cost the selective search 2 to 60 times its time at depths 18-20 from
+/// 22-24 empties: its ProbCut search there is cheaper than a solve.)
+const HANDOFF_SLACK: u32 = 1;
+/// The depth a table entry of the solver's value is stored at: it
+/// answers any search of its node that hands the node over.
+const SOLVED: u8 = u8::MAX;
 /// Evaluations in `[-1, 1]` are scaled to this many points.
 const EVAL_SCALE: f64 = 10_000.0;
 /// How often (in nodes) the stop flag and clock are read.
@@ -71,6 +102,12 @@ struct Knobs<G: Game> {
     /// selective search as under a clock, ProbCut (where `probcut` is on)
     /// at these sigmas (`selectivity`).
     depth_selectivity: Option<f64>,
+    /// The game's exact solver, which nodes near the end are handed to
+    /// ([`hands_off`]), and the bytes its table may take.
+    solver: Option<(Solver<G>, usize)>,
+    /// The largest root a depth budget that reaches the end solves at
+    /// once (`solve_reach`); a larger one deepens as any search does.
+    root_reach: u32,
 }
 
 /// A thread's reusable move lists and move orders.
@@ -110,6 +147,14 @@ struct Worker<'t, G: Game> {
     /// The last completed MultiPV iteration's moves with exact scores,
     /// best first.
     lines: Vec<(G::Move, i32)>,
+    /// What a solve handed a node polls: the search's stop flag and
+    /// deadline, one thread, no reports (set by [`Worker::deepen`]).
+    solve_control: Option<Control<'static>>,
+    /// The first depth iterative deepening searches: 1, or, under a
+    /// depth budget that reaches the solver from the root, that depth at
+    /// once (the shallower iterations would only order moves for a solve
+    /// that orders its own).
+    first_depth: u32,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -136,6 +181,8 @@ impl<G: Game> AlphaBeta<G> {
                 order_from: None,
                 probcut: None,
                 depth_selectivity: None,
+                solver: None,
+                root_reach: 0,
             },
             _game: PhantomData,
         }
@@ -177,6 +224,27 @@ impl<G: Game> AlphaBeta<G> {
         self
     }
 
+    /// Hands the nodes near the end to the game's exact `solver` (where it
+    /// has one), whose table takes at most `table_bytes` per solve: a node
+    /// whose size by the solver is within its depth left (plus a ply for
+    /// a pass, [`hands_off`]) gets the solver's exact value, and a depth
+    /// budget that reaches the end from a root of at most `root_reach`
+    /// is a solve of the root. (A larger root deepens from depth 1, so
+    /// that a search stopped early still has a move searched; its
+    /// iteration that reaches the end hands every root move over.) The value is the same on any number of
+    /// threads (the rule reads only the node and its depth). `None` (the
+    /// default): every node is searched.
+    pub fn with_solver(
+        mut self,
+        solver: Option<Solver<G>>,
+        table_bytes: usize,
+        root_reach: u32,
+    ) -> AlphaBeta<G> {
+        self.knobs.solver = solver.map(|s| (s, table_bytes));
+        self.knobs.root_reach = root_reach;
+        self
+    }
+
     /// The root scores of iterative deepening at every depth from 1 to
     /// `max_depth`, on one thread, in evaluation units (as its
     /// evaluation's): what a calibration of ProbCut regresses one
@@ -201,6 +269,58 @@ impl<G: Game> AlphaBeta<G> {
             },
         );
         (!proven && values.len() == max_depth.max(1) as usize).then_some(values)
+    }
+
+    /// The root solved by `solver` (its table at most `bytes`), as the
+    /// search's answer: the best move (each move's, under MultiPV) with
+    /// its exact margin; `None` if the control stopped it.
+    fn solve_root(
+        &self,
+        root: &G,
+        control: &Control,
+        solver: Solver<G>,
+        bytes: usize,
+    ) -> Option<SearchResult<G::Move>> {
+        let solve_control = control.clone().with_threads(self.threads);
+        let count = control.multipv();
+        let every = if count > 1 {
+            (solver.solve_moves)(root, &solve_control, bytes)?
+        } else {
+            vec![(solver.solve)(root, &solve_control, bytes)?]
+        };
+        let &(best, margin) = every.first()?;
+        let lines: Vec<_> = every
+            .iter()
+            .take(count)
+            .map(|&(mv, m)| Candidate {
+                exact: Some(m),
+                ..Candidate::new(mv, score_to_value(exact_score(m)), ScoreKind::Exact)
+            })
+            .collect();
+        let result = SearchResult {
+            best,
+            score: score_to_value(exact_score(margin)),
+            kind: ScoreKind::Exact,
+            iterations: 0,
+            depth: (solver.size)(root),
+            pv: vec![best],
+            exact: Some(margin),
+            lines,
+        };
+        if control.has_reporter() {
+            control.report(&Progress {
+                depth: result.depth,
+                elapsed: control.elapsed(),
+                best: root.move_text(best),
+                score: result.score,
+                kind: ScoreKind::Exact,
+                exact: Some(margin),
+                pv: vec![root.move_text(best)],
+                lines: lines_text(root, &result.lines),
+                ..Progress::default()
+            });
+        }
+        Some(result)
     }
 
     /// Searches on `threads` threads (at least one).
@@ -233,6 +353,77 @@ impl<'t, G: Game> Worker<'t, G> {
             orders,
             multipv: 0,
             lines: Vec::new(),
+            solve_control: None,
+            first_depth: 1,
+        }
+    }
+
+    /// The exact value of `state` (the seat to move's), by the game's
+    /// solver, in the window `(alpha, beta)` (fail-soft), where the node
+    /// is one to hand over ([`hands_off`]), stored in the table; `None`
+    /// where it is searched instead. A solve stopped by the control
+    /// aborts the search.
+    #[allow(clippy::too_many_arguments)]
+    fn hand_off(&mut self, state: &G, depth: u32, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let (solver, bytes) = self.knobs.solver?;
+        if !self.solves(state, depth) {
+            return None;
+        }
+        let control = self.solve_control.as_ref()?;
+        let window = (margin_at_most(alpha), -margin_at_most(-beta));
+        let Some((margin, nodes)) = (solver.window)(state, window.0, window.1, control, bytes)
+        else {
+            // Stopped, or a game over that `at_horizon` did not see:
+            // searched as any other node (at once aborted if stopped).
+            if control.should_stop() {
+                self.aborted = true;
+                return Some(0);
+            }
+            return None;
+        };
+        self.nodes += nodes;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        let score = exact_score(margin);
+        // Exact at any depth: it answers every later search of the node
+        // that would hand it over too.
+        self.store(
+            state,
+            u32::from(SOLVED),
+            ply,
+            Bound::of(score, alpha, beta),
+            score,
+            None,
+        );
+        Some(score)
+    }
+
+    /// Whether `state`, searched `depth` plies deep, goes to the solver.
+    fn solves(&self, state: &G, depth: u32) -> bool {
+        self.knobs
+            .solver
+            .is_some_and(|(s, _)| hands_off((s.size)(state), depth))
+    }
+
+    /// Whether a completed iteration of `depth` from `root` handed every
+    /// root move to the solver, so that its score is an exact value.
+    fn solved_at(&self, root: &G, depth: u32) -> bool {
+        self.knobs
+            .solver
+            .is_some_and(|(s, _)| depth >= 1 && hands_off((s.size)(root), depth - 1))
+    }
+
+    /// The exact margin of a root score of an iteration of `depth`, where
+    /// the solver valued every root move (see [`Worker::solved_at`]).
+    fn root_exact(&self, root: &G, depth: u32, score: i32) -> Option<i32> {
+        if !self.solved_at(root, depth) {
+            return None;
+        }
+        if score == 0 {
+            Some(0)
+        } else {
+            exact_margin(score)
         }
     }
 
@@ -382,9 +573,12 @@ impl<'t, G: Game> Worker<'t, G> {
         let original_alpha = alpha;
         let entry = self.probe(state);
         // A deeper entry answers for this depth too, except where the
-        // value must be this depth's own (a depth budget).
+        // value must be this depth's own (a depth budget); a solver's
+        // entry ([`SOLVED`]) answers wherever the node goes to the solver.
         if let Some(e) = entry
-            && (e.depth as u32 == depth || (e.depth as u32 > depth && !self.fixed_depth))
+            && (e.depth as u32 == depth
+                || (e.depth as u32 > depth && !self.fixed_depth)
+                || (e.depth == SOLVED && self.solves(state, depth)))
         {
             let score = from_table(e.score, ply);
             match e.bound {
@@ -393,6 +587,9 @@ impl<'t, G: Game> Worker<'t, G> {
                 Bound::Upper if score <= alpha => return score,
                 _ => {}
             }
+        }
+        if let Some(score) = self.hand_off(state, depth, ply, alpha, beta) {
+            return score;
         }
         // ProbCut at null-window nodes only: the principal variation keeps
         // its exact scores.
@@ -785,6 +982,18 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut previous = None;
         let mut guess = None;
         let mut pacer = control.pacer(POLL_EVERY);
+        if self.knobs.solver.is_some() {
+            let time = control
+                .deadline()
+                .map(|d| d.saturating_duration_since(Instant::now()));
+            self.solve_control = Some(Control::new(
+                control.stop_flag().clone(),
+                &Budget {
+                    time,
+                    ..Budget::default()
+                },
+            ));
+        }
         let next = |w: &Self, done: u32| match (w.helper, w.iterations) {
             (1.., Some(it)) => (done + 1).max(it.main_depth.load(Ordering::Relaxed)),
             _ => done + 1,
@@ -794,7 +1003,7 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut instability = 0.0;
         // When the last two iterations ended (time since the search began).
         let (mut ended, mut ended_before) = (Duration::ZERO, Duration::ZERO);
-        let mut depth = next(self, 0);
+        let mut depth = next(self, self.first_depth.clamp(1, max_depth) - 1);
         while depth <= max_depth {
             if let (0, Some(it)) = (self.helper, self.iterations) {
                 it.main_depth.store(depth, Ordering::Relaxed);
@@ -824,8 +1033,10 @@ impl<'t, G: Game> Worker<'t, G> {
                 });
             }
             report(self, mv, score, depth);
-            // A proven result does not change with depth.
-            if score.abs() > WIN / 2 {
+            // A proven result does not change with depth: a game won on
+            // the board, or the solver's value of every root move (a
+            // margin proven further down may still grow).
+            if score.abs() > BOARD_WIN || self.root_exact(root, depth, score).is_some() {
                 break;
             }
             // Under a clock the main thread decides when to stop: a settled
@@ -855,6 +1066,45 @@ impl<'t, G: Game> Worker<'t, G> {
     }
 }
 
+/// Whether a node of `size` (by the solver: Othello's empty squares)
+/// with `depth` plies left goes to the solver: where the depth reaches
+/// the end ([`HANDOFF_SLACK`]).
+fn hands_off(size: u32, depth: u32) -> bool {
+    depth >= 1 && size <= depth + HANDOFF_SLACK
+}
+
+/// The score of a solver's exact margin `m` (for the seat to move): a
+/// win `EXACT_WIN + m`, a loss `-EXACT_WIN + m`, a draw 0.
+fn exact_score(m: i32) -> i32 {
+    let m = m.clamp(-EXACT_SPAN, EXACT_SPAN);
+    match m.signum() {
+        1 => EXACT_WIN + m,
+        -1 => -EXACT_WIN + m,
+        _ => 0,
+    }
+}
+
+/// The margin of a score of [`exact_score`], `None` for any other (an
+/// evaluation, a draw, a win on the board).
+fn exact_margin(score: i32) -> Option<i32> {
+    let m = score.abs() - EXACT_WIN;
+    (1..=EXACT_SPAN).contains(&m).then_some(m * score.signum())
+}
+
+/// The largest margin whose [`exact_score`] is at most `score`: a
+/// window's bound as the solver reads it.
+fn margin_at_most(score: i32) -> i32 {
+    if score > EXACT_WIN {
+        (score - EXACT_WIN).min(EXACT_SPAN)
+    } else if score >= 0 {
+        0
+    } else if score >= -EXACT_WIN {
+        -1
+    } else {
+        (score + EXACT_WIN).max(-EXACT_SPAN)
+    }
+}
+
 fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
     let r = state.reward(me);
     if r > 0.5 {
@@ -871,7 +1121,10 @@ fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
 /// the game with, where it reaches the end) or an evaluation.
 fn kind_of<G: Game>(root: &G, score: i32, pv: &[G::Move]) -> (ScoreKind, Option<i32>) {
     if score.abs() > WIN / 2 {
-        (ScoreKind::Proven, line_margin(root, pv, score > 0))
+        // A line that ends in the solver's hands carries the solved
+        // margin; one that ends the game on the board, the board's.
+        let margin = exact_margin(score).or_else(|| line_margin(root, pv, score > 0));
+        (ScoreKind::Proven, margin)
     } else {
         (ScoreKind::Eval, None)
     }
@@ -903,6 +1156,23 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let sigmas = match budget.depth {
             Some(_) => self.knobs.probcut.and(self.knobs.depth_selectivity),
             None => self.knobs.probcut,
+        };
+        // A depth budget that reaches the solver from the root is the
+        // solve: of the root itself, on the search's threads, or, where
+        // that was stopped, searched at that depth at once.
+        let first_depth = match (budget.depth, self.knobs.solver) {
+            (Some(_), Some((s, bytes)))
+                if hands_off((s.size)(root), max_depth)
+                    && (s.size)(root) <= self.knobs.root_reach =>
+            {
+                if let Some(solved) = self.solve_root(root, control, s, bytes) {
+                    return solved;
+                }
+                (1..max_depth)
+                    .find(|&d| hands_off((s.size)(root), d))
+                    .map_or(1, |d| d + 1)
+            }
+            _ => 1,
         };
         let mut first = Vec::new();
         root.legal_moves(&mut first);
@@ -939,6 +1209,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                             w.busy = busy;
                             w.fixed_depth = fixed_depth;
                             w.sigmas = sigmas;
+                            w.first_depth = first_depth;
                             w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
@@ -959,6 +1230,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             main.multipv = multipv;
             main.fixed_depth = fixed_depth;
             main.sigmas = sigmas;
+            main.first_depth = first_depth;
             if self.threads > 1 {
                 main.iterations = Some(iterations);
                 main.busy = busy;
@@ -968,7 +1240,12 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
                 main_proven = score.abs() > WIN / 2;
                 let pv = w.pv(root, mv, depth as usize);
-                let (kind, exact) = kind_of(root, score, &pv);
+                // Every root move solved: the exact margin; else a proven
+                // result with its line's margin, or an evaluation.
+                let (kind, exact) = match w.root_exact(root, depth, score) {
+                    Some(m) => (ScoreKind::Exact, Some(m)),
+                    None => kind_of(root, score, &pv),
+                };
                 result = SearchResult {
                     best: mv,
                     score: score_to_value(score),
@@ -1011,7 +1288,10 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 result.score = score_to_value(d.score);
                 result.depth = d.depth;
                 result.pv = main.pv(root, d.best, d.depth as usize);
-                (result.kind, result.exact) = kind_of(root, d.score, &result.pv);
+                (result.kind, result.exact) = match main.root_exact(root, d.depth, d.score) {
+                    Some(m) => (ScoreKind::Exact, Some(m)),
+                    None => kind_of(root, d.score, &result.pv),
+                };
                 result.lines = main.candidates(root, &result, multipv);
             }
             (main, helper_nodes)
@@ -1246,6 +1526,127 @@ mod value_tests {
                 assert_eq!(r.score, want, "position {i}, {threads} threads");
                 assert!(s.is_legal(r.best));
             }
+        }
+    }
+
+    #[test]
+    fn exact_scores_keep_their_margin_and_order() {
+        // Every margin's score is proven (past WIN / 2) but for a draw,
+        // short of a win on the board, ordered as the margins are, and
+        // read back; a window's bounds convert to the margins whose
+        // scores fall on the same side.
+        for m in -70..=70 {
+            let s = exact_score(m);
+            assert_eq!(exact_margin(s), (m != 0).then_some(m), "{m}");
+            assert!(exact_score(m + 1) > s);
+            assert!(s.abs() < BOARD_WIN && (m == 0 || s.abs() > WIN / 2));
+        }
+        for bound in [
+            -EXACT_WIN - 9,
+            -EXACT_WIN - 1,
+            -EXACT_WIN,
+            -3,
+            -1,
+            0,
+            1,
+            700,
+        ] {
+            for bound in [bound, -bound, bound + EXACT_WIN + 5, -WIN + 5, WIN - 5] {
+                // (Below every margin's score: the least, which no
+                // margin is at or below.)
+                let lo = margin_at_most(bound);
+                assert!(lo == EXACT_SPAN || exact_score(lo + 1) > bound, "{bound}");
+                assert!(exact_score(lo) <= bound || lo == -EXACT_SPAN, "{bound}");
+            }
+        }
+        assert_eq!(exact_margin(WIN - 3), None);
+        assert_eq!(exact_margin(1234), None);
+    }
+
+    /// Othello's tuned search with its solver handed the nodes near the
+    /// end (as the engine builds it), or without.
+    fn handing_off(solver: bool, fixed: bool) -> AlphaBeta<Othello> {
+        othello_search(4, true)
+            .with_depth_selectivity((!fixed).then_some(1.0))
+            .with_solver(solver.then_some(crate::games::othello::SOLVER), 1 << 20, 24)
+    }
+
+    /// The exact margin for `seat` of `s`, solved.
+    fn margin_for(s: &Othello, seat: Seat) -> i32 {
+        match s.solve(&Control::unlimited(), 1 << 20) {
+            Some((_, v)) if s.side_to_move() == seat => v,
+            Some((_, v)) => -v,
+            None if seat == crate::games::othello::BLACK => s.final_margins().1,
+            None => -s.final_margins().1,
+        }
+    }
+
+    #[test]
+    fn a_depth_to_the_end_is_the_solvers_exact_value() {
+        // 18 empties, depth 18, under a node budget of 2 M: with the
+        // solver the root is solved, its margin reported as exact and its
+        // move keeping it, on either kind of depth; without, alpha-beta
+        // runs out of nodes before depth 18 (it needs 8.6 M and 9.9 M
+        // here) and knows no margin (every win scores alike).
+        for seed in [1, 2] {
+            let s = random_position(seed, 18);
+            let Turn::Player(seat) = s.turn() else {
+                unreachable!("not over")
+            };
+            let margin = margin_for(&s, seat);
+            let budget = Budget {
+                depth: Some(18),
+                iterations: Some(2_000_000),
+                ..Budget::default()
+            };
+            for fixed in [true, false] {
+                let mut rng = Rng::seed_from_u64(0);
+                let r = handing_off(true, fixed).search(
+                    &s,
+                    seat,
+                    &budget,
+                    &Control::unlimited(),
+                    &mut rng,
+                );
+                assert_eq!(r.exact, Some(margin), "seed {seed}");
+                assert_eq!((r.kind, r.depth), (ScoreKind::Exact, 18));
+                let mut after = s;
+                after.apply(r.best);
+                assert_eq!(margin_for(&after, seat), margin, "seed {seed}");
+            }
+            let r = handing_off(false, true).search(
+                &s,
+                seat,
+                &budget,
+                &Control::unlimited(),
+                &mut Rng::seed_from_u64(0),
+            );
+            assert!(r.depth < 18 && r.exact.is_none(), "seed {seed}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn iterative_deepening_hands_the_nodes_at_the_end_to_the_solver() {
+        // No budget (a clock's deepening): the first iteration whose
+        // depth reaches the end hands every root move to the solver, and
+        // its exact margin ends the search; the table's solved entries
+        // answer the whole window's search after a null window's.
+        for seed in 0..3 {
+            let s = random_position(seed, 16);
+            let Turn::Player(seat) = s.turn() else {
+                unreachable!("not over")
+            };
+            let r = handing_off(true, false).search(
+                &s,
+                seat,
+                &Budget::default(),
+                &Control::unlimited(),
+                &mut Rng::seed_from_u64(0),
+            );
+            assert_eq!(r.exact, Some(margin_for(&s, seat)), "seed {seed}");
+            assert_eq!(r.kind, ScoreKind::Exact);
+            assert!(r.depth <= 16, "seed {seed}: depth {}", r.depth);
+            assert!(s.is_legal(r.best));
         }
     }
 

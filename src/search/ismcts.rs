@@ -78,7 +78,7 @@ impl Ismcts {
 
 /// Bytes a node owns on the heap: its edge array and its move index, as
 /// allocated.
-fn owned_bytes<M>(n: &Node<M>) -> usize {
+fn owned_bytes<M>(n: &InfoNode<M>) -> usize {
     // A hash map slot holds the pair and a control byte; the table keeps
     // some slots empty (the exact load factor is the map's business).
     let slot = std::mem::size_of::<(M, u32)>() + 1;
@@ -137,26 +137,26 @@ struct Edge<M> {
     total: f64,
 }
 
-struct Node<M> {
+struct InfoNode<M> {
     edges: Vec<Edge<M>>,
     /// Move -> edge, for wide nodes.
     index: Option<Box<FxMap<M, u32>>>,
 }
 
-impl<M> Node<M> {
-    fn new() -> Node<M> {
-        Node {
+impl<M> InfoNode<M> {
+    fn new() -> InfoNode<M> {
+        InfoNode {
             edges: Vec::new(),
             index: None,
         }
     }
 }
 
-struct Tree<M> {
-    nodes: Vec<Node<M>>,
+struct InfoTree<M> {
+    nodes: Vec<InfoNode<M>>,
 }
 
-impl<M: Copy + Eq + Hash> Tree<M> {
+impl<M: Copy + Eq + Hash> InfoTree<M> {
     fn most_visited(&self, node: u32) -> Option<&Edge<M>> {
         self.nodes.get(node as usize)?.edges.iter().max_by(|a, b| {
             (a.visits, a.total)
@@ -206,7 +206,7 @@ struct Run<G: Game> {
     c: f64,
     max_bytes: usize,
     rules: f64,
-    tree: Tree<G::Move>,
+    tree: InfoTree<G::Move>,
     /// What the nodes own, kept up to date at every growth; the node
     /// array itself is counted by its capacity.
     owned: usize,
@@ -232,8 +232,8 @@ impl<G: Game> Run<G> {
             c: search.c,
             max_bytes: search.sampling.max_bytes / search.sampling.threads.max(1),
             rules: search.sampling.rules,
-            tree: Tree {
-                nodes: vec![Node::new()],
+            tree: InfoTree {
+                nodes: vec![InfoNode::new()],
             },
             owned: 0,
             legal: Vec::new(),
@@ -259,7 +259,7 @@ impl<G: Game> Run<G> {
 
     /// Whether the tree has reached its memory cap.
     fn full(&self) -> bool {
-        let node_size = std::mem::size_of::<Node<G::Move>>();
+        let node_size = std::mem::size_of::<InfoNode<G::Move>>();
         self.owned + self.tree.nodes.capacity() * node_size >= self.max_bytes
     }
 
@@ -303,7 +303,7 @@ impl<G: Game> Run<G> {
                 }
                 e.child = fresh;
                 node = fresh;
-                self.tree.nodes.push(Node::new());
+                self.tree.nodes.push(InfoNode::new());
             } else {
                 node = e.child;
             }
@@ -499,7 +499,7 @@ impl<G: Game> Run<G> {
 /// visits, its line the move alone (below it come moves of other seats,
 /// drawn from guessed hands).
 fn ranked_root<'r, M: Copy + PartialEq + 'r>(
-    trees: impl Iterator<Item = &'r Tree<M>>,
+    trees: impl Iterator<Item = &'r InfoTree<M>>,
     count: usize,
 ) -> Vec<Candidate<M>> {
     if count == 0 {

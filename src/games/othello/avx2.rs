@@ -33,18 +33,18 @@ pub fn available() -> bool {
 /// vector registers (a round trip through a general register costs more
 /// than the arithmetic).
 #[derive(Clone, Copy)]
-struct Board {
+struct LaneBoard {
     /// Discs of the side to move.
     me: __m256i,
     /// Discs of the other side.
     opp: __m256i,
 }
 
-impl Board {
+impl LaneBoard {
     #[inline]
     #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
-    fn new(me: u64, opp: u64) -> Board {
-        Board {
+    fn new(me: u64, opp: u64) -> LaneBoard {
+        LaneBoard {
             me: _mm256_set1_epi64x(me as i64),
             opp: _mm256_set1_epi64x(opp as i64),
         }
@@ -88,10 +88,10 @@ impl Board {
     /// other side's point of view.
     #[inline]
     #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
-    fn play(self, sq: u32) -> Board {
+    fn play(self, sq: u32) -> LaneBoard {
         let bit = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
         let f = self.flips(bit);
-        Board {
+        LaneBoard {
             me: _mm256_xor_si256(self.opp, f),
             opp: _mm256_or_si256(_mm256_or_si256(self.me, f), bit),
         }
@@ -99,8 +99,8 @@ impl Board {
 
     /// The board with the other side to move.
     #[inline]
-    fn pass(self) -> Board {
-        Board {
+    fn pass(self) -> LaneBoard {
+        LaneBoard {
             me: self.opp,
             opp: self.me,
         }
@@ -165,7 +165,7 @@ fn or_lanes(v: __m256i) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn moves(p: u64, o: u64) -> u64 {
-    Board::new(p, o).moves()
+    LaneBoard::new(p, o).moves()
 }
 
 /// The discs of `o` flipped when the owner of `p` plays on the empty
@@ -178,7 +178,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let bit = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
-    low_lane(Board::new(p, o).flips(bit))
+    low_lane(LaneBoard::new(p, o).flips(bit))
 }
 
 /// The `n`-th (from 0) set bit of `m`, as a square; `m` must have more
@@ -198,7 +198,7 @@ fn nth_bit(m: u64, n: u32) -> u32 {
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt,lzcnt")]
 pub fn play(me: u64, opp: u64, mv: u32) -> (u64, u64, u64) {
-    let board = Board::new(me, opp);
+    let board = LaneBoard::new(me, opp);
     let next = if mv < 64 {
         board.play(mv)
     } else {
@@ -223,7 +223,7 @@ pub fn random_playout(
     mut mobility: u64,
     mut pick: impl FnMut(u32) -> u32,
 ) -> (u64, u64, u64, u32) {
-    let mut board = Board::new(me, opp);
+    let mut board = LaneBoard::new(me, opp);
     let mut plies = 0;
     loop {
         if mobility == 0 {

@@ -34,7 +34,7 @@ use super::bitboard::{CORNERS, final_margin, neighbours, stable_discs};
 use super::pattern::{self, Weights};
 use crate::control::{Control, Pacer};
 use kernel::{Kernel, Portable};
-use split::{SPLIT_EMPTIES, Shared, YOUNG_BROTHERS, solve_shared};
+use split::{SPLIT_EMPTIES, SolveShared, YOUNG_BROTHERS, solve_shared};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
@@ -44,6 +44,9 @@ use table::{Bucket, PositionEntry, SeqlockTable, SolverTable, hash};
 const SHALLOW: u32 = 7;
 /// Fewest empties where the enhanced transposition cutoff is tried.
 const ETC_DEPTH: u32 = 12;
+/// Largest table (in bits of buckets: 2^16 buckets are 4 MiB) that a
+/// window's solve keeps per thread; a larger one takes the shared keep.
+const LOCAL_BITS: u32 = 16;
 /// Nodes between two polls of the stop flag and the deadline.
 const POLL_INTERVAL: u64 = 1 << 14;
 /// A score below every real one.
@@ -149,8 +152,8 @@ struct Child {
 /// polled, and the cutoff flags of the splits it works under (when one is
 /// raised, it unwinds without storing anything).
 /// `K` is the copy of the search it runs (see [`Kernel`]).
-struct Solver<'s, 'a, K: Kernel> {
-    shared: &'s Shared<'s, 'a>,
+struct SolveThread<'s, 'a, K: Kernel> {
+    shared: &'s SolveShared<'s, 'a>,
     nodes: u64,
     stopped: bool,
     /// A split it works under was cut off.
@@ -210,6 +213,55 @@ pub fn solve_every_move(
     setup.answer(p, o, Root::Every).map(|(scores, _)| scores)
 }
 
+/// The exact final margin of the position where the owner of `p` is to
+/// move against `o` (empties to the winner), fail-soft in the window
+/// `(alpha, beta)`: at or below `alpha` an upper bound, at or above
+/// `beta` a lower bound, between them exact; and the nodes searched. A
+/// side that must pass is valued from the other's reply, a finished game
+/// by its margin. Runs on the calling thread alone (a node a search hands
+/// over: the search's threads are already busy), its table at most
+/// `table_bytes`; a small solve's table is kept per thread, a larger one
+/// in the shared keep, and either keeps its entries for the next window's
+/// solve (bounds on exact values stay true), so its node count depends on
+/// the solves before it, never its value. `None` if `control` stopped it.
+pub fn solve_window(
+    (p, o): (u64, u64),
+    (alpha, beta): (i32, i32),
+    control: &Control,
+    table_bytes: usize,
+    weights: Option<&'static Weights>,
+) -> Option<(i32, u64)> {
+    let setup = Setup::new(control, table_bytes, weights);
+    let (scores, nodes) = setup.answer(p, o, Root::Window(alpha, beta))?;
+    scores.first().map(|&(_, score)| (score, nodes))
+}
+
+/// Othello's [`crate::extras::Solver::window`]: [`solve_window`] of the
+/// position for the side to move, the moves ordered by the built-in
+/// evaluation as [`super::Othello::solve`]'s are; `None` if the game is
+/// over.
+pub(super) fn window_of(
+    state: &super::Othello,
+    alpha: i32,
+    beta: i32,
+    control: &Control,
+    table_bytes: usize,
+) -> Option<(i32, u64)> {
+    if crate::game::Game::is_over(state) {
+        return None;
+    }
+    let weights = Some(pattern::builtin());
+    // Every margin is in -64..=64: a window reaching past it is as wide.
+    let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+    solve_window(
+        (state.me, state.opp),
+        (alpha, beta),
+        control,
+        table_bytes,
+        weights,
+    )
+}
+
 /// What a solve answers at the root.
 #[derive(Clone, Copy)]
 enum Root {
@@ -217,6 +269,8 @@ enum Root {
     Best,
     /// Every move's exact score, best first.
     Every,
+    /// The root's score alone, fail-soft in this window, on one thread.
+    Window(i32, i32),
 }
 
 /// How a solve runs: the control it polls, the bytes its table may take,
@@ -264,8 +318,21 @@ impl<'c> Setup<'c> {
         let bucket = std::mem::size_of::<Bucket>();
         let budget_bits = (self.table_bytes / bucket).max(1).ilog2();
         let bits = (empties + 2).clamp(10, 20).min(budget_bits.max(10));
-        let mut table = SolverTable::take(bits, self.table_bytes);
-        let shared = Shared {
+        // A window's solve is a node of a search, one of many: a small
+        // table is kept by its thread, not taken from the shared keep.
+        let local = matches!(what, Root::Window(..)) && bits <= LOCAL_BITS;
+        // (Always as large, so that a position is found in the same
+        // bucket from one solve to the next.)
+        let bits = if local { LOCAL_BITS.min(budget_bits.max(10)) } else { bits };
+        let mut table = if local {
+            SolverTable::take_local(bits, self.table_bytes)
+        } else {
+            // A window's solve keeps what the solves before it proved
+            // (the root moves of a search whose depth reaches the end,
+            // each solved alone).
+            SolverTable::take(bits, self.table_bytes, !matches!(what, Root::Window(..)))
+        };
+        let shared = SolveShared {
             table: SeqlockTable::new(&mut table, bits),
             control: self.control,
             waiting: AtomicUsize::new(0),
@@ -286,7 +353,11 @@ impl<'c> Setup<'c> {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let r = solve_shared::<Portable>(p, o, &shared, what);
-        table.give_back();
+        if local {
+            table.give_back_local();
+        } else {
+            table.give_back();
+        }
         r
     }
 }
@@ -296,24 +367,25 @@ impl<'c> Setup<'c> {
 fn solve_root<K: Kernel>(
     p: u64,
     o: u64,
-    shared: &Shared,
+    shared: &SolveShared,
     what: Root,
 ) -> Option<(Vec<(u8, i32)>, u64)> {
-    let mut solver = Solver::<K>::new(shared, Vec::new());
+    let mut solver = SolveThread::<K>::new(shared, Vec::new());
     let r = match what {
         Root::Best => solver.root(p, o).map(|best| vec![best]),
         Root::Every => solver.root_every(p, o),
+        Root::Window(alpha, beta) => solver.window(p, o, alpha, beta).map(|v| vec![(PASS, v)]),
     };
     solver.finish(r)
 }
 
-impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
+impl<'s, 'a, K: Kernel> SolveThread<'s, 'a, K> {
     /// A thread's solver on `shared`, working under the splits of `cutoffs`.
     /// Panics if the CPU does not run `K`: a solver proves that it does
     /// (see [`Kernel`]).
-    fn new(shared: &'s Shared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
+    fn new(shared: &'s SolveShared<'s, 'a>, cutoffs: Vec<Arc<AtomicBool>>) -> Self {
         assert!(K::available(), "a copy of the search this CPU cannot run");
-        Solver {
+        SolveThread {
             shared,
             nodes: 0,
             stopped: false,
@@ -323,6 +395,14 @@ impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
             weights: shared.weights,
             kernel: PhantomData,
         }
+    }
+
+    /// The exact score of (p, o) fail-soft in the window (alpha, beta),
+    /// `None` if stopped.
+    fn window(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> Option<i32> {
+        let n = (!(p | o)).count_ones();
+        let v = self.search(p, o, K::moves(p, o), alpha, beta, n);
+        (!self.halted()).then_some(v)
     }
 
     /// The public answer: nothing if stopped, else with the node count.
@@ -354,7 +434,7 @@ impl<'s, 'a, K: Kernel> Solver<'s, 'a, K> {
 /// The search proper, written once for both copies: every function
 /// inlines into the entry points of [`Kernel`] (the functions named
 /// `*_body`), which each copy compiles for its CPU.
-impl<K: Kernel> Solver<'_, '_, K> {
+impl<K: Kernel> SolveThread<'_, '_, K> {
     /// The best move and exact score at the root, `None` if stopped.
     #[inline(always)]
     fn root_body(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {

@@ -305,6 +305,7 @@ pub const SOLVER: Solver<Othello> = Solver {
     size: |s| s.empties().count_ones(),
     solve: Othello::solve,
     solve_moves: Othello::solve_moves,
+    window: endgame::window_of,
 };
 
 /// What Othello declares beyond its rules, on its registry line: the

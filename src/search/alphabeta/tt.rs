@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::WIN;
+use super::BOARD_WIN;
 use crate::atomic_rows::AtomicRows;
 
 /// What a stored score says of the true value. `Exact` is zero, so a zeroed
@@ -136,13 +136,14 @@ impl<'t> SharedTable<'t> {
     }
 }
 
-/// A won or lost score as the table keeps it: counted from the node
-/// `ply` plies from the root (the search counts from the root), so that an
-/// entry found at another ply gives the same distance to the end.
+/// A game won or lost on the board as the table keeps it: counted from
+/// the node `ply` plies from the root (the search counts from the root),
+/// so that an entry found at another ply gives the same distance to the
+/// end. A solver's exact score has no distance: kept as it is.
 pub(super) fn to_table(score: i32, ply: u32) -> i32 {
-    if score > WIN / 2 {
+    if score > BOARD_WIN {
         score + ply as i32
-    } else if score < -WIN / 2 {
+    } else if score < -BOARD_WIN {
         score - ply as i32
     } else {
         score
@@ -152,9 +153,9 @@ pub(super) fn to_table(score: i32, ply: u32) -> i32 {
 /// A table score as the search counts it at a node `ply` plies from the
 /// root: the inverse of [`to_table`].
 pub(super) fn from_table(score: i32, ply: u32) -> i32 {
-    if score > WIN / 2 {
+    if score > BOARD_WIN {
         score - ply as i32
-    } else if score < -WIN / 2 {
+    } else if score < -BOARD_WIN {
         score + ply as i32
     } else {
         score

@@ -9,18 +9,18 @@
 //! or a thread starts is an entry point of the kernel: the AVX2 kernel
 //! compiles it with the features, the portable one without.
 
-use super::split::{Job, Shared};
-use super::Solver;
+use super::split::{Job, SolveShared};
+use super::SolveThread;
 use crate::games::othello::bitboard;
 
 /// A copy of the search: its move generator and flips, and its entry
-/// points, each [`Solver`]'s function of the same name plus `_body`,
+/// points, each [`SolveThread`]'s function of the same name plus `_body`,
 /// compiled for this copy's CPU.
 ///
 /// # Safety
 ///
 /// The entry points may only be called where [`Kernel::available`] holds.
-/// [`Solver::new`] checks it, so a solver of this kernel proves it.
+/// [`SolveThread::new`] checks it, so a solver of this kernel proves it.
 pub(super) trait Kernel: Sized {
     /// Whether this CPU runs this copy.
     fn available() -> bool;
@@ -29,20 +29,20 @@ pub(super) trait Kernel: Sized {
     /// The discs of `o` that a move of `p`'s owner on `sq` flips.
     fn flips(p: u64, o: u64, sq: usize) -> u64;
 
-    unsafe fn root(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)>;
-    unsafe fn root_every(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<Vec<(u8, i32)>>;
-    unsafe fn search(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32;
+    unsafe fn root(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)>;
+    unsafe fn root_every(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<Vec<(u8, i32)>>;
+    unsafe fn search(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32;
     #[allow(clippy::too_many_arguments)]
-    unsafe fn shallow(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
-    unsafe fn eval_search(s: &Solver<'_, '_, Self>, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
-    unsafe fn last_n(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32;
+    unsafe fn shallow(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
+    unsafe fn eval_search(s: &SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
+    unsafe fn last_n(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32;
     #[allow(clippy::too_many_arguments)]
-    unsafe fn last2(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32;
-    unsafe fn last3(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32;
-    unsafe fn last4(s: &mut Solver<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
-    unsafe fn helper(shared: &Shared);
-    /// Also: `job` as [`Solver::join`] asks.
-    unsafe fn join(shared: &Shared, job: *const Job);
+    unsafe fn last2(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32;
+    unsafe fn last3(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32;
+    unsafe fn last4(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
+    unsafe fn helper(shared: &SolveShared);
+    /// Also: `job` as [`SolveThread::join`] asks.
+    unsafe fn join(shared: &SolveShared, job: *const Job);
 }
 
 /// The portable copy.
@@ -57,13 +57,13 @@ pub(super) struct Avx2;
 macro_rules! entry_points {
     ($(#[$features:meta])*) => {
         $(#[$features])*
-        unsafe fn root(s: &mut Solver<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)> {
+        unsafe fn root(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)> {
             s.root_body(p, o)
         }
 
         $(#[$features])*
         unsafe fn root_every(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
         ) -> Option<Vec<(u8, i32)>> {
@@ -72,7 +72,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn search(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             mob: u64,
@@ -85,7 +85,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn shallow(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             mob: u64,
@@ -99,7 +99,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn eval_search(
-            s: &Solver<'_, '_, Self>,
+            s: &SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             mob: u64,
@@ -112,7 +112,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn last_n(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             alpha: i32,
@@ -125,7 +125,7 @@ macro_rules! entry_points {
         #[allow(clippy::too_many_arguments)]
         $(#[$features])*
         unsafe fn last2(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             alpha: i32,
@@ -139,7 +139,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn last3(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             alpha: i32,
@@ -152,7 +152,7 @@ macro_rules! entry_points {
 
         $(#[$features])*
         unsafe fn last4(
-            s: &mut Solver<'_, '_, Self>,
+            s: &mut SolveThread<'_, '_, Self>,
             p: u64,
             o: u64,
             alpha: i32,
@@ -164,14 +164,14 @@ macro_rules! entry_points {
         }
 
         $(#[$features])*
-        unsafe fn helper(shared: &Shared) {
-            Solver::<Self>::helper_body(shared)
+        unsafe fn helper(shared: &SolveShared) {
+            SolveThread::<Self>::helper_body(shared)
         }
 
         $(#[$features])*
-        unsafe fn join(shared: &Shared, job: *const Job) {
+        unsafe fn join(shared: &SolveShared, job: *const Job) {
             // SAFETY: the caller's promise, passed on.
-            unsafe { Solver::<Self>::join_body(shared, job) }
+            unsafe { SolveThread::<Self>::join_body(shared, job) }
         }
     };
 }
@@ -218,59 +218,59 @@ impl Kernel for Avx2 {
 
 /// The entry points as the search calls them.
 // SAFETY (every block below): `self` is a solver of kernel `K`, which
-// `Solver::new` makes only where `K::available()` holds.
-impl<K: Kernel> Solver<'_, '_, K> {
+// `SolveThread::new` makes only where `K::available()` holds.
+impl<K: Kernel> SolveThread<'_, '_, K> {
     /// The best move and exact score at the root, `None` if stopped.
     #[inline(always)]
     pub(super) fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
         unsafe { K::root(self, p, o) }
     }
 
-    /// See [`Solver::root_every_body`].
+    /// See [`SolveThread::root_every_body`].
     #[inline(always)]
     pub(super) fn root_every(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
         unsafe { K::root_every(self, p, o) }
     }
 
-    /// See [`Solver::search_body`].
+    /// See [`SolveThread::search_body`].
     #[inline(always)]
     pub(super) fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         unsafe { K::search(self, p, o, mob, alpha, beta, n) }
     }
 
-    /// See [`Solver::shallow_body`].
+    /// See [`SolveThread::shallow_body`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn shallow(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
         unsafe { K::shallow(self, p, o, mob, alpha, beta, n, parity) }
     }
 
-    /// See [`Solver::eval_search_body`].
+    /// See [`SolveThread::eval_search_body`].
     #[inline(always)]
     pub(super) fn eval_search(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         unsafe { K::eval_search(self, p, o, mob, depth, alpha, beta) }
     }
 
-    /// See [`Solver::last_n_body`].
+    /// See [`SolveThread::last_n_body`].
     #[inline(always)]
     pub(super) fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         unsafe { K::last_n(self, p, o, alpha, beta, n) }
     }
 
-    /// See [`Solver::last2_body`].
+    /// See [`SolveThread::last2_body`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
         unsafe { K::last2(self, p, o, alpha, beta, a, b, passed) }
     }
 
-    /// See [`Solver::last3_body`].
+    /// See [`SolveThread::last3_body`].
     #[inline(always)]
     pub(super) fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
         unsafe { K::last3(self, p, o, alpha, beta, sq, passed) }
     }
 
-    /// See [`Solver::last4_body`].
+    /// See [`SolveThread::last4_body`].
     #[inline(always)]
     pub(super) fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
         unsafe { K::last4(self, p, o, alpha, beta, sq, passed) }

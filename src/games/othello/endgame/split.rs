@@ -7,13 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use super::kernel::Kernel;
 use super::table::SeqlockTable;
-use super::{Child, Root, Solver, solve_root};
+use super::{Child, Root, SolveThread, solve_root};
 use crate::control::Control;
 use crate::games::othello::pattern::Weights;
 
 /// What the threads of one solve share: the table, the control, the
 /// split on offer to a waiting thread and the count of those waiting.
-pub(super) struct Shared<'s, 'a> {
+pub(super) struct SolveShared<'s, 'a> {
     pub(super) table: SeqlockTable<'s>,
     pub(super) control: &'s Control<'a>,
     /// Threads waiting for work: helpers between splits, and threads
@@ -32,7 +32,7 @@ pub(super) struct Shared<'s, 'a> {
     pub(super) weights: Option<&'static Weights>,
 }
 
-impl Shared<'_, '_> {
+impl SolveShared<'_, '_> {
     /// The split on offer, taken (null if none).
     #[inline]
     fn take(&self) -> *const Job {
@@ -110,7 +110,7 @@ pub(super) const YOUNG_BROTHERS: usize = 2;
 pub(super) fn solve_shared<K: Kernel>(
     p: u64,
     o: u64,
-    shared: &Shared,
+    shared: &SolveShared,
     what: Root,
 ) -> Option<(Vec<(u8, i32)>, u64)> {
     if !K::available() {
@@ -130,7 +130,7 @@ pub(super) fn solve_shared<K: Kernel>(
     })
 }
 
-impl<K: Kernel> Solver<'_, '_, K> {
+impl<K: Kernel> SolveThread<'_, '_, K> {
     /// Offers the children `rest` of a node to a waiting thread and
     /// searches them with it; `first` is the best score and move of the
     /// children searched so far. `None` if another split is on offer.
@@ -183,7 +183,7 @@ impl<K: Kernel> Solver<'_, '_, K> {
             while !job.done.load(Ordering::Acquire) {
                 let other = shared.take();
                 if other.is_null() {
-                    Shared::pause(&mut spins);
+                    SolveShared::pause(&mut spins);
                 } else {
                     shared.waiting.fetch_sub(1, Ordering::Relaxed);
                     // SAFETY: a taken job stays alive until its `done` is
@@ -205,13 +205,13 @@ impl<K: Kernel> Solver<'_, '_, K> {
 
     /// A helper thread: joins the splits on offer until the solve is over.
     #[inline(always)]
-    pub(super) fn helper_body(shared: &Shared) {
+    pub(super) fn helper_body(shared: &SolveShared) {
         shared.waiting.fetch_add(1, Ordering::Relaxed);
         let mut spins = 0;
         while !shared.finished.load(Ordering::Relaxed) {
             let job = shared.take();
             if job.is_null() {
-                Shared::pause(&mut spins);
+                SolveShared::pause(&mut spins);
                 continue;
             }
             shared.waiting.fetch_sub(1, Ordering::Relaxed);
@@ -230,13 +230,13 @@ impl<K: Kernel> Solver<'_, '_, K> {
     /// `job` was taken from the offer (by this thread alone) and not yet
     /// let go: its owner keeps it alive until `done` is set.
     #[inline(always)]
-    pub(super) unsafe fn join_body(shared: &Shared, job: *const Job) {
+    pub(super) unsafe fn join_body(shared: &SolveShared, job: *const Job) {
         // SAFETY: alive until `done` is set below (the caller's promise).
         let job = unsafe { &*job };
         // SAFETY: `rest` and `len` describe the owner's child list, alive
         // as long as the job.
         let rest = unsafe { std::slice::from_raw_parts(job.rest, job.len) };
-        let mut helper = Solver::<K>::new(shared, job.cutoffs.clone());
+        let mut helper = SolveThread::<K>::new(shared, job.cutoffs.clone());
         helper.work(&job.split, rest, job.alpha, job.beta, job.n);
         job.nodes.store(helper.nodes, Ordering::Relaxed);
         job.stopped.store(helper.stopped, Ordering::Relaxed);

@@ -2,6 +2,7 @@
 //! the whole position (a hit is never a collision), guarded by a sequence
 //! lock, kept from one solve to the next and cleared by a new generation.
 
+use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
@@ -78,6 +79,13 @@ pub(super) type Bucket = [u64; BUCKET_WORDS];
 /// two is kept). Its memory stays within the `hash` setting.
 static KEPT_TABLE: Mutex<Option<SolverTable>> = Mutex::new(None);
 
+thread_local! {
+    /// The table of this thread's last small solve of a search's node
+    /// ([`SolverTable::take_local`]): a search hands over many, on each of
+    /// its threads, which would queue on [`KEPT_TABLE`].
+    static LOCAL_TABLE: RefCell<Option<SolverTable>> = const { RefCell::new(None) };
+}
+
 /// The solver's transposition table and the generation of its live entries.
 pub(super) struct SolverTable {
     buckets: ZeroedTable<Bucket>,
@@ -88,14 +96,35 @@ impl SolverTable {
     /// A table of at least `2^bits` buckets and at most `max_bytes`, its
     /// entries all of older generations: the kept one if it fits, else a
     /// new zeroed one (which costs no time to create).
-    pub(super) fn take(bits: u32, max_bytes: usize) -> SolverTable {
-        let wanted = 1usize << bits;
+    ///
+    /// With `clear` false the kept table's entries stay (see
+    /// [`SolverTable::take_local`]).
+    pub(super) fn take(bits: u32, max_bytes: usize, clear: bool) -> SolverTable {
         let kept = KEPT_TABLE.lock().ok().and_then(|mut k| k.take());
+        SolverTable::reuse(kept, bits, max_bytes, clear)
+    }
+
+    /// [`SolverTable::take`] from this thread's own keep, its entries
+    /// kept: an entry is a bound on its position's exact value, true in
+    /// any solve, and a search hands over many nodes that share
+    /// positions (a null window, then the whole one; transpositions).
+    pub(super) fn take_local(bits: u32, max_bytes: usize) -> SolverTable {
+        let kept = LOCAL_TABLE.with(|k| k.borrow_mut().take());
+        SolverTable::reuse(kept, bits, max_bytes, false)
+    }
+
+    /// `kept` as a new solve's table if it fits (its entries of an older
+    /// generation if `clear`), else a new one.
+    fn reuse(kept: Option<SolverTable>, bits: u32, max_bytes: usize, clear: bool) -> SolverTable {
+        let wanted = 1usize << bits;
         if let Some(mut t) = kept
             && t.buckets.len() >= wanted
             && std::mem::size_of_val(&*t.buckets)
                 <= max_bytes.max(wanted * std::mem::size_of::<Bucket>())
         {
+            if !clear {
+                return t;
+            }
             t.generation = t.generation.wrapping_add(1);
             if t.generation == 0 {
                 // Every generation was used: start over from zero.
@@ -121,6 +150,20 @@ impl SolverTable {
         {
             *kept = Some(self);
         }
+    }
+
+    /// Keeps this table for this thread's next [`SolverTable::take_local`],
+    /// unless a larger one is kept.
+    pub(super) fn give_back_local(self) {
+        LOCAL_TABLE.with(|k| {
+            let mut kept = k.borrow_mut();
+            if kept
+                .as_ref()
+                .is_none_or(|t| t.buckets.len() <= self.buckets.len())
+            {
+                *kept = Some(self);
+            }
+        });
     }
 }
 
