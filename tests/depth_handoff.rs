@@ -86,12 +86,13 @@ fn a_depth_past_the_empties_answers_the_exact_margin() {
 #[test]
 fn solve_reach_zero_keeps_the_solver_out_of_the_search() {
     // 12 empties at depth 14: without the solver, alpha-beta searches to
-    // the end itself and reports a proven result as an evaluation's
-    // extreme, with no margin.
+    // the end itself and reports a proven result (the margin its line
+    // ends the game with), not the solver's exact one.
     let s = position(3, 48);
     assert!(!s.is_over());
     let r = search(&s, 14, 1, |set| set.solve_reach = 0);
-    assert_eq!((r.exact, r.kind), (None, ScoreKind::Eval));
+    assert_eq!(r.kind, ScoreKind::Proven);
     let r = search(&s, 14, 1, |_| {});
+    assert_eq!(r.kind, ScoreKind::Exact);
     assert!(r.exact.is_some());
 }
