@@ -9,7 +9,8 @@
 //! Adding a game is its file plus one line in the [`registry!`] list at
 //! the bottom of this file (the line declares the module too, and names
 //! the game's [`Extras`] if it has any: an exact solver, protocol
-//! conventions); the engine, the match runner, perft and the conformance
+//! conventions) and a [`Listing`] `LISTING` in its module (its GTP names,
+//! the options a page may set); the engine, the match runner, perft and the conformance
 //! suite (`tests/conformance.rs`) pick it up from there.
 
 pub mod cards;
@@ -18,7 +19,7 @@ use std::any::Any;
 
 use crate::extras::Extras;
 use crate::game::Game;
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// What the engine, the match runner or a tool builds from a game type.
 pub trait GameVisitor {
@@ -51,6 +52,53 @@ impl<G: Game> GameFamily for G {
     }
 }
 
+/// What a game's module declares for its registry line beyond the
+/// [`Game`] trait: how GTP tools and the page name and set it up.
+#[derive(Debug)]
+pub struct Listing {
+    /// The names GTP tools use (`list_games`, `set_game`), the first as
+    /// `list_games` prints it.
+    pub gtp_names: &'static [&'static str],
+    /// The options a page may set (never `seat`, `seed`, nor a file path
+    /// such as Othello's `weights`).
+    pub page_options: &'static [&'static str],
+}
+
+/// What a game is, asked of its type with given options: the facts the
+/// edges (the page, the protocols) decide by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTraits {
+    /// The number of seats.
+    pub seats: usize,
+    /// Two players, one's gain the other's loss (alpha-beta applies).
+    pub zero_sum: bool,
+    /// Every seat sees the whole state.
+    pub perfect_information: bool,
+    /// It has an exact solver, whose values are margins in the game's
+    /// own unit (Othello's discs).
+    pub solver: bool,
+    /// Its fixed board size, where GTP's `boardsize` may name it.
+    pub board_size: Option<u32>,
+}
+
+/// The registry's visitor that reads a game's [`GameTraits`].
+struct ReadTraits;
+
+impl GameVisitor for ReadTraits {
+    type Output = Result<GameTraits, OptionError>;
+    fn visit<G: Game>(self, options: &Options) -> Self::Output {
+        let seats = G::new_game(options)?.num_seats();
+        let extras = extras::<G>();
+        Ok(GameTraits {
+            seats,
+            zero_sum: G::TWO_PLAYER_ZERO_SUM && seats == 2,
+            perfect_information: G::PERFECT_INFORMATION,
+            solver: extras.solver.is_some(),
+            board_size: extras.board_size,
+        })
+    }
+}
+
 /// One registered game, described.
 #[derive(Debug)]
 pub struct GameEntry {
@@ -63,9 +111,39 @@ pub struct GameEntry {
     pub summary: &'static str,
     /// The options it accepts.
     pub options: &'static [OptionSpec],
+    /// The options a page may set ([`Listing::page_options`]).
+    pub page_options: &'static [&'static str],
 }
 
 impl GameEntry {
+    /// What the game is with option words `words` (seats, zero-sum,
+    /// perfect information, solver).
+    pub fn traits<S: AsRef<str>>(&'static self, words: &[S]) -> Result<GameTraits, OptionError> {
+        self.visit(words, ReadTraits)?
+    }
+
+    /// The numbers of players its `players` option allows, the default
+    /// first (just the game's own number where it has no such option).
+    pub fn player_counts(&'static self) -> Vec<usize> {
+        let Some(spec) = self.options.iter().find(|o| o.name == "players") else {
+            return self
+                .traits::<&str>(&[])
+                .map_or_else(|_| Vec::new(), |t| vec![t.seats]);
+        };
+        let mut counts: Vec<usize> = match spec.kind {
+            OptionKind::Int { min, max } => (min..=max)
+                .filter_map(|n| usize::try_from(n).ok())
+                .collect(),
+            OptionKind::Choice(words) => words.iter().filter_map(|w| w.parse().ok()).collect(),
+            _ => Vec::new(),
+        };
+        if let Some(i) = counts.iter().position(|n| n.to_string() == spec.default) {
+            let default = counts.remove(i);
+            counts.insert(0, default);
+        }
+        counts
+    }
+
     /// Parses `key=value` words against this game's options and calls
     /// `visitor` with the game type they select.
     pub fn visit<S: AsRef<str>, V: GameVisitor>(
@@ -93,15 +171,16 @@ impl GameEntry {
 /// module::CONST`), the descriptor list [`GAMES`], the name-to-type
 /// dispatch behind [`GameEntry::visit`] and the lookup [`extras`].
 macro_rules! registry {
-    ($($module:ident :: $type:ident $(with $extras:path)? => $gtp_names:expr),+ $(,)?) => {
+    ($($module:ident :: $type:ident $(with $extras:path)?),+ $(,)?) => {
         $(pub mod $module;)+
 
         /// Every game the engine plays, the default first.
         pub static GAMES: &[GameEntry] = &[$(GameEntry {
             name: <$module::$type as GameFamily>::NAME,
-            gtp_names: $gtp_names,
+            gtp_names: $module::LISTING.gtp_names,
             summary: <$module::$type as GameFamily>::SUMMARY,
             options: <$module::$type as GameFamily>::OPTIONS,
+            page_options: $module::LISTING.page_options,
         }),+];
 
         fn dispatch<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
@@ -128,11 +207,17 @@ macro_rules! registry {
 }
 
 registry! {
-    othello::Othello with othello::EXTRAS => &["Othello", "Reversi"],
-    quoridor::QuoridorFamily => &["Quoridor"],
-    hearts::Hearts => &["Hearts"],
-    wizard::Wizard => &["Wizard"],
-    ninetynine::NinetyNine => &["Ninety-Nine"],
+    othello::Othello with othello::EXTRAS,
+    quoridor::QuoridorFamily,
+    hearts::Hearts,
+    wizard::Wizard,
+    ninetynine::NinetyNine,
+}
+
+/// The default game (the first registered): what `tabula match` plays
+/// when no game is named.
+pub fn default_game() -> &'static GameEntry {
+    &GAMES[0]
 }
 
 /// The game registered under `name` (case-insensitive).

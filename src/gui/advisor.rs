@@ -77,9 +77,11 @@ impl Advisor {
         }
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
-        // Othello's values read as disc margins, as Othello programs
-        // show them.
-        let margins = game == "othello";
+        // A solved game's values read as margins in its own unit
+        // (Othello's discs), as its programs show them.
+        let margins = crate::games::find(game)
+            .and_then(|e| e.traits(words).ok())
+            .is_some_and(|t| t.solver);
         let thread = thread::Builder::new()
             .name("gui advisor".to_string())
             .spawn(move || advise(process, game_line, seat_name, rx, session, margins))

@@ -95,28 +95,6 @@ const ORPHAN_GRACE: Duration = Duration::from_secs(3);
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);
 
-/// The game options the page may set, per game (never `seat`, `seed`,
-/// nor a file path such as Othello's `weights`).
-fn page_options(game: &str) -> &'static [&'static str] {
-    match game {
-        // Othello's evaluation and ProbCut are engine settings now.
-        "othello" => &[],
-        "quoridor" => &["players", "size", "walls", "jumps", "max_plies"],
-        "hearts" => &[
-            "target",
-            "moon",
-            "qs_breaks_hearts",
-            "qs_lead",
-            "first_trick_points",
-            "hands",
-            "pass",
-        ],
-        "wizard" => &["players", "rounds", "hand", "no_even_bids"],
-        "ninetynine" => &["players", "tokens"],
-        _ => &[],
-    }
-}
-
 /// The searches that play a game, asked of the engine: the game's
 /// default player first (`default`: no search is set, so the engine plays
 /// its tuned default, e.g. Othello's alpha-beta with its endgame solver),
@@ -464,18 +442,31 @@ impl Server {
             .num("max_movetime", self.max_movetime)
             .raw("searches", {
                 // Each game, and each number of players where the searches
-                // differ with it (4-player Quoridor is not zero-sum).
+                // differ with it (4-player Quoridor is not zero-sum): the
+                // game's name, and its name with the number of players.
                 let mut o = Object::new();
-                for (key, game, words) in [
-                    ("othello", "othello", vec![]),
-                    ("quoridor", "quoridor", vec![]),
-                    ("quoridor4", "quoridor", vec!["players=4".to_string()]),
-                    ("hearts", "hearts", vec![]),
-                    ("wizard", "wizard", vec![]),
-                    ("ninetynine", "ninetynine", vec![]),
-                ] {
-                    if let Ok(s) = Searches::of(game, &words) {
-                        o = o.raw(key, s.json());
+                for entry in crate::games::GAMES {
+                    let counts = entry.player_counts();
+                    let mut first: Option<String> = None;
+                    for n in counts {
+                        let words = match &first {
+                            None => vec![],
+                            Some(_) => vec![format!("players={n}")],
+                        };
+                        let Ok(s) = Searches::of(entry.name, &words) else {
+                            continue;
+                        };
+                        let json = s.json();
+                        match &first {
+                            None => {
+                                o = o.raw(entry.name, json.clone());
+                                first = Some(json);
+                            }
+                            Some(f) if *f != json => {
+                                o = o.raw(&format!("{}{n}", entry.name), json);
+                            }
+                            Some(_) => {}
+                        }
                     }
                 }
                 o.end()
@@ -499,7 +490,7 @@ impl Server {
             )
         })?;
         let game = entry.name.to_string();
-        let allowed = page_options(&game);
+        let allowed = entry.page_options;
         let mut words = Vec::new();
         for (k, v) in &request.query {
             if k != "opt" || v.is_empty() {

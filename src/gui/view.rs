@@ -147,7 +147,7 @@ fn view_of<G: Game>(state: &G, observer: Option<Seat>) -> String {
     if let Some(o) = any.downcast_ref::<Othello>() {
         let (black, white) = o.disc_counts();
         return Object::new()
-            .str("kind", "othello")
+            .str("kind", Othello::NAME)
             .opt("position", o.position_text().map(|p| json::string(&p)))
             .raw("discs", json::numbers([black, white]))
             .end();
@@ -160,7 +160,7 @@ fn view_of<G: Game>(state: &G, observer: Option<Seat>) -> String {
 
 fn quoridor_view<const P: usize>(q: &QuoridorGame<P>) -> String {
     Object::new()
-        .str("kind", "quoridor")
+        .str("kind", QuoridorGame::<P>::NAME)
         .num("size", q.size())
         .num("players", q.players())
         .num("jumps", q.jumps())
@@ -205,7 +205,7 @@ fn hearts_view(h: &Hearts, observer: Option<Seat>) -> String {
         }
     }));
     Object::new()
-        .str("kind", "hearts")
+        .str("kind", Hearts::NAME)
         .str("phase", phase)
         .num("hand_no", h.hand_number() + 1)
         .str("pass", pass)
@@ -256,7 +256,7 @@ fn wizard_view(w: &Wizard, observer: Option<Seat>) -> String {
         wizard::Phase::Over => "over",
     };
     Object::new()
-        .str("kind", "wizard")
+        .str("kind", Wizard::NAME)
         .str("phase", phase)
         .num("round", w.round() + 1)
         .num("rounds", w.config().rounds)
@@ -290,7 +290,7 @@ fn ninetynine_view(g: &NinetyNine, observer: Option<Seat>) -> String {
         ninetynine::Phase::Over => "over",
     };
     Object::new()
-        .str("kind", "ninetynine")
+        .str("kind", NinetyNine::NAME)
         .str("phase", phase)
         .num("hand_no", g.hand_number() + 1)
         .num("dealer", g.dealer())

@@ -131,9 +131,9 @@ impl<W: Write + Send> Dialect<W> for Session {
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
 /// search is alpha-beta unless another than the default was set.
 fn enter(engine: &mut Engine) -> Result<(), String> {
-    if engine.game().name() != "othello" {
+    if engine.game().name() != crate::games::othello::NAME {
         engine
-            .load_game("othello", &[])
+            .load_game(crate::games::othello::NAME, &[])
             .map_err(|e| e.to_string())?;
     }
     if engine.settings().search == Settings::default().search {
@@ -441,7 +441,7 @@ pub fn parse_ggf(text: &str) -> Result<Replay, String> {
         let value = &rest[open + 1..close];
         rest = &rest[close + 1..];
         match key {
-            "GM" if !value.eq_ignore_ascii_case("othello") => {
+            "GM" if !value.eq_ignore_ascii_case(crate::games::othello::NAME) => {
                 return Err(format!("tabula plays Othello, not '{value}'"));
             }
             "TY" if value.trim() != "8" && !value.trim().is_empty() => {

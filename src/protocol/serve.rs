@@ -381,6 +381,6 @@ pub fn win_scale(engine: &Engine) -> f64 {
     engine
         .settings()
         .eval_win_scale
-        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
+        .or_else(|| Settings::for_game(crate::games::othello::NAME, 2, &[]).eval_win_scale)
         .unwrap_or(1.0)
 }
