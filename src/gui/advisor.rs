@@ -13,12 +13,12 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::json::{self, Object};
-use super::session::Session;
+use super::page_game::PageGame;
 use crate::arena::config::EngineSpec;
 use crate::arena::info::{InfoLine, parse_info};
 use crate::arena::process::EngineProcess;
 use crate::game::Seat;
+use crate::json::{self, Object};
 
 /// One analysis call: short, so that a move of the person or a new
 /// position never waits long for the engine.
@@ -51,7 +51,7 @@ impl Advisor {
         person: Seat,
         seat_name: &str,
         perfect: bool,
-        session: Arc<Session>,
+        session: Arc<PageGame>,
     ) -> Option<Advisor> {
         let mut process = match EngineProcess::spawn(&spec.launch, "advisor", None) {
             Ok(p) => p,
@@ -122,7 +122,7 @@ fn advise(
     game_line: String,
     seat: String,
     notes: Receiver<Note>,
-    session: Arc<Session>,
+    session: Arc<PageGame>,
     margins: bool,
 ) {
     let timeout = Duration::from_secs(10);

@@ -12,11 +12,11 @@
 
 pub mod access;
 mod advisor;
+mod error;
 pub mod http;
-pub use crate::json;
 pub mod limits;
+mod page_game;
 pub mod replay;
-mod session;
 pub mod view;
 
 use std::collections::HashMap;
@@ -29,15 +29,16 @@ use std::time::{Duration, Instant};
 
 use rand::RngCore;
 
+pub use self::error::PageError;
 use self::http::{HttpRequest, Response};
-use self::json::Object;
-use self::session::{GameConfig, SeatEngine, Session};
+use self::page_game::{GameConfig, PageGame, SeatEngine};
 use crate::arena::EngineWords;
 use crate::arena::config::{EngineSpec, Proto};
 use crate::engine::searchers;
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::Game;
 use crate::games::GameVisitor;
+use crate::json::{self, Object};
 use crate::options::Options;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -119,7 +120,7 @@ impl GameVisitor for SeatCount {
 
 impl Searches {
     /// The searches for game `name` with option words `words`.
-    fn of(name: &str, words: &[String]) -> Result<Searches, String> {
+    fn of(name: &str, words: &[String]) -> Result<Searches, PageError> {
         struct Fits;
         impl GameVisitor for Fits {
             type Output = Vec<SearchKind>;
@@ -140,9 +141,10 @@ impl Searches {
                     .collect()
             }
         }
-        let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
-        let seats = entry.visit(words, SeatCount).map_err(|e| e.to_string())?;
-        let fits = entry.visit(words, Fits).map_err(|e| e.to_string())?;
+        let entry =
+            crate::games::find(name).ok_or_else(|| PageError::NotRegistered(name.to_string()))?;
+        let seats = entry.visit(words, SeatCount)?;
+        let fits = entry.visit(words, Fits)?;
         let default = Settings::for_game(entry.name, seats, &[]).search;
         let mut offered = vec!["default".to_string()];
         offered.extend(fits.iter().map(|k| k.name().to_string()));
@@ -172,7 +174,7 @@ pub struct Server {
     engines: Vec<EngineSpec>,
     max_movetime: u64,
     max_games: usize,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    sessions: Mutex<HashMap<String, Arc<PageGame>>>,
     stop: Arc<AtomicBool>,
     limits: Arc<limits::Limits>,
 }
@@ -223,7 +225,7 @@ impl Server {
         Arc::clone(&self.stop)
     }
 
-    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<PageGame>>> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -264,7 +266,7 @@ impl Server {
             }
         }
         let _ = reaper.join();
-        let all: Vec<Arc<Session>> = self.sessions().drain().map(|(_, s)| s).collect();
+        let all: Vec<Arc<PageGame>> = self.sessions().drain().map(|(_, s)| s).collect();
         for s in &all {
             s.close();
         }
@@ -284,7 +286,7 @@ impl Server {
             let mut gone = Vec::new();
             self.sessions().retain(|_, s| {
                 let st = s.lock();
-                let orphan = st.watchers == 0
+                let orphan = st.streams == 0
                     && st.last_seen.elapsed()
                         > if st.connected_once {
                             ORPHAN_GRACE
@@ -333,7 +335,7 @@ impl Server {
         let _ = response.send(&mut stream);
     }
 
-    fn session(&self, request: &HttpRequest) -> Result<Arc<Session>, Response> {
+    fn session(&self, request: &HttpRequest) -> Result<Arc<PageGame>, Response> {
         let id = request
             .param("s")
             .ok_or_else(|| Response::error(400, "no session given"))?;
@@ -357,7 +359,7 @@ impl Server {
             ("GET", "/api/setup") => Response::json(self.setup_json()),
             (_, "/api/new") if post => match self.new_session(request) {
                 Ok(id) => Response::json(Object::new().str("session", &id).end()),
-                Err(e) => Response::error(400, &e),
+                Err(e) => Response::error(400, &e.to_string()),
             },
             (_, "/api/move") if post => {
                 let session = match self.session(request) {
@@ -372,13 +374,13 @@ impl Server {
                 }
                 match session.play(mv) {
                     Ok(()) => Response::json("{\"ok\":true}".to_string()),
-                    Err(e) => Response::error(409, &e),
+                    Err(e) => Response::error(409, &e.to_string()),
                 }
             }
             (_, "/api/undo") if post => match self.session(request) {
                 Ok(s) => match s.undo() {
                     Ok(()) => Response::json("{\"ok\":true}".to_string()),
-                    Err(e) => Response::error(409, &e),
+                    Err(e) => Response::error(409, &e.to_string()),
                 },
                 Err(r) => r,
             },
@@ -475,20 +477,12 @@ impl Server {
     }
 
     /// Reads the page's choices and starts a session.
-    fn new_session(&self, request: &HttpRequest) -> Result<String, String> {
+    fn new_session(&self, request: &HttpRequest) -> Result<String, PageError> {
         if self.sessions().len() >= self.max_games {
-            return Err(format!(
-                "{} games are running already (the server's --max-games)",
-                self.max_games
-            ));
+            return Err(PageError::TooManyGames(self.max_games));
         }
         let game = request.param("game").unwrap_or("").to_ascii_lowercase();
-        let entry = crate::games::find(&game).ok_or_else(|| {
-            format!(
-                "unknown game '{game}'; games: {}",
-                crate::games::names().join(", ")
-            )
-        })?;
+        let entry = crate::games::find(&game).ok_or(PageError::UnknownGame(game))?;
         let game = entry.name.to_string();
         let allowed = entry.page_options;
         let mut words = Vec::new();
@@ -498,14 +492,14 @@ impl Server {
             }
             let key = v.split('=').next().unwrap_or("");
             if !v.contains('=') || !allowed.contains(&key) {
-                return Err(format!(
-                    "option '{v}' is not offered here; options: {}",
-                    allowed.join(", ")
-                ));
+                return Err(PageError::OptionNotOffered {
+                    word: v.clone(),
+                    offered: allowed,
+                });
             }
             words.push(v.clone());
         }
-        let prototype = crate::arena::referee_by_name(&game, &words).map_err(|e| e.to_string())?;
+        let prototype = crate::arena::referee_by_name(&game, &words).map_err(PageError::Setup)?;
         let seats = prototype.num_seats();
         let person = match request.param("you").unwrap_or("0") {
             "none" => None,
@@ -513,7 +507,7 @@ impl Server {
                 s.parse::<usize>()
                     .ok()
                     .filter(|&s| s < seats)
-                    .ok_or_else(|| format!("your seat must be 0..{} or none", seats - 1))?,
+                    .ok_or(PageError::BadSeat { seats })?,
             ),
         };
         let searches = Searches::of(&game, &words)?;
@@ -530,18 +524,17 @@ impl Server {
                 .parse::<usize>()
                 .ok()
                 .filter(|&e| e < self.engines.len())
-                .ok_or_else(|| {
-                    format!(
-                        "engine{s} must be an engine number 0..{}",
-                        self.engines.len() - 1
-                    )
+                .ok_or(PageError::BadEngine {
+                    seat: s,
+                    engines: self.engines.len(),
                 })?;
             let search = request.param(&format!("search{s}")).unwrap_or("default");
             if !offered.iter().any(|o| o == search) {
-                return Err(format!(
-                    "search '{search}' does not play {game} here; searches: {}",
-                    offered.join(", ")
-                ));
+                return Err(PageError::SearchNotOffered {
+                    search: search.to_string(),
+                    game: game.clone(),
+                    offered: offered.clone(),
+                });
             }
             let ms = request
                 .param(&format!("ms{s}"))
@@ -549,7 +542,9 @@ impl Server {
                 .parse::<u64>()
                 .ok()
                 .filter(|&ms| (10..=self.max_movetime).contains(&ms))
-                .ok_or_else(|| format!("move time must be 10..{} ms", self.max_movetime))?;
+                .ok_or(PageError::BadMoveTime {
+                    most: self.max_movetime,
+                })?;
             let mut spec = self.engines[engine].clone();
             let label = match spec.proto {
                 Proto::Tabula => {
@@ -569,11 +564,10 @@ impl Server {
                     // past the server's --max-movetime (rounded down).
                     let most = self.max_movetime / 1000 * 1000;
                     if most == 0 {
-                        return Err(format!(
-                            "{} speaks plain GTP, whose time is whole seconds: \
-                             this server's --max-movetime ({} ms) is under one",
-                            spec.name, self.max_movetime
-                        ));
+                        return Err(PageError::WholeSeconds {
+                            engine: spec.name.clone(),
+                            most: self.max_movetime,
+                        });
                     }
                     let ms = (ms.div_ceil(1000) * 1000).min(most);
                     spec.limits.movetime = Some(ms);
@@ -612,7 +606,7 @@ impl Server {
             advisor,
             person_name,
         };
-        let session = Session::start(config, rand::rngs::OsRng.next_u64())?;
+        let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
         let mut id = [0u8; 16];
         rand::rngs::OsRng.fill_bytes(&mut id);
         let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
@@ -636,7 +630,7 @@ impl Server {
         let _ = http::send_event(&mut stream, "{\"type\":\"reset\"}");
         {
             let mut s = session.lock();
-            s.watchers += 1;
+            s.streams += 1;
             s.connected_once = true;
         }
         let mut sent = 0;
@@ -669,7 +663,7 @@ impl Server {
             }
         }
         let mut s = session.lock();
-        s.watchers = s.watchers.saturating_sub(1);
+        s.streams = s.streams.saturating_sub(1);
         s.last_seen = Instant::now();
     }
 }

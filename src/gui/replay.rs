@@ -1,9 +1,9 @@
 //! Replay of a `tabula match` record: every step of one game, with the
 //! full table (a record is public once played).
 
-use super::json::{self, Object};
 use super::view::mirror;
 use crate::arena::record::{Ending, MatchRecord};
+use crate::json::{self, Object};
 
 /// The most steps of one game replayed.
 const MAX_STEPS: usize = 20_000;
@@ -50,7 +50,7 @@ pub fn replay_window(
         .find(|g| g.number == number)
         .or_else(|| record.games.first())
         .ok_or("the record holds no game")?;
-    let mut view = mirror(&record.game, &record.options, None, true)?;
+    let mut view = mirror(&record.game, &record.options, None, true).map_err(|e| e.to_string())?;
     let mut steps = Vec::new();
     let mut bytes = 0;
     let mut total = 0;

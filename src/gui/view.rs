@@ -8,7 +8,7 @@
 
 use std::any::Any;
 
-use super::json::{self, Object};
+use super::error::PageError;
 use crate::game::{Game, MoveError, Seat, Turn};
 use crate::games::GameVisitor;
 use crate::games::cards::{Card, CardSet};
@@ -17,6 +17,7 @@ use crate::games::ninetynine::{self, NinetyNine};
 use crate::games::othello::Othello;
 use crate::games::quoridor::QuoridorGame;
 use crate::games::wizard::{self, Wizard};
+use crate::json::{self, Object};
 use crate::options::{OptionError, Options};
 use crate::played::Played;
 
@@ -90,8 +91,9 @@ pub fn mirror(
     words: &[String],
     seat: Option<Seat>,
     perfect: bool,
-) -> Result<Box<dyn Mirror>, String> {
-    let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
+) -> Result<Box<dyn Mirror>, PageError> {
+    let entry =
+        crate::games::find(name).ok_or_else(|| PageError::NotRegistered(name.to_string()))?;
     let mut words = words.to_vec();
     let observer = match seat {
         Some(s) if !perfect => {
@@ -102,7 +104,7 @@ pub fn mirror(
     };
     match entry.visit(&words, OpenMirror { observer }) {
         Ok(Ok(m)) => Ok(m),
-        Ok(Err(e)) | Err(e) => Err(e.to_string()),
+        Ok(Err(e)) | Err(e) => Err(PageError::Options(e)),
     }
 }
 
