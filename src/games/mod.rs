@@ -22,9 +22,11 @@ use crate::game::Game;
 use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// What the engine, the match runner or a tool builds from a game type.
-pub trait GameVisitor {
+/// `'static`, so that a game added at run time ([`add`]) can be handed
+/// the visitor through `Any`.
+pub trait GameVisitor: 'static {
     /// What it builds.
-    type Output;
+    type Output: 'static;
     /// Builds it for game `G`, opened with the validated `options`.
     fn visit<G: Game>(self, options: &Options) -> Self::Output;
 }
@@ -82,7 +84,7 @@ pub struct GameTraits {
 }
 
 /// The registry's visitor that reads a game's [`GameTraits`].
-struct ReadTraits;
+pub struct ReadTraits;
 
 impl GameVisitor for ReadTraits {
     type Output = Result<GameTraits, OptionError>;
@@ -187,7 +189,7 @@ macro_rules! registry {
             $(if name == <$module::$type as GameFamily>::NAME {
                 return Some(<$module::$type as GameFamily>::visit(options, visitor));
             })+
-            None
+            dispatch_added(name, options, visitor)
         }
 
         /// The extras game type `G` declares on its registry line
@@ -220,9 +222,88 @@ pub fn default_game() -> &'static GameEntry {
     &GAMES[0]
 }
 
+/// A game added at run time, its type reached through `Any`: it calls
+/// the visitor in the box (one of the crate's, which it downcasts) with
+/// the game's type and boxes what it builds; `None` for a visitor it does
+/// not serve. `crate::outside::register` builds one for a game type.
+pub type ErasedVisit = fn(&Options, Box<dyn Any>) -> Option<Box<dyn Any>>;
+
+/// A game added at run time: its entry, and how to reach its type.
+struct Added {
+    entry: &'static GameEntry,
+    visit: ErasedVisit,
+}
+
+/// The games added at run time ([`add`]), after [`GAMES`].
+static ADDED: std::sync::RwLock<Vec<Added>> = std::sync::RwLock::new(Vec::new());
+
+fn added() -> std::sync::RwLockReadGuard<'static, Vec<Added>> {
+    ADDED.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a game could not be added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddError(pub String);
+
+impl std::fmt::Display for AddError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a game named '{}' is registered already", self.0)
+    }
+}
+
+impl std::error::Error for AddError {}
+
+/// Adds a game at run time (a game defined outside the crate, e.g. in a
+/// test): `entry` describes it, `visit` reaches its type. Every edge that
+/// asks the registry (the engine and its protocols, the match runner, the
+/// page) serves it from then on.
+pub fn add(entry: GameEntry, visit: ErasedVisit) -> Result<&'static GameEntry, AddError> {
+    let mut list = ADDED.write().unwrap_or_else(|e| e.into_inner());
+    if GAMES
+        .iter()
+        .chain(list.iter().map(|a| a.entry))
+        .any(|g| g.name.eq_ignore_ascii_case(entry.name))
+    {
+        return Err(AddError(entry.name.to_string()));
+    }
+    let entry: &'static GameEntry = Box::leak(Box::new(entry));
+    list.push(Added { entry, visit });
+    Ok(entry)
+}
+
+/// Every game: the registered ones ([`GAMES`], the default first), then
+/// those added at run time.
+pub fn all() -> Vec<&'static GameEntry> {
+    GAMES
+        .iter()
+        .chain(added().iter().map(|a| a.entry))
+        .collect()
+}
+
+/// The entry of game type `G`, described by its [`Game`] consts and its
+/// `listing` (for [`add`]).
+pub fn entry_of<G: Game>(listing: &Listing) -> GameEntry {
+    GameEntry {
+        name: G::NAME,
+        gtp_names: listing.gtp_names,
+        summary: G::SUMMARY,
+        options: G::OPTIONS,
+        page_options: listing.page_options,
+    }
+}
+
+/// Calls `visitor` with the type of the game added under `name`.
+fn dispatch_added<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
+    let visit = added().iter().find(|a| a.entry.name == name)?.visit;
+    let out = visit(options, Box::new(visitor))?;
+    out.downcast::<V::Output>().ok().map(|b| *b)
+}
+
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {
-    GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+    all()
+        .into_iter()
+        .find(|g| g.name.eq_ignore_ascii_case(name))
 }
 
 /// The game a GTP tool names with `set_game`: its registry name or any of
@@ -231,12 +312,12 @@ pub fn find(name: &str) -> Option<&'static GameEntry> {
 pub fn find_gtp(name: &str) -> Option<&'static GameEntry> {
     let plain = |s: &str| s.replace('-', "").to_ascii_lowercase();
     let wanted = plain(name);
-    GAMES
-        .iter()
+    all()
+        .into_iter()
         .find(|g| plain(g.name) == wanted || g.gtp_names.iter().any(|n| plain(n) == wanted))
 }
 
 /// The names of all games, for error messages.
 pub fn names() -> Vec<&'static str> {
-    GAMES.iter().map(|g| g.name).collect()
+    all().iter().map(|g| g.name).collect()
 }

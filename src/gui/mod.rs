@@ -108,8 +108,30 @@ struct Searches {
     offered: Vec<String>,
 }
 
+/// The registry's visitor that lists the searches that fit a game.
+pub(crate) struct Fits;
+impl GameVisitor for Fits {
+    type Output = Vec<SearchKind>;
+    fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
+        let seats = G::new_game(options).map_or(2, |g| g.num_seats());
+        // `solve` is the exact solver, a tool rather than a
+        // player (where it cannot solve it plays the rule move).
+        SearchKind::ALL
+            .into_iter()
+            .filter(|&k| k != SearchKind::Solve)
+            .filter(|&k| {
+                let settings = Settings {
+                    search: k,
+                    ..Settings::default()
+                };
+                searchers::search_fits::<G>(&settings, seats).is_ok()
+            })
+            .collect()
+    }
+}
+
 /// The registry's visitor that counts a game's seats.
-struct SeatCount;
+pub(crate) struct SeatCount;
 
 impl GameVisitor for SeatCount {
     type Output = usize;
@@ -121,26 +143,6 @@ impl GameVisitor for SeatCount {
 impl Searches {
     /// The searches for game `name` with option words `words`.
     fn of(name: &str, words: &[String]) -> Result<Searches, PageError> {
-        struct Fits;
-        impl GameVisitor for Fits {
-            type Output = Vec<SearchKind>;
-            fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
-                let seats = G::new_game(options).map_or(2, |g| g.num_seats());
-                // `solve` is the exact solver, a tool rather than a
-                // player (where it cannot solve it plays the rule move).
-                SearchKind::ALL
-                    .into_iter()
-                    .filter(|&k| k != SearchKind::Solve)
-                    .filter(|&k| {
-                        let settings = Settings {
-                            search: k,
-                            ..Settings::default()
-                        };
-                        searchers::search_fits::<G>(&settings, seats).is_ok()
-                    })
-                    .collect()
-            }
-        }
         let entry =
             crate::games::find(name).ok_or_else(|| PageError::NotRegistered(name.to_string()))?;
         let seats = entry.visit(words, SeatCount)?;
@@ -447,7 +449,7 @@ impl Server {
                 // differ with it (4-player Quoridor is not zero-sum): the
                 // game's name, and its name with the number of players.
                 let mut o = Object::new();
-                for entry in crate::games::GAMES {
+                for entry in crate::games::all() {
                     let counts = entry.player_counts();
                     let mut first: Option<String> = None;
                     for n in counts {
