@@ -318,8 +318,8 @@ impl Server {
         };
         let granted = match self.access.check(&request) {
             Ok(g) => g,
-            Err(message) => {
-                let _ = Response::error(403, &message).send(&mut stream);
+            Err(refused) => {
+                let _ = Response::error(403, &refused.to_string()).send(&mut stream);
                 return;
             }
         };
@@ -427,7 +427,7 @@ impl Server {
                     .unwrap_or(0);
                 match replay::replay_window(&text, game, from, MAX_REPLY) {
                     Ok(j) => Response::json(j),
-                    Err(e) => Response::error(400, &e),
+                    Err(e) => Response::error(400, &e.to_string()),
                 }
             }
             (_, p) if p.starts_with("/api/") => {
