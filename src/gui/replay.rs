@@ -32,7 +32,7 @@ pub enum ReplayError {
         /// Why.
         error: MoveError,
     },
-    /// The game has more than [`MAX_STEPS`] steps.
+    /// The game has more steps than a replay holds (`MAX_STEPS`).
     TooLong(usize),
     /// The window asked for starts past the game's end.
     NoStep {
