@@ -46,6 +46,7 @@ pub mod gui;
 pub mod json;
 pub mod lab;
 pub mod options;
+pub mod outside;
 pub mod peer_file;
 pub mod perft;
 pub mod played;

@@ -442,7 +442,7 @@ fn run_perft(
     let (seed, options) = tabula::engine::split_seed(options).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let run = PerftRun {
-        position,
+        position: position.map(str::to_string),
         depth,
         divide,
         seed,

@@ -93,9 +93,9 @@ pub struct PerftResult {
 
 /// Perft of a registered game from its start or a position, as the
 /// registry's visitor (`tabula perft`).
-pub struct PerftRun<'a> {
+pub struct PerftRun {
     /// The position text, or `None` for the start.
-    pub position: Option<&'a str>,
+    pub position: Option<String>,
     /// Plies.
     pub depth: u32,
     /// Whether to count below each first move apart.
@@ -105,11 +105,11 @@ pub struct PerftRun<'a> {
     pub seed: Option<u64>,
 }
 
-impl GameVisitor for PerftRun<'_> {
+impl GameVisitor for PerftRun {
     type Output = Result<PerftResult, PerftError>;
     fn visit<G: Game>(self, options: &Options) -> Self::Output {
         let mut state = G::new_game(options).map_err(PerftError::Option)?;
-        if let Some(p) = self.position {
+        if let Some(p) = &self.position {
             state.set_position(p).map_err(PerftError::Position)?;
         }
         let mut rng = self.seed.map(Rng::seed_from_u64);

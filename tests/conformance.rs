@@ -53,7 +53,7 @@ struct Simulate<'w> {
     seed: u64,
 }
 
-impl GameVisitor for Simulate<'_> {
+impl GameVisitor for Simulate<'static> {
     type Output = Verdict;
     fn visit<G: Game>(self, options: &Options) -> Verdict {
         let mut plies = 0;
@@ -375,7 +375,7 @@ fn check_undo<G: Game>(
     Ok(())
 }
 
-fn run(name: &str, words: &[&str], games: u64) {
+fn run(name: &str, words: &'static [&'static str], games: u64) {
     let entry = GAMES
         .iter()
         .find(|g| g.name == name)

@@ -56,6 +56,7 @@ mod quoridor_race;
 mod quoridor_reference;
 mod quoridor_rules;
 mod real_clients;
+mod registry_names;
 mod robustness;
 mod startup;
 mod thread_determinism;

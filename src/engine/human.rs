@@ -276,7 +276,7 @@ pub fn reply(
     }
 }
 
-struct Perfect;
+pub(crate) struct Perfect;
 
 impl GameVisitor for Perfect {
     type Output = bool;

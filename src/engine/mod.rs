@@ -93,7 +93,7 @@ impl<'a> Request<'a> {
 }
 
 /// Opens a game type behind the engine's object-safe handle.
-struct OpenTable;
+pub(crate) struct OpenTable;
 
 impl GameVisitor for OpenTable {
     type Output = Result<Box<dyn AnyGame>, OptionError>;

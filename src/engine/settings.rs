@@ -602,42 +602,42 @@ pub struct GameDefault {
 /// defaults (MCTS with random playouts).
 pub static GAME_DEFAULTS: &[GameDefault] = &[
     GameDefault {
-        game: "othello",
+        game: crate::games::othello::NAME,
         seats: None,
         settings: &[("search", "alphabeta"), ("solve_reach", "24")],
         why: "alpha-beta on the pattern evaluation, exact solver from 24 empties: \
               beats MCTS and GRhino at every budget measured",
     },
     GameDefault {
-        game: "quoridor",
+        game: crate::games::quoridor::NAME,
         seats: Some(2),
         settings: &[("search", "alphabeta")],
         why: "alpha-beta on the race evaluation: won 119 of 120 against the Monte Carlo \
               searches at 50 ms",
     },
     GameDefault {
-        game: "quoridor",
+        game: crate::games::quoridor::NAME,
         seats: None,
         settings: &[("search", "ucb1")],
         why: "four players (alpha-beta is two-player): UCB1 with heuristic playouts, \
               level with the rule players at 100 ms and ahead at 1 s, ahead of mcts",
     },
     GameDefault {
-        game: "hearts",
+        game: crate::games::hearts::NAME,
         seats: None,
         settings: &[("search", "ismcts")],
         why: "information-set MCTS, tuned for Hearts (exploration, half rule-guided \
               playouts): the outside yardstick, OpenSpiel's ISMCTS, loses to it",
     },
     GameDefault {
-        game: "wizard",
+        game: crate::games::wizard::NAME,
         seats: None,
         settings: &[("search", "ismcts")],
         why: "information-set MCTS with half rule-guided playouts: 79% of games \
               against the rule players",
     },
     GameDefault {
-        game: "ninetynine",
+        game: crate::games::ninetynine::NAME,
         seats: None,
         settings: &[("search", "ismcts")],
         why: "information-set MCTS: beats the rule players from 400 iterations a move",

@@ -23,7 +23,7 @@ pub struct Tuning {
 /// The tuning rows (a game without one plays the engine-wide values).
 pub static TUNING: &[Tuning] = &[
     Tuning {
-        game: "othello",
+        game: crate::games::othello::NAME,
         settings: &[
             (
                 "order_from",
@@ -55,7 +55,7 @@ pub static TUNING: &[Tuning] = &[
         ],
     },
     Tuning {
-        game: "quoridor",
+        game: crate::games::quoridor::NAME,
         settings: &[(
             "reward_decay",
             "0.003",
@@ -64,7 +64,7 @@ pub static TUNING: &[Tuning] = &[
         )],
     },
     Tuning {
-        game: "hearts",
+        game: crate::games::hearts::NAME,
         settings: &[
             (
                 "ismcts_c_scale",
@@ -82,7 +82,7 @@ pub static TUNING: &[Tuning] = &[
         ],
     },
     Tuning {
-        game: "wizard",
+        game: crate::games::wizard::NAME,
         settings: &[(
             "playout_rules",
             "0.5",

@@ -9,7 +9,8 @@
 //! Adding a game is its file plus one line in the [`registry!`] list at
 //! the bottom of this file (the line declares the module too, and names
 //! the game's [`Extras`] if it has any: an exact solver, protocol
-//! conventions); the engine, the match runner, perft and the conformance
+//! conventions) and a [`Listing`] `LISTING` in its module (its GTP names,
+//! the options a page may set); the engine, the match runner, perft and the conformance
 //! suite (`tests/conformance.rs`) pick it up from there.
 
 pub mod cards;
@@ -18,12 +19,14 @@ use std::any::Any;
 
 use crate::extras::Extras;
 use crate::game::Game;
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// What the engine, the match runner or a tool builds from a game type.
-pub trait GameVisitor {
+/// `'static`, so that a game added at run time ([`add`]) can be handed
+/// the visitor through `Any`.
+pub trait GameVisitor: 'static {
     /// What it builds.
-    type Output;
+    type Output: 'static;
     /// Builds it for game `G`, opened with the validated `options`.
     fn visit<G: Game>(self, options: &Options) -> Self::Output;
 }
@@ -51,6 +54,53 @@ impl<G: Game> GameFamily for G {
     }
 }
 
+/// What a game's module declares for its registry line beyond the
+/// [`Game`] trait: how GTP tools and the page name and set it up.
+#[derive(Debug)]
+pub struct Listing {
+    /// The names GTP tools use (`list_games`, `set_game`), the first as
+    /// `list_games` prints it.
+    pub gtp_names: &'static [&'static str],
+    /// The options a page may set (never `seat`, `seed`, nor a file path
+    /// such as Othello's `weights`).
+    pub page_options: &'static [&'static str],
+}
+
+/// What a game is, asked of its type with given options: the facts the
+/// edges (the page, the protocols) decide by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTraits {
+    /// The number of seats.
+    pub seats: usize,
+    /// Two players, one's gain the other's loss (alpha-beta applies).
+    pub zero_sum: bool,
+    /// Every seat sees the whole state.
+    pub perfect_information: bool,
+    /// It has an exact solver, whose values are margins in the game's
+    /// own unit (Othello's discs).
+    pub solver: bool,
+    /// Its fixed board size, where GTP's `boardsize` may name it.
+    pub board_size: Option<u32>,
+}
+
+/// The registry's visitor that reads a game's [`GameTraits`].
+pub struct ReadTraits;
+
+impl GameVisitor for ReadTraits {
+    type Output = Result<GameTraits, OptionError>;
+    fn visit<G: Game>(self, options: &Options) -> Self::Output {
+        let seats = G::new_game(options)?.num_seats();
+        let extras = extras::<G>();
+        Ok(GameTraits {
+            seats,
+            zero_sum: G::TWO_PLAYER_ZERO_SUM && seats == 2,
+            perfect_information: G::PERFECT_INFORMATION,
+            solver: extras.solver.is_some(),
+            board_size: extras.board_size,
+        })
+    }
+}
+
 /// One registered game, described.
 #[derive(Debug)]
 pub struct GameEntry {
@@ -63,9 +113,39 @@ pub struct GameEntry {
     pub summary: &'static str,
     /// The options it accepts.
     pub options: &'static [OptionSpec],
+    /// The options a page may set ([`Listing::page_options`]).
+    pub page_options: &'static [&'static str],
 }
 
 impl GameEntry {
+    /// What the game is with option words `words` (seats, zero-sum,
+    /// perfect information, solver).
+    pub fn traits<S: AsRef<str>>(&'static self, words: &[S]) -> Result<GameTraits, OptionError> {
+        self.visit(words, ReadTraits)?
+    }
+
+    /// The numbers of players its `players` option allows, the default
+    /// first (just the game's own number where it has no such option).
+    pub fn player_counts(&'static self) -> Vec<usize> {
+        let Some(spec) = self.options.iter().find(|o| o.name == "players") else {
+            return self
+                .traits::<&str>(&[])
+                .map_or_else(|_| Vec::new(), |t| vec![t.seats]);
+        };
+        let mut counts: Vec<usize> = match spec.kind {
+            OptionKind::Int { min, max } => (min..=max)
+                .filter_map(|n| usize::try_from(n).ok())
+                .collect(),
+            OptionKind::Choice(words) => words.iter().filter_map(|w| w.parse().ok()).collect(),
+            _ => Vec::new(),
+        };
+        if let Some(i) = counts.iter().position(|n| n.to_string() == spec.default) {
+            let default = counts.remove(i);
+            counts.insert(0, default);
+        }
+        counts
+    }
+
     /// Parses `key=value` words against this game's options and calls
     /// `visitor` with the game type they select.
     pub fn visit<S: AsRef<str>, V: GameVisitor>(
@@ -93,22 +173,23 @@ impl GameEntry {
 /// module::CONST`), the descriptor list [`GAMES`], the name-to-type
 /// dispatch behind [`GameEntry::visit`] and the lookup [`extras`].
 macro_rules! registry {
-    ($($module:ident :: $type:ident $(with $extras:path)? => $gtp_names:expr),+ $(,)?) => {
+    ($($module:ident :: $type:ident $(with $extras:path)?),+ $(,)?) => {
         $(pub mod $module;)+
 
         /// Every game the engine plays, the default first.
         pub static GAMES: &[GameEntry] = &[$(GameEntry {
             name: <$module::$type as GameFamily>::NAME,
-            gtp_names: $gtp_names,
+            gtp_names: $module::LISTING.gtp_names,
             summary: <$module::$type as GameFamily>::SUMMARY,
             options: <$module::$type as GameFamily>::OPTIONS,
+            page_options: $module::LISTING.page_options,
         }),+];
 
         fn dispatch<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
             $(if name == <$module::$type as GameFamily>::NAME {
                 return Some(<$module::$type as GameFamily>::visit(options, visitor));
             })+
-            None
+            dispatch_added(name, options, visitor)
         }
 
         /// The extras game type `G` declares on its registry line
@@ -128,16 +209,101 @@ macro_rules! registry {
 }
 
 registry! {
-    othello::Othello with othello::EXTRAS => &["Othello", "Reversi"],
-    quoridor::QuoridorFamily => &["Quoridor"],
-    hearts::Hearts => &["Hearts"],
-    wizard::Wizard => &["Wizard"],
-    ninetynine::NinetyNine => &["Ninety-Nine"],
+    othello::Othello with othello::EXTRAS,
+    quoridor::QuoridorFamily,
+    hearts::Hearts,
+    wizard::Wizard,
+    ninetynine::NinetyNine,
+}
+
+/// The default game (the first registered): what `tabula match` plays
+/// when no game is named.
+pub fn default_game() -> &'static GameEntry {
+    &GAMES[0]
+}
+
+/// A game added at run time, its type reached through `Any`: it calls
+/// the visitor in the box (one of the crate's, which it downcasts) with
+/// the game's type and boxes what it builds; `None` for a visitor it does
+/// not serve. `crate::outside::register` builds one for a game type.
+pub type ErasedVisit = fn(&Options, Box<dyn Any>) -> Option<Box<dyn Any>>;
+
+/// A game added at run time: its entry, and how to reach its type.
+struct Added {
+    entry: &'static GameEntry,
+    visit: ErasedVisit,
+}
+
+/// The games added at run time ([`add`]), after [`GAMES`].
+static ADDED: std::sync::RwLock<Vec<Added>> = std::sync::RwLock::new(Vec::new());
+
+fn added() -> std::sync::RwLockReadGuard<'static, Vec<Added>> {
+    ADDED.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a game could not be added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddError(pub String);
+
+impl std::fmt::Display for AddError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a game named '{}' is registered already", self.0)
+    }
+}
+
+impl std::error::Error for AddError {}
+
+/// Adds a game at run time (a game defined outside the crate, e.g. in a
+/// test): `entry` describes it, `visit` reaches its type. Every edge that
+/// asks the registry (the engine and its protocols, the match runner, the
+/// page) serves it from then on.
+pub fn add(entry: GameEntry, visit: ErasedVisit) -> Result<&'static GameEntry, AddError> {
+    let mut list = ADDED.write().unwrap_or_else(|e| e.into_inner());
+    if GAMES
+        .iter()
+        .chain(list.iter().map(|a| a.entry))
+        .any(|g| g.name.eq_ignore_ascii_case(entry.name))
+    {
+        return Err(AddError(entry.name.to_string()));
+    }
+    let entry: &'static GameEntry = Box::leak(Box::new(entry));
+    list.push(Added { entry, visit });
+    Ok(entry)
+}
+
+/// Every game: the registered ones ([`GAMES`], the default first), then
+/// those added at run time.
+pub fn all() -> Vec<&'static GameEntry> {
+    GAMES
+        .iter()
+        .chain(added().iter().map(|a| a.entry))
+        .collect()
+}
+
+/// The entry of game type `G`, described by its [`Game`] consts and its
+/// `listing` (for [`add`]).
+pub fn entry_of<G: Game>(listing: &Listing) -> GameEntry {
+    GameEntry {
+        name: G::NAME,
+        gtp_names: listing.gtp_names,
+        summary: G::SUMMARY,
+        options: G::OPTIONS,
+        page_options: listing.page_options,
+    }
+}
+
+/// Calls `visitor` with the type of the game added under `name`.
+fn dispatch_added<V: GameVisitor>(name: &str, options: &Options, visitor: V) -> Option<V::Output> {
+    let visit = added().iter().find(|a| a.entry.name == name)?.visit;
+    let out = visit(options, Box::new(visitor))?;
+    out.downcast::<V::Output>().ok().map(|b| *b)
 }
 
 /// The game registered under `name` (case-insensitive).
 pub fn find(name: &str) -> Option<&'static GameEntry> {
-    GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+    all()
+        .into_iter()
+        .find(|g| g.name.eq_ignore_ascii_case(name))
 }
 
 /// The game a GTP tool names with `set_game`: its registry name or any of
@@ -146,12 +312,12 @@ pub fn find(name: &str) -> Option<&'static GameEntry> {
 pub fn find_gtp(name: &str) -> Option<&'static GameEntry> {
     let plain = |s: &str| s.replace('-', "").to_ascii_lowercase();
     let wanted = plain(name);
-    GAMES
-        .iter()
+    all()
+        .into_iter()
         .find(|g| plain(g.name) == wanted || g.gtp_names.iter().any(|n| plain(n) == wanted))
 }
 
 /// The names of all games, for error messages.
 pub fn names() -> Vec<&'static str> {
-    GAMES.iter().map(|g| g.name).collect()
+    all().iter().map(|g| g.name).collect()
 }

@@ -130,10 +130,10 @@ impl Access {
     }
 
     /// Checks a request's Host, Origin and token.
-    pub fn check(&self, request: &HttpRequest) -> Result<Granted, String> {
+    pub fn check(&self, request: &HttpRequest) -> Result<Granted, Refused> {
         let host = request.header("host").unwrap_or("");
         let Some((name, port)) = split_host(host) else {
-            return Err(format!("unexpected Host '{host}'"));
+            return Err(Refused::Host(host.to_string()));
         };
         let port_ok = match port {
             Some(p) => p.parse::<u16>().ok() == Some(self.port),
@@ -143,14 +143,12 @@ impl Access {
         let name_ok =
             name.parse::<IpAddr>().is_ok() || name == "localhost" || self.allowed.contains(&name);
         if !port_ok || !name_ok {
-            return Err(format!(
-                "unexpected Host '{host}' (names other than addresses and localhost need --allow-host NAME)"
-            ));
+            return Err(Refused::HostName(host.to_string()));
         }
         if let Some(origin) = request.header("origin")
             && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
         {
-            return Err(format!("cross-site request from '{origin}'"));
+            return Err(Refused::CrossSite(origin.to_string()));
         }
         let Some(token) = &self.token else {
             return Ok(Granted::default());
@@ -168,10 +166,7 @@ impl Access {
             .header("x-tabula-token")
             .is_some_and(|t| same(t, token));
         if !(from_cookie || from_query || from_header) {
-            return Err(
-                "this server needs its token: open the URL that tabula gui printed (with ?token=...)"
-                    .into(),
-            );
+            return Err(Refused::Token);
         }
         Ok(Granted {
             set_cookie: (from_query && !from_cookie).then(|| {
@@ -180,6 +175,37 @@ impl Access {
         })
     }
 }
+
+/// Why a request was refused (403): its Host, its Origin, or no token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// A Host header that is not `name[:port]`.
+    Host(String),
+    /// A Host that is not this server's port, or a name not allowed.
+    HostName(String),
+    /// An Origin other than the page's own.
+    CrossSite(String),
+    /// The server needs its token and the request has none that matches.
+    Token,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Host(host) => write!(f, "unexpected Host '{host}'"),
+            Refused::HostName(host) => write!(
+                f,
+                "unexpected Host '{host}' (names other than addresses and localhost need --allow-host NAME)"
+            ),
+            Refused::CrossSite(origin) => write!(f, "cross-site request from '{origin}'"),
+            Refused::Token => f.write_str(
+                "this server needs its token: open the URL that tabula gui printed (with ?token=...)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
 
 #[cfg(test)]
 mod tests {

@@ -13,12 +13,12 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::json::{self, Object};
-use super::session::Session;
+use super::page_game::PageGame;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::engines::info_line::{InfoLine, parse_info};
 use crate::arena::engines::process::EngineProcess;
 use crate::game::Seat;
+use crate::json::{self, Object};
 
 /// One analysis call: short, so that a move of the person or a new
 /// position never waits long for the engine.
@@ -51,7 +51,7 @@ impl Advisor {
         person: Seat,
         seat_name: &str,
         perfect: bool,
-        session: Arc<Session>,
+        session: Arc<PageGame>,
     ) -> Option<Advisor> {
         let mut process = match EngineProcess::spawn(&spec.launch, "advisor", None) {
             Ok(p) => p,
@@ -71,9 +71,11 @@ impl Advisor {
             crate::arena::run::referee::game_command(game, words, (!perfect).then_some(person));
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
-        // Othello's values read as disc margins, as Othello programs
-        // show them.
-        let margins = game == "othello";
+        // A solved game's values read as margins in its own unit
+        // (Othello's discs), as its programs show them.
+        let margins = crate::games::find(game)
+            .and_then(|e| e.traits(words).ok())
+            .is_some_and(|t| t.solver);
         let thread = thread::Builder::new()
             .name("gui advisor".to_string())
             .spawn(move || advise(process, game_line, seat_name, rx, session, margins))
@@ -114,7 +116,7 @@ fn advise(
     game_line: String,
     seat: String,
     notes: Receiver<Note>,
-    session: Arc<Session>,
+    session: Arc<PageGame>,
     margins: bool,
 ) {
     let timeout = Duration::from_secs(10);

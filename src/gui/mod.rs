@@ -12,11 +12,11 @@
 
 pub mod access;
 mod advisor;
+mod error;
 pub mod http;
-pub use crate::json;
 pub mod limits;
+mod page_game;
 pub mod replay;
-mod session;
 pub mod view;
 
 use std::collections::HashMap;
@@ -29,15 +29,16 @@ use std::time::{Duration, Instant};
 
 use rand::RngCore;
 
+pub use self::error::PageError;
 use self::http::{HttpRequest, Response};
-use self::json::Object;
-use self::session::{GameConfig, SeatEngine, Session};
+use self::page_game::{GameConfig, PageGame, SeatEngine};
 use crate::arena::EngineWords;
 use crate::arena::config::spec::{EngineSpec, Proto};
 use crate::engine::searchers;
 use crate::engine::settings::{SearchKind, Settings};
 use crate::game::Game;
 use crate::games::GameVisitor;
+use crate::json::{self, Object};
 use crate::options::Options;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -95,28 +96,6 @@ const ORPHAN_GRACE: Duration = Duration::from_secs(3);
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);
 
-/// The game options the page may set, per game (never `seat`, `seed`,
-/// nor a file path such as Othello's `weights`).
-fn page_options(game: &str) -> &'static [&'static str] {
-    match game {
-        // Othello's evaluation and ProbCut are engine settings now.
-        "othello" => &[],
-        "quoridor" => &["players", "size", "walls", "jumps", "max_plies"],
-        "hearts" => &[
-            "target",
-            "moon",
-            "qs_breaks_hearts",
-            "qs_lead",
-            "first_trick_points",
-            "hands",
-            "pass",
-        ],
-        "wizard" => &["players", "rounds", "hand", "no_even_bids"],
-        "ninetynine" => &["players", "tokens"],
-        _ => &[],
-    }
-}
-
 /// The searches that play a game, asked of the engine: the game's
 /// default player first (`default`: no search is set, so the engine plays
 /// its tuned default, e.g. Othello's alpha-beta with its endgame solver),
@@ -129,8 +108,30 @@ struct Searches {
     offered: Vec<String>,
 }
 
+/// The registry's visitor that lists the searches that fit a game.
+pub(crate) struct Fits;
+impl GameVisitor for Fits {
+    type Output = Vec<SearchKind>;
+    fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
+        let seats = G::new_game(options).map_or(2, |g| g.num_seats());
+        // `solve` is the exact solver, a tool rather than a
+        // player (where it cannot solve it plays the rule move).
+        SearchKind::ALL
+            .into_iter()
+            .filter(|&k| k != SearchKind::Solve)
+            .filter(|&k| {
+                let settings = Settings {
+                    search: k,
+                    ..Settings::default()
+                };
+                searchers::search_fits::<G>(&settings, seats).is_ok()
+            })
+            .collect()
+    }
+}
+
 /// The registry's visitor that counts a game's seats.
-struct SeatCount;
+pub(crate) struct SeatCount;
 
 impl GameVisitor for SeatCount {
     type Output = usize;
@@ -141,30 +142,11 @@ impl GameVisitor for SeatCount {
 
 impl Searches {
     /// The searches for game `name` with option words `words`.
-    fn of(name: &str, words: &[String]) -> Result<Searches, String> {
-        struct Fits;
-        impl GameVisitor for Fits {
-            type Output = Vec<SearchKind>;
-            fn visit<G: Game>(self, options: &Options) -> Vec<SearchKind> {
-                let seats = G::new_game(options).map_or(2, |g| g.num_seats());
-                // `solve` is the exact solver, a tool rather than a
-                // player (where it cannot solve it plays the rule move).
-                SearchKind::ALL
-                    .into_iter()
-                    .filter(|&k| k != SearchKind::Solve)
-                    .filter(|&k| {
-                        let settings = Settings {
-                            search: k,
-                            ..Settings::default()
-                        };
-                        searchers::search_fits::<G>(&settings, seats).is_ok()
-                    })
-                    .collect()
-            }
-        }
-        let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
-        let seats = entry.visit(words, SeatCount).map_err(|e| e.to_string())?;
-        let fits = entry.visit(words, Fits).map_err(|e| e.to_string())?;
+    fn of(name: &str, words: &[String]) -> Result<Searches, PageError> {
+        let entry =
+            crate::games::find(name).ok_or_else(|| PageError::NotRegistered(name.to_string()))?;
+        let seats = entry.visit(words, SeatCount)?;
+        let fits = entry.visit(words, Fits)?;
         let default = Settings::for_game(entry.name, seats, &[]).search;
         let mut offered = vec!["default".to_string()];
         offered.extend(fits.iter().map(|k| k.name().to_string()));
@@ -194,7 +176,7 @@ pub struct Server {
     engines: Vec<EngineSpec>,
     max_movetime: u64,
     max_games: usize,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    sessions: Mutex<HashMap<String, Arc<PageGame>>>,
     stop: Arc<AtomicBool>,
     limits: Arc<limits::Limits>,
 }
@@ -245,7 +227,7 @@ impl Server {
         Arc::clone(&self.stop)
     }
 
-    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<PageGame>>> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -286,7 +268,7 @@ impl Server {
             }
         }
         let _ = reaper.join();
-        let all: Vec<Arc<Session>> = self.sessions().drain().map(|(_, s)| s).collect();
+        let all: Vec<Arc<PageGame>> = self.sessions().drain().map(|(_, s)| s).collect();
         for s in &all {
             s.close();
         }
@@ -306,7 +288,7 @@ impl Server {
             let mut gone = Vec::new();
             self.sessions().retain(|_, s| {
                 let st = s.lock();
-                let orphan = st.watchers == 0
+                let orphan = st.streams == 0
                     && st.last_seen.elapsed()
                         > if st.connected_once {
                             ORPHAN_GRACE
@@ -336,8 +318,8 @@ impl Server {
         };
         let granted = match self.access.check(&request) {
             Ok(g) => g,
-            Err(message) => {
-                let _ = Response::error(403, &message).send(&mut stream);
+            Err(refused) => {
+                let _ = Response::error(403, &refused.to_string()).send(&mut stream);
                 return;
             }
         };
@@ -355,7 +337,7 @@ impl Server {
         let _ = response.send(&mut stream);
     }
 
-    fn session(&self, request: &HttpRequest) -> Result<Arc<Session>, Response> {
+    fn session(&self, request: &HttpRequest) -> Result<Arc<PageGame>, Response> {
         let id = request
             .param("s")
             .ok_or_else(|| Response::error(400, "no session given"))?;
@@ -379,7 +361,7 @@ impl Server {
             ("GET", "/api/setup") => Response::json(self.setup_json()),
             (_, "/api/new") if post => match self.new_session(request) {
                 Ok(id) => Response::json(Object::new().str("session", &id).end()),
-                Err(e) => Response::error(400, &e),
+                Err(e) => Response::error(400, &e.to_string()),
             },
             (_, "/api/move") if post => {
                 let session = match self.session(request) {
@@ -394,13 +376,13 @@ impl Server {
                 }
                 match session.play(mv) {
                     Ok(()) => Response::json("{\"ok\":true}".to_string()),
-                    Err(e) => Response::error(409, &e),
+                    Err(e) => Response::error(409, &e.to_string()),
                 }
             }
             (_, "/api/undo") if post => match self.session(request) {
                 Ok(s) => match s.undo() {
                     Ok(()) => Response::json("{\"ok\":true}".to_string()),
-                    Err(e) => Response::error(409, &e),
+                    Err(e) => Response::error(409, &e.to_string()),
                 },
                 Err(r) => r,
             },
@@ -445,7 +427,7 @@ impl Server {
                     .unwrap_or(0);
                 match replay::replay_window(&text, game, from, MAX_REPLY) {
                     Ok(j) => Response::json(j),
-                    Err(e) => Response::error(400, &e),
+                    Err(e) => Response::error(400, &e.to_string()),
                 }
             }
             (_, p) if p.starts_with("/api/") => {
@@ -464,18 +446,31 @@ impl Server {
             .num("max_movetime", self.max_movetime)
             .raw("searches", {
                 // Each game, and each number of players where the searches
-                // differ with it (4-player Quoridor is not zero-sum).
+                // differ with it (4-player Quoridor is not zero-sum): the
+                // game's name, and its name with the number of players.
                 let mut o = Object::new();
-                for (key, game, words) in [
-                    ("othello", "othello", vec![]),
-                    ("quoridor", "quoridor", vec![]),
-                    ("quoridor4", "quoridor", vec!["players=4".to_string()]),
-                    ("hearts", "hearts", vec![]),
-                    ("wizard", "wizard", vec![]),
-                    ("ninetynine", "ninetynine", vec![]),
-                ] {
-                    if let Ok(s) = Searches::of(game, &words) {
-                        o = o.raw(key, s.json());
+                for entry in crate::games::all() {
+                    let counts = entry.player_counts();
+                    let mut first: Option<String> = None;
+                    for n in counts {
+                        let words = match &first {
+                            None => vec![],
+                            Some(_) => vec![format!("players={n}")],
+                        };
+                        let Ok(s) = Searches::of(entry.name, &words) else {
+                            continue;
+                        };
+                        let json = s.json();
+                        match &first {
+                            None => {
+                                o = o.raw(entry.name, json.clone());
+                                first = Some(json);
+                            }
+                            Some(f) if *f != json => {
+                                o = o.raw(&format!("{}{n}", entry.name), json);
+                            }
+                            Some(_) => {}
+                        }
                     }
                 }
                 o.end()
@@ -484,22 +479,14 @@ impl Server {
     }
 
     /// Reads the page's choices and starts a session.
-    fn new_session(&self, request: &HttpRequest) -> Result<String, String> {
+    fn new_session(&self, request: &HttpRequest) -> Result<String, PageError> {
         if self.sessions().len() >= self.max_games {
-            return Err(format!(
-                "{} games are running already (the server's --max-games)",
-                self.max_games
-            ));
+            return Err(PageError::TooManyGames(self.max_games));
         }
         let game = request.param("game").unwrap_or("").to_ascii_lowercase();
-        let entry = crate::games::find(&game).ok_or_else(|| {
-            format!(
-                "unknown game '{game}'; games: {}",
-                crate::games::names().join(", ")
-            )
-        })?;
+        let entry = crate::games::find(&game).ok_or(PageError::UnknownGame(game))?;
         let game = entry.name.to_string();
-        let allowed = page_options(&game);
+        let allowed = entry.page_options;
         let mut words = Vec::new();
         for (k, v) in &request.query {
             if k != "opt" || v.is_empty() {
@@ -507,14 +494,14 @@ impl Server {
             }
             let key = v.split('=').next().unwrap_or("");
             if !v.contains('=') || !allowed.contains(&key) {
-                return Err(format!(
-                    "option '{v}' is not offered here; options: {}",
-                    allowed.join(", ")
-                ));
+                return Err(PageError::OptionNotOffered {
+                    word: v.clone(),
+                    offered: allowed,
+                });
             }
             words.push(v.clone());
         }
-        let prototype = crate::arena::referee_by_name(&game, &words).map_err(|e| e.to_string())?;
+        let prototype = crate::arena::referee_by_name(&game, &words).map_err(PageError::Setup)?;
         let seats = prototype.num_seats();
         let person = match request.param("you").unwrap_or("0") {
             "none" => None,
@@ -522,7 +509,7 @@ impl Server {
                 s.parse::<usize>()
                     .ok()
                     .filter(|&s| s < seats)
-                    .ok_or_else(|| format!("your seat must be 0..{} or none", seats - 1))?,
+                    .ok_or(PageError::BadSeat { seats })?,
             ),
         };
         let searches = Searches::of(&game, &words)?;
@@ -539,18 +526,17 @@ impl Server {
                 .parse::<usize>()
                 .ok()
                 .filter(|&e| e < self.engines.len())
-                .ok_or_else(|| {
-                    format!(
-                        "engine{s} must be an engine number 0..{}",
-                        self.engines.len() - 1
-                    )
+                .ok_or(PageError::BadEngine {
+                    seat: s,
+                    engines: self.engines.len(),
                 })?;
             let search = request.param(&format!("search{s}")).unwrap_or("default");
             if !offered.iter().any(|o| o == search) {
-                return Err(format!(
-                    "search '{search}' does not play {game} here; searches: {}",
-                    offered.join(", ")
-                ));
+                return Err(PageError::SearchNotOffered {
+                    search: search.to_string(),
+                    game: game.clone(),
+                    offered: offered.clone(),
+                });
             }
             let ms = request
                 .param(&format!("ms{s}"))
@@ -558,7 +544,9 @@ impl Server {
                 .parse::<u64>()
                 .ok()
                 .filter(|&ms| (10..=self.max_movetime).contains(&ms))
-                .ok_or_else(|| format!("move time must be 10..{} ms", self.max_movetime))?;
+                .ok_or(PageError::BadMoveTime {
+                    most: self.max_movetime,
+                })?;
             let mut spec = self.engines[engine].clone();
             let label = match spec.proto {
                 Proto::Tabula => {
@@ -578,11 +566,10 @@ impl Server {
                     // past the server's --max-movetime (rounded down).
                     let most = self.max_movetime / 1000 * 1000;
                     if most == 0 {
-                        return Err(format!(
-                            "{} speaks plain GTP, whose time is whole seconds: \
-                             this server's --max-movetime ({} ms) is under one",
-                            spec.name, self.max_movetime
-                        ));
+                        return Err(PageError::WholeSeconds {
+                            engine: spec.name.clone(),
+                            most: self.max_movetime,
+                        });
                     }
                     let ms = (ms.div_ceil(1000) * 1000).min(most);
                     spec.limits.movetime = Some(ms);
@@ -621,7 +608,7 @@ impl Server {
             advisor,
             person_name,
         };
-        let session = Session::start(config, rand::rngs::OsRng.next_u64())?;
+        let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
         let mut id = [0u8; 16];
         rand::rngs::OsRng.fill_bytes(&mut id);
         let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
@@ -645,7 +632,7 @@ impl Server {
         let _ = http::send_event(&mut stream, "{\"type\":\"reset\"}");
         {
             let mut s = session.lock();
-            s.watchers += 1;
+            s.streams += 1;
             s.connected_once = true;
         }
         let mut sent = 0;
@@ -678,7 +665,7 @@ impl Server {
             }
         }
         let mut s = session.lock();
-        s.watchers = s.watchers.saturating_sub(1);
+        s.streams = s.streams.saturating_sub(1);
         s.last_seen = Instant::now();
     }
 }

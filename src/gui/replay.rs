@@ -1,9 +1,11 @@
 //! Replay of a `tabula match` record: every step of one game, with the
 //! full table (a record is public once played).
 
-use super::json::{self, Object};
+use super::error::PageError;
 use super::view::mirror;
-use crate::arena::record::{Ending, MatchRecord};
+use crate::arena::record::{Ending, MatchRecord, RecordError};
+use crate::game::MoveError;
+use crate::json::{self, Object};
 
 /// The most steps of one game replayed.
 const MAX_STEPS: usize = 20_000;
@@ -12,9 +14,57 @@ const MAX_STEPS: usize = 20_000;
 /// is still replayed by its number).
 const MAX_LISTED: usize = 1000;
 
+/// Why a record could not be replayed.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The text is no record.
+    Record(RecordError),
+    /// The record holds no game.
+    NoGame,
+    /// The record's game could not be set up.
+    View(PageError),
+    /// A step of the game was refused.
+    Step {
+        /// The game's number.
+        game: usize,
+        /// The record's line.
+        line: String,
+        /// Why.
+        error: MoveError,
+    },
+    /// The game has more steps than a replay holds (`MAX_STEPS`).
+    TooLong(usize),
+    /// The window asked for starts past the game's end.
+    NoStep {
+        /// The game's number.
+        game: usize,
+        /// Its steps.
+        total: usize,
+        /// The first step asked for.
+        from: usize,
+    },
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Record(e) => write!(f, "{e}"),
+            ReplayError::NoGame => f.write_str("the record holds no game"),
+            ReplayError::View(e) => write!(f, "{e}"),
+            ReplayError::Step { game, line, error } => write!(f, "game {game}: '{line}': {error}"),
+            ReplayError::TooLong(game) => write!(f, "game {game} is too long to replay here"),
+            ReplayError::NoStep { game, total, from } => {
+                write!(f, "game {game} has {total} steps: no step {from}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
 /// The record's games as a list, and game `number` (from 1) step by step,
 /// every step.
-pub fn replay_json(text: &str, number: usize) -> Result<String, String> {
+pub fn replay_json(text: &str, number: usize) -> Result<String, ReplayError> {
     replay_window(text, number, 0, usize::MAX)
 }
 
@@ -28,9 +78,9 @@ pub fn replay_window(
     number: usize,
     from: usize,
     max_bytes: usize,
-) -> Result<String, String> {
-    let record =
-        MatchRecord::parse(text, std::path::Path::new("the record")).map_err(|e| e.to_string())?;
+) -> Result<String, ReplayError> {
+    let record = MatchRecord::parse(text, std::path::Path::new("the record"))
+        .map_err(ReplayError::Record)?;
     let names = |e: usize| {
         record
             .engines
@@ -49,8 +99,8 @@ pub fn replay_window(
         .iter()
         .find(|g| g.number == number)
         .or_else(|| record.games.first())
-        .ok_or("the record holds no game")?;
-    let mut view = mirror(&record.game, &record.options, None, true)?;
+        .ok_or(ReplayError::NoGame)?;
+    let mut view = mirror(&record.game, &record.options, None, true).map_err(ReplayError::View)?;
     let mut steps = Vec::new();
     let mut bytes = 0;
     let mut total = 0;
@@ -81,18 +131,22 @@ pub fn replay_window(
             _ => None,
         };
         let Some(text) = text else { continue };
-        view.play(text)
-            .map_err(|e| format!("game {}: '{line}': {e}", game.number))?;
+        view.play(text).map_err(|error| ReplayError::Step {
+            game: game.number,
+            line: line.to_string(),
+            error,
+        })?;
         if total >= MAX_STEPS {
-            return Err(format!("game {} is too long to replay here", game.number));
+            return Err(ReplayError::TooLong(game.number));
         }
         keep(line, view.as_ref(), &mut total);
     }
     if from >= total {
-        return Err(format!(
-            "game {} has {total} steps: no step {from}",
-            game.number
-        ));
+        return Err(ReplayError::NoStep {
+            game: game.number,
+            total,
+            from,
+        });
     }
     let ending = match &game.ending {
         Ending::Normal => "normal".to_string(),

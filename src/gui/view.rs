@@ -8,7 +8,7 @@
 
 use std::any::Any;
 
-use super::json::{self, Object};
+use super::error::PageError;
 use crate::game::{Game, MoveError, Seat, Turn};
 use crate::games::GameVisitor;
 use crate::games::cards::{Card, CardSet};
@@ -17,6 +17,7 @@ use crate::games::ninetynine::{self, NinetyNine};
 use crate::games::othello::Othello;
 use crate::games::quoridor::QuoridorGame;
 use crate::games::wizard::{self, Wizard};
+use crate::json::{self, Object};
 use crate::options::{OptionError, Options};
 use crate::played::Played;
 
@@ -90,8 +91,9 @@ pub fn mirror(
     words: &[String],
     seat: Option<Seat>,
     perfect: bool,
-) -> Result<Box<dyn Mirror>, String> {
-    let entry = crate::games::find(name).ok_or_else(|| format!("unknown game '{name}'"))?;
+) -> Result<Box<dyn Mirror>, PageError> {
+    let entry =
+        crate::games::find(name).ok_or_else(|| PageError::NotRegistered(name.to_string()))?;
     let mut words = words.to_vec();
     let observer = match seat {
         Some(s) if !perfect => {
@@ -102,7 +104,7 @@ pub fn mirror(
     };
     match entry.visit(&words, OpenMirror { observer }) {
         Ok(Ok(m)) => Ok(m),
-        Ok(Err(e)) | Err(e) => Err(e.to_string()),
+        Ok(Err(e)) | Err(e) => Err(PageError::Options(e)),
     }
 }
 
@@ -147,7 +149,7 @@ fn view_of<G: Game>(state: &G, observer: Option<Seat>) -> String {
     if let Some(o) = any.downcast_ref::<Othello>() {
         let (black, white) = o.disc_counts();
         return Object::new()
-            .str("kind", "othello")
+            .str("kind", Othello::NAME)
             .opt("position", o.position_text().map(|p| json::string(&p)))
             .raw("discs", json::numbers([black, white]))
             .end();
@@ -160,7 +162,7 @@ fn view_of<G: Game>(state: &G, observer: Option<Seat>) -> String {
 
 fn quoridor_view<const P: usize>(q: &QuoridorGame<P>) -> String {
     Object::new()
-        .str("kind", "quoridor")
+        .str("kind", QuoridorGame::<P>::NAME)
         .num("size", q.size())
         .num("players", q.players())
         .num("jumps", q.jumps())
@@ -205,7 +207,7 @@ fn hearts_view(h: &Hearts, observer: Option<Seat>) -> String {
         }
     }));
     Object::new()
-        .str("kind", "hearts")
+        .str("kind", Hearts::NAME)
         .str("phase", phase)
         .num("hand_no", h.hand_number() + 1)
         .str("pass", pass)
@@ -256,7 +258,7 @@ fn wizard_view(w: &Wizard, observer: Option<Seat>) -> String {
         wizard::Phase::Over => "over",
     };
     Object::new()
-        .str("kind", "wizard")
+        .str("kind", Wizard::NAME)
         .str("phase", phase)
         .num("round", w.round() + 1)
         .num("rounds", w.config().rounds)
@@ -290,7 +292,7 @@ fn ninetynine_view(g: &NinetyNine, observer: Option<Seat>) -> String {
         ninetynine::Phase::Over => "over",
     };
     Object::new()
-        .str("kind", "ninetynine")
+        .str("kind", NinetyNine::NAME)
         .str("phase", phase)
         .num("hand_no", g.hand_number() + 1)
         .num("dealer", g.dealer())

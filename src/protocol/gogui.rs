@@ -171,7 +171,7 @@ impl Board {
         let mut stones = Vec::new();
         match name {
             // 64 squares from a1 along the ranks, `X` black and `O` white.
-            "othello" => {
+            n if n == crate::games::othello::NAME => {
                 for (i, c) in text.chars().take(size * size).enumerate() {
                     let seat = match c {
                         'X' | 'x' | '*' => 0,
@@ -181,7 +181,9 @@ impl Board {
                     stones.push((i % size, i / size, seat));
                 }
             }
-            "quoridor" => return Err(ProtocolError::UnsupportedGame(QUORIDOR.to_string())),
+            n if n == crate::games::quoridor::NAME => {
+                return Err(ProtocolError::UnsupportedGame(QUORIDOR.to_string()));
+            }
             _ => return Err(refuse()),
         }
         Ok(Board { size, stones })

@@ -148,8 +148,8 @@ impl<W: Write + Send> Dialect<W> for NboardGame {
 /// NBoard is Othello's, and its depth a midgame alpha-beta depth: the
 /// search is alpha-beta unless another than the default was set.
 fn enter(engine: &mut Engine) -> Result<(), ProtocolError> {
-    if engine.game().name() != "othello" {
-        engine.load_game("othello", &[])?;
+    if engine.game().name() != crate::games::othello::NAME {
+        engine.load_game(crate::games::othello::NAME, &[])?;
     }
     if engine.settings().search == Settings::default().search {
         engine.set("search", "alphabeta")?;
@@ -463,7 +463,7 @@ pub fn parse_ggf(text: &str) -> Result<Replay, ProtocolError> {
         let value = &rest[open + 1..close];
         rest = &rest[close + 1..];
         match key {
-            "GM" if !value.eq_ignore_ascii_case("othello") => {
+            "GM" if !value.eq_ignore_ascii_case(crate::games::othello::NAME) => {
                 return Err(ProtocolError::BadPosition(format!(
                     "tabula plays Othello, not '{value}'"
                 )));

@@ -409,7 +409,7 @@ pub fn win_scale(engine: &Engine) -> f64 {
     engine
         .settings()
         .eval_win_scale
-        .or_else(|| Settings::for_game("othello", 2, &[]).eval_win_scale)
+        .or_else(|| Settings::for_game(crate::games::othello::NAME, 2, &[]).eval_win_scale)
         .unwrap_or(1.0)
 }
 

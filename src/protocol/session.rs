@@ -380,7 +380,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
                 .time_left(seat, Duration::from_secs_f64(seconds), stones);
             String::new()
         }
-        Command::ListGames { verbose: false } => games::GAMES
+        Command::ListGames { verbose: false } => games::all()
             .iter()
             .filter_map(|g| g.gtp_names.first().copied())
             .collect::<Vec<_>>()
@@ -390,7 +390,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             String::new()
         }
         Command::ListGames { verbose: true } => {
-            let lines: Vec<String> = games::GAMES
+            let lines: Vec<String> = games::all()
                 .iter()
                 .map(|g| {
                     let opts: Vec<String> = g.options.iter().map(|o| o.describe()).collect();

@@ -253,7 +253,7 @@ fn parse_position(engine: &Engine, args: &[&str]) -> Result<Replay, ProtocolErro
 /// The engine's position text for a UGI FEN: Othello's rank FEN
 /// converted, anything else taken as the game's own position text.
 fn position_text(engine: &Engine, fen: &str) -> Result<String, ProtocolError> {
-    if engine.game().name() != "othello" || !fen.contains('/') {
+    if engine.game().name() != crate::games::othello::NAME || !fen.contains('/') {
         return Ok(fen.to_string());
     }
     let mut words = fen.split_whitespace();
@@ -408,7 +408,8 @@ struct Units {
 impl Units {
     fn of(engine: &Engine) -> Units {
         Units {
-            othello: (engine.game().name() == "othello").then(|| win_scale(engine)),
+            othello: (engine.game().name() == crate::games::othello::NAME)
+                .then(|| win_scale(engine)),
         }
     }
 }

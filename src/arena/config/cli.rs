@@ -78,7 +78,7 @@ pub struct MatchArgs {
     pub each: Vec<String>,
 
     /// The game to play.
-    #[arg(long, default_value = "othello")]
+    #[arg(long, default_value = crate::games::default_game().name)]
     pub game: String,
 
     /// A game option (repeatable), e.g. `-o size=7`.

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use crate::arena::config::spec::ConfigError;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::adjudicate::Decided;
+use crate::games::{othello, quoridor};
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(ExportFormat, PathBuf)>,
             let (format, file) = w.split_once('=').ok_or_else(bad)?;
             let format = match format {
                 "ggf" => ExportFormat::Ggf,
-                "quoridor" => ExportFormat::Quoridor,
+                f if f == quoridor::NAME => ExportFormat::Quoridor,
                 "jsonl" => ExportFormat::Jsonl,
                 _ => return Err(bad()),
             };
@@ -63,7 +64,7 @@ pub fn outputs<S: AsRef<str>>(words: &[S]) -> Result<Vec<(String, PathBuf)>, Con
         .map(|(format, path)| {
             let word = match format {
                 ExportFormat::Ggf => "ggf",
-                ExportFormat::Quoridor => "quoridor",
+                ExportFormat::Quoridor => quoridor::NAME,
                 ExportFormat::Jsonl => "jsonl",
             };
             (format!("--export {word}="), path)
@@ -82,8 +83,8 @@ pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> 
             ..MatchRecord::default()
         };
         match format {
-            ExportFormat::Ggf => needs_game(&rec, "othello", "ggf")?,
-            ExportFormat::Quoridor => needs_game(&rec, "quoridor", "quoridor")?,
+            ExportFormat::Ggf => needs_game(&rec, othello::NAME, "ggf")?,
+            ExportFormat::Quoridor => needs_game(&rec, quoridor::NAME, quoridor::NAME)?,
             ExportFormat::Jsonl => {}
         }
     }
@@ -157,7 +158,7 @@ fn solved_margin_for_black(detail: &str) -> Option<i32> {
 
 /// Othello games as GGF, one a line.
 pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
-    needs_game(rec, "othello", "ggf")?;
+    needs_game(rec, othello::NAME, "ggf")?;
     let mut out = String::new();
     for g in &rec.games {
         let (start, moves) = moves(g);
@@ -261,7 +262,7 @@ fn ending_word(g: &GameRecord) -> &'static str {
 /// Quoridor games as text, a line per move (protocol.md, "Quoridor game
 /// text").
 pub fn quoridor(rec: &MatchRecord) -> Result<String, ConfigError> {
-    needs_game(rec, "quoridor", "quoridor")?;
+    needs_game(rec, quoridor::NAME, quoridor::NAME)?;
     let mut out = String::new();
     for g in &rec.games {
         let (start, moves) = moves(g);

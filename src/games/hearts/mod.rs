@@ -180,6 +180,24 @@ pub enum Phase {
     Over,
 }
 
+/// Its registry name (`game hearts`).
+pub const NAME: &str = "hearts";
+
+/// Its registry listing: the names GTP tools use, the options a page
+/// may set.
+pub const LISTING: crate::games::Listing = crate::games::Listing {
+    gtp_names: &["Hearts"],
+    page_options: &[
+        "target",
+        "moon",
+        "qs_breaks_hearts",
+        "qs_lead",
+        "first_trick_points",
+        "hands",
+        "pass",
+    ],
+};
+
 /// A Hearts state: self-dealt (full) or seat-bound (one seat's knowledge).
 #[derive(Clone, Debug)]
 pub struct Hearts {
@@ -636,7 +654,7 @@ impl Game for Hearts {
     type Eval = crate::game::OwnEvaluation;
     type Move = HeartsMove;
 
-    const NAME: &'static str = "hearts";
+    const NAME: &'static str = NAME;
     const SUMMARY: &'static str =
         "Hearts, four players, passing, moon shots; seat-bound play with seat=N";
     const OPTIONS: &'static [OptionSpec] = OPTIONS;

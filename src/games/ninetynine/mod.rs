@@ -170,6 +170,16 @@ pub fn play_value(total: u8, card: Card, choice: Choice) -> Option<u8> {
     (next <= LIMIT as i32).then_some(next as u8)
 }
 
+/// Its registry name (`game ninetynine`).
+pub const NAME: &str = "ninetynine";
+
+/// Its registry listing: the names GTP tools use, the options a page
+/// may set.
+pub const LISTING: crate::games::Listing = crate::games::Listing {
+    gtp_names: &["Ninety-Nine"],
+    page_options: &["players", "tokens"],
+};
+
 /// A Ninety-Nine state: self-dealt (full) or seat-bound (one seat's
 /// knowledge).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -725,7 +735,7 @@ impl Game for NinetyNine {
     type Eval = crate::game::OwnEvaluation;
     type Move = NnMove;
 
-    const NAME: &'static str = "ninetynine";
+    const NAME: &'static str = NAME;
     const SUMMARY: &'static str =
         "Ninety-Nine, the adding game, 2-10 players with tokens; seat-bound play with seat=N";
     const OPTIONS: &'static [OptionSpec] = OPTIONS;

@@ -308,6 +308,17 @@ pub const SOLVER: Solver<Othello> = Solver {
     window: endgame::window_of,
 };
 
+/// Its registry name (`game othello`).
+pub const NAME: &str = "othello";
+
+/// Its registry listing: the names GTP tools use, the options a page
+/// may set.
+pub const LISTING: crate::games::Listing = crate::games::Listing {
+    gtp_names: &["Othello", "Reversi"],
+    // Othello's evaluation and ProbCut are engine settings, not options of the page.
+    page_options: &[],
+};
+
 /// What Othello declares beyond its rules, on its registry line: the
 /// solver and its GTP conventions (an 8x8 board GTP's `boardsize` accepts,
 /// the pass, `final_score` as `B+12` with empties to the winner, and the
@@ -323,7 +334,7 @@ pub const EXTRAS: Extras<Othello> = Extras {
 impl Game for Othello {
     type Move = Move;
 
-    const NAME: &'static str = "othello";
+    const NAME: &'static str = NAME;
     const SUMMARY: &'static str =
         "Othello (Reversi) on 8x8: bracket and flip discs, most discs wins";
     const OPTIONS: &'static [OptionSpec] = &[];

@@ -216,6 +216,16 @@ fn players_of(options: &Options) -> usize {
 const SUMMARY: &str =
     "Quoridor: race your pawn across the board, block the others with walls (2 or 4 players)";
 
+/// Its registry name (`game quoridor`).
+pub const NAME: &str = "quoridor";
+
+/// Its registry listing: the names GTP tools use, the options a page
+/// may set.
+pub const LISTING: crate::games::Listing = crate::games::Listing {
+    gtp_names: &["Quoridor"],
+    page_options: &["players", "size", "walls", "jumps", "max_plies"],
+};
+
 /// The registry's `quoridor`: [`Quoridor`] or [`Quoridor4`], picked by
 /// the `players` option.
 pub struct QuoridorFamily;
@@ -603,7 +613,7 @@ impl<const P: usize> Game for QuoridorGame<P> {
     type Eval = crate::game::OwnEvaluation;
     type Move = QuoridorMove;
 
-    const NAME: &'static str = "quoridor";
+    const NAME: &'static str = NAME;
     const SUMMARY: &'static str = SUMMARY;
     const OPTIONS: &'static [OptionSpec] = OPTIONS;
     const TWO_PLAYER_ZERO_SUM: bool = P == 2;

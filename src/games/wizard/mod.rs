@@ -165,6 +165,16 @@ pub enum Phase {
     Over,
 }
 
+/// Its registry name (`game wizard`).
+pub const NAME: &str = "wizard";
+
+/// Its registry listing: the names GTP tools use, the options a page
+/// may set.
+pub const LISTING: crate::games::Listing = crate::games::Listing {
+    gtp_names: &["Wizard"],
+    page_options: &["players", "rounds", "hand", "no_even_bids"],
+};
+
 /// A Wizard state: self-dealt (full) or seat-bound (one seat's knowledge).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wizard {
@@ -588,7 +598,7 @@ impl Game for Wizard {
     type Eval = crate::game::OwnEvaluation;
     type Move = WizardMove;
 
-    const NAME: &'static str = "wizard";
+    const NAME: &'static str = NAME;
     const SUMMARY: &'static str = "Wizard, 3-6 players, bids and tricks with Wizards and Jesters; seat-bound play with seat=N";
     const OPTIONS: &'static [OptionSpec] = OPTIONS;
     const PERFECT_INFORMATION: bool = false;

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::advisor::Advisor;
-use super::json::{self, Object};
+use super::error::PageError;
 use super::view::{Mirror, mirror};
 use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::spec::EngineSpec;
@@ -17,13 +17,14 @@ use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::arena::run::referee::{Referee, Told};
 use crate::game::{Observation, Seat, Turn};
+use crate::json::{self, Object};
 
 /// What the page asks of a session's referee thread.
 pub enum PageCommand {
     /// The person's move, answered on the channel.
-    Move(String, Sender<Result<(), String>>),
+    Move(String, Sender<Result<(), PageError>>),
     /// Take back the person's last move (and the engines' replies).
-    Undo(Sender<Result<(), String>>),
+    Undo(Sender<Result<(), PageError>>),
     /// The page left, or the server stops.
     Close,
 }
@@ -55,7 +56,7 @@ pub struct GameConfig {
 }
 
 /// What the page's stream and requests share with the referee thread.
-pub struct Shared {
+pub struct LiveState {
     /// Every event of the session so far, oldest first.
     pub events: Vec<String>,
     /// Whether the person is to move now (a move at any other time is
@@ -64,7 +65,7 @@ pub struct Shared {
     /// Whether the session is over (the page left or the server stops).
     pub closed: bool,
     /// Streams open now.
-    pub watchers: usize,
+    pub streams: usize,
     /// When the last stream closed, or the session started.
     pub last_seen: Instant,
     /// The record of the games played so far, as `tabula match` writes it.
@@ -81,25 +82,25 @@ pub struct Shared {
 }
 
 /// One page's game.
-pub struct Session {
-    shared: Mutex<Shared>,
+pub struct PageGame {
+    shared: Mutex<LiveState>,
     changed: Condvar,
     commands: Mutex<Sender<PageCommand>>,
 }
 
-impl Session {
+impl PageGame {
     /// Locks the shared state (a poisoned lock is still usable: every
     /// writer leaves it consistent).
-    pub fn lock(&self) -> MutexGuard<'_, Shared> {
+    pub fn lock(&self) -> MutexGuard<'_, LiveState> {
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Waits until something changes or `timeout` passes.
     pub fn wait<'a>(
         &self,
-        guard: MutexGuard<'a, Shared>,
+        guard: MutexGuard<'a, LiveState>,
         timeout: Duration,
-    ) -> MutexGuard<'a, Shared> {
+    ) -> MutexGuard<'a, LiveState> {
         match self.changed.wait_timeout(guard, timeout) {
             Ok((g, _)) => g,
             Err(e) => e.into_inner().0,
@@ -109,7 +110,7 @@ impl Session {
     /// Adds an event to the stream if `current` holds of the shared state,
     /// checked and added under one lock (so that no other event comes
     /// between the check and this one).
-    pub fn publish_if(&self, event: String, current: impl FnOnce(&Shared) -> bool) -> bool {
+    pub fn publish_if(&self, event: String, current: impl FnOnce(&LiveState) -> bool) -> bool {
         let mut s = self.lock();
         if !current(&s) {
             return false;
@@ -141,50 +142,50 @@ impl Session {
 
     /// Plays the person's move: refused at once when it is not their
     /// turn, else checked by the referee.
-    pub fn play(&self, text: &str) -> Result<(), String> {
+    pub fn play(&self, text: &str) -> Result<(), PageError> {
         {
             let s = self.lock();
             if s.closed {
-                return Err("this game is closed".to_string());
+                return Err(PageError::Closed);
             }
             if !s.person_turn {
-                return Err("it is not your turn".to_string());
+                return Err(PageError::NotYourTurn);
             }
         }
         let (tx, rx) = mpsc::channel();
         if !self.command(PageCommand::Move(text.to_string(), tx)) {
-            return Err("this game is closed".to_string());
+            return Err(PageError::Closed);
         }
         rx.recv_timeout(Duration::from_secs(5))
-            .unwrap_or_else(|_| Err("no answer from the game".to_string()))
+            .unwrap_or(Err(PageError::NoAnswer))
     }
 
     /// Takes back the person's last move.
-    pub fn undo(&self) -> Result<(), String> {
+    pub fn undo(&self) -> Result<(), PageError> {
         let (tx, rx) = mpsc::channel();
         if !self.command(PageCommand::Undo(tx)) {
-            return Err("this game is closed".to_string());
+            return Err(PageError::Closed);
         }
         rx.recv_timeout(Duration::from_secs(5))
-            .unwrap_or_else(|_| Err("undo is possible on your turn only".to_string()))
+            .unwrap_or(Err(PageError::UndoNotNow))
     }
 
     /// Starts the referee thread of a new session.
-    pub fn start(config: GameConfig, seed: u64) -> Result<Arc<Session>, String> {
-        let prototype = crate::arena::referee_by_name(&config.game, &config.words)
-            .map_err(|e| e.to_string())?;
+    pub fn start(config: GameConfig, seed: u64) -> Result<Arc<PageGame>, PageError> {
+        let prototype =
+            crate::arena::referee_by_name(&config.game, &config.words).map_err(PageError::Setup)?;
         let perfect = prototype.perfect_information();
         if config.person.is_none() && !perfect {
-            return Err("in a card game you sit at one seat".to_string());
+            return Err(PageError::MustSit);
         }
         let view = mirror(&config.game, &config.words, config.person, perfect)?;
         let (tx, rx) = mpsc::channel();
-        let session = Arc::new(Session {
-            shared: Mutex::new(Shared {
+        let session = Arc::new(PageGame {
+            shared: Mutex::new(LiveState {
                 events: Vec::new(),
                 person_turn: false,
                 closed: false,
-                watchers: 0,
+                streams: 0,
                 last_seen: Instant::now(),
                 record: String::new(),
                 analysis: false,
@@ -199,7 +200,7 @@ impl Session {
         thread::Builder::new()
             .name("gui referee".to_string())
             .spawn(move || referee_thread(worker, config, prototype, view, rx, seed))
-            .map_err(|e| e.to_string())?;
+            .map_err(PageError::Thread)?;
         Ok(session)
     }
 }
@@ -207,7 +208,7 @@ impl Session {
 /// The page's side of the game: the person's seat, the moves replayed
 /// after an undo, and the events.
 struct Page {
-    session: Arc<Session>,
+    session: Arc<PageGame>,
     person: Option<Seat>,
     perfect: bool,
     game: String,
@@ -330,18 +331,18 @@ impl Outside for Page {
                         break Some(told);
                     }
                     Err(e) => {
-                        let _ = reply.send(Err(e.to_string()));
+                        let _ = reply.send(Err(PageError::Move(e)));
                     }
                 },
                 Ok(PageCommand::Undo(reply)) => {
                     if !self.perfect {
-                        let _ = reply.send(Err("cards once played stay played".to_string()));
+                        let _ = reply.send(Err(PageError::CardsStayPlayed));
                     } else if let Some(point) = self.undo_point(referee) {
                         self.undo = Some(point);
                         let _ = reply.send(Ok(()));
                         break None;
                     } else {
-                        let _ = reply.send(Err("nothing to undo".to_string()));
+                        let _ = reply.send(Err(PageError::NothingToUndo));
                     }
                 }
                 Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => break None,
@@ -589,7 +590,7 @@ impl Cast {
 }
 
 fn referee_thread(
-    session: Arc<Session>,
+    session: Arc<PageGame>,
     config: GameConfig,
     prototype: Box<dyn Referee>,
     view: Box<dyn Mirror>,
@@ -703,7 +704,7 @@ fn referee_thread(
         loop {
             match page.commands.recv_timeout(Duration::from_millis(200)) {
                 Ok(PageCommand::Move(_, reply)) => {
-                    let _ = reply.send(Err("the game is over".to_string()));
+                    let _ = reply.send(Err(PageError::GameOver));
                 }
                 Ok(PageCommand::Undo(reply)) => {
                     // The moves before the person's last one, from the
@@ -737,7 +738,7 @@ fn referee_thread(
                             continue 'games;
                         }
                         _ => {
-                            let _ = reply.send(Err("nothing to undo".to_string()));
+                            let _ = reply.send(Err(PageError::NothingToUndo));
                         }
                     }
                 }

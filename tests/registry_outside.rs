@@ -1,0 +1,254 @@
+//! A game defined only in test code (`tests/registry_pile.rs`), added to
+//! the registry at run time, is served by every edge with no edit
+//! elsewhere: the registry's answers, the engine's protocols (GTP with
+//! `list_games`, UGI), the match runner and the page's server (its setup,
+//! a game to the end), the engines being this same program run with
+//! `--serve`.
+//!
+//! A test binary of its own (`harness = false` in Cargo.toml): the game is
+//! added to this process's registry, which the integration tests' process
+//! must not see (its transcripts list the standard games). Run with
+//! `--serve`, it is the engine: Pile registered, the protocols served on
+//! stdin and stdout as `tabula` serves them.
+
+#[path = "registry_pile.rs"]
+mod registry_pile;
+
+use std::io::{BufReader, Cursor};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use registry_pile::{LISTING, Pile};
+use tabula::arena::MatchArgs;
+use tabula::engine::Engine;
+use tabula::protocol::{Protocol, run_protocol};
+
+fn main() {
+    tabula::outside::register::<Pile>(&LISTING).expect("pile registers");
+    if std::env::args().any(|a| a == "--serve") {
+        let engine = Engine::new(1).expect("an engine");
+        let stdin = BufReader::new(std::io::stdin());
+        run_protocol(stdin, std::io::stdout(), engine, Protocol::default());
+        return;
+    }
+    // libtest's filter: run only when no filter is given or one of ours.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let checks: [(&str, fn()); 4] = [
+        (
+            "registry_outside::the_registry_answers",
+            the_registry_answers_for_a_game_added_from_outside,
+        ),
+        (
+            "registry_outside::gtp_and_ugi_serve",
+            gtp_and_ugi_serve_a_game_added_from_outside,
+        ),
+        (
+            "registry_outside::the_match_runner_plays",
+            the_match_runner_plays_a_game_added_from_outside,
+        ),
+        (
+            "registry_outside::the_page_serves",
+            the_page_serves_a_game_added_from_outside,
+        ),
+    ];
+    for (name, check) in checks {
+        if filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())) {
+            check();
+            println!("test {name} ... ok");
+        }
+    }
+}
+
+/// This program, as the engine that serves Pile.
+fn engine_binary() -> PathBuf {
+    std::env::current_exe().expect("this test binary")
+}
+
+/// Match arguments as `tabula match` reads them.
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+fn words(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| s.to_string()).collect()
+}
+
+fn session(protocol: Protocol, engine: Engine, input: &str) -> String {
+    let mut out = Vec::new();
+    run_protocol(
+        Cursor::new(input.as_bytes().to_vec()),
+        &mut out,
+        engine,
+        protocol,
+    );
+    String::from_utf8(out).expect("UTF-8 output")
+}
+
+fn the_registry_answers_for_a_game_added_from_outside() {
+    let entry = tabula::games::find("pile").expect("found by name");
+    assert!(tabula::games::find_gtp("PILE").is_some());
+    assert!(tabula::games::names().contains(&"pile"));
+    let traits = entry.traits(&["stones=9"]).expect("traits");
+    assert_eq!(traits.seats, 2);
+    assert!(traits.zero_sum && traits.perfect_information && !traits.solver);
+    assert_eq!(entry.page_options, &["stones"]);
+    assert_eq!(entry.player_counts(), vec![2]);
+    // The standard games are all still there, first.
+    assert_eq!(tabula::games::all()[0].name, tabula::games::GAMES[0].name);
+}
+
+fn gtp_and_ugi_serve_a_game_added_from_outside() {
+    let out = session(
+        Protocol::Gtp,
+        Engine::new(3).expect("engine"),
+        "list_games\ngame pile stones=5\nplay 0 2\nlegal_moves\ngenmove 1\nquit\n",
+    );
+    let replies: Vec<&str> = out.split("\n\n").map(str::trim_end).collect();
+    assert!(replies[0].lines().any(|l| l == "Pile"), "{out}");
+    assert_eq!(replies[1], "=", "{out}");
+    assert_eq!(replies[2], "=", "{out}");
+    assert_eq!(replies[3], "= 1 2 3", "{out}");
+    // Three stones left: taking all three wins.
+    assert_eq!(replies[4], "= 3", "{out}");
+
+    let mut engine = Engine::new(4).expect("engine");
+    engine.load_game("pile", &[]).expect("pile loads");
+    let out = session(
+        Protocol::Ugi,
+        engine,
+        "ugi\nuginewgame\nposition startpos moves 1 2\nisready\ngo movetime 200\n",
+    );
+    assert!(out.contains("ugiok"), "{out}");
+    // Four stones left: no move wins; seven taken to four, any reply.
+    assert!(
+        out.lines().any(|l| l.starts_with("bestmove ")),
+        "UGI plays pile: {out}"
+    );
+}
+
+fn the_match_runner_plays_a_game_added_from_outside() {
+    let engine = engine_binary();
+    let cmd = format!("cmd={} --serve", engine.display());
+    let args = words(&[
+        "--engine",
+        &cmd,
+        "name=a",
+        "--engine",
+        &cmd,
+        "name=b",
+        "--game",
+        "pile",
+        "-o",
+        "stones=9",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--seed",
+        "7",
+        "--quiet",
+        "--no-record",
+    ]);
+    let mut all = vec!["match".to_string()];
+    all.extend(args);
+    let mut args = Cli::try_parse_from(all).expect("match arguments").args;
+    args.unprinted = true;
+    let report = tabula::arena::run(&args).expect("the match runs");
+    assert_eq!(report.record.games.len(), 2, "{}", report.text);
+    for g in &report.record.games {
+        assert_eq!(g.winners.len(), 1, "{}", report.text);
+    }
+}
+
+fn the_page_serves_a_game_added_from_outside() {
+    use std::io::{Read, Write};
+    let engine = engine_binary();
+    let args = tabula::gui::GuiArgs {
+        port: 0,
+        listen: None,
+        allow_host: Vec::new(),
+        engines: tabula::arena::EngineWords(vec![vec![
+            format!("cmd={} --serve", engine.display()),
+            "name=pile".to_string(),
+        ]]),
+        max_movetime: 1000,
+        max_games: 2,
+    };
+    let server = tabula::gui::Server::bind(&args).expect("the server binds");
+    let url = server.url();
+    let port: u16 = url
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.trim_end_matches('/').split('/').next()?.parse().ok())
+        .expect("a port in the URL");
+    let stop = server.stop_flag();
+    let serving = {
+        let server = std::sync::Arc::clone(&server);
+        std::thread::spawn(move || server.serve())
+    };
+    let request = |method: &str, path: &str| -> (u16, String) {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(20))).ok();
+        let text = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n\
+             Content-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        s.write_all(text.as_bytes()).expect("write");
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let out = String::from_utf8_lossy(&out).into_owned();
+        let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+        let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok());
+        (status.unwrap_or(0), body.to_string())
+    };
+    let (status, setup) = request("GET", "/api/setup");
+    assert_eq!(status, 200, "{setup}");
+    assert!(setup.contains("\"pile\":{\"default\":"), "{setup}");
+    // An option the page may not set is refused; the listed one is taken.
+    let (status, body) = request("POST", "/api/new?game=pile&opt=seed=3&you=none");
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = request(
+        "POST",
+        "/api/new?game=pile&opt=stones=6&you=none&ms0=50&ms1=50&advisor=0",
+    );
+    assert_eq!(status, 200, "{body}");
+    let id = body.split('"').nth(3).expect("a session id").to_string();
+    // The engines play it to the end: the record is kept when it ends.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut events = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    events
+        .write_all(
+            format!(
+                "GET /api/events?s={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .expect("write");
+    events
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .ok();
+    let mut seen = String::new();
+    while Instant::now() < deadline && !seen.contains("\"type\":\"over\"") {
+        let mut buf = [0u8; 4096];
+        if let Ok(n) = events.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    }
+    assert!(seen.contains("\"type\":\"over\""), "{seen}");
+    assert!(seen.contains("\"kind\":\"text\""), "{seen}");
+    let (status, record) = request("GET", &format!("/api/record?s={id}"));
+    assert_eq!(status, 200, "{record}");
+    assert!(record.contains("pile"), "{record}");
+    drop(events);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    serving.join().expect("the server ends");
+}
