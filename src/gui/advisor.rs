@@ -48,7 +48,7 @@ impl Advisor {
         spec: &EngineSpec,
         game: &str,
         words: &[String],
-        person: Seat,
+        human: Seat,
         seat_name: &str,
         perfect: bool,
         session: Arc<PageGame>,
@@ -68,7 +68,7 @@ impl Advisor {
             }
         }
         let game_line =
-            crate::arena::run::referee::game_command(game, words, (!perfect).then_some(person));
+            crate::arena::run::referee::game_command(game, words, (!perfect).then_some(human));
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
         // A solved game's values read as margins in its own unit
@@ -134,7 +134,7 @@ fn advise(
         // step; the page shows it at that step only.
         let (wanted, step) = {
             let s = session.lock();
-            (s.analysis && s.person_turn && !s.closed, s.turn_step)
+            (s.analysis && s.human_turn && !s.closed, s.turn_step)
         };
         let mut changed = wanted && step != analysed;
         analysed = if wanted { step } else { usize::MAX };
@@ -243,7 +243,7 @@ fn advise(
             .num("ms", since.elapsed().as_millis())
             .end();
         // A position left while it was analysed is not shown.
-        session.publish_if(event, |s| s.person_turn && s.turn_step == step);
+        session.publish_if(event, |s| s.human_turn && s.turn_step == step);
         if since.elapsed() >= MAX_THINK {
             done = true;
         }

@@ -503,7 +503,7 @@ impl Server {
         }
         let prototype = crate::arena::referee_by_name(&game, &words).map_err(PageError::Setup)?;
         let seats = prototype.num_seats();
-        let person = match request.param("you").unwrap_or("0") {
+        let human = match request.param("you").unwrap_or("0") {
             "none" => None,
             s => Some(
                 s.parse::<usize>()
@@ -516,7 +516,7 @@ impl Server {
         let offered = &searches.offered;
         let mut seat_engines = Vec::new();
         for s in 0..seats {
-            if Some(s) == person {
+            if Some(s) == human {
                 seat_engines.push(None);
                 continue;
             }
@@ -589,24 +589,24 @@ impl Server {
             })
             .flatten();
         // The person's name in the record: a short line of text.
-        let person_name: String = request
+        let human_name: String = request
             .param("name")
             .unwrap_or("")
             .chars()
             .filter(|c| !c.is_control())
             .take(40)
             .collect();
-        let person_name = match person_name.trim() {
+        let human_name = match human_name.trim() {
             "" => "you".to_string(),
             n => n.to_string(),
         };
         let config = GameConfig {
             game,
             words,
-            person,
+            human,
             seats: seat_engines,
             advisor,
-            person_name,
+            human_name,
         };
         let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
         let mut id = [0u8; 16];

@@ -46,13 +46,13 @@ pub struct GameConfig {
     pub words: Vec<String>,
     /// The person's seat; `None` watches engines play (perfect
     /// information only).
-    pub person: Option<Seat>,
+    pub human: Option<Seat>,
     /// The engine of every other seat (`None` at the person's).
     pub seats: Vec<Option<SeatEngine>>,
     /// The engine that shows the person's moves' values, if any.
     pub advisor: Option<EngineSpec>,
     /// The person's name in the record (`you` unless the page names them).
-    pub person_name: String,
+    pub human_name: String,
 }
 
 /// What the page's stream and requests share with the referee thread.
@@ -61,7 +61,7 @@ pub struct LiveState {
     pub events: Vec<String>,
     /// Whether the person is to move now (a move at any other time is
     /// refused at once, without waiting for an engine).
-    pub person_turn: bool,
+    pub human_turn: bool,
     /// Whether the session is over (the page left or the server stops).
     pub closed: bool,
     /// Streams open now.
@@ -148,7 +148,7 @@ impl PageGame {
             if s.closed {
                 return Err(PageError::Closed);
             }
-            if !s.person_turn {
+            if !s.human_turn {
                 return Err(PageError::NotYourTurn);
             }
         }
@@ -175,15 +175,15 @@ impl PageGame {
         let prototype =
             crate::arena::referee_by_name(&config.game, &config.words).map_err(PageError::Setup)?;
         let perfect = prototype.perfect_information();
-        if config.person.is_none() && !perfect {
+        if config.human.is_none() && !perfect {
             return Err(PageError::MustSit);
         }
-        let view = mirror(&config.game, &config.words, config.person, perfect)?;
+        let view = mirror(&config.game, &config.words, config.human, perfect)?;
         let (tx, rx) = mpsc::channel();
         let session = Arc::new(PageGame {
             shared: Mutex::new(LiveState {
                 events: Vec::new(),
-                person_turn: false,
+                human_turn: false,
                 closed: false,
                 streams: 0,
                 last_seen: Instant::now(),
@@ -209,7 +209,7 @@ impl PageGame {
 /// after an undo, and the events.
 struct Page {
     session: Arc<PageGame>,
-    person: Option<Seat>,
+    human: Option<Seat>,
     perfect: bool,
     game: String,
     words: Vec<String>,
@@ -247,7 +247,7 @@ impl Page {
             Turn::Chance => ("chance".to_string(), None),
             Turn::Over => ("over".to_string(), None),
         };
-        let mine = waiting && to_move.is_some() && to_move == self.person;
+        let mine = waiting && to_move.is_some() && to_move == self.human;
         let legal = if mine { self.view.legal() } else { Vec::new() };
         Object::new()
             .str("type", "state")
@@ -256,7 +256,7 @@ impl Page {
             .raw("options", json::strings(&self.words))
             .raw("seats", json::strings(self.seat_names()))
             .raw("labels", json::strings(&self.labels))
-            .opt("you", self.person.map(|s| s.to_string()))
+            .opt("you", self.human.map(|s| s.to_string()))
             .str("turn", &turn_text)
             .opt("to_move", to_move.map(|s| s.to_string()))
             .num("waiting", mine)
@@ -290,20 +290,20 @@ impl Page {
     /// The person's moves since the start, and where the last one was:
     /// the history to replay after an undo, or `None` with nothing to undo.
     fn undo_point(&self, referee: &dyn Referee) -> Option<Vec<String>> {
-        let person = self.person?;
+        let human = self.human?;
         let history = referee.history();
-        let last = history.iter().rposition(|s| s.seat == Some(person))?;
+        let last = history.iter().rposition(|s| s.seat == Some(human))?;
         Some(history[..last].iter().map(|s| s.text.clone()).collect())
     }
 }
 
 impl Outside for Page {
-    fn person(&self, seat: Seat) -> bool {
-        self.person == Some(seat)
+    fn human(&self, seat: Seat) -> bool {
+        self.human == Some(seat)
     }
 
     fn decides(&mut self, referee: &dyn Referee, seat: Seat) -> bool {
-        self.person == Some(seat) || self.replaying(referee)
+        self.human == Some(seat) || self.replaying(referee)
     }
 
     fn choose(&mut self, referee: &mut dyn Referee, _seat: Seat) -> Option<Told> {
@@ -316,7 +316,7 @@ impl Outside for Page {
         // once is not refused as early.
         {
             let mut s = self.session.lock();
-            s.person_turn = true;
+            s.human_turn = true;
             s.turn_step = self.step;
         }
         self.publish_state_as(None, true);
@@ -349,7 +349,7 @@ impl Outside for Page {
                 Err(RecvTimeoutError::Timeout) => {}
             }
         };
-        self.session.lock().person_turn = false;
+        self.session.lock().human_turn = false;
         chosen
     }
 
@@ -375,14 +375,14 @@ impl Outside for Page {
                     },
                 ));
             }
-        } else if let Some(person) = self.person {
-            if seat == Some(person) {
+        } else if let Some(human) = self.human {
+            if seat == Some(human) {
                 if let Err(e) = self.view.play(&told.text) {
                     log::error!("the page's copy refused its own {}: {e}", told.text);
                 }
-                lines.push(format!("play {} {}", referee.seat_name(person), told.text));
+                lines.push(format!("play {} {}", referee.seat_name(human), told.text));
             }
-            for o in told.observations.get(person).into_iter().flatten() {
+            for o in told.observations.get(human).into_iter().flatten() {
                 let text = match o {
                     Observation::Played { mv, .. } => mv,
                     Observation::Dealt(d) => d,
@@ -472,7 +472,7 @@ impl Cast {
             match seat {
                 Some(e) => {
                     // Watching engines play, seat 0 is a side of its own.
-                    let key = if config.person.is_none() && s == 0 {
+                    let key = if config.human.is_none() && s == 0 {
                         format!("{}\n0", e.label)
                     } else {
                         e.label.clone()
@@ -493,14 +493,14 @@ impl Cast {
                 }
             }
         }
-        let person = engines.len();
+        let human = engines.len();
         engines.push(EngineSpec {
-            name: config.person_name.clone(),
+            name: config.human_name.clone(),
             ..EngineSpec::default()
         });
         for s in &mut seats {
             if *s == usize::MAX {
-                *s = person;
+                *s = human;
             }
         }
         // Names a record reads back: no spaces, commas, quotes or `=`,
@@ -616,21 +616,21 @@ fn referee_thread(
     let advisor = config
         .advisor
         .as_ref()
-        .zip(config.person)
-        .and_then(|(spec, person)| {
+        .zip(config.human)
+        .and_then(|(spec, human)| {
             Advisor::start(
                 spec,
                 &config.game,
                 &config.words,
-                person,
-                &prototype.seat_name(person),
+                human,
+                &prototype.seat_name(human),
                 perfect,
                 Arc::clone(&session),
             )
         });
     let mut page = Page {
         session: Arc::clone(&session),
-        person: config.person,
+        human: config.human,
         perfect,
         game: config.game.clone(),
         words: config.words.clone(),
@@ -652,7 +652,7 @@ fn referee_thread(
         // Each game, and each game again after an undo, starts from a
         // fresh view.
         if !std::mem::take(&mut first) {
-            match mirror(&config.game, &config.words, config.person, perfect) {
+            match mirror(&config.game, &config.words, config.human, perfect) {
                 Ok(v) => page.view = v,
                 Err(e) => {
                     log::error!("cannot rebuild the page's view: {e}");
@@ -709,8 +709,8 @@ fn referee_thread(
                 Ok(PageCommand::Undo(reply)) => {
                     // The moves before the person's last one, from the
                     // record's `play <seat> <move>` lines.
-                    let point = records.back().zip(config.person).and_then(|(r, person)| {
-                        let seat = prototype.seat_name(person);
+                    let point = records.back().zip(config.human).and_then(|(r, human)| {
+                        let seat = prototype.seat_name(human);
                         let plays: Vec<(&str, &str)> = r
                             .transcript
                             .iter()
@@ -757,7 +757,7 @@ fn referee_thread(
     }
     let mut s = session.lock();
     s.ended = true;
-    s.person_turn = false;
+    s.human_turn = false;
     drop(s);
     session.changed.notify_all();
 }

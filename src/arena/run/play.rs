@@ -154,7 +154,7 @@ impl From<Forfeit> for GameEnd {
 pub trait Outside {
     /// Whether `seat` is played from outside for the whole game (no
     /// engine is started for it, and it is told nothing).
-    fn person(&self, seat: Seat) -> bool;
+    fn human(&self, seat: Seat) -> bool;
     /// Whether this turn of `seat` is decided outside: always for a
     /// person's seat; for an engine's seat, a move replayed from outside
     /// (which its engine is then told, as an opening move).
@@ -189,8 +189,8 @@ struct RefereedGame<'a, 'o> {
 
 impl RefereedGame<'_, '_> {
     /// Whether `seat` is played from outside, without an engine.
-    fn person(&self, seat: Seat) -> bool {
-        self.outside.as_ref().is_some_and(|o| o.person(seat))
+    fn human(&self, seat: Seat) -> bool {
+        self.outside.as_ref().is_some_and(|o| o.human(seat))
     }
 
     /// Tells the outside about an applied step.
@@ -223,7 +223,7 @@ impl RefereedGame<'_, '_> {
 
     fn start_engines(&mut self, pool: &mut Pool) -> Result<(), Forfeit> {
         for seat in 0..self.job.seats.len() {
-            if self.person(seat) {
+            if self.human(seat) {
                 continue;
             }
             let engine = self.job.seats[seat];
@@ -259,7 +259,7 @@ impl RefereedGame<'_, '_> {
         let timeout = self.setup.timeout;
         let perfect = self.referee.perfect_information();
         for seat in 0..self.job.seats.len() {
-            if self.person(seat) {
+            if self.human(seat) {
                 continue;
             }
             let spec = self.spec(seat).clone();
@@ -313,7 +313,7 @@ impl RefereedGame<'_, '_> {
     fn tell(&mut self, told: &Told) -> Result<(), Forfeit> {
         let timeout = self.setup.timeout;
         for (seat, observations) in told.observations.iter().enumerate() {
-            if self.person(seat) {
+            if self.human(seat) {
                 continue;
             }
             for observation in observations {
@@ -410,7 +410,7 @@ impl RefereedGame<'_, '_> {
         self.transcript.push(line.clone());
         self.applied(Some(seat), &told);
         self.tell(&told)?;
-        if !self.person(seat) {
+        if !self.human(seat) {
             self.send(seat, &line, self.setup.timeout)?;
         }
         Ok(())
