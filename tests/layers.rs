@@ -590,3 +590,96 @@ fn tokens(text: &str) -> Vec<(String, usize)> {
     }
     out
 }
+
+/// The top-level rooms of src/ (a folder or a file under it) and the
+/// rooms each one's code names (tests inside the files left out: a test
+/// may stand on anything), read as the circle check reads paths.
+fn room_imports(
+    src: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut rooms = std::collections::BTreeMap::new();
+    for file in &files {
+        let rel = file.strip_prefix(src).expect("under src");
+        let room = rel
+            .iter()
+            .next()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .expect("a room");
+        if matches!(room.as_str(), "lib" | "main") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("source");
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        let mut module: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if module.last().is_some_and(|p| p == "mod") {
+            module.pop();
+        }
+        let named: &mut std::collections::BTreeSet<String> = rooms.entry(room.clone()).or_default();
+        for (path, _) in imports(code, &module) {
+            if let Some(first) = path.first()
+                && *first != room
+                && (src.join(first).is_dir() || src.join(format!("{first}.rs")).is_file())
+            {
+                named.insert(first.clone());
+            }
+        }
+    }
+    rooms
+}
+
+#[test]
+fn no_two_top_level_rooms_import_each_other_even_round_about() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let rooms = room_imports(&src);
+    assert!(rooms.len() >= 15, "the rooms of src/ are read: {rooms:?}");
+    // Depth first: a room met again while its own descent is open
+    // closes a circle.
+    fn visit<'a>(
+        room: &'a str,
+        rooms: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        open: &mut Vec<&'a str>,
+        done: &mut std::collections::BTreeSet<&'a str>,
+        found: &mut Vec<String>,
+    ) {
+        if done.contains(room) {
+            return;
+        }
+        if let Some(at) = open.iter().position(|r| *r == room) {
+            found.push(format!("{} -> {room}", open[at..].join(" -> ")));
+            return;
+        }
+        open.push(room);
+        for next in rooms.get(room).into_iter().flatten() {
+            visit(next, rooms, open, done, found);
+        }
+        open.pop();
+        done.insert(room);
+    }
+    let (mut open, mut done, mut found) =
+        (Vec::new(), std::collections::BTreeSet::new(), Vec::new());
+    for room in rooms.keys() {
+        visit(room, &rooms, &mut open, &mut done, &mut found);
+    }
+    assert!(
+        found.is_empty(),
+        "rooms of src/ importing each other round about:\n{}",
+        found.join("\n")
+    );
+    // The graph is the layering architecture.md states: the bottom never
+    // names the top.
+    for (low, high) in [
+        ("game", "games"),
+        ("games", "search"),
+        ("search", "engine"),
+        ("engine", "arena"),
+        ("engine", "protocol"),
+        ("arena", "gui"),
+    ] {
+        assert!(!rooms[low].contains(high), "{low} names {high}");
+    }
+}
