@@ -219,8 +219,9 @@ pub struct MatchArgs {
     pub tc_scale: Option<f64>,
 
     /// The report is returned in [`MatchReport::text`](crate::arena::output::match_report::MatchReport)
-    /// and not printed: for callers of the library (the tests) that read
-    /// it themselves. Not on the command line.
+    /// and not printed, nor the progress and fault lines (they are in
+    /// the report and the record): for callers of the library (the
+    /// tests) that read them themselves. Not on the command line.
     #[arg(skip)]
     pub unprinted: bool,
 

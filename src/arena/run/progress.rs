@@ -18,6 +18,9 @@ pub enum Mode {
     Lines,
     /// Nothing but faults.
     Quiet,
+    /// Nothing at all: a library caller (`MatchArgs::unprinted`) reads
+    /// the faults from the report and the record.
+    Silent,
 }
 
 impl Mode {
@@ -83,13 +86,16 @@ impl MatchProgress {
 
     /// An opening line, not shown when quiet.
     pub fn header(&mut self, line: &str) {
-        if self.mode != Mode::Quiet {
+        if !matches!(self.mode, Mode::Quiet | Mode::Silent) {
             self.message(line);
         }
     }
 
     /// A message that must be seen (a fault): printed above the bar.
     pub fn message(&mut self, line: &str) {
+        if self.mode == Mode::Silent {
+            return;
+        }
         match &self.bar {
             Some(bar) => bar.suspend(|| eprint_line(line)),
             None => eprint_line(line),

@@ -259,7 +259,11 @@ impl Running {
     fn start(args: &MatchArgs, plan: &Plan, rec: MatchRecord, writer: RecordWriter) -> Running {
         let setup = &plan.setup;
         let mut progress = progress::MatchProgress::new(
-            progress::Mode::choose(args.no_progress, args.quiet),
+            if args.unprinted {
+                progress::Mode::Silent
+            } else {
+                progress::Mode::choose(args.no_progress, args.quiet)
+            },
             plan.total as u64,
         );
         let opts: String = rec.options.iter().map(|o| format!(" {o}")).collect();
