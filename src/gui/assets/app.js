@@ -1192,7 +1192,7 @@ function textGame(view, board) {
   const turn = document.createElement('div');
   turn.className = 'turnline';
   turn.id = 'turnline';
-  if (over) {
+  if (over && !replay) {
     turn.textContent = resultText();
     turn.classList.add('over');
   } else if (!replay && st.turn === 'chance') {
