@@ -355,11 +355,13 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
             b.click("#tabs button[data-game=pile]");
             7
         } else {
-            // The menu: the option the server describes, the engine's time.
+            // The menu: the option the server describes, the engine's
+            // time; the analysis on.
             b.js(
                 "const g = document.getElementById('game'); g.value = 'pile'; g.onchange();
                   const o = document.getElementById('opt_stones'); o.value = '9'; o.onchange();
-                  for (const t of document.querySelectorAll('[id^=ms]')) t.value = '50';",
+                  for (const t of document.querySelectorAll('[id^=ms]')) t.value = '50';
+                  document.getElementById('analysis').checked = true;",
             );
             b.click("#menubtn");
             b.click("#start");
@@ -410,8 +412,36 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
                 b.js("return window.tabula.state.legal;").strings(),
                 "{what}: one button a legal move"
             );
-            // The page's picture: the pile, the moves so far, the buttons.
+            // With the analysis on, each move's chance on its button and
+            // the best one marked (9 stones: taking 1 wins).
+            if width == 1280 && pressed == 0 {
+                assert!(
+                    b.wait_for(
+                        "document.querySelectorAll('#moves button .v').length === window.tabula.state.legal.length && document.querySelector('#moves button.primary')",
+                        Duration::from_secs(30)
+                    ),
+                    "{what}: no analysis on the move buttons"
+                );
+                let best =
+                    b.js("return document.querySelector('#moves button.primary').dataset.move;");
+                assert_eq!(best.str(), Some("1"), "{what}: the best move");
+                let legend = b.js("return document.getElementById('legend').textContent;");
+                assert!(
+                    legend
+                        .str()
+                        .is_some_and(|t| t.starts_with("Numbers on the moves")),
+                    "{what}: legend {legend:?}"
+                );
+            }
+            // The page's picture: the pile, the moves so far, the buttons
+            // (with the analysis, once it has come).
             if pressed == 1 {
+                if width == 1280 {
+                    b.wait_for(
+                        "document.querySelector('#moves button .v')",
+                        Duration::from_secs(10),
+                    );
+                }
                 screenshot(
                     &b,
                     if width == 1280 {

@@ -764,7 +764,7 @@ function legend(view, lg) {
     lg.append(p, t);
     return;
   }
-  if (view.kind === 'text') p.textContent = 'Numbers on the moves: your chance to win after each; gold: the best' + info + '.';
+  if (view.kind === 'text') p.textContent = 'Numbers on the moves: your chance to win after each; green: the best' + info + '.';
   else if (view.kind === 'quoridor') p.textContent = 'Numbers on squares: your chance to win after moving there. Blue walls: the engine\u2019s three best walls, each with its chance. Gold: the best move' + info + '.';
   else p.textContent = 'Badges: your chance ' + (view.kind === 'hearts' ? '(share of the best result)' : 'to win') + ' after each card or bid, as the engine at your seat sees it (it knows your hand only); gold: the best' + info + '.';
   lg.appendChild(p);
