@@ -10,12 +10,24 @@
 //! must not see (its transcripts list the standard games). Run with
 //! `--serve`, it is the engine: Pile registered, the protocols served on
 //! stdin and stdout as `tabula` serves them.
+//!
+//! The page itself plays Pile in headless Chromium (skipped, with a
+//! message, where Chromium is not installed, as the other browser tests):
+//! the game's tab and options come from the server, the text view shows
+//! the pile, and the person plays by pressing the move buttons.
+//! `TABULA_GUI_SCREENSHOTS=DIR` saves its pictures, in mid-game
+//! (docs/gui-outside-game.png, docs/gui-outside-game-phone.png).
 
+#[path = "gui_support.rs"]
+mod gui_support;
 #[path = "registry_pile.rs"]
 mod registry_pile;
 
 use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -37,7 +49,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let checks: [(&str, fn()); 4] = [
+    let checks: [(&str, fn()); 5] = [
         (
             "registry_outside::the_registry_answers",
             the_registry_answers_for_a_game_added_from_outside,
@@ -53,6 +65,10 @@ fn main() {
         (
             "registry_outside::the_page_serves",
             the_page_serves_a_game_added_from_outside,
+        ),
+        (
+            "registry_outside::the_page_plays_in_a_browser",
+            the_page_plays_a_game_added_from_outside_in_a_browser,
         ),
     ];
     for (name, check) in checks {
@@ -166,32 +182,62 @@ fn the_match_runner_plays_a_game_added_from_outside() {
     }
 }
 
+/// The page's server in this process (Pile in its registry), its engine
+/// this program run with `--serve`; stopped when dropped.
+struct Gui {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    serving: Option<JoinHandle<()>>,
+}
+
+impl Gui {
+    fn start(max_games: usize) -> Gui {
+        let engine = engine_binary();
+        let args = tabula::gui::GuiArgs {
+            port: 0,
+            listen: None,
+            allow_host: Vec::new(),
+            engines: tabula::arena::EngineWords(vec![vec![
+                format!("cmd={} --serve", engine.display()),
+                "name=pile".to_string(),
+            ]]),
+            max_movetime: 1000,
+            max_games,
+        };
+        let server = tabula::gui::Server::bind(&args).expect("the server binds");
+        let url = server.url();
+        let port: u16 = url
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.trim_end_matches('/').split('/').next()?.parse().ok())
+            .expect("a port in the URL");
+        let stop = server.stop_flag();
+        let serving = std::thread::spawn(move || server.serve());
+        Gui {
+            port,
+            stop,
+            serving: Some(serving),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(s) = self.serving.take() {
+            let _ = s.join();
+        }
+    }
+}
+
 fn the_page_serves_a_game_added_from_outside() {
     use std::io::{Read, Write};
-    let engine = engine_binary();
-    let args = tabula::gui::GuiArgs {
-        port: 0,
-        listen: None,
-        allow_host: Vec::new(),
-        engines: tabula::arena::EngineWords(vec![vec![
-            format!("cmd={} --serve", engine.display()),
-            "name=pile".to_string(),
-        ]]),
-        max_movetime: 1000,
-        max_games: 2,
-    };
-    let server = tabula::gui::Server::bind(&args).expect("the server binds");
-    let url = server.url();
-    let port: u16 = url
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.trim_end_matches('/').split('/').next()?.parse().ok())
-        .expect("a port in the URL");
-    let stop = server.stop_flag();
-    let serving = {
-        let server = std::sync::Arc::clone(&server);
-        std::thread::spawn(move || server.serve())
-    };
+    let gui = Gui::start(2);
+    let port = gui.port;
     let request = |method: &str, path: &str| -> (u16, String) {
         let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
         s.set_read_timeout(Some(Duration::from_secs(20))).ok();
@@ -210,6 +256,26 @@ fn the_page_serves_a_game_added_from_outside() {
     let (status, setup) = request("GET", "/api/setup");
     assert_eq!(status, 200, "{setup}");
     assert!(setup.contains("\"pile\":{\"default\":"), "{setup}");
+    // The page's list of games: Pile's title, options and seats.
+    let games = gui_support::Json::parse(&setup).expect("JSON");
+    let games = games.get("games").arr();
+    let pile = games
+        .iter()
+        .find(|g| g.get("name").str() == Some("pile"))
+        .unwrap_or_else(|| panic!("pile in the page's games: {setup}"));
+    assert_eq!(pile.get("title").str(), Some("Pile"), "{setup}");
+    assert_eq!(pile.get("perfect"), &gui_support::Json::Bool(true));
+    let options = pile.get("options").arr();
+    assert_eq!(options.len(), 1, "{setup}");
+    assert_eq!(options[0].get("name").str(), Some("stones"));
+    assert_eq!(options[0].get("kind").str(), Some("int"));
+    assert_eq!(options[0].get("default").str(), Some("7"));
+    assert_eq!(pile.get("players").arr(), &[gui_support::Json::Num(2.0)]);
+    assert_eq!(pile.get("seats").arr()[0].strings().len(), 2, "{setup}");
+    assert_eq!(
+        games[0].get("name").str(),
+        Some(tabula::games::GAMES[0].name)
+    );
     // An option the page may not set is refused; the listed one is taken.
     let (status, body) = request("POST", "/api/new?game=pile&opt=seed=3&you=none");
     assert_eq!(status, 400, "{body}");
@@ -249,6 +315,194 @@ fn the_page_serves_a_game_added_from_outside() {
     assert_eq!(status, 200, "{record}");
     assert!(record.contains("pile"), "{record}");
     drop(events);
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    serving.join().expect("the server ends");
+}
+
+/// With `TABULA_GUI_SCREENSHOTS=DIR`, saves the page as `DIR/gui-NAME.png`.
+fn screenshot(b: &gui_support::Browser, name: &str) {
+    if let Ok(dir) = std::env::var("TABULA_GUI_SCREENSHOTS") {
+        let path = std::path::Path::new(&dir).join(format!("gui-{name}.png"));
+        std::fs::write(&path, b.screenshot()).expect("write the screenshot");
+    }
+}
+
+/// Pile in the page, in headless Chromium at a phone's size and a
+/// laptop's: the tab from the server's list, the text view, a whole game
+/// played by pressing the move buttons, the result shown at the end.
+fn the_page_plays_a_game_added_from_outside_in_a_browser() {
+    use gui_support::{Browser, Json};
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    let gui = Gui::start(4);
+    let url = gui.url();
+    for (width, height) in [(390, 844), (1280, 800)] {
+        let what = format!("pile at {width}x{height}");
+        b.set_size(width, height);
+        b.goto(&url);
+        assert!(
+            b.wait_for("window.tabula.ready", Duration::from_secs(60)),
+            "{what}: the page loaded"
+        );
+        assert!(
+            b.wait_for(
+                "document.querySelector('#tabs button[data-game=pile]')",
+                Duration::from_secs(5)
+            ),
+            "{what}: no tab for pile"
+        );
+        let stones = if width == 390 {
+            // The tab starts it with its defaults (7 stones).
+            b.click("#tabs button[data-game=pile]");
+            7
+        } else {
+            // The menu: the option the server describes, the engine's
+            // time; the analysis on.
+            b.js(
+                "const g = document.getElementById('game'); g.value = 'pile'; g.onchange();
+                  const o = document.getElementById('opt_stones'); o.value = '9'; o.onchange();
+                  for (const t of document.querySelectorAll('[id^=ms]')) t.value = '50';
+                  document.getElementById('analysis').checked = true;",
+            );
+            b.click("#menubtn");
+            b.click("#start");
+            9
+        };
+        assert!(
+            b.wait_for(
+                "window.tabula.state && window.tabula.state.game === 'pile' && window.tabula.state.view.kind === 'text'",
+                Duration::from_secs(30)
+            ),
+            "{what}: the game started"
+        );
+        assert!(
+            b.wait_for(
+                "document.getElementById('gametext')",
+                Duration::from_secs(5)
+            ),
+            "{what}: the text view"
+        );
+        let text = b.js("return document.getElementById('gametext').textContent;");
+        assert!(
+            text.str()
+                .is_some_and(|t| t.starts_with(&format!("{stones} stones"))),
+            "{what}: {text:?}"
+        );
+        b.console();
+        // Press a move button at each turn until the game is over.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut pressed = 0;
+        loop {
+            assert!(Instant::now() < deadline, "{what}: the game did not end");
+            assert!(
+                b.wait_for(
+                    "window.tabula.over || document.querySelector('#moves button')",
+                    Duration::from_secs(60)
+                ),
+                "{what}: neither a move to press nor a result"
+            );
+            if b.js("return !!window.tabula.over;") == Json::Bool(true) {
+                break;
+            }
+            let step = b.js("return window.tabula.state.step;");
+            let buttons = b.js(
+                "return [...document.querySelectorAll('#moves button')].map((b) => b.dataset.move);",
+            );
+            assert_eq!(
+                buttons.strings(),
+                b.js("return window.tabula.state.legal;").strings(),
+                "{what}: one button a legal move"
+            );
+            // With the analysis on, each move's chance on its button and
+            // the best one marked (9 stones: taking 1 wins).
+            if width == 1280 && pressed == 0 {
+                assert!(
+                    b.wait_for(
+                        "document.querySelectorAll('#moves button .v').length === window.tabula.state.legal.length && document.querySelector('#moves button.primary')",
+                        Duration::from_secs(30)
+                    ),
+                    "{what}: no analysis on the move buttons"
+                );
+                let best =
+                    b.js("return document.querySelector('#moves button.primary').dataset.move;");
+                assert_eq!(best.str(), Some("1"), "{what}: the best move");
+                let legend = b.js("return document.getElementById('legend').textContent;");
+                assert!(
+                    legend
+                        .str()
+                        .is_some_and(|t| t.starts_with("Numbers on the moves")),
+                    "{what}: legend {legend:?}"
+                );
+            }
+            // The page's picture: the pile, the moves so far, the buttons
+            // (with the analysis, once it has come).
+            if pressed == 1 {
+                if width == 1280 {
+                    b.wait_for(
+                        "document.querySelector('#moves button .v')",
+                        Duration::from_secs(10),
+                    );
+                }
+                screenshot(
+                    &b,
+                    if width == 1280 {
+                        "outside-game"
+                    } else {
+                        "outside-game-phone"
+                    },
+                );
+            }
+            // The largest take, or a smaller one now and then.
+            let k = if pressed % 2 == 0 {
+                "last-child"
+            } else {
+                "first-child"
+            };
+            b.click(&format!("#moves button:{k}"));
+            pressed += 1;
+            assert!(
+                b.wait_for(
+                    &format!(
+                        "window.tabula.over || window.tabula.state.step > {}",
+                        step.num().unwrap_or(0.0)
+                    ),
+                    Duration::from_secs(30)
+                ),
+                "{what}: the move was not played"
+            );
+        }
+        assert!(pressed > 0, "{what}: no move pressed");
+        // The result: in the status line and in the text view, the pile
+        // empty, no move button left.
+        assert!(
+            b.wait_for(
+                "document.getElementById('turnline').textContent.startsWith('Game over')",
+                Duration::from_secs(10)
+            ),
+            "{what}: no result in the text view"
+        );
+        let status = b.js("return document.getElementById('status').textContent;");
+        assert!(
+            status.str().is_some_and(|s| s.starts_with("Game over")),
+            "{what}: status {status:?}"
+        );
+        let end = b.js("return [document.getElementById('gametext').textContent, !!document.querySelector('#moves button'), document.documentElement.scrollWidth <= innerWidth];");
+        assert_eq!(
+            end.arr()[0].str().map(|t| t.starts_with("0 stones")),
+            Some(true),
+            "{what}: {end:?}"
+        );
+        assert_eq!(
+            end.arr()[1],
+            Json::Bool(false),
+            "{what}: buttons after the end"
+        );
+        assert_eq!(end.arr()[2], Json::Bool(true), "{what}: no sideways scroll");
+        let errors: Vec<_> = b
+            .console()
+            .into_iter()
+            .filter(|(level, _)| level == "SEVERE" || level == "WARNING")
+            .collect();
+        assert!(errors.is_empty(), "{what}: console: {errors:?}");
+        println!("{what}: {pressed} moves pressed, the result shown");
+    }
 }

@@ -39,7 +39,7 @@ use crate::engine::settings::{SearchKind, Settings};
 use crate::game::Game;
 use crate::games::GameVisitor;
 use crate::json::{self, Object};
-use crate::options::Options;
+use crate::options::{OptionKind, OptionSpec, Options};
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -162,6 +162,68 @@ impl Searches {
             .raw("offered", json::strings(&self.offered))
             .end()
     }
+}
+
+/// The registry's games as the page lists them, in the registry's order:
+/// each game's name, title (its first GTP name), one-line summary, whether
+/// it has perfect information (a person may watch, and undo), the options
+/// a page may set (each with its kind, range or choices and default), and
+/// its seats' names for each number of players it allows (the default
+/// first). The page draws its tabs, its option choices and its seat lists
+/// from this, so a game added to the registry is offered with no edit to
+/// the page.
+fn games_json() -> String {
+    json::array(crate::games::all().into_iter().filter_map(|entry| {
+        let has_players = entry.options.iter().any(|o| o.name == "players");
+        let mut players = Vec::new();
+        let mut seat_names = Vec::new();
+        for n in entry.player_counts() {
+            let words = if has_players {
+                vec![format!("players={n}")]
+            } else {
+                Vec::new()
+            };
+            if let Ok(m) = view::mirror(entry.name, &words, None, true) {
+                players.push(n);
+                seat_names.push(json::strings(m.seat_names()));
+            }
+        }
+        // A game the registry cannot set up with its defaults is not
+        // offered.
+        let traits = entry.traits::<&str>(&[]).ok()?;
+        let options = entry
+            .options
+            .iter()
+            .filter(|o| entry.page_options.contains(&o.name))
+            .map(option_json);
+        Some(
+            Object::new()
+                .str("name", entry.name)
+                .str(
+                    "title",
+                    entry.gtp_names.first().copied().unwrap_or(entry.name),
+                )
+                .str("summary", entry.summary)
+                .num("perfect", traits.perfect_information)
+                .raw("options", json::array(options))
+                .raw("players", json::numbers(players))
+                .raw("seats", json::array(seat_names))
+                .end(),
+        )
+    }))
+}
+
+/// One option a page may set: `{"name", "kind": int|bool|choice|text,
+/// "min", "max" (int), "choices" (choice), "default", "help"}`.
+fn option_json(spec: &OptionSpec) -> String {
+    let o = Object::new().str("name", spec.name);
+    let o = match spec.kind {
+        OptionKind::Int { min, max } => o.str("kind", "int").num("min", min).num("max", max),
+        OptionKind::Bool => o.str("kind", "bool"),
+        OptionKind::Choice(words) => o.str("kind", "choice").raw("choices", json::strings(words)),
+        OptionKind::Text => o.str("kind", "text"),
+    };
+    o.str("default", spec.default).str("help", spec.help).end()
 }
 
 /// The most bytes of one replay reply (a long game is sent in windows of
@@ -439,6 +501,7 @@ impl Server {
 
     fn setup_json(&self) -> String {
         Object::new()
+            .raw("games", games_json())
             .raw(
                 "engines",
                 json::strings(self.engines.iter().map(|e| e.name.as_str())),

@@ -36,13 +36,17 @@ let choiceCard = null;   // Ninety-Nine: the card whose value is asked
 let noticeTimer = null;
 let showWinChance = false;
 
-const NAMES = { othello: 'Othello', quoridor: 'Quoridor', hearts: 'Hearts', wizard: 'Wizard', ninetynine: 'Ninety-Nine' };
-
-const GAMES = {
-  othello: { seats: () => ['black', 'white'], perfect: true, options: [] },
+// The games come from the server (`/api/setup`, the registry's answers):
+// each game's name, title, summary, the options a page may set, its seats'
+// names for each number of players, and whether it has perfect
+// information. LOOK is only how this page presents the games it draws
+// with a picture of their own, keyed by the view's kind (such a game's
+// name): the option choices it offers, with their labels, in its order; a
+// short tab label; the seat offered to you first. Any other game gets its
+// options as the server describes them and the text view.
+const LOOK = {
+  othello: { options: [] },
   quoridor: {
-    seats: (o) => (o.players === '4' ? ['p1', 'p2', 'p3', 'p4'] : ['p1', 'p2']),
-    perfect: true,
     options: [
       ['players', 'Players', ['2', '4']],
       ['size', 'Size', ['9', '7', '5', '11']],
@@ -51,8 +55,7 @@ const GAMES = {
     ],
   },
   hearts: {
-    seats: () => ['north', 'east', 'south', 'west'],
-    perfect: false,
+    you: '2',
     options: [
       ['hands', 'Hands', ['game', 'single']],
       ['target', 'To', ['100', '50', '25']],
@@ -61,8 +64,6 @@ const GAMES = {
     ],
   },
   wizard: {
-    seats: (o) => seatNumbers(+o.players || 4),
-    perfect: false,
     options: [
       ['players', 'Players', ['4', '3', '5', '6']],
       ['rounds', 'Rounds', ['', '1', '2', '3', '5', '10']],
@@ -70,14 +71,60 @@ const GAMES = {
     ],
   },
   ninetynine: {
-    seats: (o) => seatNumbers(+o.players || 3),
-    perfect: false,
+    short: '99',
     options: [
       ['players', 'Players', ['3', '2', '4', '5', '6']],
       ['tokens', 'Tokens', ['3', '1', '2', '4', '5']],
     ],
   },
 };
+
+// What the server says of game `name` (null before it has said).
+function gameInfo(name) {
+  return ((setup && setup.games) || []).find((g) => g.name === name) || null;
+}
+
+function gameTitle(name) {
+  const g = gameInfo(name);
+  return g ? g.title : name;
+}
+
+function isPerfect(name) {
+  const g = gameInfo(name);
+  return !!(g && g.perfect);
+}
+
+// The seats' names of game `name` with options `o` (its number of
+// players, else the default).
+function seatNames(name, o) {
+  const g = gameInfo(name);
+  if (!g || g.players.length === 0) return [];
+  const i = g.players.indexOf(+o.players);
+  return g.seats[i >= 0 ? i : 0];
+}
+
+// The options the menu offers for game `name`: {key, label, choices}
+// (choices null: a field to type in, with the server's spec).
+function menuOptions(name) {
+  const g = gameInfo(name);
+  const offered = g ? g.options : [];
+  if (LOOK[name]) {
+    return LOOK[name].options
+      .filter(([key]) => offered.some((o) => o.name === key))
+      .map(([key, label, choices]) => ({ key, label, choices }));
+  }
+  return offered.map((spec) => {
+    const label = spec.name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+    const first = (list) => (list.includes(spec.default) ? [spec.default, ...list.filter((c) => c !== spec.default)] : ['', ...list]);
+    let choices = null;
+    if (spec.kind === 'choice') choices = first(spec.choices);
+    else if (spec.kind === 'bool') choices = first(['true', 'false']);
+    else if (spec.kind === 'int' && spec.max - spec.min <= 24) {
+      choices = first(Array.from({ length: spec.max - spec.min + 1 }, (_, i) => String(spec.min + i)));
+    }
+    return { key: spec.name, label, choices, spec };
+  });
+}
 
 const RULES = {
   othello: [
@@ -111,15 +158,11 @@ const RULES = {
   ],
 };
 
-function seatNumbers(n) {
-  return Array.from({ length: n }, (_, i) => 'p' + i);
-}
-
 // ---------------------------------------------------------------- setup
 
 function optionValues() {
   const o = {};
-  for (const [key] of GAMES[$('game').value].options) {
+  for (const { key } of menuOptions($('game').value)) {
     const el = $('opt_' + key);
     if (el) o[key] = el.value;
   }
@@ -127,7 +170,9 @@ function optionValues() {
 }
 
 function searchesFor(game, o) {
-  const key = game === 'quoridor' && o.players === '4' ? 'quoridor4' : game;
+  // The server lists a game's searches again under its name and number
+  // of players where they differ with it.
+  const key = o.players && setup && setup.searches[game + o.players] ? game + o.players : game;
   if (!setup || !setup.searches[key]) return { default: 'default', offered: ['default'] };
   return setup.searches[key];
 }
@@ -136,12 +181,23 @@ function buildOptions() {
   const game = $('game').value;
   const span = $('options');
   span.textContent = '';
-  for (const [key, label, choices] of GAMES[game].options) {
+  for (const { key, label, choices, spec } of menuOptions(game)) {
     const l = document.createElement('label');
     l.textContent = label + ' ';
-    const s = document.createElement('select');
+    let s;
+    if (choices) {
+      s = document.createElement('select');
+      for (const c of choices) s.add(new Option(c === '' ? 'default' : c, c));
+    } else {
+      // A number or a text to type: empty is the game's default.
+      s = document.createElement('input');
+      s.type = spec.kind === 'int' ? 'number' : 'text';
+      if (spec.kind === 'int') { s.min = String(spec.min); s.max = String(spec.max); s.style.width = '5em'; }
+      s.value = spec.kind === 'int' && !/^-?[0-9]+$/.test(spec.default) ? '' : spec.default;
+      s.placeholder = 'default';
+    }
+    if (spec && spec.help) l.title = spec.help;
     s.id = 'opt_' + key;
-    for (const c of choices) s.add(new Option(c === '' ? 'default' : c, c));
     s.onchange = buildSeats;
     l.appendChild(s);
     span.appendChild(l);
@@ -153,13 +209,13 @@ function buildOptions() {
 function buildSeats() {
   const game = $('game').value;
   const o = optionValues();
-  const names = GAMES[game].seats(o);
+  const names = seatNames(game, o);
   const you = $('you');
   const keep = you.value;
   you.textContent = '';
   names.forEach((n, i) => you.add(new Option(n, String(i))));
-  if (GAMES[game].perfect) you.add(new Option('nobody (watch)', 'none'));
-  you.value = [...you.options].some((x) => x.value === keep) ? keep : (game === 'hearts' ? '2' : '0');
+  if (isPerfect(game)) you.add(new Option('nobody (watch)', 'none'));
+  you.value = [...you.options].some((x) => x.value === keep) ? keep : ((LOOK[game] && LOOK[game].you) || '0');
   const seats = $('seats');
   seats.textContent = '';
   const searches = searchesFor(game, o);
@@ -237,7 +293,7 @@ async function newGame() {
   for (const [k, v] of Object.entries(o)) if (v !== '') params.append('opt', k + '=' + v);
   params.append('you', $('you').value);
   if ($('name').value.trim()) params.append('name', $('name').value.trim());
-  GAMES[game].seats(o).forEach((_, i) => {
+  seatNames(game, o).forEach((_, i) => {
     if ($('you').value === String(i)) return;
     params.append('engine' + i, $('engine' + i).value);
     params.append('search' + i, $('search' + i).value);
@@ -261,8 +317,8 @@ async function newGame() {
   session = id;
   resetGame();
   notice('');
-  setStatus('Starting ' + NAMES[game] + '\u2026');
-  $('undo').disabled = !GAMES[game].perfect;
+  setStatus('Starting ' + gameTitle(game) + '\u2026');
+  $('undo').disabled = !isPerfect(game);
   $('menu').hidden = true;
   $('menubtn').setAttribute('aria-expanded', 'false');
   if ($('analysis').checked) post('/api/analysis', { s: session, on: '1' }).catch(() => {});
@@ -517,7 +573,8 @@ function whyNot(move) {
     if (v.kind === 'hearts' && v.tricks === 0) return cardText(move) + ': no points on the first trick, and the two of clubs leads it';
     return cardText(move) + ' cannot be played now';
   }
-  return cardText(move.slice(0, 2)) + ' would take the total past 99';
+  if (v.kind === 'ninetynine') return cardText(move.slice(0, 2)) + ' would take the total past 99';
+  return move + ' is not a legal move now';
 }
 
 function myTurn() {
@@ -538,7 +595,7 @@ function render() {
   if (view.kind === 'othello') board.appendChild(othello(view));
   else if (view.kind === 'quoridor') board.appendChild(quoridor(view));
   else if (view.kind === 'hearts' || view.kind === 'wizard' || view.kind === 'ninetynine') cardTable(view, board);
-  else { const pre = document.createElement('pre'); pre.textContent = view.text; board.appendChild(pre); }
+  else textGame(view, board);
   score(view);
   sheet(view);
   sidePanels(view);
@@ -555,6 +612,7 @@ function seatScore(view, i) {
   if (view.kind === 'quoridor') { const q = qParse(view); return q.left[i] + ' walls \u00b7 ' + view.distance[i] + ' to go'; }
   if (view.kind === 'hearts') return view.points[i] + ' \u00b7 total ' + view.totals[i];
   if (view.kind === 'wizard') return 'bid ' + (view.bids[i] === null ? '\u2013' : view.bids[i]) + ' \u00b7 won ' + view.won[i] + ' \u00b7 ' + view.totals[i];
+  if (view.kind !== 'ninetynine') return '';
   return view.tokens[i] + ' token' + (view.tokens[i] === 1 ? '' : 's') + (view.in[i] ? '' : ' (out)');
 }
 
@@ -567,7 +625,7 @@ function score(view) {
     const turn = !replay && !over && st.to_move === i;
     d.className = 'p' + (turn ? ' turn' : '');
     const left = document.createElement('span');
-    left.textContent = n + (!replay && st.you === i ? ' (you)' : '') + ' ';
+    left.textContent = (replay ? n : seatLabel(i)) + (!replay && st.you === i ? ' (you)' : '') + ' ';
     const lab = document.createElement('span');
     lab.className = 'lab';
     lab.textContent = replay ? (replay.seats[i] || '') : (st.you === i ? '' : st.labels[i]);
@@ -580,14 +638,22 @@ function score(view) {
   });
 }
 
+// A seat's name as the text view writes it: a bare number is `seat N`.
+function seatLabel(i) {
+  const n = st.seats[i];
+  return st.view.kind === 'text' && /^[0-9]+$/.test(n) ? 'seat ' + n : n;
+}
+
 function resultText() {
-  const names = over.winners.map((w) => st.seats[w]);
+  const names = over.winners.map(seatLabel);
   const mine = st.you !== null && over.winners.includes(st.you);
   let text = over.ending !== 'normal' ? 'Game over (' + over.ending + ').'
     : names.length === 0 || names.length === st.seats.length ? 'Game over: a draw.'
     : 'Game over: ' + names.join(' and ') + (names.length > 1 ? ' win' : ' wins') + (mine ? ' \u2013 well played!' : '.');
   if (over.scores) {
-    const sc = st.view.kind === 'othello' ? over.scores.map((s, i) => st.seats[i] + ' ' + s + ' discs') : over.scores.map((s, i) => st.seats[i] + ' ' + s);
+    const sc = st.view.kind === 'othello' ? over.scores.map((s, i) => st.seats[i] + ' ' + s + ' discs')
+      : st.view.kind === 'text' ? over.scores.map((s, i) => seatLabel(i) + ': ' + s)
+      : over.scores.map((s, i) => st.seats[i] + ' ' + s);
     text += ' ' + sc.join(', ') + '.';
   }
   return text;
@@ -610,6 +676,7 @@ function status(view) {
     else if (view.kind === 'wizard' && st.legal.some((m) => m.startsWith('bid:'))) text = 'Your bid: how many tricks will you take?';
     else if (view.kind === 'wizard' && st.legal.some((m) => m.startsWith('trump:'))) text = 'A Wizard was turned: you deal, so name trump.';
     else if (view.kind === 'wizard') text = 'Your turn: play a framed card.';
+    else if (view.kind === 'text') text = 'Your move (' + seatLabel(st.you) + '): press one of the moves below.';
     else if (view.kind === 'ninetynine') text = st.legal.includes('lose') && st.legal.length === 1 ? 'No card keeps the total at 99 or less: give up a token.' : 'Your turn: the total is ' + view.total + '.';
     setStatus(text, 'yours');
     return;
@@ -697,7 +764,8 @@ function legend(view, lg) {
     lg.append(p, t);
     return;
   }
-  if (view.kind === 'quoridor') p.textContent = 'Numbers on squares: your chance to win after moving there. Blue walls: the engine\u2019s three best walls, each with its chance. Gold: the best move' + info + '.';
+  if (view.kind === 'text') p.textContent = 'Numbers on the moves: your chance to win after each; green: the best' + info + '.';
+  else if (view.kind === 'quoridor') p.textContent = 'Numbers on squares: your chance to win after moving there. Blue walls: the engine\u2019s three best walls, each with its chance. Gold: the best move' + info + '.';
   else p.textContent = 'Badges: your chance ' + (view.kind === 'hearts' ? '(share of the best result)' : 'to win') + ' after each card or bid, as the engine at your seat sees it (it knows your hand only); gold: the best' + info + '.';
   lg.appendChild(p);
 }
@@ -1110,6 +1178,49 @@ function cardTable(view, board) {
   board.appendChild(mine);
 }
 
+// Any other game (the view's kind `text`): the position as the game
+// writes it, whose turn it is, your legal moves as buttons, and the
+// result at the end.
+function textGame(view, board) {
+  const box = document.createElement('div');
+  box.className = 'textgame';
+  box.id = 'textgame';
+  const pre = document.createElement('pre');
+  pre.id = 'gametext';
+  pre.textContent = view.text;
+  box.appendChild(pre);
+  const turn = document.createElement('div');
+  turn.className = 'turnline';
+  turn.id = 'turnline';
+  if (over && !replay) {
+    turn.textContent = resultText();
+    turn.classList.add('over');
+  } else if (!replay && st.turn === 'chance') {
+    turn.textContent = 'Chance moves next.';
+  } else if (!replay && st.to_move !== null && st.to_move !== undefined) {
+    turn.textContent = 'To move: ' + seatLabel(st.to_move) + (st.you === st.to_move ? ' (you)' : '') + '.';
+  }
+  box.appendChild(turn);
+  if (myTurn()) {
+    const row = document.createElement('div');
+    row.className = 'moves';
+    row.id = 'moves';
+    const best = bestMove();
+    for (const m of st.legal) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = m;
+      if (values[m]) { const v = document.createElement('span'); v.className = 'v'; v.textContent = pct(values[m].score); b.appendChild(v); }
+      if (m === best) b.classList.add('primary');
+      b.dataset.move = m;
+      b.onclick = () => play(m);
+      row.appendChild(b);
+    }
+    box.appendChild(row);
+  }
+  board.appendChild(box);
+}
+
 // Hearts: the cards that came in the pass: the three-card deal line
 // this seat was told after its hand's.
 function receivedCards() {
@@ -1198,13 +1309,22 @@ function drawLog() {
     }
     if (trick.length) add('Trick ' + (k + 1) + ': ' + trick.map(([s, c]) => st.seats[s] + ' ' + cardText(c)).join(', ') + ' \u2026');
     void trump;
-  } else {
+  } else if (kind === 'ninetynine') {
     let hand = 0;
     for (const l of lines) {
       const w = l.split(' ');
       if (w[0] === 'deal') { if (w.length > 2 || hand === 0) { hand++; add('Hand ' + hand, true); } continue; }
       if (w[0] !== 'play') continue;
       add(w[1] + (w[2] === 'lose' ? ' gives up a token' : ' plays ' + cardText(w[2].slice(0, 2)) + (w[2].length > 2 ? ' as ' + ({ '+': '+10', '-': '\u221210' }[w[2].slice(2)] || w[2].slice(2)) : '')));
+    }
+  } else {
+    // Any other game: its lines as told, each move numbered.
+    let k = 0;
+    for (const l of lines) {
+      const w = l.split(' ');
+      const seat = st.seats.indexOf(w[1]);
+      if (w[0] === 'play') add(++k + '. ' + (seat >= 0 ? seatLabel(seat) : w[1]) + ': ' + w.slice(2).join(' '));
+      else add(l);
     }
   }
   log.scrollTop = log.scrollHeight;
@@ -1263,10 +1383,12 @@ function stopReplay() {
 
 function showRules() {
   const g = replay ? replay.game : st ? st.game : $('game').value;
-  $('rulestitle').textContent = 'How to play ' + (NAMES[g] || g);
+  $('rulestitle').textContent = 'How to play ' + gameTitle(g);
   const t = $('rulestext');
   t.textContent = '';
-  for (const p of RULES[g] || []) { const e = document.createElement('p'); e.textContent = p; t.appendChild(e); }
+  const info = gameInfo(g);
+  const text = RULES[g] || [info ? info.summary : g, 'Here: the game\u2019s position as it writes it, and your legal moves as buttons below it; press one to play it.'];
+  for (const p of text) { const e = document.createElement('p'); e.textContent = p; t.appendChild(e); }
   $('rules').showModal();
 }
 
@@ -1277,13 +1399,42 @@ function pickGame(game) {
   newGame();
 }
 
+// The tabs and the menu's list of games, from the server's.
+function buildGames() {
+  const tabs = $('tabs');
+  const sel = $('game');
+  tabs.textContent = '';
+  sel.textContent = '';
+  for (const g of (setup && setup.games) || []) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.game = g.name;
+    const short = LOOK[g.name] && LOOK[g.name].short;
+    if (short) {
+      const l = document.createElement('span');
+      l.className = 'long';
+      l.textContent = g.title;
+      const s = document.createElement('span');
+      s.className = 'short';
+      s.textContent = short;
+      b.append(l, s);
+    } else {
+      b.textContent = g.title;
+    }
+    b.title = g.summary;
+    b.onclick = () => pickGame(g.name);
+    tabs.appendChild(b);
+    sel.add(new Option(g.title, g.name));
+  }
+}
+
 window.addEventListener('DOMContentLoaded', async () => {
   try { setup = await (await fetch('/api/setup')).json(); } catch (e) { notice('No server.'); }
+  buildGames();
   $('game').onchange = buildOptions;
   buildOptions();
   $('start').onclick = newGame;
   $('again').onclick = newGame;
-  for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => pickGame(b.dataset.game);
   $('menubtn').onclick = () => {
     const open = $('menu').hidden;
     $('menu').hidden = !open;
