@@ -8,7 +8,9 @@
 
 use std::path::Path;
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// The Rust sources under `dir`, every depth (also the registry's
+/// name scan's).
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("source folder") {
         let path = entry.expect("entry").path();
         if path.is_dir() {
@@ -236,24 +238,25 @@ fn the_circle_check_finds_circles_however_the_import_is_written() {
 
 /// The import circles between the files of `src/<folder>`, each said as
 /// `a.rs -> b.rs (line) -> ... -> a.rs`.
+/// A file's module path from the crate root `src`: `arena/run/mod.rs` is
+/// [arena, run], `arena/run/play.rs` [arena, run, play].
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
 fn circles(src: &Path, folder: &str) -> Vec<String> {
     let mut files = Vec::new();
     rust_files(&src.join(folder), &mut files);
     files.sort();
-    // Each file's module path from the crate root: `arena/run/mod.rs` is
-    // [arena, run], `arena/run/play.rs` [arena, run, play].
-    let module_of = |file: &Path| -> Vec<String> {
-        let rel = file.strip_prefix(src).expect("under src");
-        let mut parts: Vec<String> = rel
-            .iter()
-            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
-            .collect();
-        if parts.last().is_some_and(|p| p == "mod") {
-            parts.pop();
-        }
-        parts
-    };
-    let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
     let root: Vec<String> = folder.split('/').map(str::to_string).collect();
     // The file that defines a path: its longest prefix that is a module.
     let file_of = |path: &[String]| -> Option<usize> {
@@ -601,26 +604,19 @@ fn room_imports(
     rust_files(src, &mut files);
     let mut rooms = std::collections::BTreeMap::new();
     for file in &files {
-        let rel = file.strip_prefix(src).expect("under src");
-        let room = rel
-            .iter()
-            .next()
-            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
-            .expect("a room");
+        let module = module_of(src, file);
+        let room = module.first().cloned().expect("a room");
         if matches!(room.as_str(), "lib" | "main") {
             continue;
         }
         let text = std::fs::read_to_string(file).expect("source");
-        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
-        let mut module: Vec<String> = rel
-            .iter()
-            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        let code: Vec<&str> = crate::registry_names::code_lines(&text)
+            .into_iter()
+            .map(|(_, line)| line)
             .collect();
-        if module.last().is_some_and(|p| p == "mod") {
-            module.pop();
-        }
+        let code = code.join("\n");
         let named: &mut std::collections::BTreeSet<String> = rooms.entry(room.clone()).or_default();
-        for (path, _) in imports(code, &module) {
+        for (path, _) in imports(&code, &module) {
             if let Some(first) = path.first()
                 && *first != room
                 && (src.join(first).is_dir() || src.join(format!("{first}.rs")).is_file())
