@@ -194,18 +194,9 @@ impl<W: Write> Hub<W> {
         // wrote later (read while the last command wound down, after its
         // answer) acts on this one as if it arrived while it ran.
         for read in &self.pending {
-            let Input::Line { text, .. } = &read.input else {
-                continue;
-            };
-            match self.protocol.during_search(text) {
-                During::Changes if read.waited >= ARRIVAL_WAIT => {
-                    cancel.store(true, Ordering::Relaxed);
-                    self.superseded = true;
-                }
-                During::Stops if read.waited >= ARRIVAL_WAIT => {
-                    cancel.store(true, Ordering::Relaxed);
-                }
-                _ => {}
+            if let Input::Line { text, .. } = &read.input {
+                let during = self.protocol.during_search(text);
+                self.superseded |= stops_command(during, arrived(read), cancel);
             }
         }
         let Some(rx) = self.rx.take() else {
@@ -271,9 +262,7 @@ impl<W: Write> Pump<'_, W> {
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            // Waited for: the client's later write (or its closing the
-            // input), not a line sent with the command.
-            let arrived = read.waited >= ARRIVAL_WAIT;
+            let arrived = arrived(&read);
             let during = match &read.input {
                 Input::Line { text, .. } => self.protocol.during_search(text),
                 Input::End => {
@@ -291,16 +280,31 @@ impl<W: Write> Pump<'_, W> {
                     self.out.write(&format!("{text}\n"));
                     continue;
                 }
-                During::Changes if arrived => {
-                    self.cancel.store(true, Ordering::Relaxed);
-                    seen.superseded = true;
-                }
-                During::Stops if arrived => self.cancel.store(true, Ordering::Relaxed),
-                _ => {}
+                during => seen.superseded |= stops_command(during, arrived, self.cancel),
             }
             kept.push(read);
         }
         (rx, kept, seen)
+    }
+}
+
+/// Whether the client wrote `read` later, waited for (or closed the input
+/// later), rather than sending it with the command before it.
+fn arrived(read: &Read) -> bool {
+    read.waited >= ARRIVAL_WAIT
+}
+
+/// What a line does to the command it follows, through its stop flag
+/// `cancel`: written later (`arrived`), a line that changes the state
+/// stops the command and supersedes it (the returned flag), a stop only
+/// stops it; a line sent with the command waits its turn.
+fn stops_command(during: During, arrived: bool, cancel: &AtomicBool) -> bool {
+    match during {
+        During::Changes | During::Stops if arrived => {
+            cancel.store(true, Ordering::Relaxed);
+            during == During::Changes
+        }
+        _ => false,
     }
 }
 
