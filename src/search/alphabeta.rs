@@ -427,6 +427,22 @@ impl<'t, G: Game> Worker<'t, G> {
         }
     }
 
+    /// What a root score of an iteration of `depth` is, its line `pv`
+    /// given: the exact margin where the solver valued every root move,
+    /// else as [`kind_of`] reads the score.
+    fn root_kind(
+        &self,
+        root: &G,
+        depth: u32,
+        score: i32,
+        pv: &[G::Move],
+    ) -> (ScoreKind, Option<i32>) {
+        match self.root_exact(root, depth, score) {
+            Some(m) => (ScoreKind::Exact, Some(m)),
+            None => kind_of(root, score, pv),
+        }
+    }
+
     /// Whether to search `child`, a move to be searched `depth` plies
     /// deep, now or after the node's other moves ([`Busy`]; `may_wait` for
     /// a move past the node's first, on the list's first pass), and the
@@ -1240,12 +1256,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
             main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
                 main_proven = score.abs() > WIN / 2;
                 let pv = w.pv(root, mv, depth as usize);
-                // Every root move solved: the exact margin; else a proven
-                // result with its line's margin, or an evaluation.
-                let (kind, exact) = match w.root_exact(root, depth, score) {
-                    Some(m) => (ScoreKind::Exact, Some(m)),
-                    None => kind_of(root, score, &pv),
-                };
+                let (kind, exact) = w.root_kind(root, depth, score, &pv);
                 result = SearchResult {
                     best: mv,
                     score: score_to_value(score),
@@ -1288,10 +1299,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 result.score = score_to_value(d.score);
                 result.depth = d.depth;
                 result.pv = main.pv(root, d.best, d.depth as usize);
-                (result.kind, result.exact) = match main.root_exact(root, d.depth, d.score) {
-                    Some(m) => (ScoreKind::Exact, Some(m)),
-                    None => kind_of(root, d.score, &result.pv),
-                };
+                (result.kind, result.exact) = main.root_kind(root, d.depth, d.score, &result.pv);
                 result.lines = main.candidates(root, &result, multipv);
             }
             (main, helper_nodes)
