@@ -1,5 +1,5 @@
 //! What a game may offer beyond its rules, as plain data and fn pointers:
-//! an exact solver, and the protocol conventions only some games have
+//! an exact solver, an opening book, and the protocol conventions only some games have
 //! (GTP's fixed board size, its `final_score` text, a pass move, a count
 //! of the moves left for the clock).
 //!
@@ -27,6 +27,11 @@ pub type SolveEvery<G> = fn(&G, &Control, usize) -> Option<Vec<(<G as Game>::Mov
 /// control and the table's bytes in; the fail-soft exact value and the
 /// nodes searched out.
 pub type SolveWindow<G> = fn(&G, i32, i32, &Control, usize) -> Option<(i32, u64)>;
+
+/// An opening book's moves for a position, best first, each with its value
+/// for the side to move in the evaluation's unit (`[-1, 1]`; Othello: the
+/// final disc margin / 64); empty where the book has no entry.
+pub type BookMoves<G> = fn(&G) -> Vec<(<G as Game>::Move, f64)>;
 
 /// An exact solver: values positions by perfect play to the end.
 pub struct Solver<G: Game> {
@@ -81,6 +86,9 @@ pub struct Extras<G: Game> {
     /// ends (Othello: half the empty squares, rounded up): a game clock
     /// spreads the time left over no more moves than this.
     pub moves_left: Option<fn(&G) -> u32>,
+    /// An opening book (Othello's, from expert games): the engine plays
+    /// from it, when `book` is on, before it searches.
+    pub book: Option<BookMoves<G>>,
 }
 
 impl<G: Game> Extras<G> {
@@ -91,6 +99,7 @@ impl<G: Game> Extras<G> {
         pass: None,
         final_score: None,
         moves_left: None,
+        book: None,
     };
 
     /// Whether `mv` is the declared pass.

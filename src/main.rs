@@ -166,6 +166,10 @@ enum Tool {
     /// self-play; exact solves and deep selective searches), resumable
     /// and threaded (see docs/experiments-othello.md, "Training data").
     LabelOthello(Box<tabula::lab::othello_label::LabelArgs>),
+    /// Build the Othello opening book from WTHOR's expert openings, its
+    /// nodes valued by the engine's search and a negamax over the tree
+    /// (see docs/experiments-othello.md, "Opening book").
+    BookOthello(Box<tabula::lab::othello_book::BookArgs>),
     /// Calibrate Othello's ProbCut: self-play positions searched at every
     /// depth, the deep value regressed on the shallow one per depth and
     /// stage; prints the table that src/games/othello/probcut.rs holds.
@@ -305,6 +309,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tabula label-othello: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Tool::BookOthello(args) => match tabula::lab::othello_book::run(&args) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tabula book-othello: {e}");
                 ExitCode::FAILURE
             }
         },

@@ -41,6 +41,7 @@ mod iteration_cost;
 mod layers;
 mod multipv;
 mod ninetynine_rules;
+mod othello_book;
 mod othello_lab;
 mod othello_perft;
 mod othello_rules;

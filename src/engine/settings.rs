@@ -169,6 +169,13 @@ pub struct Settings {
     pub probcut: bool,
     /// How many sigmas of the fit a ProbCut bound must be cleared by.
     pub probcut_sigmas: f64,
+    /// Whether `genmove` plays from the game's opening book (where it has
+    /// one and the position is in it) before it searches.
+    pub book: bool,
+    /// How far below the book's best value (in discs, the evaluation's
+    /// unit times 64) a book move may be and still be drawn: matches stay
+    /// varied.
+    pub book_margin: f64,
     /// The evaluation the searches use: `default`, or a name or weight
     /// file the game knows (checked by the engine, which builds it).
     pub eval: String,
@@ -212,6 +219,8 @@ impl Default for Settings {
             order_from: None,
             probcut: false,
             probcut_sigmas: 1.5,
+            book: false,
+            book_margin: 1.0,
             eval: "default".to_string(),
             rucb1_depth: 2,
             threads: 1,
@@ -517,6 +526,20 @@ pub static SETTINGS: &[SettingSpec] = &[
         help: "how many sigmas of the fit a ProbCut bound must be cleared by",
         set: |s, v| set_within(v, 0.0..=10.0, &mut s.probcut_sigmas),
         get: |s| format!("{}", s.probcut_sigmas),
+    },
+    SettingSpec {
+        name: "book",
+        expected: "on or off",
+        help: "genmove plays from the game's opening book where the position is in it (Othello's, from expert games), drawing among the moves within book_margin of the best",
+        set: |s, v| on_off(v).map(|b| s.book = b).is_some(),
+        get: |s| if s.book { "on" } else { "off" }.to_string(),
+    },
+    SettingSpec {
+        name: "book_margin",
+        expected: "discs from 0 to 16",
+        help: "the book draws among the moves whose value is within this many discs of the best (0: always the best)",
+        set: |s, v| set_within(v, 0.0..=16.0, &mut s.book_margin),
+        get: |s| format!("{}", s.book_margin),
     },
     SettingSpec {
         name: "eval",

@@ -361,6 +361,40 @@ impl<G: Game> Table<G> {
     }
 }
 
+/// The opening book's move for `state`, where the settings play from the
+/// book (`book on`), the game has one, the position is in it and a single
+/// line is asked (a MultiPV analysis searches): drawn at random among the
+/// book's moves within `book_margin` discs of its best, valued as the book
+/// values it.
+fn book_choice<G: Game>(
+    state: &G,
+    settings: &Settings,
+    control: &Control,
+    rng: &mut Rng,
+) -> Option<SearchResult<G::Move>> {
+    if !settings.book || control.multipv() > 1 {
+        return None;
+    }
+    let moves = (games::extras::<G>().book?)(state);
+    let best = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
+    let floor = best - settings.book_margin / 64.0 - 1e-9;
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal);
+    let near: Vec<(G::Move, f64)> = moves
+        .into_iter()
+        .filter(|(mv, v)| *v >= floor && legal.contains(mv))
+        .collect();
+    if near.is_empty() {
+        return None;
+    }
+    let (mv, value) = near[rand::Rng::gen_range(rng, 0..near.len())];
+    Some(SearchResult {
+        score: 0.5 + value.clamp(-1.0, 1.0) / 2.0,
+        kind: ScoreKind::Eval,
+        ..SearchResult::unsearched(mv, 0)
+    })
+}
+
 /// Whether `state` waits for a chance step the engine draws itself.
 fn dealt_by_engine<G: Game>(state: &G) -> bool {
     state.turn() == Turn::Chance && !state.chance_from_referee()
@@ -489,7 +523,10 @@ impl<G: Game> AnyGame for Table<G> {
                 });
             }
         }
-        let r = self.decide(&state, seat, false, args, rng)?;
+        let r = match book_choice(&state, settings, control, rng) {
+            Some(r) => r,
+            None => self.decide(&state, seat, false, args, rng)?,
+        };
         let mut best = r.best;
         let mut decision = Decision::from_search(&state, &r);
         // A decision already answered from outside the search is the one

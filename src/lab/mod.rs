@@ -1,9 +1,11 @@
 //! The Othello lab: the tools that make the game's knowledge, above the
 //! searches they use. `tabula train-othello` fits the pattern evaluation
 //! ([`othello_train`]); `tabula calibrate-probcut` measures ProbCut's
-//! regressions ([`probcut_calibration`]). The game holds only what they
+//! regressions ([`probcut_calibration`]); `tabula book-othello` makes the
+//! opening book ([`othello_book`]). The game holds only what they
 //! produce (the weights, the ProbCut table), so it never knows a search.
 
+pub mod othello_book;
 pub mod othello_label;
 pub mod othello_train;
 pub mod out_file;

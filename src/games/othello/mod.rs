@@ -11,6 +11,7 @@
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 pub mod bitboard;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 pub mod pattern;
@@ -321,14 +322,15 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
 
 /// What Othello declares beyond its rules, on its registry line: the
 /// solver and its GTP conventions (an 8x8 board GTP's `boardsize` accepts,
-/// the pass, `final_score` as `B+12` with empties to the winner, and the
-/// moves left for the clock).
+/// the pass, `final_score` as `B+12` with empties to the winner, the
+/// moves left for the clock), and the opening book.
 pub const EXTRAS: Extras<Othello> = Extras {
     solver: Some(SOLVER),
     board_size: Some(8),
     pass: Some(PASS),
     final_score: Some(Othello::final_score_text),
     moves_left: Some(Othello::moves_left),
+    book: Some(book::book_moves),
 };
 
 impl Game for Othello {
