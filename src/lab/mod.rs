@@ -32,3 +32,26 @@ impl Workers {
         crate::tool_args::threads("--threads", self.threads, self.force_threads)
     }
 }
+
+/// A training data file (`train-othello`'s `positions.bin`,
+/// `label-othello`'s `labels.bin`), read through the one reader of files
+/// a person names: a FIFO, a device or a link to one is refused without
+/// being opened, and a file over 16 GiB without being read.
+pub const TRAINING_DATA: crate::peer_file::Kind = crate::peer_file::Kind {
+    what: "training data file",
+    max_len: 16 << 30,
+    magic: b"",
+    within: None,
+    refuse_own_streams: true,
+};
+
+/// Reads a training data file through the one reader; a file that does
+/// not exist yet (a first run) reads as empty.
+pub fn read_data(file: &std::path::Path) -> Result<Vec<u8>, crate::peer_file::PeerFileError> {
+    if let Err(e) = std::fs::symlink_metadata(file)
+        && e.kind() == std::io::ErrorKind::NotFound
+    {
+        return Ok(Vec::new());
+    }
+    crate::peer_file::read_kind(file, &TRAINING_DATA, &crate::peer_file::never)
+}

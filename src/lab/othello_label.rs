@@ -138,6 +138,9 @@ pub enum LabelError {
         /// What differs.
         what: String,
     },
+    /// `labels.bin` refused by the one reader (a FIFO, a device, too
+    /// large) or unreadable.
+    Read(crate::peer_file::PeerFileError),
     /// No position to label.
     Empty,
 }
@@ -149,6 +152,7 @@ impl std::fmt::Display for LabelError {
             LabelError::Wthor(e) => write!(f, "{e}"),
             LabelError::Out(e) => write!(f, "{e}"),
             LabelError::Io { doing, source } => write!(f, "cannot {doing}: {source}"),
+            LabelError::Read(e) => write!(f, "{e}"),
             LabelError::Mismatch { path, what } => write!(
                 f,
                 "'{}' belongs to a run with {what}: continue it with the same command, or use \
@@ -287,15 +291,19 @@ pub fn outcome_labels(
     dir: &Path,
     keep_one_in: u64,
     exclude: &std::collections::HashSet<(u64, u64)>,
+    split: GameSplit,
 ) -> Result<Vec<Labelled>, LabelError> {
     let mut out = Vec::new();
-    for f in wthor::files_in(dir)? {
-        let (header, games) = wthor::read_file(&f)?;
+    for (file, f) in wthor::files_in(dir)?.iter().enumerate() {
+        let (header, games) = wthor::read_file(f)?;
         let depth = u32::from(header.depth);
         if !(1..=59).contains(&depth) {
             continue;
         }
         for (i, g) in games.iter().enumerate() {
+            if !split.takes(file, i) {
+                continue;
+            }
             if g.moves.len() < 60 - depth as usize || g.theoretical > 64 {
                 continue;
             }
@@ -321,6 +329,52 @@ pub fn outcome_labels(
                     kind: if empties == depth { EXACT } else { OUTCOME },
                     source: 0,
                 });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Which WTHOR games a reader takes: a tenth of the games (by a hash of
+/// their file's place in the folder and their number in it) are held out
+/// of every fit, so that a fit's error is measured on games it never saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameSplit {
+    /// Every game.
+    All,
+    /// The games a fit may train on (nine in ten).
+    Training,
+    /// The games held out of every fit (one in ten).
+    HeldOut,
+}
+
+impl GameSplit {
+    /// Whether game `game` of the folder's file number `file` is taken.
+    pub fn takes(self, file: usize, game: usize) -> bool {
+        let held = mix(file as u64 + 1, game as u64).is_multiple_of(10);
+        match self {
+            GameSplit::All => true,
+            GameSplit::Training => !held,
+            GameSplit::HeldOut => held,
+        }
+    }
+}
+
+/// Every position (before a move) of the games of `split` in a WTHOR
+/// folder.
+pub fn game_positions(
+    dir: &Path,
+    split: GameSplit,
+) -> Result<std::collections::HashSet<(u64, u64)>, LabelError> {
+    let mut out = std::collections::HashSet::new();
+    for (file, f) in wthor::files_in(dir)?.iter().enumerate() {
+        let (_, games) = wthor::read_file(f)?;
+        for (i, g) in games.iter().enumerate() {
+            if !split.takes(file, i) {
+                continue;
+            }
+            if let Ok(r) = wthor::replay(i, g) {
+                out.extend(r.positions.iter().map(|q| (q.p, q.o)));
             }
         }
     }
@@ -402,16 +456,7 @@ fn settings_of(text: &str) -> Vec<(String, String)> {
 /// Reads `labels.bin`: its whole records, in order (a cut-off last one,
 /// or one out of order, ends the read); and the bytes they take.
 pub fn read_labels(file: &Path) -> Result<(Vec<Labelled>, u64), LabelError> {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(source) => {
-            return Err(LabelError::Io {
-                doing: format!("read {}", file.display()),
-                source,
-            });
-        }
-    };
+    let bytes = super::read_data(file).map_err(LabelError::Read)?;
     let mut out = Vec::with_capacity(bytes.len() / RECORD_BYTES);
     for chunk in bytes.chunks_exact(RECORD_BYTES) {
         match Labelled::decode(chunk) {
@@ -679,7 +724,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("WTH_2000.wtb"), &file).unwrap();
         let none = std::collections::HashSet::new();
-        let all = outcome_labels(&dir, 1, &none).unwrap();
+        let all = outcome_labels(&dir, 1, &none, GameSplit::All).unwrap();
         let (_, games) = wthor::read_file(&dir.join("WTH_2000.wtb")).unwrap();
         let positions = wthor::replay(0, &games[0]).unwrap().positions;
         let expected: Vec<_> = positions
@@ -695,8 +740,17 @@ mod tests {
         }
         // Excluded positions stay out; sampling keeps a part.
         let skip: std::collections::HashSet<_> = [(all[3].p, all[3].o)].into_iter().collect();
-        assert_eq!(outcome_labels(&dir, 1, &skip).unwrap().len(), all.len() - 1);
-        assert!(outcome_labels(&dir, 3, &none).unwrap().len() < all.len());
+        assert_eq!(outcome_labels(&dir, 1, &skip, GameSplit::All).unwrap().len(), all.len() - 1);
+        assert!(outcome_labels(&dir, 3, &none, GameSplit::All).unwrap().len() < all.len());
+        // The one game is in exactly one of the two halves of the split.
+        let train = outcome_labels(&dir, 1, &none, GameSplit::Training).unwrap();
+        let held = outcome_labels(&dir, 1, &none, GameSplit::HeldOut).unwrap();
+        assert_eq!(GameSplit::HeldOut.takes(0, 0), !GameSplit::Training.takes(0, 0));
+        assert_eq!(train.len() + held.len(), all.len());
+        assert_eq!(
+            game_positions(&dir, GameSplit::HeldOut).unwrap().is_empty(),
+            held.is_empty()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -28,7 +28,9 @@ use std::sync::mpsc;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::othello_label::{Labelled, NO_LABEL, OUTCOME, outcome_labels, read_labels};
+use super::othello_label::{
+    GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, outcome_labels, read_labels,
+};
 use super::out_file::{OutError, OutFile};
 use crate::control::Control;
 use crate::games::othello::bitboard::{final_margin, flips, moves};
@@ -92,11 +94,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 100_000)]
     pub max_outcomes: usize,
     /// With --labels: choose each stage's lambda from 10, 30, ..., 10000
-    /// by the error on a tenth of its training positions (numbered 1 mod
-    /// 10), then fit on them all with it; a stage where no fit beats the
+    /// by the error on a tenth of its training positions (by a hash of
+    /// the position), then fit on them all with it; a stage where no fit beats the
     /// prior there keeps the prior.
     #[arg(long)]
     pub tune_lambda: bool,
+    /// With --labels: each labelled position (exact or searched) counts
+    /// this many times against one WTHOR outcome (whose label is noisier).
+    #[arg(long, default_value_t = 1)]
+    pub label_weight: usize,
     /// Only generate data.
     #[arg(long)]
     pub gen_only: bool,
@@ -151,6 +157,7 @@ impl TrainArgs {
         within("--min-positions", self.min_positions, 1..=100_000_000)?;
         within("--wthor-sample", self.wthor_sample, 1..=1_000_000)?;
         within("--max-outcomes", self.max_outcomes, 1..=100_000_000)?;
+        within("--label-weight", self.label_weight, 1..=100)?;
         if self.wthor.is_some() && self.labels.is_none() {
             return Err(ArgError::Conflict(
                 "--wthor adds to the positions of --labels: give both".into(),
@@ -209,6 +216,9 @@ pub enum TrainError {
     Weights(pattern::WeightsError),
     /// The labelled positions could not be read.
     Labels(String),
+    /// The data file refused by the one reader (a FIFO, a device, too
+    /// large) or unreadable.
+    Read(crate::peer_file::PeerFileError),
 }
 
 impl std::fmt::Display for TrainError {
@@ -239,6 +249,7 @@ impl std::fmt::Display for TrainError {
             ),
             TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
             TrainError::Labels(e) => write!(f, "--labels: {e}: no weight file written"),
+            TrainError::Read(e) => write!(f, "{e}"),
         }
     }
 }
@@ -366,11 +377,7 @@ fn enough_positions(games: &[Vec<Record>], need: usize) -> Result<(), TrainError
 
 /// Reads the games of a data file: `(games, bytes of complete games)`.
 fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), TrainError> {
-    let mut bytes = Vec::new();
-    if let Ok(mut f) = std::fs::File::open(file) {
-        f.read_to_end(&mut bytes)
-            .map_err(data_error(format!("read {}", file.display())))?;
-    }
+    let bytes = super::read_data(file).map_err(TrainError::Read)?;
     let mut games = Vec::new();
     let mut pos = 0usize;
     while pos + 5 <= bytes.len() {
@@ -873,8 +880,8 @@ fn errors(weights: &Weights, set: &[&Labelled]) -> (f64, f64) {
     ((se / n).sqrt(), ae / n)
 }
 
-/// The ridge term, from 10 to 10000, whose fit on the positions not
-/// numbered 1 mod 10 has the least error on those that are; infinite
+/// The ridge term, from 10 to 10000, whose fit on nine tenths of the
+/// positions (by a hash) has the least error on the other tenth; infinite
 /// (keep the prior) if none does better than no change.
 fn tune_lambda(
     part: &[&Labelled],
@@ -882,7 +889,13 @@ fn tune_lambda(
     residual: &[f32],
     iterations: usize,
 ) -> f64 {
-    let val: Vec<bool> = part.iter().map(|r| r.index % 10 == 1).collect();
+    // A tenth of the stage's positions by a hash of the position, labels
+    // and WTHOR outcomes alike: validated on labels alone (searches with
+    // today's weights), a fit never beat today's in the midgame.
+    let val: Vec<bool> = part
+        .iter()
+        .map(|r| super::othello_label::mix(r.p, r.o) % 10 == 1)
+        .collect();
     let pick = |want: bool| -> (Vec<(u64, u64)>, Vec<f32>) {
         positions
             .iter()
@@ -949,21 +962,46 @@ fn fit_labels(
         vec![0f32; STAGES * size]
     };
     let mut w = prior.clone();
-    let (train, held): (Vec<&Labelled>, Vec<&Labelled>) =
-        labels.iter().partition(|r| r.index % 10 != 0);
+    let labels_error = |e: super::othello_label::LabelError| TrainError::Labels(e.to_string());
+    // Held out of the fit: the positions numbered 0 mod 10, and with
+    // --wthor every position of the WTHOR games held out of every fit
+    // (a tenth of the games: their solved positions measure the error on
+    // games the fit never saw).
+    let held_games = match &args.wthor {
+        Some(dir) => game_positions(dir, GameSplit::HeldOut).map_err(labels_error)?,
+        None => std::collections::HashSet::new(),
+    };
+    let (held, train): (Vec<&Labelled>, Vec<&Labelled>) = labels
+        .iter()
+        .partition(|r| r.index % 10 == 0 || held_games.contains(&(r.p, r.o)));
     // The held-out and validation positions never come in again as
-    // outcomes.
-    let outcomes = match &args.wthor {
+    // outcomes (an opening position of a held-out game still does, from
+    // the games it is also in, above 26 empties).
+    let (outcomes, held_theoretical) = match &args.wthor {
         Some(dir) => {
-            let exclude: std::collections::HashSet<(u64, u64)> = labels
+            let mut exclude: std::collections::HashSet<(u64, u64)> = labels
                 .iter()
                 .filter(|r| r.index % 10 <= 1)
                 .map(|r| (r.p, r.o))
                 .collect();
-            outcome_labels(dir, args.wthor_sample, &exclude)
-                .map_err(|e| TrainError::Labels(e.to_string()))?
+            exclude.extend(
+                held_games
+                    .iter()
+                    .filter(|(p, o)| (p | o).count_ones() >= 38)
+                    .copied(),
+            );
+            let none = std::collections::HashSet::new();
+            (
+                outcome_labels(dir, args.wthor_sample, &exclude, GameSplit::Training)
+                    .map_err(labels_error)?,
+                outcome_labels(dir, 1, &none, GameSplit::HeldOut)
+                    .map_err(labels_error)?
+                    .into_iter()
+                    .filter(|r| r.kind == super::othello_label::EXACT)
+                    .collect::<Vec<_>>(),
+            )
         }
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     let _ = writeln!(
         report,
@@ -1011,6 +1049,7 @@ fn fit_labels(
             .iter()
             .copied()
             .filter(|r| in_window(s, (r.p | r.o).count_ones()))
+            .flat_map(|r| std::iter::repeat_n(r, args.label_weight))
             .collect();
         part.extend(
             outcome_train
@@ -1076,9 +1115,46 @@ fn fit_labels(
         .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
         .collect();
     let new = Weights::from_canonical(&q).map_err(TrainError::Weights)?;
+    // The solved positions of the WTHOR games no fit saw: exact labels
+    // (the solver's to --exact empties, the FFO's at its 24).
+    let unseen_exact: Vec<&Labelled> = held
+        .iter()
+        .copied()
+        .filter(|r| r.kind == super::othello_label::EXACT && held_games.contains(&(r.p, r.o)))
+        .chain(held_theoretical.iter())
+        .collect();
+    if !unseen_exact.is_empty() {
+        let _ = writeln!(
+            report,
+            "held-out EXACT labels of unseen WTHOR games ({} positions):\n\
+             stage discs  count | rmse today  new | mae today  new  (discs)",
+            unseen_exact.len()
+        );
+        for s in 0..STAGES {
+            let set: Vec<&Labelled> = unseen_exact
+                .iter()
+                .copied()
+                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+                .collect();
+            if set.is_empty() {
+                continue;
+            }
+            let lo = 4 + 4 * s as u32;
+            let (rt, at) = errors(builtin, &set);
+            let (rn, an) = errors(&new, &set);
+            let _ = writeln!(
+                report,
+                "{s:>5} {:>2}-{:<2} {:>6} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}",
+                lo,
+                lo + 3,
+                set.len()
+            );
+        }
+    }
     let _ = writeln!(
         report,
-        "stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
+        "all held-out labels (exact and searched):\n\
+         stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
     );
     for s in 0..STAGES {
         let lo = 4 + 4 * s as u32;
@@ -1177,6 +1253,7 @@ mod tests {
             max_outcomes: 100_000,
             from_builtin: false,
             tune_lambda: false,
+            label_weight: 1,
             gen_only: false,
             fit_only: true,
         };
