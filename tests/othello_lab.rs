@@ -250,3 +250,30 @@ fn train_othello_fits_labels_and_reports_todays_error_beside() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_lab_reads_its_data_through_the_one_reader() {
+    // A FIFO as positions.bin would block a plain read, a link to
+    // /dev/zero would read until memory runs out: both are refused at
+    // once, with the file named, and nothing is written.
+    let dir = scratch("lab-data-kinds");
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).expect("data folder");
+    let fifo = data.join("positions.bin");
+    crate::common::mkfifo(&fifo);
+    let started = std::time::Instant::now();
+    let o = train(&data, &dir.join("w.bin"), &["--games", "2", "--fit-only"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "a FIFO was read: {err}");
+    assert!(err.contains("positions.bin") && err.contains("FIFO"), "{err}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let labels = dir.join("labels");
+    std::fs::create_dir_all(&labels).expect("labels folder");
+    std::os::unix::fs::symlink("/dev/zero", labels.join("labels.bin")).expect("link");
+    let o = label(&labels, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "/dev/zero was read: {err}");
+    assert!(err.contains("labels.bin"), "{err}");
+    assert!(!dir.join("w.bin").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{Read as _, Seek as _, Write as _};
+use std::io::{Seek as _, Write as _};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;

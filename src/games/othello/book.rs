@@ -328,6 +328,24 @@ mod tests {
     }
 
     #[test]
+    fn every_book_move_is_legal_in_every_image_of_its_position() {
+        for e in builtin().entries() {
+            for g in 0..8 {
+                let (p, o) = (
+                    symmetry_board(g, e.player),
+                    symmetry_board(g, e.opponent),
+                );
+                let legal = super::super::bitboard::moves(p, o);
+                let got = builtin().moves(p, o);
+                assert_eq!(got.len(), e.moves.len());
+                for (sq, _) in got {
+                    assert!(legal & (1u64 << sq) != 0, "image {g}: {sq} is not legal");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_builtin_book_decodes_and_knows_the_start() {
         let n = builtin_entries().expect("the built-in book decodes");
         assert!(n > 100, "{n} entries");
