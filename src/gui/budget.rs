@@ -22,6 +22,10 @@ use rand::RngCore;
 use super::error::PageError;
 use super::page_game::PageGame;
 
+/// The most games kept in the table for each place of `--max-games`
+/// (running, finished, or left and kept for a reload).
+const KEPT_PER_PLACE: usize = 8;
+
 /// One game in the table.
 struct Held {
     game: Arc<PageGame>,
@@ -159,10 +163,13 @@ impl GameBudget {
 
     /// Takes out the games that are done with: closed, ended, never
     /// opened within `first_connect`, or left for longer than `keep`;
-    /// returns them to be closed.
+    /// and beyond [`KEPT_PER_PLACE`] games a place, the oldest that no
+    /// page watches (finished games hold no place, but their events and
+    /// record take memory). Returns them to be closed.
     pub fn sweep(&self, first_connect: Duration, keep: Duration) -> Vec<Arc<PageGame>> {
         let mut gone = Vec::new();
-        self.lock().games.retain(|_, h| {
+        let mut table = self.lock();
+        table.games.retain(|_, h| {
             let s = h.game.lock();
             let away = s.streams == 0
                 && s.last_seen.elapsed()
@@ -178,6 +185,22 @@ impl GameBudget {
             }
             !done
         });
+        let most = self.total * KEPT_PER_PLACE;
+        if table.games.len() > most {
+            let mut unwatched: Vec<(Instant, String)> = table
+                .games
+                .iter()
+                .filter(|(_, h)| h.game.lock().streams == 0)
+                .map(|(id, h)| (h.since, id.clone()))
+                .collect();
+            unwatched.sort();
+            let excess = table.games.len() - most;
+            for (_, id) in unwatched.into_iter().take(excess) {
+                if let Some(h) = table.games.remove(&id) {
+                    gone.push(h.game);
+                }
+            }
+        }
         gone
     }
 
