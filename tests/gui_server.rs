@@ -416,7 +416,9 @@ fn gui_hostile_requests_get_an_error_and_change_nothing() {
 
 #[test]
 fn gui_closing_the_page_or_the_server_leaves_no_engine() {
-    let server = Server::start(&[]);
+    // A closed page's game is kept for --keep seconds (a reload resumes
+    // it), then ends with its engines.
+    let server = Server::start(&["--keep", "2"]);
     let pid = server.child.id();
     let hearts =
         "game=hearts&you=2&search0=random&ms0=50&search1=random&ms1=50&search3=random&ms3=50";
@@ -480,7 +482,7 @@ fn raw(port: u16, request: &str) -> (u16, String, String) {
 }
 
 /// `tabula gui` with `args`: the child and the URL line it printed.
-fn start_with(args: &[&str]) -> (std::process::Child, String) {
+pub(crate) fn start_with(args: &[&str]) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["gui", "--port", "0"])
@@ -497,7 +499,7 @@ fn start_with(args: &[&str]) -> (std::process::Child, String) {
 }
 
 /// The port of a printed URL (`http://ADDRESS:PORT/...`).
-fn port_of(url: &str) -> u16 {
+pub(crate) fn port_of(url: &str) -> u16 {
     let rest = url.split("//").nth(1).expect("an address");
     let host = rest.split('/').next().expect("a host");
     host.rsplit(':')
@@ -628,22 +630,24 @@ fn gui_host_and_origin_hold_on_every_address_and_beyond_loopback_a_token() {
         )
     };
     let named = format!("box.test:{port}");
-    // No token: refused, whatever the name (a rebinding page has none).
-    let (status, _, body) = get("/", &named, "");
+    // No token: the API refused, whatever the name (a rebinding page has
+    // none); the page's files, which hold no secret, served.
+    let (status, _, body) = get("/api/setup", &named, "");
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("token"), "{body}");
     let (status, _, _) = get("/api/setup", &format!("127.0.0.1:{port}"), "");
     assert_eq!(status, 403);
-    // With the token: the page, and a cookie that the page keeps.
+    let (status, head, _) = get("/", &named, "");
+    assert_eq!(status, 200, "{head}");
+    // With the token: the page, and no cookie (a cookie would go to every
+    // port of this host); a cookie with the token opens nothing.
     let (status, head, _) = get(&format!("/?token={token}"), &named, "");
     assert_eq!(status, 200, "{head}");
-    let cookie = head
-        .lines()
-        .find_map(|l| l.strip_prefix("Set-Cookie: "))
-        .unwrap_or_else(|| panic!("no cookie: {head}"));
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
-    let pair = cookie.split(';').next().unwrap_or("");
+    assert!(!head.to_ascii_lowercase().contains("set-cookie"), "{head}");
+    let pair = format!("tabula_token_{port}={token}");
     let (status, _, _) = get("/api/setup", &named, &format!("Cookie: {pair}\r\n"));
+    assert_eq!(status, 403);
+    let (status, _, _) = get(&format!("/api/setup?token={token}"), &named, "");
     assert_eq!(status, 200);
     let (status, _, _) = get(
         "/api/setup",
@@ -661,11 +665,11 @@ fn gui_host_and_origin_hold_on_every_address_and_beyond_loopback_a_token() {
     assert_eq!(status, 403, "{body}");
     let (status, _, _) = get("/api/setup", &named, "Cookie: tabula_token_1=00\r\n");
     assert_eq!(status, 403);
-    // A new game through the name, with the cookie.
+    // A new game through the name, with the token as the page sends it.
     let (status, _, body) = raw(
         port,
         &format!(
-            "POST /api/new?game=othello&you=0&search1=random&ms1=10&advisor=0 HTTP/1.1\r\nHost: {named}\r\nCookie: {pair}\r\nContent-Length: 0\r\n\r\n"
+            "POST /api/new?game=othello&you=0&search1=random&ms1=10&advisor=0&token={token} HTTP/1.1\r\nHost: {named}\r\nContent-Length: 0\r\n\r\n"
         ),
     );
     assert_eq!(status, 200, "{body}");
@@ -715,5 +719,293 @@ fn gui_a_plain_gtp_engine_s_whole_seconds_stay_within_max_movetime() {
     );
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("whole seconds"), "{body}");
+    server.stop();
+}
+
+/// A game's budget place: `POST /api/new` for one Othello game against a
+/// random engine (`extra` added), its status and body.
+fn try_new_game(port: u16, extra: &str) -> (u16, String) {
+    http(
+        port,
+        "POST",
+        &format!("/api/new?game=othello&you=0&search1=random&ms1=10&advisor=0{extra}"),
+        "",
+    )
+}
+
+fn session_of(body: &str) -> String {
+    Json::parse(body)
+        .unwrap()
+        .get("session")
+        .str()
+        .unwrap_or_else(|| panic!("no session in {body}"))
+        .to_string()
+}
+
+#[test]
+fn gui_thirty_simultaneous_new_games_start_exactly_max_games() {
+    let server = Server::start(&["--max-games", "2"]);
+    let (port, pid) = (server.port, server.child.id());
+    let go = std::sync::Arc::new(std::sync::Barrier::new(30));
+    let asks: Vec<_> = (0..30)
+        .map(|_| {
+            let go = std::sync::Arc::clone(&go);
+            std::thread::spawn(move || {
+                go.wait();
+                try_new_game(port, "")
+            })
+        })
+        .collect();
+    let answers: Vec<(u16, String)> = asks.into_iter().map(|t| t.join().unwrap()).collect();
+    let started: Vec<&String> = answers
+        .iter()
+        .filter(|(s, _)| *s == 200)
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(started.len(), 2, "{answers:?}");
+    for (status, body) in answers.iter().filter(|(s, _)| *s != 200) {
+        assert_eq!(*status, 400, "{body}");
+        assert!(body.contains("--max-games"), "{body}");
+    }
+    // One engine each (no analysis): never more than the two games'.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        engine_processes(pid).len() <= 2,
+        "{:?}",
+        engine_processes(pid)
+    );
+    server.stop();
+}
+
+#[test]
+fn gui_a_finished_or_left_game_gives_its_place_and_a_client_has_its_own_budget() {
+    // One place: a game played to its end (two engines) frees it at once.
+    let server = Server::start(&["--max-games", "1"]);
+    let port = server.port;
+    let watched = server
+        .new_game("game=othello&you=none&search0=random&ms0=10&search1=random&ms1=10&advisor=0");
+    let events = Events::open(port, &watched);
+    let over = loop {
+        let e = Json::parse(&events.next(Duration::from_secs(60)).expect("an event")).unwrap();
+        if e.get("type").str() == Some("over") {
+            break e;
+        }
+    };
+    assert!(!over.get("winners").arr().is_empty() || over.get("scores").arr().len() == 2);
+    let (status, body) = try_new_game(port, "");
+    assert_eq!(status, 200, "right after the end: {body}");
+    // A game whose page is open keeps its place; one whose page left
+    // (past a reload's grace) gives it up to the same client's new game.
+    let id = session_of(&body);
+    let page = Events::open(port, &id);
+    my_turn(&page);
+    let (status, body) = try_new_game(port, "");
+    assert_eq!(status, 400, "{body}");
+    page.close();
+    let left = Instant::now();
+    let mut answer = (0, String::new());
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            answer = try_new_game(port, "");
+            answer.0 == 200
+        }),
+        "the left game gave its place: {answer:?}"
+    );
+    // Not before a reload's grace (3 s) has passed.
+    assert!(
+        left.elapsed() >= Duration::from_secs(3),
+        "{:?}",
+        left.elapsed()
+    );
+    let (status, _) = http(port, "GET", &format!("/api/game?s={id}"), "");
+    assert!(
+        eventually(Duration::from_secs(5), || http(
+            port,
+            "GET",
+            &format!("/api/game?s={id}"),
+            ""
+        )
+        .0 == 404),
+        "the left game ended (status was {status})"
+    );
+    server.stop();
+
+    // A client's own budget: 2 of the 4 places.
+    let server = Server::start(&["--max-games", "4", "--max-games-per-client", "2"]);
+    for _ in 0..2 {
+        let (status, body) = try_new_game(server.port, "");
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = try_new_game(server.port, "");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("--max-games-per-client"), "{body}");
+    server.stop();
+}
+
+#[test]
+fn gui_an_undo_that_cannot_be_done_is_refused_at_once_and_never_done_later() {
+    let server = Server::start(&[]);
+    let port = server.port;
+    // The engine thinks 2 s a move: the undo comes while it thinks.
+    let id = server.new_game("game=othello&you=0&ms1=2000&advisor=0");
+    let events = Events::open(port, &id);
+    let turn = my_turn(&events);
+    let mv = turn.get("legal").strings()[0].clone();
+    let (status, body) = http(port, "POST", &format!("/api/move?s={id}&move={mv}"), "");
+    assert_eq!(status, 200, "{body}");
+    for _ in 0..3 {
+        let asked = Instant::now();
+        let (status, body) = http(port, "POST", &format!("/api/undo?s={id}"), "");
+        assert_eq!(status, 409, "{body}");
+        assert!(body.contains("your turn only"), "{body}");
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
+    // The person's turn comes after the engine's move, and stays: the
+    // refused undos are not carried out then.
+    let next = my_turn(&events);
+    let step = next.get("step").num().unwrap();
+    assert_eq!(step, 2.0, "my move and the engine's");
+    std::thread::sleep(Duration::from_millis(1500));
+    while let Some(text) = events.next(Duration::from_millis(100)) {
+        let e = Json::parse(&text).unwrap();
+        if e.get("type").str() == Some("state") {
+            assert!(e.get("step").num().unwrap() >= step, "taken back: {text}");
+        }
+    }
+    // On the person's turn an undo is done at once.
+    let (status, body) = http(port, "POST", &format!("/api/undo?s={id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let back = my_turn(&events);
+    assert_eq!(back.get("step").num(), Some(0.0));
+    server.stop();
+}
+
+#[test]
+fn gui_a_reload_or_a_second_tab_resumes_the_game_with_the_same_hand() {
+    let server = Server::start(&[]);
+    let port = server.port;
+    let hearts = "game=hearts&you=2&search0=random&ms0=50&search1=random&ms1=50&search3=random&ms3=50&advisor=0";
+    let id = server.new_game(hearts);
+    let first = Events::open(port, &id);
+    let turn = my_turn(&first);
+    // A second tab of the same address: the same game, the same view.
+    let second = Events::open(port, &id);
+    let twin = my_turn(&second);
+    assert_eq!(twin.get("view"), turn.get("view"));
+    first.close();
+    second.close();
+    // Gone longer than a reload takes: the game is kept.
+    std::thread::sleep(Duration::from_millis(4000));
+    let (status, body) = http(port, "GET", &format!("/api/game?s={id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let summary = Json::parse(&body).unwrap();
+    assert_eq!(summary.get("game").str(), Some("hearts"));
+    assert_eq!(summary.get("you").num(), Some(2.0));
+    let reloaded = Events::open(port, &id);
+    let again = my_turn(&reloaded);
+    assert_eq!(again.get("view"), turn.get("view"), "the same hand");
+    assert_eq!(again.get("step"), turn.get("step"), "the same move");
+    let pass = again.get("legal").strings();
+    let (status, body) = http(
+        port,
+        "POST",
+        &format!("/api/move?s={id}&move={}", enc(&pass[0])),
+        "",
+    );
+    assert_eq!(status, 200, "the resumed game plays on: {body}");
+    server.stop();
+
+    // Past --keep, a left game ends with its engines.
+    let server = Server::start(&["--keep", "1"]);
+    let pid = server.child.id();
+    let id = server.new_game(hearts);
+    let page = Events::open(server.port, &id);
+    my_turn(&page);
+    page.close();
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            http(server.port, "GET", &format!("/api/game?s={id}"), "").0 == 404
+                && engine_processes(pid).is_empty()
+        }),
+        "{:?}",
+        engine_processes(pid)
+    );
+    server.stop();
+}
+
+/// An engine `seconds` late with every move: tabula behind a shell that
+/// waits before it passes each `genmove` on.
+fn slow_engine(seconds: &str) -> String {
+    let path = std::env::temp_dir().join(format!(
+        "tabula-gui-slow-{}-{seconds}.sh",
+        std::process::id()
+    ));
+    let script = format!(
+        "#!/bin/bash\ncoproc ENGINE {{ exec {}; }}\nwhile IFS= read -r line; do\n  case \"$line\" in *genmove*) sleep {seconds};; esac\n  printf '%s\\n' \"$line\" >&\"${{ENGINE[1]}}\"\n  while IFS= read -r out <&\"${{ENGINE[0]}}\"; do\n    printf '%s\\n' \"$out\"\n    [ -z \"$out\" ] && break\n  done\ndone\n",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("cmd={} name=slow", path.display())
+}
+
+#[test]
+fn gui_an_engine_late_for_its_move_time_still_moves_and_the_page_is_told() {
+    let engine = slow_engine("1.6");
+    let server = Server::start(&["--engine", &engine]);
+    let port = server.port;
+    let id = server.new_game("game=othello&you=0&search1=random&ms1=100&advisor=0");
+    let events = Events::open(port, &id);
+    let mut late = 0;
+    for _ in 0..2 {
+        let turn = my_turn(&events);
+        let mv = turn.get("legal").strings()[0].clone();
+        let (status, body) = http(port, "POST", &format!("/api/move?s={id}&move={mv}"), "");
+        assert_eq!(status, 200, "{body}");
+        // Until the engine's move: a `late` event, no result.
+        loop {
+            let text = events.next(Duration::from_secs(30)).expect("an event");
+            let e = Json::parse(&text).unwrap();
+            match e.get("type").str() {
+                Some("late") => {
+                    assert_eq!(e.get("seat").num(), Some(1.0));
+                    assert_eq!(e.get("movetime").num(), Some(100.0));
+                    late += 1;
+                }
+                Some("over") => panic!("the late engine was forfeited: {text}"),
+                Some("state") if e.get("last").get("seat").num() == Some(1.0) => break,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(late, 2, "each late move was told");
+    server.stop();
+
+    // With a margin shorter than its lateness it forfeits, and the result
+    // names the winner (the page and the record).
+    let server = Server::start(&["--engine", &engine, "--timemargin", "200"]);
+    let port = server.port;
+    let id = server.new_game("game=othello&you=0&search1=random&ms1=100&advisor=0");
+    let events = Events::open(port, &id);
+    let turn = my_turn(&events);
+    let mv = turn.get("legal").strings()[0].clone();
+    http(port, "POST", &format!("/api/move?s={id}&move={mv}"), "");
+    let over = loop {
+        let e = Json::parse(&events.next(Duration::from_secs(30)).expect("an event")).unwrap();
+        if e.get("type").str() == Some("over") {
+            break e;
+        }
+    };
+    assert!(over.get("ending").str().unwrap_or("").contains("forfeit"));
+    assert_eq!(over.get("winners").arr().len(), 1);
+    assert_eq!(over.get("winners").arr()[0].num(), Some(0.0));
+    let (status, record) = http(port, "GET", &format!("/api/record?s={id}"), "");
+    assert_eq!(status, 200);
+    assert!(record.contains(" winners=0 "), "{record}");
     server.stop();
 }

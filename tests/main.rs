@@ -31,6 +31,7 @@ mod game_extras;
 mod gogui_quoridor;
 mod gui_browser;
 mod gui_replay;
+mod gui_resume;
 mod gui_server;
 mod gui_support;
 mod hearts_hidden;

@@ -203,6 +203,9 @@ impl Gui {
             ]]),
             max_movetime: 1000,
             max_games,
+            max_games_per_client: max_games,
+            keep: 600,
+            timemargin: 60_000,
         };
         let server = tabula::gui::Server::bind(&args).expect("the server binds");
         let url = server.url();

@@ -8,12 +8,15 @@
 //! - **Origin**, when the browser sends one: this server's own
 //!   (`http://` and the Host), else the request is cross-site.
 //! - **Token**, when the server listens on an address other than
-//!   loopback: every request presents the token printed with the URL
-//!   (`http://ADDRESS:PORT/?token=...`), as that query parameter, as a
-//!   cookie that the server sets when the page is opened with it (the
-//!   page then keeps it for its own requests and event stream), or as an
-//!   `X-Tabula-Token` header. Anyone on the network can reach the server;
-//!   only who was shown the URL can use it.
+//!   loopback: every request of the API (`/api/...`) presents the token
+//!   printed with the URL (`http://ADDRESS:PORT/?token=...`), as that
+//!   query parameter or as an `X-Tabula-Token` header; the page reads it
+//!   from its own address and sends it with each request. Anyone on the
+//!   network can reach the server; only who was shown the URL can use it.
+//!   The page's files (HTML, script, style) hold no secret and need no
+//!   token. The token is never a cookie: browsers scope cookies to the
+//!   host, not the port, and would hand it to any other server on
+//!   another port of the same host.
 
 use std::fmt;
 use std::net::IpAddr;
@@ -46,15 +49,6 @@ pub struct Access {
     allowed: Vec<String>,
     /// The token every request must present (non-loopback addresses).
     token: Option<String>,
-}
-
-/// What a request that passed presents: the header that sets the token's
-/// cookie, when the token came in the query (the page was opened with
-/// the printed URL).
-#[derive(Debug, Default)]
-pub struct Granted {
-    /// `Set-Cookie: ...`, for the reply.
-    pub set_cookie: Option<String>,
 }
 
 /// Whether `name` may be a host name: letters, digits, `-` and `.`.
@@ -125,12 +119,8 @@ impl Access {
         }
     }
 
-    fn cookie_name(&self) -> String {
-        format!("tabula_token_{}", self.port)
-    }
-
-    /// Checks a request's Host, Origin and token.
-    pub fn check(&self, request: &HttpRequest) -> Result<Granted, Refused> {
+    /// Checks a request's Host, Origin and (for the API) token.
+    pub fn check(&self, request: &HttpRequest) -> Result<(), Refused> {
         let host = request.header("host").unwrap_or("");
         let Some((name, port)) = split_host(host) else {
             return Err(Refused::Host(host.to_string()));
@@ -151,28 +141,19 @@ impl Access {
             return Err(Refused::CrossSite(origin.to_string()));
         }
         let Some(token) = &self.token else {
-            return Ok(Granted::default());
+            return Ok(());
         };
-        let cookie = self.cookie_name();
-        let from_cookie = request
-            .headers
-            .iter()
-            .filter(|(k, _)| k == "cookie")
-            .flat_map(|(_, v)| v.split(';'))
-            .filter_map(|c| c.trim().split_once('='))
-            .any(|(k, v)| k == cookie && same(v, token));
+        if !request.path.starts_with("/api/") {
+            return Ok(());
+        }
         let from_query = request.param("token").is_some_and(|t| same(t, token));
         let from_header = request
             .header("x-tabula-token")
             .is_some_and(|t| same(t, token));
-        if !(from_cookie || from_query || from_header) {
+        if !(from_query || from_header) {
             return Err(Refused::Token);
         }
-        Ok(Granted {
-            set_cookie: (from_query && !from_cookie).then(|| {
-                format!("Set-Cookie: {cookie}={token}; Path=/; HttpOnly; SameSite=Strict")
-            }),
-        })
+        Ok(())
     }
 }
 
@@ -215,7 +196,7 @@ mod tests {
     fn request(headers: &[(&str, &str)], query: &str) -> HttpRequest {
         HttpRequest {
             method: "GET".into(),
-            path: "/".into(),
+            path: "/api/setup".into(),
             query: super::super::http::parse_query(query),
             headers: headers
                 .iter()
@@ -273,11 +254,7 @@ mod tests {
                 .is_err()
         );
         let q = format!("token={token}");
-        let granted = any
-            .check(&request(&[("host", "box.lan:8099")], &q))
-            .unwrap();
-        let cookie = granted.set_cookie.expect("the cookie is set");
-        assert!(cookie.contains(&token) && cookie.contains("HttpOnly"));
+        assert!(any.check(&request(&[("host", "box.lan:8099")], &q)).is_ok());
         assert!(
             any.check(&request(&[("host", "192.168.1.5:8099")], &q))
                 .is_ok()
@@ -286,11 +263,18 @@ mod tests {
             any.check(&request(&[("host", "rebound.example:8099")], &q))
                 .is_err()
         );
+        // A cookie is never the token: another port's server would get it.
         let c = format!("a=1; tabula_token_8099={token}");
-        let by_cookie = any
-            .check(&request(&[("host", "box.lan:8099"), ("cookie", &c)], ""))
-            .unwrap();
-        assert!(by_cookie.set_cookie.is_none());
+        assert!(
+            any.check(&request(&[("host", "box.lan:8099"), ("cookie", &c)], ""))
+                .is_err()
+        );
+        let by_header = request(&[("host", "box.lan:8099"), ("x-tabula-token", &token)], "");
+        assert!(any.check(&by_header).is_ok());
+        // The page's files need none (they hold no secret).
+        let mut page = request(&[("host", "box.lan:8099")], "");
+        page.path = "/app.js".into();
+        assert!(any.check(&page).is_ok());
         let wrong = request(&[("host", "box.lan:8099"), ("x-tabula-token", "00")], "");
         assert!(any.check(&wrong).is_err());
         assert!(Access::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 1, &["a b".into()]).is_err());

@@ -12,6 +12,8 @@ use crate::options::OptionError;
 pub enum PageError {
     /// The server runs its most games at once (`--max-games`).
     TooManyGames(usize),
+    /// This client runs its most games at once (`--max-games-per-client`).
+    TooManyGamesOfClient(usize),
     /// No game of this name is registered (the page asked for it).
     UnknownGame(String),
     /// No game of this name is registered (a record or a lookup named it).
@@ -89,6 +91,11 @@ impl fmt::Display for PageError {
             PageError::TooManyGames(n) => write!(
                 f,
                 "{n} games are running already (the server's --max-games)"
+            ),
+            PageError::TooManyGamesOfClient(n) => write!(
+                f,
+                "you run {n} games already (the server's --max-games-per-client): \
+                 close one first"
             ),
             PageError::UnknownGame(name) => write!(
                 f,

@@ -317,6 +317,20 @@ pub fn send_event(stream: &mut TcpStream, data: &str) -> std::io::Result<()> {
     stream.flush()
 }
 
+/// Whether the peer of an event stream has closed its end (the page
+/// left): a read would end at once. Nothing else reads an event stream,
+/// so [`watch_for_close`] gives its reads a timeout of a millisecond for
+/// this look.
+pub fn peer_closed(stream: &TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    matches!(stream.peek(&mut byte), Ok(0))
+}
+
+/// Readies an event stream for [`peer_closed`].
+pub fn watch_for_close(stream: &TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_millis(1)))
+}
+
 /// Writes a comment line, which the page ignores: it finds out whether
 /// the page is still there.
 pub fn send_ping(stream: &mut TcpStream) -> std::io::Result<()> {

@@ -17,11 +17,16 @@
 //!   one closes the oldest: a reloaded page replaces its old stream) and
 //!   [`STREAMS_PER_CLIENT`] per address (beyond: `503`). Streams never
 //!   count against the request budget, and requests never close a stream.
+//! - **Replays**: reading a record is work in proportion to its size, so
+//!   at most [`REPLAYS_AT_ONCE`] are read at once, across all clients
+//!   ([`ReplayGate`]); at most [`REPLAYS_WAITING`] more wait their turn,
+//!   and beyond that a replay is refused (`503`) at once. The CPU and the
+//!   memory of replays together stay bounded however many come.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, TcpStream};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// The most request connections of one client address at once.
 pub const PER_CLIENT: usize = 64;
@@ -34,6 +39,70 @@ pub const STREAMS_PER_SESSION: usize = 4;
 
 /// The most event streams of one client address at once.
 pub const STREAMS_PER_CLIENT: usize = 32;
+
+/// The most replays read at once, across all clients.
+pub const REPLAYS_AT_ONCE: usize = 2;
+
+/// The most replays waiting for their turn.
+pub const REPLAYS_WAITING: usize = 8;
+
+/// The longest a replay waits for its turn.
+const REPLAY_WAIT: Duration = Duration::from_secs(30);
+
+/// The server's replays: a counting gate, at most [`REPLAYS_AT_ONCE`]
+/// inside, [`REPLAYS_WAITING`] in its queue.
+#[derive(Default)]
+pub struct ReplayGate {
+    /// (inside, waiting).
+    count: Mutex<(usize, usize)>,
+    freed: Condvar,
+}
+
+impl ReplayGate {
+    fn lock(&self) -> MutexGuard<'_, (usize, usize)> {
+        self.count.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `work` when its turn comes, or refuses at once when the queue
+    /// is full (or after [`REPLAY_WAIT`] without a turn).
+    pub fn run<T>(&self, work: impl FnOnce() -> T) -> Result<T, Busy> {
+        let mut c = self.lock();
+        if c.0 >= REPLAYS_AT_ONCE {
+            if c.1 >= REPLAYS_WAITING {
+                return Err(Busy(format!(
+                    "too many replays at once ({REPLAYS_AT_ONCE} read, {REPLAYS_WAITING} waiting): \
+                     try again in a moment"
+                )));
+            }
+            c.1 += 1;
+            let deadline = Instant::now() + REPLAY_WAIT;
+            while c.0 >= REPLAYS_AT_ONCE {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    c.1 -= 1;
+                    return Err(Busy("the replays before this one took too long".into()));
+                }
+                c = match self.freed.wait_timeout(c, left) {
+                    Ok((g, _)) => g,
+                    Err(e) => e.into_inner().0,
+                };
+            }
+            c.1 -= 1;
+        }
+        c.0 += 1;
+        drop(c);
+        // The place is given back however `work` ends.
+        struct Leave<'a>(&'a ReplayGate);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                self.0.lock().0 -= 1;
+                self.0.freed.notify_one();
+            }
+        }
+        let _leave = Leave(self);
+        Ok(work())
+    }
+}
 
 /// What a connection is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,6 +336,49 @@ mod tests {
         drop(held);
         drop(newest);
         assert_eq!(limits.counts(), (0, 0));
+    }
+
+    #[test]
+    fn replays_beyond_the_gate_wait_and_beyond_the_queue_are_refused() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let gate = Arc::new(ReplayGate::default());
+        let inside = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let release_rx = Arc::new(Mutex::new(release_rx));
+        let n = REPLAYS_AT_ONCE + REPLAYS_WAITING;
+        let threads: Vec<_> = (0..n)
+            .map(|_| {
+                let (gate, inside, most, rx) = (
+                    Arc::clone(&gate),
+                    Arc::clone(&inside),
+                    Arc::clone(&most),
+                    Arc::clone(&release_rx),
+                );
+                std::thread::spawn(move || {
+                    gate.run(|| {
+                        let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        let _ = rx.lock().unwrap().recv();
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .is_ok()
+                })
+            })
+            .collect();
+        // Wait until the gate is full and its queue too.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while *gate.lock() != (REPLAYS_AT_ONCE, REPLAYS_WAITING) {
+            assert!(Instant::now() < deadline, "{:?}", *gate.lock());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(gate.run(|| ()).is_err(), "one more is refused at once");
+        for _ in 0..n {
+            release_tx.send(()).unwrap();
+        }
+        assert!(threads.into_iter().all(|t| t.join().unwrap()));
+        assert_eq!(most.load(Ordering::SeqCst), REPLAYS_AT_ONCE);
+        assert_eq!(*gate.lock(), (0, 0));
     }
 
     #[test]

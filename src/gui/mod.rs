@@ -12,6 +12,7 @@
 
 pub mod access;
 mod advisor;
+mod budget;
 mod error;
 pub mod http;
 pub mod limits;
@@ -19,11 +20,10 @@ mod page_game;
 pub mod replay;
 pub mod view;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,20 @@ pub struct GuiArgs {
     /// The most games at once (each runs its own engine processes).
     #[arg(long, default_value_t = 8)]
     pub max_games: usize,
+    /// The most games of one client address at once (at most
+    /// --max-games). A game whose page left gives its place up to a new
+    /// one when a budget is full.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_games_per_client: usize,
+    /// How long a game is kept after its page closed, in seconds: a
+    /// reload, or the game's URL in another tab, resumes it meanwhile.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub keep: u64,
+    /// How long past its move time an engine is waited for before it is
+    /// taken for hung and forfeited, in ms. On a busy machine an engine
+    /// is late: the page waits for it (and says so).
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub timemargin: u64,
 }
 
 /// Why the server could not start.
@@ -89,9 +103,6 @@ impl fmt::Display for GuiError {
 }
 
 impl std::error::Error for GuiError {}
-
-/// How long a session lives without a page watching it.
-const ORPHAN_GRACE: Duration = Duration::from_secs(3);
 
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);
@@ -237,10 +248,15 @@ pub struct Server {
     access: access::Access,
     engines: Vec<EngineSpec>,
     max_movetime: u64,
-    max_games: usize,
-    sessions: Mutex<HashMap<String, Arc<PageGame>>>,
+    games: budget::GameBudget,
+    /// How long a game is kept after its page closed (`--keep`).
+    keep: Duration,
+    /// How long past its move time an engine is waited for
+    /// (`--timemargin`).
+    grace: Duration,
     stop: Arc<AtomicBool>,
     limits: Arc<limits::Limits>,
+    replays: limits::ReplayGate,
 }
 
 impl Server {
@@ -272,10 +288,12 @@ impl Server {
                 .map_err(|e| GuiError(e.to_string()))?,
             engines,
             max_movetime: args.max_movetime.max(10),
-            max_games: args.max_games.max(1),
-            sessions: Mutex::new(HashMap::new()),
+            games: budget::GameBudget::new(args.max_games, args.max_games_per_client),
+            keep: Duration::from_secs(args.keep),
+            grace: Duration::from_millis(args.timemargin),
             stop: Arc::new(AtomicBool::new(false)),
             limits: Arc::default(),
+            replays: limits::ReplayGate::default(),
         }))
     }
 
@@ -287,10 +305,6 @@ impl Server {
     /// The flag that stops [`Server::serve`].
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
-    }
-
-    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<PageGame>>> {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Serves until the stop flag is set, then closes every session and
@@ -318,7 +332,7 @@ impl Server {
                     let server = Arc::clone(self);
                     let _ = thread::Builder::new()
                         .name("gui connection".to_string())
-                        .spawn(move || server.connection(stream, ticket));
+                        .spawn(move || server.connection(stream, ticket, peer.ip()));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     thread::sleep(Duration::from_millis(20));
@@ -330,7 +344,7 @@ impl Server {
             }
         }
         let _ = reaper.join();
-        let all: Vec<Arc<PageGame>> = self.sessions().drain().map(|(_, s)| s).collect();
+        let all = self.games.drain();
         for s in &all {
             s.close();
         }
@@ -343,34 +357,21 @@ impl Server {
         }
     }
 
-    /// Ends sessions whose page left.
+    /// Ends the games that are done with (closed, or left for longer
+    /// than `--keep`), and tells pages whose engine is late.
     fn reap(&self) {
         while !self.stop.load(Ordering::Relaxed) {
             thread::sleep(Duration::from_millis(200));
-            let mut gone = Vec::new();
-            self.sessions().retain(|_, s| {
-                let st = s.lock();
-                let orphan = st.streams == 0
-                    && st.last_seen.elapsed()
-                        > if st.connected_once {
-                            ORPHAN_GRACE
-                        } else {
-                            FIRST_CONNECT
-                        };
-                let keep = !(orphan || st.closed || st.ended);
-                drop(st);
-                if !keep {
-                    gone.push(Arc::clone(s));
-                }
-                keep
-            });
-            for s in gone {
+            for s in self.games.sweep(FIRST_CONNECT, self.keep) {
                 s.close();
+            }
+            for s in self.games.all() {
+                s.watch_late();
             }
         }
     }
 
-    fn connection(&self, mut stream: TcpStream, ticket: limits::Ticket) {
+    fn connection(&self, mut stream: TcpStream, ticket: limits::Ticket, client: IpAddr) {
         let request = match http::read_request(&stream) {
             Ok(r) => r,
             Err(e) => {
@@ -378,8 +379,8 @@ impl Server {
                 return;
             }
         };
-        let granted = match self.access.check(&request) {
-            Ok(g) => g,
+        match self.access.check(&request) {
+            Ok(()) => {}
             Err(refused) => {
                 let _ = Response::error(403, &refused.to_string()).send(&mut stream);
                 return;
@@ -394,8 +395,7 @@ impl Server {
             self.events(&request, stream);
             return;
         }
-        let mut response = ticket.working(|| self.route(&request));
-        response.headers.extend(granted.set_cookie);
+        let response = ticket.working(|| self.route(&request, client));
         let _ = response.send(&mut stream);
     }
 
@@ -403,13 +403,12 @@ impl Server {
         let id = request
             .param("s")
             .ok_or_else(|| Response::error(400, "no session given"))?;
-        self.sessions()
+        self.games
             .get(id)
-            .cloned()
             .ok_or_else(|| Response::error(404, "no such game (it may have ended)"))
     }
 
-    fn route(&self, request: &HttpRequest) -> Response {
+    fn route(&self, request: &HttpRequest, client: IpAddr) -> Response {
         let post = request.method == "POST";
         match (request.method.as_str(), request.path.as_str()) {
             ("GET", "/") | ("GET", "/index.html") => {
@@ -421,9 +420,13 @@ impl Server {
                 Response::new(200, "image/svg+xml", FAVICON_SVG)
             }
             ("GET", "/api/setup") => Response::json(self.setup_json()),
-            (_, "/api/new") if post => match self.new_session(request) {
+            (_, "/api/new") if post => match self.new_session(request, client) {
                 Ok(id) => Response::json(Object::new().str("session", &id).end()),
                 Err(e) => Response::error(400, &e.to_string()),
+            },
+            ("GET", "/api/game") => match self.session(request) {
+                Ok(s) => Response::json(s.summary_json()),
+                Err(r) => r,
             },
             (_, "/api/move") if post => {
                 let session = match self.session(request) {
@@ -487,9 +490,13 @@ impl Server {
                     .param("from")
                     .and_then(|g| g.parse::<usize>().ok())
                     .unwrap_or(0);
-                match replay::replay_window(&text, game, from, MAX_REPLY) {
-                    Ok(j) => Response::json(j),
-                    Err(e) => Response::error(400, &e.to_string()),
+                match self
+                    .replays
+                    .run(|| replay::replay_window(&text, game, from, MAX_REPLY))
+                {
+                    Ok(Ok(j)) => Response::json(j),
+                    Ok(Err(e)) => Response::error(400, &e.to_string()),
+                    Err(busy) => Response::error(503, &busy.0),
                 }
             }
             (_, p) if p.starts_with("/api/") => {
@@ -541,11 +548,10 @@ impl Server {
             .end()
     }
 
-    /// Reads the page's choices and starts a session.
-    fn new_session(&self, request: &HttpRequest) -> Result<String, PageError> {
-        if self.sessions().len() >= self.max_games {
-            return Err(PageError::TooManyGames(self.max_games));
-        }
+    /// Reads the page's choices and starts a session for `client`, in a
+    /// place of the budget reserved before anything starts.
+    fn new_session(&self, request: &HttpRequest, client: IpAddr) -> Result<String, PageError> {
+        let place = self.games.reserve(client)?;
         let game = request.param("game").unwrap_or("").to_ascii_lowercase();
         let entry = crate::games::find(&game).ok_or(PageError::UnknownGame(game))?;
         let game = entry.name.to_string();
@@ -670,13 +676,12 @@ impl Server {
             seats: seat_engines,
             advisor,
             human_name,
+            grace: self.grace,
         };
+        // 64 bits of the system's entropy: the engines' seeds are derived
+        // from it one way by the runner, so none of them tells the deals.
         let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
-        let mut id = [0u8; 16];
-        rand::rngs::OsRng.fill_bytes(&mut id);
-        let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
-        self.sessions().insert(id.clone(), session);
-        Ok(id)
+        Ok(self.games.admit(place, client, session))
     }
 
     /// The event stream of a session: every event so far, then each new
@@ -689,7 +694,7 @@ impl Server {
                 return;
             }
         };
-        if http::start_events(&mut stream).is_err() {
+        if http::start_events(&mut stream).is_err() || http::watch_for_close(&stream).is_err() {
             return;
         }
         let _ = http::send_event(&mut stream, "{\"type\":\"reset\"}");
@@ -716,6 +721,9 @@ impl Server {
             for e in &new {
                 ok &= http::send_event(&mut stream, e).is_ok();
             }
+            // A page that left is seen at once (its keep time starts),
+            // not at the next write that fails.
+            ok &= !http::peer_closed(&stream);
             if ok && last_ping.elapsed() >= Duration::from_millis(900) {
                 ok = http::send_ping(&mut stream).is_ok();
                 last_ping = Instant::now();

@@ -20,11 +20,15 @@ use crate::game::{Observation, Seat, Turn};
 use crate::json::{self, Object};
 
 /// What the page asks of a session's referee thread.
+///
+/// A move or an undo carries the turn it was asked in
+/// ([`LiveState::turn_id`]): one that arrives after that turn has passed
+/// is refused, never carried out at a later turn.
 pub enum PageCommand {
     /// The person's move, answered on the channel.
-    Move(String, Sender<Result<(), PageError>>),
+    Move(String, u64, Sender<Result<(), PageError>>),
     /// Take back the person's last move (and the engines' replies).
-    Undo(Sender<Result<(), PageError>>),
+    Undo(u64, Sender<Result<(), PageError>>),
     /// The page left, or the server stops.
     Close,
 }
@@ -53,6 +57,10 @@ pub struct GameConfig {
     pub advisor: Option<EngineSpec>,
     /// The person's name in the record (`you` unless the page names them).
     pub human_name: String,
+    /// How long past its move time an engine is waited for before it is
+    /// taken for hung (`tabula gui --timemargin`): on a busy machine an
+    /// engine is late, and a casual game is not lost on time for it.
+    pub grace: Duration,
 }
 
 /// What the page's stream and requests share with the referee thread.
@@ -79,10 +87,46 @@ pub struct LiveState {
     /// The step of the position the person is to move in (while
     /// `person_turn`): the analysis of any other position is stale.
     pub turn_step: usize,
+    /// Whether the game is over (its result shown; an undo may take it
+    /// back). A finished game holds no place in the server's budget.
+    pub over: bool,
+    /// Counts the times the person's turn opened or a game ended: a
+    /// command names the one it was asked in.
+    pub turn_id: u64,
+    /// The engine that is thinking now, if one is.
+    pub thinking: Option<Thinking>,
 }
+
+/// An engine's move under way, watched for lateness.
+#[derive(Clone, Copy, Debug)]
+pub struct Thinking {
+    /// Its seat.
+    pub seat: Seat,
+    /// When it was asked.
+    pub since: Instant,
+    /// The move time it was given, if any.
+    pub movetime: Option<Duration>,
+    /// Whether the page was told it is late.
+    pub told_late: bool,
+}
+
+/// How long past its move time an engine is before the page says that it
+/// waits for it (the engine is never forfeited for it: see
+/// [`GameConfig::grace`]).
+const LATE_AFTER: Duration = Duration::from_millis(1000);
+
+/// How long a page may be away (its last stream closed) before its game
+/// counts as left behind: a reload comes back within this.
+pub const RELOAD_GRACE: Duration = Duration::from_secs(3);
 
 /// One page's game.
 pub struct PageGame {
+    /// Whether nothing is hidden (undo is for these games only).
+    perfect: bool,
+    /// The game's registry name.
+    game: String,
+    /// The person's seat (`None`: watching).
+    human: Option<Seat>,
     shared: Mutex<LiveState>,
     changed: Condvar,
     commands: Mutex<Sender<PageCommand>>,
@@ -143,31 +187,105 @@ impl PageGame {
     /// Plays the person's move: refused at once when it is not their
     /// turn, else checked by the referee.
     pub fn play(&self, text: &str) -> Result<(), PageError> {
-        {
+        let turn = {
             let s = self.lock();
             if s.closed {
                 return Err(PageError::Closed);
             }
+            if s.over {
+                return Err(PageError::GameOver);
+            }
             if !s.human_turn {
                 return Err(PageError::NotYourTurn);
             }
-        }
+            s.turn_id
+        };
         let (tx, rx) = mpsc::channel();
-        if !self.command(PageCommand::Move(text.to_string(), tx)) {
+        if !self.command(PageCommand::Move(text.to_string(), turn, tx)) {
             return Err(PageError::Closed);
         }
         rx.recv_timeout(Duration::from_secs(5))
             .unwrap_or(Err(PageError::NoAnswer))
     }
 
-    /// Takes back the person's last move.
+    /// Takes back the person's last move: refused at once unless it is
+    /// their turn or the game is over (the referee then answers within a
+    /// fraction of a second), and never kept for a later turn.
     pub fn undo(&self) -> Result<(), PageError> {
+        let turn = {
+            let s = self.lock();
+            if s.closed {
+                return Err(PageError::Closed);
+            }
+            if !self.perfect {
+                return Err(PageError::CardsStayPlayed);
+            }
+            if !(s.human_turn || s.over) {
+                return Err(PageError::UndoNotNow);
+            }
+            s.turn_id
+        };
         let (tx, rx) = mpsc::channel();
-        if !self.command(PageCommand::Undo(tx)) {
+        if !self.command(PageCommand::Undo(turn, tx)) {
             return Err(PageError::Closed);
         }
         rx.recv_timeout(Duration::from_secs(5))
-            .unwrap_or(Err(PageError::UndoNotNow))
+            .unwrap_or(Err(PageError::NoAnswer))
+    }
+
+    /// What a page that comes back to the game (a reload, a second tab)
+    /// learns before it opens the stream: `{"game", "you", "step",
+    /// "over"}`. The stream then replays the game's events, the seat's
+    /// own view only.
+    pub fn summary_json(&self) -> String {
+        let s = self.lock();
+        Object::new()
+            .str("game", &self.game)
+            .opt("you", self.human.map(|h| h.to_string()))
+            .num("step", s.turn_step)
+            .num("over", s.over)
+            .end()
+    }
+
+    /// Whether the game's page left: no stream for longer than a reload
+    /// takes. A game no page has opened yet has not: it is being set up.
+    pub fn left(&self) -> bool {
+        let s = self.lock();
+        s.connected_once && s.streams == 0 && s.last_seen.elapsed() > RELOAD_GRACE
+    }
+
+    /// Whether the game holds a place in the server's budget: its engines
+    /// run (a finished game's engines are quit at its end, and started
+    /// again if an undo takes the end back).
+    pub fn holds_place(&self) -> bool {
+        let s = self.lock();
+        !(s.closed || s.ended || s.over)
+    }
+
+    /// Tells the page once when the engine it waits for is past its move
+    /// time (by [`LATE_AFTER`]): the page waits and says so.
+    pub fn watch_late(&self) {
+        let mut s = self.lock();
+        let Some(t) = s.thinking.as_mut() else {
+            return;
+        };
+        let Some(movetime) = t.movetime else {
+            return;
+        };
+        let waited = t.since.elapsed();
+        if t.told_late || waited < movetime + LATE_AFTER {
+            return;
+        }
+        t.told_late = true;
+        let event = Object::new()
+            .str("type", "late")
+            .num("seat", t.seat)
+            .num("movetime", movetime.as_millis())
+            .num("waited", waited.as_millis())
+            .end();
+        s.events.push(event);
+        drop(s);
+        self.changed.notify_all();
     }
 
     /// Starts the referee thread of a new session.
@@ -181,6 +299,9 @@ impl PageGame {
         let view = mirror(&config.game, &config.words, config.human, perfect)?;
         let (tx, rx) = mpsc::channel();
         let session = Arc::new(PageGame {
+            perfect,
+            game: config.game.clone(),
+            human: config.human,
             shared: Mutex::new(LiveState {
                 events: Vec::new(),
                 human_turn: false,
@@ -192,6 +313,9 @@ impl PageGame {
                 ended: false,
                 connected_once: false,
                 turn_step: 0,
+                over: false,
+                turn_id: 0,
+                thinking: None,
             }),
             changed: Condvar::new(),
             commands: Mutex::new(tx),
@@ -228,6 +352,8 @@ struct Page {
     /// The last move the person may see (perfect information), shown
     /// until the next.
     last: Option<(Seat, String)>,
+    /// The move time of each seat's engine (`None` at the person's).
+    movetimes: Vec<Option<Duration>>,
 }
 
 impl Page {
@@ -314,18 +440,27 @@ impl Outside for Page {
         self.step = referee.history().len();
         // The turn is open before the page hears of it: a move sent at
         // once is not refused as early.
-        {
+        let turn = {
             let mut s = self.session.lock();
             s.human_turn = true;
             s.turn_step = self.step;
-        }
+            s.turn_id += 1;
+            s.thinking = None;
+            s.turn_id
+        };
         self.publish_state_as(None, true);
         let chosen = loop {
             if self.session.lock().closed {
                 break None;
             }
             match self.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(PageCommand::Move(text, reply)) => match referee.play(&text) {
+                Ok(PageCommand::Move(_, asked, reply)) if asked != turn => {
+                    let _ = reply.send(Err(PageError::NotYourTurn));
+                }
+                Ok(PageCommand::Undo(asked, reply)) if asked != turn => {
+                    let _ = reply.send(Err(PageError::UndoNotNow));
+                }
+                Ok(PageCommand::Move(text, _, reply)) => match referee.play(&text) {
                     Ok(told) => {
                         let _ = reply.send(Ok(()));
                         break Some(told);
@@ -334,7 +469,7 @@ impl Outside for Page {
                         let _ = reply.send(Err(PageError::Move(e)));
                     }
                 },
-                Ok(PageCommand::Undo(reply)) => {
+                Ok(PageCommand::Undo(_, reply)) => {
                     if !self.perfect {
                         let _ = reply.send(Err(PageError::CardsStayPlayed));
                     } else if let Some(point) = self.undo_point(referee) {
@@ -355,6 +490,12 @@ impl Outside for Page {
 
     fn thinking(&mut self, referee: &dyn Referee, seat: Seat) {
         self.step = referee.history().len();
+        self.session.lock().thinking = Some(Thinking {
+            seat,
+            since: Instant::now(),
+            movetime: self.movetimes.get(seat).copied().flatten(),
+            told_late: false,
+        });
         self.publish_state(Some(seat));
     }
 
@@ -400,6 +541,7 @@ impl Outside for Page {
         }
         self.told.extend(lines);
         self.step = referee.history().len();
+        self.session.lock().thinking = None;
         if self.replaying(referee) {
             return;
         }
@@ -566,6 +708,15 @@ impl Cast {
             Ending::Forfeit { engine, .. } => *engine = self.record_engine(*engine),
             _ => {}
         }
+        // A resignation or a forfeit is won by every other seat: the
+        // record and the page name them (the runner leaves them out).
+        if record.winners.is_empty()
+            && matches!(record.ending, Ending::Resign(_) | Ending::Forfeit { .. })
+        {
+            record.winners = (0..record.seat_results.len())
+                .filter(|&s| record.seat_results[s] == 1.0)
+                .collect();
+        }
         record.plies = record
             .transcript
             .iter()
@@ -604,7 +755,7 @@ fn referee_thread(
     let setup = MatchSetup {
         engines: cast.engines.clone(),
         seed,
-        margin: Duration::from_millis(500),
+        margin: config.grace,
         timeout: Duration::from_secs(30),
         max_moves: 0,
         random_plies: 0,
@@ -613,21 +764,24 @@ fn referee_thread(
         openings: None,
         adjudication: Default::default(),
     };
-    let advisor = config
-        .advisor
-        .as_ref()
-        .zip(config.human)
-        .and_then(|(spec, human)| {
-            Advisor::start(
-                spec,
-                &config.game,
-                &config.words,
-                human,
-                &prototype.seat_name(human),
-                perfect,
-                Arc::clone(&session),
-            )
-        });
+    let start_advisor = || {
+        config
+            .advisor
+            .as_ref()
+            .zip(config.human)
+            .and_then(|(spec, human)| {
+                Advisor::start(
+                    spec,
+                    &config.game,
+                    &config.words,
+                    human,
+                    &prototype.seat_name(human),
+                    perfect,
+                    Arc::clone(&session),
+                )
+            })
+    };
+    let advisor = start_advisor();
     let mut page = Page {
         session: Arc::clone(&session),
         human: config.human,
@@ -643,6 +797,15 @@ fn referee_thread(
         told: Vec::new(),
         step: 0,
         last: None,
+        movetimes: config
+            .seats
+            .iter()
+            .map(|e| {
+                e.as_ref()
+                    .and_then(|e| e.spec.limits.movetime)
+                    .map(Duration::from_millis)
+            })
+            .collect(),
     };
     let mut pool = Pool::default();
     let mut records: VecDeque<GameRecord> = VecDeque::new();
@@ -686,7 +849,7 @@ fn referee_thread(
         number += 1;
         page.replay.clear();
         cast.settle(&mut record);
-        session.publish(over_event(&record, &page.seat_names()));
+        let over = over_event(&record, &page.seat_names());
         records.push_back(record);
         let rec = MatchRecord {
             game: config.game.clone(),
@@ -699,14 +862,34 @@ fn referee_thread(
             stopped: None,
             games: records.iter().cloned().collect(),
         };
-        session.lock().record = rec.to_text();
+        // The record is there before the page hears of the result; the
+        // game's place in the budget is free, and an undo names this
+        // point.
+        let over_turn = {
+            let mut s = session.lock();
+            s.record = rec.to_text();
+            s.over = true;
+            s.thinking = None;
+            s.turn_id += 1;
+            s.turn_id
+        };
+        session.publish(over);
+        // A finished game runs no engine: its place is another's at once.
+        // An undo starts them again (the pool starts what it lacks).
+        std::mem::take(&mut pool).close();
+        if let Some(a) = page.advisor.take() {
+            a.quit();
+        }
         // The game is over: undo (perfect information), or the end.
         loop {
             match page.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(PageCommand::Move(_, reply)) => {
+                Ok(PageCommand::Move(_, _, reply)) => {
                     let _ = reply.send(Err(PageError::GameOver));
                 }
-                Ok(PageCommand::Undo(reply)) => {
+                Ok(PageCommand::Undo(asked, reply)) if asked != over_turn => {
+                    let _ = reply.send(Err(PageError::UndoNotNow));
+                }
+                Ok(PageCommand::Undo(_, reply)) => {
                     // The moves before the person's last one, from the
                     // record's `play <seat> <move>` lines.
                     let point = records.back().zip(config.human).and_then(|(r, human)| {
@@ -730,6 +913,8 @@ fn referee_thread(
                     match point {
                         Some(p) if perfect => {
                             let _ = reply.send(Ok(()));
+                            session.lock().over = false;
+                            page.advisor = start_advisor();
                             records.pop_back();
                             page.replay = p;
                             // The game taken back is played on under

@@ -244,7 +244,7 @@ function buildSeats() {
 }
 
 async function post(path, params, body) {
-  const r = await fetch(path + '?' + new URLSearchParams(params), { method: 'POST', body });
+  const r = await fetch(withToken(path + '?' + new URLSearchParams(params)), { method: 'POST', body });
   let j = {};
   try { j = await r.json(); } catch (e) { j = { error: 'bad reply' }; }
   if (!r.ok) throw new Error(j.error || r.statusText);
@@ -322,12 +322,7 @@ async function newGame() {
   $('menu').hidden = true;
   $('menubtn').setAttribute('aria-expanded', 'false');
   if ($('analysis').checked) post('/api/analysis', { s: session, on: '1' }).catch(() => {});
-  const es = new EventSource('/api/events?s=' + session);
-  source = es;
-  es.onmessage = (m) => { if (source === es) onEvent(JSON.parse(m.data)); };
-  es.onerror = () => {
-    if (source === es && es.readyState === EventSource.CLOSED) notice('The connection to the server is closed.');
-  };
+  followGame(session);
 }
 
 async function closeGame() {
@@ -340,11 +335,82 @@ async function closeGame() {
   }
 }
 
+// ------------------------------------------- the game's address, a reload
+// (Kept apart from the rest of the page: the server's side of a reload,
+// the token, an engine that is late.)
+//
+// The address names the game (`#game=ID`): the server keeps a game for a
+// while after its page goes (`tabula gui --keep`), so a reload, or the
+// address in a second tab, opens the same game at the same move; the
+// stream replays its events, this seat's own view only. Leaving a game
+// in play asks first. Beyond loopback the server's token comes in the
+// page's own address (`?token=...`) and goes with every request; it is
+// never a cookie, which the browser would also send to any other server
+// on another port of this host.
+
+const pageToken = new URLSearchParams(location.search).get('token');
+
+function withToken(url) {
+  if (!pageToken) return url;
+  return url + (url.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(pageToken);
+}
+
+function gameInAddress() {
+  const m = /^#game=([0-9a-f]{32})$/.exec(location.hash);
+  return m ? m[1] : null;
+}
+
+function followGame(id) {
+  history.replaceState(null, '', location.pathname + location.search + '#game=' + id);
+  const es = new EventSource(withToken('/api/events?s=' + id));
+  source = es;
+  es.onmessage = (m) => { if (source === es) onEvent(JSON.parse(m.data)); };
+  es.onerror = () => {
+    if (source === es && es.readyState === EventSource.CLOSED) notice('The connection to the server is closed.');
+  };
+}
+
+// Opens the game the address names; false when there is none (or the
+// server no longer keeps it).
+async function resumeGame() {
+  const id = gameInAddress();
+  if (!id) return false;
+  let game;
+  try {
+    const r = await fetch(withToken('/api/game?s=' + id));
+    if (!r.ok) throw new Error('gone');
+    game = await r.json();
+  } catch (e) {
+    history.replaceState(null, '', location.pathname + location.search);
+    notice('That game has ended; a new one starts.');
+    return false;
+  }
+  session = id;
+  resetGame();
+  $('undo').disabled = !isPerfect(game.game);
+  setStatus('Back to your ' + gameTitle(game.game) + ' game\u2026');
+  followGame(id);
+  return true;
+}
+
+function askBeforeLeaving(e) {
+  const inPlay = session && st && !over && st.turn !== 'over' && !replay;
+  if (!inPlay) return;
+  e.preventDefault();
+  e.returnValue = '';
+}
+
+function showLate(e) {
+  const who = (st && st.seats[e.seat]) || 'The engine';
+  notice(who + ' is taking longer than its ' + (e.movetime / 1000) + ' s (a busy machine?): waiting for its move.');
+}
+
 // ---------------------------------------------------------------- events
 
 function onEvent(e) {
   window.tabula.events++;
   if (e.type === 'reset') return;
+  if (e.type === 'late') return showLate(e);
   if (e.type === 'closed') {
     notice('The server ended this game.');
     if (source) source.close();
@@ -362,7 +428,7 @@ function onEvent(e) {
   if (e.type === 'over') {
     over = e;
     window.tabula.over = e;
-    $('record').href = '/api/record?s=' + session;
+    $('record').href = withToken('/api/record?s=' + session);
     $('record').hidden = false;
     finishHand(true);
     render();
@@ -1429,7 +1495,7 @@ function buildGames() {
 }
 
 window.addEventListener('DOMContentLoaded', async () => {
-  try { setup = await (await fetch('/api/setup')).json(); } catch (e) { notice('No server.'); }
+  try { setup = await (await fetch(withToken('/api/setup'))).json(); } catch (e) { notice('No server.'); }
   buildGames();
   $('game').onchange = buildOptions;
   buildOptions();
@@ -1455,10 +1521,11 @@ window.addEventListener('DOMContentLoaded', async () => {
   $('rclose').onclick = () => { stopReplay(); newGame(); };
   $('rstep').oninput = () => showStep(+$('rstep').value);
   document.addEventListener('keydown', (e) => { if (!replay) return; if (e.key === 'ArrowRight') showStep(replay.at + 1); if (e.key === 'ArrowLeft') showStep(replay.at - 1); });
-  window.addEventListener('pagehide', () => { if (session) navigator.sendBeacon('/api/close?s=' + session); });
+  window.addEventListener('beforeunload', askBeforeLeaving);
   window.addEventListener('resize', () => { if (st || replay) render(); });
-  // A board at first sight: Othello against the engine's default player,
+  // The game the address names, if the server still keeps it; else a
+  // board at first sight: Othello against the engine's default player,
   // you black; the tabs start the other games.
-  await newGame();
+  if (!(await resumeGame())) await newGame();
   window.tabula.ready = true;
 });
