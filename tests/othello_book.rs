@@ -1,8 +1,8 @@
-//! Othello's opening book (src/games/othello/book.rs): the default player
-//! answers from it at once where the position is in it, draws among the
-//! moves within `book_margin` of the best (the same seed, the same draw),
-//! plays only legal book moves, and searches once the game leaves the book
-//! or `book` is off.
+//! Othello's opening book (src/games/othello/book.rs), off by default:
+//! with `book on` the engine answers from it at once where the position is
+//! in it, draws among the moves within `book_margin` of the best (the same
+//! seed, the same draw), plays only legal book moves, and searches once the
+//! game leaves the book or `book` is off.
 
 use std::io::Cursor;
 
@@ -36,10 +36,11 @@ fn the_book_answers_at_once_where_a_search_of_that_depth_would_take_hours() {
     let started = std::time::Instant::now();
     let r = replies(
         3,
-        "get book\nset depth 40\ngenmove\ngenmove\ngenmove\ngenmove\nshowboard\n",
+        "get book\nset book on\nget book\nset depth 40\ngenmove\ngenmove\ngenmove\ngenmove\nshowboard\n",
     );
-    assert_eq!(r[0], "= on", "{r:?}");
-    for reply in &r[2..6] {
+    assert_eq!(r[0], "= off", "off by default: {r:?}");
+    assert_eq!(r[2], "= on", "{r:?}");
+    for reply in &r[4..8] {
         assert!(reply.starts_with("= ") && reply.len() == 4, "{r:?}");
     }
     assert!(
@@ -54,8 +55,8 @@ fn book_moves_are_drawn_by_the_seed_within_the_margin() {
     let opening = |seed: u64, margin: &str| -> Vec<String> {
         replies(
             seed,
-            &format!("set book_margin {margin}\nset depth 40\ngenmove\ngenmove\ngenmove\n"),
-        )[1..]
+            &format!("set book on\nset book_margin {margin}\nset depth 40\ngenmove\ngenmove\ngenmove\n"),
+        )[2..]
             .to_vec()
     };
     // The same seed draws the same line.
@@ -77,12 +78,12 @@ fn off_the_book_or_out_of_it_the_engine_searches() {
     // show in its info); a position out of the book is searched too.
     let r = replies(
         1,
-        "set book off\nset depth 1\ngenmove\nget book\nset book on\nset book maybe\nget book\n",
+        "set book on\nset book off\nset depth 1\ngenmove\nget book\nset book on\nset book maybe\nget book\n",
     );
-    assert!(r[2].starts_with("= "), "{r:?}");
-    assert_eq!(r[3], "= off");
-    assert!(r[5].starts_with("? "), "a bad value is refused: {r:?}");
-    assert_eq!(r[6], "= on", "the refused set changed nothing: {r:?}");
+    assert!(r[3].starts_with("= "), "{r:?}");
+    assert_eq!(r[4], "= off");
+    assert!(r[6].starts_with("? "), "a bad value is refused: {r:?}");
+    assert_eq!(r[7], "= on", "the refused set changed nothing: {r:?}");
     // A line experts never play (each side takes its highest square):
     // out of the book after a few moves, so a depth-40 search would not
     // answer; depth 2 does, with a legal move.
@@ -96,9 +97,9 @@ fn off_the_book_or_out_of_it_the_engine_searches() {
         state.apply(mv);
     }
     assert!(book::book_moves(&state).is_empty(), "still in the book");
-    let r = replies(1, &format!("{plays}set depth 2\nlegal_moves\ngenmove\n"));
-    let legal = r[11].trim_start_matches("= ").to_lowercase();
-    let mv = r[12].trim_start_matches("= ").to_lowercase();
+    let r = replies(1, &format!("set book on\n{plays}set depth 2\nlegal_moves\ngenmove\n"));
+    let legal = r[12].trim_start_matches("= ").to_lowercase();
+    let mv = r[13].trim_start_matches("= ").to_lowercase();
     assert!(
         legal.split_whitespace().any(|m| m == mv),
         "{mv} not in {legal}: {r:?}"

@@ -39,13 +39,6 @@ pub static TUNING: &[Tuning] = &[
                  the square table has none, so `eval table` plays without it",
             ),
             (
-                "book",
-                "on",
-                "the opening book from WTHOR's expert games, its leaves valued by the \
-                 engine's search (src/games/othello/book.rs, docs/experiments-othello.md, \
-                 \"Opening book\")",
-            ),
-            (
                 "selectivity",
                 "1",
                 "a depth is a level, as in Edax and NTest: the clock's search, ProbCut at 1 \
