@@ -81,6 +81,12 @@ pub struct Extras<G: Game> {
     /// ends (Othello: half the empty squares, rounded up): a game clock
     /// spreads the time left over no more moves than this.
     pub moves_left: Option<fn(&G) -> u32>,
+    /// The exact margin for a seat of a finished game, where the game
+    /// counts it otherwise than [`Game::outcome`]'s scores do (Othello:
+    /// the disc margin with the empty squares to the winner, as its
+    /// solver and `final_score` count it): one rule for every exact end a
+    /// search reaches, solved or played out on the board.
+    pub end_margin: Option<fn(&G, crate::game::Seat) -> i32>,
 }
 
 impl<G: Game> Extras<G> {
@@ -91,6 +97,7 @@ impl<G: Game> Extras<G> {
         pass: None,
         final_score: None,
         moves_left: None,
+        end_margin: None,
     };
 
     /// Whether `mv` is the declared pass.

@@ -192,7 +192,9 @@ fn nboard_shows_a_forced_move_s_real_value_and_every_protocol_its_no_value_form(
 
 /// A midgame position (36 empties) that alpha-beta proves won for black
 /// to move within 8 plies (white is wiped out), far from the solver's
-/// reach: its evaluation alone is clamped at 0.95 (60.80 discs).
+/// reach: its evaluation alone is clamped at 0.95 (60.80 discs); the
+/// wipeout, with the empty squares to the winner as the solver and
+/// `final_score` count every end, is worth 64.
 const WIPEOUT: &str = "********\
 ***O****\
 **OOO***\
@@ -224,12 +226,19 @@ fn nboard_value(out: &str) -> f64 {
 fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
     use tabula::protocol::Protocol;
     // The decision: proven (a mate-like score), with the margin its line
-    // ends the game with.
+    // ends the game with, counted as the solver counts every end: a
+    // wipeout is worth 64, not the discs on the board (15 or so).
     let text = format!("{} X", WIPEOUT.replace('*', "X"));
-    let d = analyse(&text, None, 8, false);
-    assert_eq!(d.kind, ScoreKind::Proven, "{d:?}");
-    let margin = d.exact.expect("the proven line reaches the end");
-    assert!(margin > 0 && margin <= 64, "{d:?}");
+    for solve in [false, true] {
+        let d = analyse(&text, None, 8, solve);
+        assert_eq!(d.kind, ScoreKind::Proven, "{d:?}");
+        assert_eq!(
+            d.exact,
+            Some(64),
+            "the wipeout, empties to the winner: {d:?}"
+        );
+    }
+    let margin = 64;
     for (side, sign) in [("*", 1.0), ("O", -1.0)] {
         let out = session(
             Engine::new(1).expect("engine"),
@@ -245,7 +254,10 @@ fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
             value.abs() < 60.8 - 1e-9 || value.abs() > 60.8 + 1e-9,
             "not the clamp: {out}"
         );
-        assert!(value.abs() < 64.0, "not a made-up wipeout: {out}");
+        assert!(value.abs() <= 64.0, "{out}");
+        if side == "*" {
+            assert_eq!(value, 64.0, "the wipeout black plays: {out}");
+        }
     }
     // UGI shows the same margin, in centipawns.
     let out = session(
