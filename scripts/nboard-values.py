@@ -160,6 +160,7 @@ def main():
             moves.append(("B" if i % 2 == 0 else "W", mv.upper()))
         positions = 0
         while True:
+            print("position %d of game %d" % (len(moves), g), file=sys.stderr, flush=True)
             e.synced(["set game " + ggf(moves), "set depth %d" % args.depth])
             hint = e.request("hint %d" % args.hint)
             if any(l.startswith("status tabula:") for l in hint):
@@ -176,7 +177,8 @@ def main():
             if not answer:
                 break
             mv = answer[0][4:].split("/")[0]
-            colour = "B" if mv[:1].isupper() else "W"
+            # Black and white alternate: a pass is a move (`PA`).
+            colour = "B" if len(moves) % 2 == 0 else "W"
             moves.append((colour, mv.upper()))
         e.synced(["set game " + ggf(moves), "set depth %d" % args.analyze_depth])
         transcript.append("# ANALYZE %d %d" % (g, len(moves)))
