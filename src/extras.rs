@@ -89,6 +89,12 @@ pub struct Extras<G: Game> {
     /// An opening book (Othello's, from expert games): the engine plays
     /// from it, when `book` is on, before it searches.
     pub book: Option<BookMoves<G>>,
+    /// The exact margin for a seat of a finished game, where the game
+    /// counts it otherwise than [`Game::outcome`]'s scores do (Othello:
+    /// the disc margin with the empty squares to the winner, as its
+    /// solver and `final_score` count it): one rule for every exact end a
+    /// search reaches, solved or played out on the board.
+    pub end_margin: Option<fn(&G, crate::game::Seat) -> i32>,
 }
 
 impl<G: Game> Extras<G> {
@@ -100,6 +106,7 @@ impl<G: Game> Extras<G> {
         final_score: None,
         moves_left: None,
         book: None,
+        end_margin: None,
     };
 
     /// Whether `mv` is the declared pass.

@@ -1,8 +1,9 @@
 //! GoGui and Quoridor (issue 40, item 5): GoGui cannot draw walls, so
 //! tabula must not look like a game ruler for Quoridor (GoGui 1.6.0 quits
-//! with its own exception when a ruler refuses the game), and must refuse
-//! the game where GoGui asks before setting one up (`gogui-version`),
-//! with the reason, while Othello stays a ruler GoGui draws.
+//! with its own exception when a ruler refuses the game), must list no
+//! command it refuses (issue 48), and must refuse the board GoGui sets
+//! up (`boardsize 19`) with the reason and where the game is played,
+//! while Othello stays a ruler GoGui draws.
 
 use crate::common::run_engine;
 
@@ -25,15 +26,42 @@ fn quoridor_does_not_present_itself_to_gogui_as_a_ruler() {
     for c in RULER {
         assert!(!names.contains(&c), "{c} listed for Quoridor:\n{listed}");
     }
-    for c in ["gogui-rules_board_size", "gogui-version", "genmove"] {
-        assert!(names.contains(&c), "{c} not listed:\n{listed}");
+    // No command listed is refused: GoGui asks the board size and tells
+    // its version only where they are listed.
+    for c in ["gogui-rules_board_size", "gogui-version"] {
+        assert!(!names.contains(&c), "{c} listed for Quoridor:\n{listed}");
     }
-    // GoGui 1.6's attach: refused with the reason, before any game.
+    assert!(names.contains(&"genmove"), "{listed}");
+    for game in ["quoridor", "hearts", "wizard", "ninetynine"] {
+        let listed = replies(game, "list_commands\n");
+        let names: Vec<String> = listed
+            .lines()
+            .map(|l| l.trim_start_matches("= ").to_string())
+            .filter(|l| l.starts_with("gogui-"))
+            .collect();
+        for c in &names {
+            let reply = replies(game, &format!("{c}\n"));
+            assert!(
+                reply.starts_with('='),
+                "{game}: {c} listed and refused: {reply}"
+            );
+        }
+    }
+    // Asked anyway, refused with the reason and where to play it.
     let version = replies("quoridor", "gogui-version 1.6.0\n");
     assert!(
         version.starts_with("? GoGui cannot show Quoridor: its walls are not points"),
         "{version}"
     );
+    // GoGui then sets its board (`boardsize 19`): the refusal it shows
+    // says where the game is played.
+    for game in ["quoridor", "hearts"] {
+        let size = replies(game, "boardsize 19\n");
+        assert!(
+            size.starts_with('?') && size.contains("tabula gui"),
+            "{game}: {size}"
+        );
+    }
     // Othello: a ruler, and its version is taken.
     let listed = replies("othello", "list_commands\ngogui-version 1.6.0\n");
     for c in RULER {

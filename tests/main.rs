@@ -48,6 +48,7 @@ mod othello_perft;
 mod othello_rules;
 mod othello_solver;
 mod protocol_cadence;
+mod protocol_level;
 mod protocol_low;
 mod protocol_props;
 mod protocol_values;

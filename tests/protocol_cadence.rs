@@ -255,3 +255,23 @@ fn gtp_undo_while_genmove_runs_stops_it_and_lines_sent_ahead_wait() {
 }
 
 const LONG: Duration = Duration::from_secs(60);
+
+#[test]
+fn nboard_s_ping_is_answered_ahead_and_the_search_it_stops_says_nothing_after_it() {
+    let mut e = spawn(&["--protocol", "nboard"]);
+    e.send(&format!("nboard 2\nset game {START}\nset depth 25\ngo\n"));
+    e.until(LONG, |l| l == "status tabula is thinking");
+    std::thread::sleep(Duration::from_millis(100));
+    // The ping alone: the go is stopped and answered nothing (NBoard
+    // would read a move after the pong as the answer to its new state);
+    // the status that closes the go's comes just before the pong.
+    e.send("ping 1\n");
+    let got = e.until(LONG, |l| l == "pong 1");
+    assert_eq!(got[got.len() - 2].1, "status", "{got:?}");
+    assert!(got.iter().all(|(_, l)| !l.starts_with("===")), "{got:?}");
+    // Nothing of the go follows: the next line is the name's reply.
+    e.send("set depth 3\n");
+    let next = e.until(LONG, |_| true);
+    assert_eq!(next[0].1, "set myname tabula3", "{next:?}");
+    e.send("quit\n");
+}

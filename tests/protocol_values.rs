@@ -192,7 +192,9 @@ fn nboard_shows_a_forced_move_s_real_value_and_every_protocol_its_no_value_form(
 
 /// A midgame position (36 empties) that alpha-beta proves won for black
 /// to move within 8 plies (white is wiped out), far from the solver's
-/// reach: its evaluation alone is clamped at 0.95 (60.80 discs).
+/// reach: its evaluation alone is clamped at 0.95 (60.80 discs); its
+/// end, with the empty squares to the winner as the solver and
+/// `final_score` count every end, is worth 62 (white keeps one disc).
 const WIPEOUT: &str = "********\
 ***O****\
 **OOO***\
@@ -224,12 +226,21 @@ fn nboard_value(out: &str) -> f64 {
 fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
     use tabula::protocol::Protocol;
     // The decision: proven (a mate-like score), with the margin its line
-    // ends the game with.
+    // ends the game with, counted as the solver counts every end: a
+    // wipeout is worth 64, not the discs on the board (15 or so).
+    // (Its line ends with white on one disc and no move for either:
+    // 62 = 63 - 1 with the empties to black, where the discs say 14.)
     let text = format!("{} X", WIPEOUT.replace('*', "X"));
-    let d = analyse(&text, None, 8, false);
-    assert_eq!(d.kind, ScoreKind::Proven, "{d:?}");
-    let margin = d.exact.expect("the proven line reaches the end");
-    assert!(margin > 0 && margin <= 64, "{d:?}");
+    let mut margins = Vec::new();
+    for solve in [false, true] {
+        let d = analyse(&text, None, 8, solve);
+        assert_eq!(d.kind, ScoreKind::Proven, "{d:?}");
+        let margin = d.exact.expect("the proven line reaches the end");
+        assert!(margin > 61, "the empties to the winner: {d:?}");
+        margins.push(margin);
+    }
+    assert_eq!(margins[0], margins[1], "one rule, solver or not");
+    let margin = margins[0];
     for (side, sign) in [("*", 1.0), ("O", -1.0)] {
         let out = session(
             Engine::new(1).expect("engine"),
@@ -245,7 +256,10 @@ fn a_win_alpha_beta_proves_shows_its_line_s_margin_not_the_clamp() {
             value.abs() < 60.8 - 1e-9 || value.abs() > 60.8 + 1e-9,
             "not the clamp: {out}"
         );
-        assert!(value.abs() < 64.0, "not a made-up wipeout: {out}");
+        assert!(value.abs() <= 64.0, "{out}");
+        if side == "*" {
+            assert_eq!(value, f64::from(margin), "the line's end: {out}");
+        }
     }
     // UGI shows the same margin, in centipawns.
     let out = session(
@@ -340,4 +354,70 @@ fn an_early_answer_is_the_decision_played_with_its_value() {
     );
     assert_eq!(d.kind, ScoreKind::Eval);
     assert_eq!(e.game().history().last(), Some(&p.best), "and it is played");
+}
+
+/// NBoard's `search` line's depth word: `search <pv> <eval> 0 <depth>`.
+fn hint_depths(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| l.split_whitespace().nth(4).unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn nboard_reads_a_solved_hint_as_exact_and_a_proven_win_as_proven() {
+    use tabula::protocol::Protocol;
+    // An endgame with 10 empties, from a game of first legal moves: at
+    // depth 12 the solver values it, and NBoard's parser reads a value
+    // as exact only with the depth `100%` (not `0` nor the plies).
+    let mut e = Engine::new(1).expect("engine");
+    while e
+        .game()
+        .position_text()
+        .is_some_and(|t| t.chars().filter(|&c| c == '-').count() > 10)
+    {
+        let first = e.game().legal_moves()[0].clone();
+        e.play(None, &first).expect("legal");
+    }
+    let text = e.game().position_text().expect("text");
+    let out = session(
+        Engine::new(1).expect("engine"),
+        Protocol::Nboard,
+        &format!("nboard 2\nset depth 12\nset game {}\nhint 3\n", ggf(&text)),
+    );
+    let depths = hint_depths(&out);
+    assert!(!depths.is_empty(), "{out}");
+    assert!(depths.iter().all(|d| d == "100%"), "{out}");
+    // A win alpha-beta proves without its best margin: `100%W`, NBoard's
+    // mark of a win-loss-draw proof, with its line's end counted as the
+    // solver counts it (62, the empties to the winner).
+    let out = session(
+        Engine::new(1).expect("engine"),
+        Protocol::Nboard,
+        &format!(
+            "nboard 2\nset depth 8\nset game {}\nhint 1\n",
+            wipeout_ggf("*")
+        ),
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("search "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.ends_with(" 62.00 0 100%W"), "{out}");
+}
+
+#[test]
+fn nboard_analyze_values_every_position_forced_moves_included() {
+    use tabula::protocol::Protocol;
+    for (text, _, _) in forced_positions(4) {
+        let out = session(
+            Engine::new(1).expect("engine"),
+            Protocol::Nboard,
+            &format!("nboard 2\nset depth 4\nset game {}\nanalyze\n", ggf(&text)),
+        );
+        assert!(
+            out.lines().any(|l| l.starts_with("analysis 0 ")),
+            "the forced move's position has its value: {out}"
+        );
+    }
 }

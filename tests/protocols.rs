@@ -86,7 +86,13 @@ fn boardsize_is_accepted_where_the_game_has_that_size_and_refused_clearly_otherw
     for game in ["hearts", "wizard", "ninetynine"] {
         let (out, _) = run(&["--game", game], "boardsize 8\nname\n");
         let r = replies(&out);
-        assert_eq!(r[0], format!("? {game} has no board size"));
+        // GoGui sets its board so: the refusal says where to play it.
+        assert_eq!(
+            r[0],
+            format!(
+                "? {game} has no board size; {game} has no board a GoGui-style GUI can draw (play it in tabula gui)"
+            )
+        );
         assert_eq!(r[1], "= tabula");
     }
 }

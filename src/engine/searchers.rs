@@ -60,6 +60,7 @@ pub fn alpha_beta<G: Game>(settings: &Settings, eval: G::Eval) -> AlphaBeta<G> {
             (settings.hash as usize) << 20,
             settings.solve_reach,
         )
+        .with_end_margin(games::extras::<G>().end_margin)
 }
 
 /// ISMCTS as the settings tune it.

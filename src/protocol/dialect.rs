@@ -80,7 +80,17 @@ impl Protocol {
             },
             Protocol::Nboard => match word {
                 "set" | "move" | "quit" => During::Changes,
-                "ping" => During::Stops,
+                // A ping is answered ahead of the lines before it: NBoard
+                // sends one after each change of state and reads what
+                // the engine sends before its pong as stale, so the
+                // search it stops says nothing more. Its `status` closes
+                // the search's `status tabula is thinking`.
+                "ping" => match line.split_whitespace().nth(1).map(str::parse::<u64>) {
+                    Some(Ok(n)) if line.split_whitespace().nth(2).is_none() => {
+                        During::Supersedes(format!("status\npong {n}"))
+                    }
+                    _ => During::Stops,
+                },
                 // NBoard 1.1's bare move (`F5`).
                 w if w.len() == 2 && line.split_whitespace().nth(1).is_none() => During::Changes,
                 _ => During::Waits,
@@ -96,7 +106,7 @@ impl Protocol {
 }
 
 /// What a line read while a search runs does to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum During {
     /// It changes the state the search is for (a new game, position,
     /// move, setting, or `quit`): it stops the search, and takes effect
@@ -108,6 +118,11 @@ pub(crate) enum During {
     /// It is answered at once with this line, the search running on
     /// (UGI's `isready`).
     Answered(&'static str),
+    /// It stops the search and supersedes it, and is answered at once
+    /// with these lines, ahead of the lines kept before it: the search
+    /// then writes nothing more (NBoard's `ping`, whose `pong` need not
+    /// wait for the search's threads to wind down on a busy machine).
+    Supersedes(String),
     /// It waits its turn (a request, a query).
     Waits,
 }

@@ -7,10 +7,11 @@
 //! Quoridor is refused, with a message saying why: GoGui's board has
 //! points and stones only, a wall is neither, and GoGui takes a `genmove`
 //! answer that is no point (`d1h`) as a malformed response and stops the
-//! game. `list_commands` leaves the ruler commands out for it ([`listed`]),
-//! so GoGui attaches tabula as a program, asks `gogui-rules_board_size`,
-//! shows the refusal and sets up no game (tried with GoGui 1.6.0 under
-//! Xvfb); its GTP shell still reaches tabula.
+//! game. `list_commands` lists none of these commands that a game GoGui
+//! cannot draw refuses ([`listed`]); asked anyway (`gogui-version` as GoGui
+//! 1.6.0 attaches a program, tried under Xvfb), each refuses with the
+//! reason and where the game is played (`tabula gui`). Its GTP shell
+//! still reaches tabula.
 
 use crate::engine::Engine;
 use crate::game::Turn;
@@ -28,25 +29,23 @@ pub const COMMANDS: &[&str] = &[
     "gogui-version",
 ];
 
-/// The commands that make GoGui take a program for a game ruler (GoGui
-/// 1.6, `isGtpRuler`), with the two that only a ruler is asked.
-const RULER: &[&str] = &[
-    "gogui-rules_game_id",
-    "gogui-rules_legal_moves",
-    "gogui-rules_side_to_move",
-    "gogui-rules_board",
-    "gogui-rules_final_result",
-];
-
-/// Whether `list_commands` names `command` for the engine's game. For a
-/// game GoGui cannot draw (Quoridor, the card games) the ruler commands
-/// are left out, so that GoGui does not attach tabula as a ruler (GoGui
-/// 1.6 then fails on a refused `gogui-rules_game_id` with an exception of
-/// its own and quits); `gogui-rules_board_size` stays, and its refusal is
-/// the message GoGui shows, ending the attachment before it sets up a
-/// game. `known_command` still knows every command.
+/// Whether `list_commands` names `command` for the engine's game: no
+/// command listed is refused. For a game GoGui cannot draw (Quoridor, the
+/// card games) every command here but `gogui-analyze_commands` is left
+/// out: the ruler commands, so that GoGui does not attach tabula as a
+/// ruler (GoGui 1.6 then fails on a refused `gogui-rules_game_id` with an
+/// exception of its own and quits), and the board size and version,
+/// which such a game refuses. `known_command` still knows every command.
 pub fn listed(engine: &Engine, command: &str) -> bool {
-    !RULER.contains(&command) || Board::of(engine).is_ok()
+    !COMMANDS.contains(&command) || command == "gogui-analyze_commands" || Board::of(engine).is_ok()
+}
+
+/// Why GoGui cannot show the engine's game, and where it can be played;
+/// `None` for a game it draws. GoGui, attaching a program that lists no
+/// ruler commands, sets its board with `boardsize`: a refused size is
+/// where it shows this.
+pub fn cannot_show(engine: &Engine) -> Option<String> {
+    Board::of(engine).err().map(|e| e.to_string())
 }
 
 /// Runs a `gogui-*` line: `None` when the line is not one of these
@@ -155,7 +154,7 @@ impl Board {
         let name = game.name();
         let refuse = || {
             ProtocolError::UnsupportedGame(format!(
-                "{name} has no board a GoGui-style GUI can draw"
+                "{name} has no board a GoGui-style GUI can draw (play it in tabula gui)"
             ))
         };
         if game.num_seats() != 2 {

@@ -34,6 +34,15 @@ use crate::protocol::serve::{Dialect, Hub, SessionEnd, disc_margin, win_scale};
 const DEFAULT_DEPTH: u32 = 8;
 /// The deepest `set depth` taken (an Othello game has 60 moves).
 const MAX_DEPTH: u32 = 60;
+/// The most nodes a `go`, `hint` or `analyze` search spends on its main
+/// thread: NBoard's depth is a level, as Edax's and NTest's are, not a
+/// promise at any cost. Depth 20 from most midgame positions takes a few
+/// million nodes, from a few ten times more (one took 92.8 M, 11 s of a
+/// core); an iteration that would end past this bound is not begun, one
+/// that reaches it is cut short, and the lines say the depth completed.
+/// About 2 s of one core of the development machine (8 M nodes a second
+/// at depth 20, release build), whatever the load.
+pub const LEVEL_NODES: u64 = 16_000_000;
 /// The least time between two `nodestats` lines (the last comes with
 /// the answer).
 const NODESTATS_INTERVAL: Duration = Duration::from_millis(500);
@@ -231,8 +240,11 @@ enum Think {
 /// while it runs (`set game`, `move`, `set depth`: NBoard sends them
 /// before its `ping` and next request) stops it, and it answers nothing
 /// but the closing `status`: its answer was for a position or depth
-/// that no longer holds. A `ping` alone stops it too, and then it
-/// answers with what it found so far, before the `pong`.
+/// that no longer holds. A `ping` that arrives while it runs stops it
+/// and is answered at once (`status`, `pong N`) by the hub's pump, and the
+/// search then answers nothing: NBoard reads every line sent before the
+/// pong of its last ping as stale, and a move sent after it would be
+/// taken for an answer to the new state.
 fn think<W: Write + Send>(
     engine: &mut Engine,
     s: &NboardGame,
@@ -260,10 +272,7 @@ fn think<W: Write + Send>(
             }
         };
         send("status tabula is thinking");
-        let bound = ThinkLimit::Budget(BudgetOverride {
-            depth: Some(s.depth),
-            ..Default::default()
-        });
+        let bound = level(s.depth);
         let multipv = match think {
             Think::Hint(n) if n > 1 => n as usize,
             _ => 0,
@@ -299,7 +308,7 @@ fn think<W: Write + Send>(
                         send(&format!(
                             "search {} {v:.2} 0 {}",
                             pv_text(engine, &line.mv, &line.pv),
-                            d.depth
+                            depth_text(line.kind, d.depth)
                         ));
                     }
                 }
@@ -310,7 +319,7 @@ fn think<W: Write + Send>(
                     send(&format!(
                         "search {} {v:.2} 0 {}",
                         pv_text(engine, &d.mv, &pv),
-                        d.depth
+                        depth_text(d.kind, d.depth)
                     ));
                 }
             }
@@ -318,6 +327,16 @@ fn think<W: Write + Send>(
     });
     send("status");
     result
+}
+
+/// What a search at NBoard's depth `depth` may spend: that depth, and
+/// [`LEVEL_NODES`] nodes.
+fn level(depth: u32) -> ThinkLimit {
+    ThinkLimit::Budget(BudgetOverride {
+        depth: Some(depth),
+        iterations: Some(LEVEL_NODES),
+        ..Default::default()
+    })
 }
 
 /// `analyze`: the value of every position of the game, from the last to
@@ -348,11 +367,11 @@ fn analyze(
             // would move.
             Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
-                let bound = ThinkLimit::Budget(BudgetOverride {
-                    depth: Some(s.depth),
-                    ..Default::default()
-                });
-                match position.think(engine, bound, cancel.clone(), Instant::now(), None, 0) {
+                let bound = level(s.depth);
+                // One line asked for (MultiPV 1): its value is wanted, so a
+                // forced move is searched for it like any other, not
+                // played unvalued.
+                match position.think(engine, bound, cancel.clone(), Instant::now(), None, 1) {
                     Ok(d) => eval(engine, &d),
                     Err(e) => {
                         outcome = Err(e.into());
@@ -374,9 +393,20 @@ fn analyze(
 }
 
 /// The margin of a finished game for black (seat 0) when black would
-/// move next, as NBoard's evals are the mover's.
+/// move next, as NBoard's evals are the mover's: the discs' margin with
+/// the empty squares to the winner, as the solver values every end (a
+/// wipeout is worth 64).
 fn final_margin(engine: &Engine, scores: &[f64]) -> f64 {
-    let black = scores.first().copied().unwrap_or(0.0) - scores.get(1).copied().unwrap_or(0.0);
+    let (black, white) = (
+        scores.first().copied().unwrap_or(0.0),
+        scores.get(1).copied().unwrap_or(0.0),
+    );
+    let empties = (64.0 - black - white).max(0.0);
+    let black = match black - white {
+        d if d > 0.0 => d + empties,
+        d if d < 0.0 => d - empties,
+        _ => 0.0,
+    };
     // After the last move the side "to move" alternates with the moves
     // played; the engine's turn is over, so take the mover by parity.
     let black_to_move = engine.game().history().len().is_multiple_of(2);
@@ -393,6 +423,18 @@ fn eval(engine: &Engine, d: &Decision) -> Option<f64> {
 /// one of its MultiPV lines').
 fn value(engine: &Engine, kind: ScoreKind, score: f64, exact: Option<i32>) -> Option<f64> {
     disc_margin(kind, score, exact, win_scale(engine))
+}
+
+/// A value's depth as NBoard reads it: `100%` for an exact solve (what
+/// NBoard shows as exact), `100%W` for a win or loss proven without its
+/// best margin (NBoard's mark for a win-loss-draw solve), else the
+/// search's depth in plies.
+fn depth_text(kind: ScoreKind, depth: u32) -> String {
+    match kind {
+        ScoreKind::Exact => "100%".to_string(),
+        ScoreKind::Proven => "100%W".to_string(),
+        _ => depth.to_string(),
+    }
 }
 
 fn nodestats(nodes: u64, elapsed: Duration) -> String {

@@ -9,8 +9,12 @@
 //! While a command runs (a search, or a human-seat move that makes the
 //! engine play the other seats), every line that arrives is read at once,
 //! not left behind the search: a line that changes the state the search
-//! is for stops it and takes effect after it, in order; a `stop` or
-//! NBoard's `ping` stops it; UGI's `isready` is answered at once; the end
+//! is for stops it and takes effect after it, in order; a `stop` stops
+//! it; UGI's `isready` is answered at once; NBoard's `ping` stops it and
+//! is answered at once, on the pump's thread, ahead of the state lines
+//! before it (the stopped search then says nothing more): its `pong`
+//! never waits for the search's threads, nor for a core, on a busy
+//! machine; the end
 //! of the input stops it and every search after it, so the session ends
 //! within a second. Only what the reader waited for arrives so: lines
 //! sent with the command (a script's lines all at once, and the end
@@ -46,6 +50,12 @@ pub enum SessionEnd {
 pub struct Output<W: Write> {
     out: Mutex<W>,
     closed: AtomicBool,
+    /// A line was answered ahead of the command running
+    /// ([`During::Supersedes`]): what that command still writes is
+    /// dropped, up to the next input taken ([`Hub::take`]). Read and set
+    /// under the lock, so that a line the command writes goes out before
+    /// the answer or not at all.
+    muted: AtomicBool,
 }
 
 impl<W: Write> Output<W> {
@@ -54,12 +64,34 @@ impl<W: Write> Output<W> {
         Output {
             out: Mutex::new(out),
             closed: AtomicBool::new(false),
+            muted: AtomicBool::new(false),
         }
     }
 
-    /// Writes `text` and flushes it.
+    /// Writes `text` and flushes it (nothing while muted).
     pub fn write(&self, text: &str) {
         let Ok(mut out) = self.out.lock() else { return };
+        if self.muted.load(Ordering::Relaxed) {
+            return;
+        }
+        self.put(&mut out, text);
+    }
+
+    /// Writes `text`, ahead of what the command running still has to
+    /// say, which is then dropped.
+    fn write_ahead(&self, text: &str) {
+        let Ok(mut out) = self.out.lock() else { return };
+        self.muted.store(true, Ordering::Relaxed);
+        self.put(&mut out, text);
+    }
+
+    fn unmute(&self) {
+        if let Ok(_out) = self.out.lock() {
+            self.muted.store(false, Ordering::Relaxed);
+        }
+    }
+
+    fn put(&self, out: &mut W, text: &str) {
         if out
             .write_all(text.as_bytes())
             .and_then(|_| out.flush())
@@ -159,6 +191,8 @@ impl<W: Write> Hub<W> {
             None => self.rx.as_ref()?.recv().ok()?,
         };
         self.taken.store(read.seq, Ordering::Release);
+        // The command answered ahead of has ended: the next one speaks.
+        self.out.unmute();
         if matches!(read.input, Input::End) {
             self.rx = None;
             self.pending.clear();
@@ -179,8 +213,9 @@ impl<W: Write> Hub<W> {
     /// while the lines that arrive meanwhile are read: one that changes
     /// the state ([`During::Changes`]) or stops ([`During::Stops`])
     /// raises `cancel`, as the end of the input does; UGI's `isready` is
-    /// answered at once; each line is kept to be taken after `work`, in
-    /// order. Lines that came with the command (the reader did not wait
+    /// answered at once, and so is NBoard's `ping`
+    /// ([`During::Supersedes`]: `work` then writes nothing more); each
+    /// other line is kept to be taken after `work`, in order. Lines that came with the command (the reader did not wait
     /// for them: [`Read::waited`]) only wait.
     pub fn run<T>(&mut self, cancel: &Arc<AtomicBool>, work: impl FnOnce(&Output<W>) -> T) -> T
     where
@@ -193,10 +228,11 @@ impl<W: Write> Hub<W> {
         // Lines already kept come after this command: one the client
         // wrote later (read while the last command wound down, after its
         // answer) acts on this one as if it arrived while it ran.
+        // (A ping kept so is answered in its turn, after this command.)
         for read in &self.pending {
             if let Input::Line { text, .. } = &read.input {
                 let during = self.protocol.during_search(text);
-                self.superseded |= stops_command(during, arrived(read), cancel);
+                self.superseded |= stops_command(&during, arrived(read), cancel);
             }
         }
         let Some(rx) = self.rx.take() else {
@@ -252,6 +288,10 @@ impl<W: Write> Pump<'_, W> {
         crate::engine::time::ask_for_short_slices();
         let mut kept = Vec::new();
         let mut seen = Seen::default();
+        // The client has written since the command: the lines after its
+        // later write came with that write (NBoard's state, `ping` and
+        // next request at once), not with the command.
+        let mut later = false;
         while !self.done.load(Ordering::Acquire) {
             if kept.len() >= self.room {
                 std::thread::sleep(PUMP_POLL);
@@ -262,7 +302,8 @@ impl<W: Write> Pump<'_, W> {
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            let arrived = arrived(&read);
+            later |= arrived(&read);
+            let arrived = later;
             let during = match &read.input {
                 Input::Line { text, .. } => self.protocol.during_search(text),
                 Input::End => {
@@ -280,7 +321,13 @@ impl<W: Write> Pump<'_, W> {
                     self.out.write(&format!("{text}\n"));
                     continue;
                 }
-                during => seen.superseded |= stops_command(during, arrived, self.cancel),
+                During::Supersedes(text) if arrived => {
+                    self.cancel.store(true, Ordering::Relaxed);
+                    seen.superseded = true;
+                    self.out.write_ahead(&format!("{text}\n"));
+                    continue;
+                }
+                during => seen.superseded |= stops_command(&during, arrived, self.cancel),
             }
             kept.push(read);
         }
@@ -298,11 +345,11 @@ fn arrived(read: &Read) -> bool {
 /// `cancel`: written later (`arrived`), a line that changes the state
 /// stops the command and supersedes it (the returned flag), a stop only
 /// stops it; a line sent with the command waits its turn.
-fn stops_command(during: During, arrived: bool, cancel: &AtomicBool) -> bool {
+fn stops_command(during: &During, arrived: bool, cancel: &AtomicBool) -> bool {
     match during {
-        During::Changes | During::Stops if arrived => {
+        During::Changes | During::Stops | During::Supersedes(_) if arrived => {
             cancel.store(true, Ordering::Relaxed);
-            during == During::Changes
+            *during == During::Changes
         }
         _ => false,
     }

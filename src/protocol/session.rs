@@ -303,7 +303,14 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
         },
         Command::Quit | Command::Stop | Command::Komi(_) => String::new(),
         Command::BoardSize(n) => {
-            engine.set_board_size(n)?;
+            // GoGui sets its board so (`boardsize 19`): a refusal says
+            // where a game GoGui cannot show is played.
+            if let Err(e) = engine.set_board_size(n) {
+                return Err(match gogui::cannot_show(engine) {
+                    Some(why) => Failure::Other(format!("{e}; {why}")),
+                    None => e.into(),
+                });
+            }
             String::new()
         }
         Command::ClearBoard => {

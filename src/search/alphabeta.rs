@@ -108,6 +108,9 @@ struct Knobs<G: Game> {
     /// The largest root a depth budget that reaches the end solves at
     /// once (`solve_reach`); a larger one deepens as any search does.
     root_reach: u32,
+    /// The game's rule for a finished game's exact margin, where it has
+    /// its own ([`crate::extras::Extras::end_margin`]).
+    end_margin: Option<fn(&G, Seat) -> i32>,
 }
 
 /// A thread's reusable move lists and move orders.
@@ -183,6 +186,7 @@ impl<G: Game> AlphaBeta<G> {
                 depth_selectivity: None,
                 solver: None,
                 root_reach: 0,
+                end_margin: None,
             },
             _game: PhantomData,
         }
@@ -242,6 +246,15 @@ impl<G: Game> AlphaBeta<G> {
     ) -> AlphaBeta<G> {
         self.knobs.solver = solver.map(|s| (s, table_bytes));
         self.knobs.root_reach = root_reach;
+        self
+    }
+
+    /// Values a proven line that ends the game on the board by the
+    /// game's rule for a finished game (Othello: empties to the winner,
+    /// as its solver counts every end), with or without the solver; `None`
+    /// (the default): by [`Game::outcome`]'s scores.
+    pub fn with_end_margin(mut self, rule: Option<fn(&G, Seat) -> i32>) -> AlphaBeta<G> {
+        self.knobs.end_margin = rule;
         self
     }
 
@@ -439,8 +452,30 @@ impl<'t, G: Game> Worker<'t, G> {
     ) -> (ScoreKind, Option<i32>) {
         match self.root_exact(root, depth, score) {
             Some(m) => (ScoreKind::Exact, Some(m)),
-            None => kind_of(root, score, pv),
+            None => kind_of(root, score, pv, self.end_margin()),
         }
+    }
+
+    /// The game's rule for a finished game's exact margin, where it has
+    /// one ([`AlphaBeta::with_end_margin`]).
+    fn end_margin(&self) -> Option<fn(&G, Seat) -> i32> {
+        self.knobs.end_margin
+    }
+
+    /// Whether the next iteration, after two that cost
+    /// `[before, last]` nodes, would end past the node budget: then it is
+    /// not begun, as a clock's move does not begin an iteration it cannot
+    /// end (a node budget is a bound on the work, the same under any
+    /// load). Its cost is the last one's times the growth from the one
+    /// before, at least half the branching that [`MOST_GROWTH`] allows,
+    /// since Othello's iterations grow unevenly by parity (one cheap
+    /// iteration is no promise for the next).
+    fn would_overspend(&self, [before, last]: [u64; 2]) -> bool {
+        if self.node_limit == u64::MAX {
+            return false;
+        }
+        let growth = growth_of(before as f64, last as f64).max(MOST_GROWTH / 2.0);
+        self.nodes as f64 + last as f64 * growth > self.node_limit as f64
     }
 
     /// Whether to search `child`, a move to be searched `depth` plies
@@ -955,7 +990,7 @@ impl<'t, G: Game> Worker<'t, G> {
             .take(count)
             .map(|&(mv, score)| {
                 let pv = self.pv(root, mv, result.depth as usize);
-                let (kind, exact) = kind_of(root, score, &pv);
+                let (kind, exact) = self.root_kind(root, result.depth, score, &pv);
                 Candidate {
                     pv,
                     exact,
@@ -1019,6 +1054,9 @@ impl<'t, G: Game> Worker<'t, G> {
         let mut instability = 0.0;
         // When the last two iterations ended (time since the search began).
         let (mut ended, mut ended_before) = (Duration::ZERO, Duration::ZERO);
+        // The nodes of the last two completed iterations, and the count
+        // when the last one ended: a node budget is spent as a clock is.
+        let (mut iteration_nodes, mut nodes_ended) = ([0u64; 2], self.nodes);
         let mut depth = next(self, self.first_depth.clamp(1, max_depth) - 1);
         while depth <= max_depth {
             if let (0, Some(it)) = (self.helper, self.iterations) {
@@ -1066,19 +1104,39 @@ impl<'t, G: Game> Worker<'t, G> {
             // is not begun.
             let now = control.elapsed();
             let cost = now.saturating_sub(ended);
-            let growth = cost.as_secs_f64() / ended.saturating_sub(ended_before).as_secs_f64();
-            let next_cost = cost.mul_f64(if growth.is_finite() {
-                growth.clamp(1.2, 4.0)
-            } else {
-                4.0
-            });
+            let next_cost = cost.mul_f64(growth_of(
+                ended.saturating_sub(ended_before).as_secs_f64(),
+                cost.as_secs_f64(),
+            ));
             (ended_before, ended) = (ended, now);
-            if self.helper == 0 && (control.past_target(share) || control.would_overrun(next_cost))
+            iteration_nodes = [iteration_nodes[1], self.nodes - nodes_ended];
+            nodes_ended = self.nodes;
+            if self.helper == 0
+                && (control.past_target(share)
+                    || control.would_overrun(next_cost)
+                    || self.would_overspend(iteration_nodes))
             {
                 break;
             }
             depth = next(self, depth);
         }
+    }
+}
+
+/// How much more than the last iteration the next one is taken to cost
+/// (nodes or time) where the last two do not say: a ply's branching at
+/// its most.
+const MOST_GROWTH: f64 = 4.0;
+
+/// The growth of an iteration's cost from the one before, as the last
+/// two completed iterations measured it (`[before, last]`), within
+/// 1.2..=[`MOST_GROWTH`].
+fn growth_of(before: f64, last: f64) -> f64 {
+    let growth = last / before;
+    if growth.is_finite() {
+        growth.clamp(1.2, MOST_GROWTH)
+    } else {
+        MOST_GROWTH
     }
 }
 
@@ -1135,11 +1193,17 @@ fn terminal_score<G: Game>(state: &G, me: Seat, ply: u32) -> i32 {
 /// What an alpha-beta score is (scores hook): a proven win or loss
 /// ([`ScoreKind::Proven`], with the margin its line `pv` from `root` ends
 /// the game with, where it reaches the end) or an evaluation.
-fn kind_of<G: Game>(root: &G, score: i32, pv: &[G::Move]) -> (ScoreKind, Option<i32>) {
+fn kind_of<G: Game>(
+    root: &G,
+    score: i32,
+    pv: &[G::Move],
+    end_margin: Option<fn(&G, Seat) -> i32>,
+) -> (ScoreKind, Option<i32>) {
     if score.abs() > WIN / 2 {
         // A line that ends in the solver's hands carries the solved
-        // margin; one that ends the game on the board, the board's.
-        let margin = exact_margin(score).or_else(|| line_margin(root, pv, score > 0));
+        // margin; one that ends the game on the board, the margin the
+        // solver's rule gives that end (see [`line_margin`]).
+        let margin = exact_margin(score).or_else(|| line_margin(root, pv, score > 0, end_margin));
         (ScoreKind::Proven, margin)
     } else {
         (ScoreKind::Eval, None)

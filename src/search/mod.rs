@@ -112,13 +112,20 @@ pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLi
 }
 
 /// The margin for the seat to move at `root` with which `line` (played
-/// from `root`) ends the game, in the game's score unit (its score less
-/// the best other seat's, as [`Game::outcome`] counts them); `None` where
-/// the line does not reach the end. A proven win's line
+/// from `root`) ends the game, in the game's score unit: by `end_margin`
+/// where the game's solver gives its rule for a finished game (Othello:
+/// empties to the winner, so a wipeout is worth 64 as the solver counts
+/// it), else its score less the best other seat's, as [`Game::outcome`]
+/// counts them; `None` where the line does not reach the end. A proven win's line
 /// ([`ScoreKind::Proven`]) gives the margin it shows; a margin whose sign
 /// is not the proven one's (a line cut short or mixed up by a table
 /// entry) is not given.
-pub fn line_margin<G: Game>(root: &G, line: &[G::Move], won: bool) -> Option<i32> {
+pub fn line_margin<G: Game>(
+    root: &G,
+    line: &[G::Move],
+    won: bool,
+    end_margin: Option<fn(&G, Seat) -> i32>,
+) -> Option<i32> {
     let Turn::Player(seat) = root.turn() else {
         return None;
     };
@@ -137,15 +144,20 @@ pub fn line_margin<G: Game>(root: &G, line: &[G::Move], won: bool) -> Option<i32
     if state.turn() != Turn::Over {
         return None;
     }
-    let scores = state.outcome().scores;
-    let own = *scores.get(seat)?;
-    let other = scores
-        .iter()
-        .enumerate()
-        .filter(|&(s, _)| s != seat)
-        .map(|(_, &v)| v)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let margin = (own - other).round();
+    let margin = match end_margin {
+        Some(rule) => f64::from(rule(&state, seat)),
+        None => {
+            let scores = state.outcome().scores;
+            let own = *scores.get(seat)?;
+            let other = scores
+                .iter()
+                .enumerate()
+                .filter(|&(s, _)| s != seat)
+                .map(|(_, &v)| v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            (own - other).round()
+        }
+    };
     (margin.is_finite() && (margin > 0.0) == won && margin != 0.0).then_some(margin as i32)
 }
 

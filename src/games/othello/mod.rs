@@ -323,7 +323,8 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
 /// What Othello declares beyond its rules, on its registry line: the
 /// solver and its GTP conventions (an 8x8 board GTP's `boardsize` accepts,
 /// the pass, `final_score` as `B+12` with empties to the winner, the
-/// moves left for the clock), and the opening book.
+/// moves left for the clock, and a finished game's margin by the same
+/// rule), and the opening book.
 pub const EXTRAS: Extras<Othello> = Extras {
     solver: Some(SOLVER),
     board_size: Some(8),
@@ -331,6 +332,10 @@ pub const EXTRAS: Extras<Othello> = Extras {
     final_score: Some(Othello::final_score_text),
     moves_left: Some(Othello::moves_left),
     book: Some(book::book_moves),
+    end_margin: Some(|s, seat| {
+        let (_, black) = s.final_margins();
+        if seat == BLACK { black } else { -black }
+    }),
 };
 
 impl Game for Othello {
