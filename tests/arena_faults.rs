@@ -249,7 +249,7 @@ fn r5_main_time_is_enforced_after_it_runs_out() {
     // clock: the margin is grace once, not a fresh allowance per move.
     let dir = scratch("r5");
     let mut args = base(&dir, 2);
-    args.extend(words(&["--tc", "1"]));
+    args.extend(words(&["--tc", "1", "--timemargin", "200"]));
     args.extend(engine("good", "fast"));
     args.extend(engine("pace=0.15", "slow"));
     let report = nim_match(&args, &["stones=48"]);
@@ -262,7 +262,35 @@ fn r5_main_time_is_enforced_after_it_runs_out() {
     for g in &report.record.games {
         // Flag fall comes after about 1.2 s of its thinking, not later.
         assert!(g.millis < 3000, "game {} took {} ms", g.number, g.millis);
+        let Ending::Forfeit { engine, detail, .. } = &g.ending else {
+            panic!("game {}: {:?}", g.number, g.ending);
+        };
+        // The forfeit gives the deadline it used, which is what the
+        // clock had left plus the grace, more than nothing and never more
+        // than the clock and the grace of the whole game.
+        let within: f64 = detail
+            .split_once("within ")
+            .and_then(|(_, rest)| rest.split_once('s'))
+            .and_then(|(secs, _)| secs.parse().ok())
+            .unwrap_or_else(|| panic!("no deadline in '{detail}'"));
+        assert!(within > 0.0 && within <= 1.2, "{detail}");
+        assert!(
+            detail.contains("left in main time") && detail.ends_with("lost on time"),
+            "{detail}"
+        );
+        // The winner of a forfeit is named: the other engine's seat.
+        let fast = g
+            .seats
+            .iter()
+            .position(|e| e != engine)
+            .expect("two engines");
+        assert_eq!(g.winners, vec![fast], "game {}", g.number);
     }
+    assert!(
+        report.text.contains("2 games lost on time") && report.text.contains("--timemargin"),
+        "the report says how to avoid it:\n{}",
+        report.text
+    );
 }
 
 fn gone(pid: u32) -> bool {

@@ -124,6 +124,45 @@ fn faults_lose_the_game_and_the_match_goes_on() {
     }
 }
 
+/// A reply late for its move time is a loss on time, not a crash or a
+/// hang: the match goes on without `--recover` (where an engine's second
+/// crash would stop it), and the report says how to avoid the losses.
+#[test]
+fn losses_on_time_never_stop_the_match() {
+    let dir = scratch("late");
+    let mut args = base(&dir, 4);
+    // The slow engine sleeps 0.4 s a move: always past 0.1 s and 0.2 s
+    // of grace, whatever the machine's load.
+    args.extend(words(&["--movetime", "100", "--timemargin", "200"]));
+    args.extend(engine("good", "good"));
+    args.extend(engine("slow", "slow"));
+    let report = nim_match(&args, &[]);
+    assert_eq!(report.record.games.len(), 4, "{}", report.text);
+    assert_eq!(report.stopped, None, "{}", report.text);
+    assert_eq!(
+        report.summary.engines[1].fault_count(Fault::Timeout),
+        4,
+        "{}",
+        report.text
+    );
+    for g in &report.record.games {
+        let Ending::Forfeit { detail, .. } = &g.ending else {
+            panic!("game {}: {:?}", g.number, g.ending);
+        };
+        assert!(
+            detail.contains("within 0.300s (movetime 0.100s + 0.200s grace (--timemargin))"),
+            "{detail}"
+        );
+    }
+    assert!(
+        report.text.contains("4 games lost on time")
+            && report.text.contains("--timemargin MS, now 200 ms")
+            && report.text.contains("--concurrency"),
+        "{}",
+        report.text
+    );
+}
+
 #[test]
 fn replies_without_ids_and_start_up_banners_are_accepted() {
     for mode in ["noid", "banner"] {

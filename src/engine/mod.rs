@@ -24,8 +24,8 @@ use crate::options::{OptionError, Options};
 pub use error::EngineError;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, SearchArgs, Table};
-pub use time::{BudgetOverride, Clock};
 use time::LagWatch;
+pub use time::{BudgetOverride, Clock};
 
 /// A request for a search: for which seat, under which budget, and how
 /// the protocol steers it. The engine builds the budget and control.
@@ -466,13 +466,7 @@ impl Engine {
         let mover = self.mover(seat);
         let allotment = mover.and_then(|p| self.clock.allot(p, self.game.moves_left()));
         let time_use = self.game.time_use(&self.settings);
-        time::budget(
-            &self.settings,
-            over,
-            allotment,
-            time_use,
-            self.lag.margin(),
-        )
+        time::budget(&self.settings, over, allotment, time_use, self.lag.margin())
     }
 
     /// Searches and plays a move for the request's seat (or the seat to
