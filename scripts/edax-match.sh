@@ -2,12 +2,16 @@
 # Plays tabula against Edax's GTP mode (`-gtp`) through `tabula match`, at
 # Othello, and counts the forfeits.
 #
-#   scripts/edax-match.sh EDAX [GAMES]
+#   scripts/edax-match.sh EDAX [GAMES [MATCH OPTIONS...]]
 #
 # EDAX   the Edax binary (Edax 4.6, github.com/abulmo/edax-reversi, built
 #        as its README says; this project does not build it).
 # GAMES  games (default 10), played in pairs with the colours swapped,
 #        each pair from its own four random opening plies.
+# MATCH OPTIONS  passed on to `tabula match` as they are, e.g.
+#        `--timemargin 2000` (more grace over tabula's move time on a busy
+#        machine) or `--recover` (restart an engine that crashed or hung
+#        and go on, rather than stop at its second crash).
 #
 # Environment:
 #   EDAX_EVAL    Edax's evaluation weights (data/eval.dat of an Edax
@@ -32,6 +36,8 @@ set -euo pipefail
 
 edax=${1:-}
 games=${2:-10}
+# Whatever follows is tabula match's.
+match_options=("${@:3}")
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 if [[ -z $edax || ! -x $edax ]]; then
@@ -62,7 +68,7 @@ movetime=${TABULA_MOVETIME:-100}
 # shellcheck disable=SC2086
 "$tabula" match --game othello --games "$games" -j 1 --seed "${MATCH_SEED:-1}" \
     --random-plies 4 --timeout 30 \
-    --record "$out/match.txt" \
+    --record "$out/match.txt" "${match_options[@]}" \
     --engine "cmd=$edax -gtp -eval-file $eval_file -book-usage off -level $level -n 1" \
     name=edax proto=gtp "dir=$out" "stderr=$out/edax.err" \
     --engine "cmd=$tabula" name=tabula "movetime=$movetime" ${TABULA_WORDS:-} \

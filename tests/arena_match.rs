@@ -89,7 +89,10 @@ fn faults_lose_the_game_and_the_match_goes_on() {
             "300",
             "--recover",
         ]));
+        // Generous for the good engine: a loaded machine must not make it
+        // the culprit.
         args.extend(engine("good", "good"));
+        args.extend(words(&["movetime=5000"]));
         args.extend(engine(mode, "bad"));
         let started = std::time::Instant::now();
         let report = nim_match(&args, &[]);
@@ -122,6 +125,48 @@ fn faults_lose_the_game_and_the_match_goes_on() {
             started.elapsed()
         );
     }
+}
+
+/// A reply late for its move time is a loss on time, not a crash or a
+/// hang: the match goes on without `--recover` (where an engine's second
+/// crash would stop it), and the report says how to avoid the losses.
+#[test]
+fn losses_on_time_never_stop_the_match() {
+    let dir = scratch("late");
+    let mut args = base(&dir, 4);
+    // The slow engine sleeps 0.4 s a move: always past 0.1 s and 0.2 s
+    // of grace, whatever the machine's load.
+    args.extend(words(&["--movetime", "100", "--timemargin", "200"]));
+    // The good engine answers at once, but on a loaded machine even that
+    // may take a fraction of a second: its own move time is generous.
+    args.extend(engine("good", "good"));
+    args.extend(words(&["movetime=5000"]));
+    args.extend(engine("slow", "slow"));
+    let report = nim_match(&args, &[]);
+    assert_eq!(report.record.games.len(), 4, "{}", report.text);
+    assert_eq!(report.stopped, None, "{}", report.text);
+    assert_eq!(
+        report.summary.engines[1].fault_count(Fault::Timeout),
+        4,
+        "{}",
+        report.text
+    );
+    for g in &report.record.games {
+        let Ending::Forfeit { detail, .. } = &g.ending else {
+            panic!("game {}: {:?}", g.number, g.ending);
+        };
+        assert!(
+            detail.contains("within 0.300s (movetime 0.100s + 0.200s grace (--timemargin))"),
+            "{detail}"
+        );
+    }
+    assert!(
+        report.text.contains("4 games lost on time")
+            && report.text.contains("--timemargin MS, now 200 ms")
+            && report.text.contains("--concurrency"),
+        "{}",
+        report.text
+    );
 }
 
 #[test]
@@ -315,7 +360,10 @@ fn a_game_clock_forfeits_the_slow_engine() {
     let log = dir.join("slow.log");
     let mut args = base(&dir, 2);
     args.extend(words(&["--tc", "1", "--timemargin", "100"]));
+    // The fast engine's own clock is generous: on a loaded machine even
+    // its instant replies add up.
     args.extend(engine("good", "fast"));
+    args.extend(words(&["tc=60"]));
     args.extend(logged("slow", "slow", &log, &[]));
     let report = nim_match(&args, &["stones=30"]);
     assert_eq!(

@@ -270,7 +270,10 @@ fn a_fifo_a_device_or_a_huge_suite_is_refused_before_it_is_read() {
             .expect_err("refused");
         assert!(err.contains(said), "--openings {path}: {err}");
         assert!(err.contains("opening suite"), "--openings {path}: {err}");
-        assert!(start.elapsed().as_secs_f64() < 1.0, "--openings {path}");
+        // Refused before any engine starts or game is played (the record
+        // says none was): seconds only on a machine too busy to run the
+        // parse, so the bound is generous.
+        assert!(start.elapsed().as_secs_f64() < 4.0, "--openings {path}");
         assert!(!record.exists(), "--openings {path}: a game was started");
     }
 }

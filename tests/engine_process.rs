@@ -423,3 +423,47 @@ fn two_engines_evaluate_with_their_own_eval_and_a_bad_one_changes_nothing() {
     e.send("set eval table");
     assert!(e.reply(LONG)[0].contains("one evaluation"));
 }
+
+/// The first timed search of a process once kept the engine busy long
+/// after its move was answered: it waited, unable to stop, for Othello's
+/// built-in weights to be decoded on a helper thread (on a busy machine a
+/// `play` after a 12 ms `genmove` was acknowledged seconds later). The
+/// weights are ready once the game is loaded, so the command after a 1 ms
+/// `genmove` of a fresh engine is acknowledged at once. The bound is
+/// this machine's own time to decode the weights, measured here, at the
+/// same load: the old engine's wait was that long.
+#[test]
+fn a_fresh_engines_first_genmove_leaves_it_free_at_once() {
+    use tabula::games::othello::pattern;
+    let decode = (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            pattern::builtin_ok().expect("the built-in weights decode");
+            started.elapsed()
+        })
+        .min()
+        .expect("three decodes");
+    let after = (0..3)
+        .map(|_| {
+            let mut e = spawn();
+            e.send("game othello");
+            assert_eq!(e.reply(LONG), vec!["= "]);
+            e.send("genmove black movetime=1");
+            let r = e.reply(LONG);
+            assert!(r[0].starts_with("= "), "{r:?}");
+            let started = Instant::now();
+            e.send("turn");
+            assert_eq!(e.reply(LONG), vec!["= white"]);
+            let after = started.elapsed();
+            e.send("quit");
+            let _ = e.reply(LONG);
+            let _ = e.child.wait();
+            after
+        })
+        .min()
+        .expect("three engines");
+    assert!(
+        after < decode / 2,
+        "the command after the first genmove waited {after:?} (decoding the weights takes {decode:?})"
+    );
+}

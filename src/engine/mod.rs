@@ -24,6 +24,7 @@ use crate::options::{OptionError, Options};
 pub use error::EngineError;
 pub use settings::{SettingError, Settings};
 pub use table::{AnyGame, Decision, SearchArgs, Table};
+use time::LagWatch;
 pub use time::{BudgetOverride, Clock};
 
 /// A request for a search: for which seat, under which budget, and how
@@ -119,6 +120,9 @@ pub struct Engine {
     chosen: Vec<(&'static str, String)>,
     rng: Rng,
     clock: Clock,
+    /// What the engine has measured of the machine: the safety margin
+    /// its budgets keep ([`time::LagWatch`]).
+    lag: LagWatch,
     /// Human-seat mode (`game NAME human=SEAT`): the seat a human plays;
     /// the engine deals and plays every other seat as its turn comes.
     human: Option<Seat>,
@@ -146,6 +150,7 @@ impl Engine {
             chosen: Vec::new(),
             rng: Rng::seed_from_u64(seed),
             clock: Clock::default(),
+            lag: LagWatch::default(),
             human: None,
             notes: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -461,7 +466,7 @@ impl Engine {
         let mover = self.mover(seat);
         let allotment = mover.and_then(|p| self.clock.allot(p, self.game.moves_left()));
         let time_use = self.game.time_use(&self.settings);
-        time::budget(&self.settings, over, allotment, time_use)
+        time::budget(&self.settings, over, allotment, time_use, self.lag.margin())
     }
 
     /// Searches and plays a move for the request's seat (or the seat to
@@ -479,6 +484,7 @@ impl Engine {
         };
         let (game, rng) = (&mut self.game, &mut self.rng);
         let mut search = || game.genmove(&args, rng);
+        let cpu_before = time::thread_cpu_time();
         let decision = match request.answer {
             Some(answer) => time::answer_by_deadline(
                 time::reply_deadline(&budget, request.since),
@@ -487,9 +493,24 @@ impl Engine {
                 search,
             ),
             None => search(),
-        }?;
+        };
+        // The search's own thread ran it: what it got of a core, and how
+        // far past its time the engine was free again, teach the margin.
+        let took = request.since.elapsed();
+        if let Some(time) = budget.time {
+            let cpu = cpu_before
+                .zip(time::thread_cpu_time())
+                .map(|(before, after)| after.saturating_sub(before));
+            self.lag.observe(time, took, cpu);
+            log::debug!(
+                "timed move: {took:?} for {time:?}; margin now {:?}, CPU share {:.2}",
+                self.lag.margin(),
+                self.lag.share()
+            );
+        }
+        let decision = decision?;
         if let Some(p) = mover {
-            self.clock.moved(p, Some(request.since.elapsed()));
+            self.clock.moved(p, Some(took));
         }
         Ok(decision)
     }

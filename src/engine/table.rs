@@ -8,7 +8,7 @@ use crate::engine::error::EngineError;
 use crate::engine::human;
 use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
-use crate::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::game::{Evaluator as _, Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::games;
 use crate::options::Options;
 use crate::played::Played;
@@ -406,7 +406,21 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn prepare_eval(&mut self, settings: &Settings) -> Result<(), EngineError> {
-        self.searcher.eval(settings).map(|_| ())
+        let eval = self.searcher.eval(settings)?;
+        // Ready before any search asks for it: an evaluation that builds
+        // itself on first use (Othello's built-in weights, decoded on a
+        // helper thread: some 90 ms of CPU, seconds on a busy machine) is
+        // waited for here, by a setup command, and not by the first timed
+        // search, which cannot stop while it waits and so would keep the
+        // engine busy long after its move was answered. One evaluation of
+        // a position every seat sees whole is enough to wait.
+        let state = self.game.state();
+        if G::PERFECT_INFORMATION
+            && let Turn::Player(seat) = state.turn()
+        {
+            std::hint::black_box(eval.evaluate(state, seat));
+        }
+        Ok(())
     }
 
     fn options(&self) -> &Options {

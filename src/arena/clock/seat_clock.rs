@@ -110,13 +110,27 @@ impl SeatClock {
     }
 
     /// The longest the next move may take before the flag falls, grace
-    /// included.
+    /// included: the time left, the first period where the move may run
+    /// on into it ([`next_period`](Self::next_period)), and the grace
+    /// ([`grace_for_move`](Self::grace_for_move)).
     pub fn allowed(&self) -> Duration {
-        if self.stones == 0 && self.clock.has_byoyomi() {
-            // It may run on into the first period, with that period's grace.
-            self.left + self.clock.byoyomi + self.grace
+        self.left + self.next_period().unwrap_or_default() + self.grace_for_move()
+    }
+
+    /// The first byo-yomi period, where the next move may run on into it
+    /// (in main time, with byo-yomi to follow).
+    pub fn next_period(&self) -> Option<Duration> {
+        (self.stones == 0 && self.clock.has_byoyomi()).then_some(self.clock.byoyomi)
+    }
+
+    /// The grace the next move may use: that of the first period where it
+    /// may run on into one (a period starts with a fresh grace), else
+    /// what is left of the current one.
+    pub fn grace_for_move(&self) -> Duration {
+        if self.next_period().is_some() {
+            self.grace
         } else {
-            self.left + self.grace_left
+            self.grace_left
         }
     }
 

@@ -5,6 +5,13 @@ use std::path::PathBuf;
 
 use clap::ArgAction;
 
+/// `--timemargin`'s default, in milliseconds: the grace over every
+/// enforced time limit. Fit for a busy machine: at load 11-15 on 2 cores
+/// a tabula reply came 471 ms after its 100 ms move time, and `tabula
+/// bench --clock` read answers up to 1.6 s late at load 20 (200 ms, the
+/// default before, lost games on time there).
+pub const DEFAULT_TIMEMARGIN_MS: u64 = 1000;
+
 const EXAMPLES: &str = "\
 Where `tabula` comes from: `cargo install --path .` in the source tree puts it on
 PATH; or name the build itself, e.g. cmd=./target/release/tabula after
@@ -56,11 +63,13 @@ a multiple of 1000 and their clock whole seconds.
 
 Before the first game every engine is started once and sent its set-up lines: one
 that cannot start or refuses a line stops the match with an error. During the match
-faults (a crash, no reply in time, an illegal move, a malformed reply, a refused
-command) lose that game for the culprit and are counted in the report; the match
-goes on, but exits non-zero if an engine forfeited every game it played. A crashed or
-hung engine is restarted for its next game; its second crash or hang stops the match
-unless --recover is given. Ctrl-C
+faults (a crash, a move later than its time and --timemargin, an illegal move, a
+malformed reply, a refused command) lose that game for the culprit and are counted
+in the report; the match goes on, but exits non-zero if an engine forfeited every
+game it played. A late move is a loss on time, never a crash: on a busy machine give
+more --timemargin or lower --concurrency. A crashed or hung engine (no reply within
+--timeout to a command without a time limit) is restarted for its next game; its
+second crash or hang stops the match unless --recover is given. Ctrl-C
 stops starting games, lets those under way finish and prints the report; a second
 Ctrl-C, SIGTERM or SIGHUP quits at once, ending every engine, with the record whole
 up to the last finished game. Every output path is checked before the first game.";
@@ -120,8 +129,11 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MAIN[+[STONES/]BYO]")]
     pub tc: Option<String>,
 
-    /// Milliseconds of grace over every enforced time limit.
-    #[arg(long, value_name = "MS", default_value_t = 200)]
+    /// Milliseconds of grace over every enforced time limit (per move
+    /// under --movetime; once a game, or once a byo-yomi period, under
+    /// --tc). The default leaves room for a busy machine, where an engine
+    /// may wait most of a second for a core.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEMARGIN_MS)]
     pub timemargin: u64,
 
     /// Seconds to wait for a reply that has no time limit of its own

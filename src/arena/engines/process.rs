@@ -637,13 +637,15 @@ impl EngineProcess {
         };
         let mut exited: Option<(Instant, String)> = None;
         loop {
-            let waited = started.elapsed();
-            if waited >= timeout {
-                return Err(timed_out());
-            }
-            let slice = (timeout - waited).min(POLL);
+            // A reply already read is taken even past the deadline: the
+            // runner's own thread may have waited for a core meanwhile,
+            // which is not the engine's time.
+            let slice = timeout.saturating_sub(started.elapsed()).min(POLL);
             let event = match self.events.recv_timeout(slice) {
                 Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) if started.elapsed() >= timeout => {
+                    return Err(timed_out());
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     // The engine may be gone while a process it started
                     // still holds its output open: no end of output comes.

@@ -490,7 +490,7 @@ impl Summary {
         for s in &self.engines {
             let _ = writeln!(
                 out,
-                "  {}: {} crashes, {} time forfeits, {} illegal moves, {} malformed replies, {} refused commands, {} failed starts",
+                "  {}: {} crashes or hangs, {} time forfeits, {} illegal moves, {} malformed replies, {} refused commands, {} failed starts",
                 s.name,
                 s.fault_count(Fault::Crash),
                 s.fault_count(Fault::Timeout),
@@ -498,6 +498,25 @@ impl Summary {
                 s.fault_count(Fault::Malformed),
                 s.fault_count(Fault::Refused),
                 s.fault_count(Fault::Spawn),
+            );
+        }
+        let late: u64 = self
+            .engines
+            .iter()
+            .map(|s| s.fault_count(Fault::Timeout))
+            .sum();
+        if late > 0 {
+            let margin = rec
+                .settings
+                .iter()
+                .find(|(k, _)| k == "timemargin")
+                .map_or(String::new(), |(_, v)| format!(", now {v} ms"));
+            let _ = writeln!(
+                out,
+                "  {late} {} lost on time: a reply came after its time and grace. On a busy \
+                 machine (load over its cores) an engine may wait for a core: give more grace \
+                 (--timemargin MS{margin}) or play fewer games at once (lower --concurrency).",
+                if late == 1 { "game" } else { "games" }
             );
         }
         let mut after_restart: Vec<(String, Vec<String>)> = Vec::new();

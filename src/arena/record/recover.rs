@@ -1,7 +1,8 @@
 //! Crashed and hung engines (`--recover`).
 //!
 //! A game in which an engine crashes (exits, closes its output) or hangs
-//! (no reply in time) is lost by it as a forfeit, and its process is
+//! (no reply within `--timeout` to a command without a time limit of its
+//! own) is lost by it as a forfeit, and its process is
 //! killed; the next game that needs the engine starts a fresh process. The
 //! first game played by such a fresh process says so in the record (a
 //! `# restart engine=NAME` line in its block). With `--recover` that goes
@@ -12,9 +13,13 @@
 pub use crate::arena::record::match_file::RESTART_MARK;
 use crate::arena::record::match_file::{Ending, Fault, GameRecord};
 
-/// Whether a fault is a crash or a hang (or a failed restart).
+/// Whether a fault is a crash or a hang (or a failed restart). A hang
+/// (no reply to a command without a time limit of its own, by
+/// `--timeout`) is recorded as a crash; a late reply to a timed move
+/// ([`Fault::Timeout`]) is a loss on time, not a crash: the engine is
+/// alive, the machine may only be busy.
 pub fn is_crash(fault: Fault) -> bool {
-    matches!(fault, Fault::Crash | Fault::Timeout | Fault::Spawn)
+    matches!(fault, Fault::Crash | Fault::Spawn)
 }
 
 /// Counts each engine's crashes as games finish.

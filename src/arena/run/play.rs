@@ -113,6 +113,55 @@ struct Forfeit {
     detail: String,
 }
 
+/// The time limit of one timed move, as the referee enforces it.
+#[derive(Clone, Debug)]
+struct MoveLimit {
+    /// How long the reply may take from when `genmove` is sent.
+    wait: Duration,
+    /// What the wait is made of, for the forfeit's message.
+    parts: String,
+}
+
+impl MoveLimit {
+    /// The limit of a seat's clock: its time left (in main time, and the
+    /// first period it may run on into) and its grace.
+    fn of_clock(clock: &SeatClock) -> MoveLimit {
+        let left = match clock.stones() {
+            0 => "in main time".to_string(),
+            n => format!("for {n} stones"),
+        };
+        let period = match clock.next_period() {
+            Some(byo) => format!(" + {}s of the first period", fmt_millis(byo)),
+            None => String::new(),
+        };
+        MoveLimit {
+            wait: clock.allowed(),
+            parts: format!(
+                "its clock: {}s left {left}{period} + {}s grace",
+                fmt_millis(clock.left()),
+                fmt_millis(clock.grace_for_move())
+            ),
+        }
+    }
+
+    /// The limit of a move time of `ms` milliseconds with `margin`.
+    fn of_movetime(ms: u64, margin: Duration) -> MoveLimit {
+        MoveLimit {
+            wait: Duration::from_millis(ms) + margin,
+            parts: format!(
+                "movetime {}s + {}s grace (--timemargin)",
+                fmt_millis(Duration::from_millis(ms)),
+                fmt_millis(margin)
+            ),
+        }
+    }
+}
+
+/// Seconds to the millisecond, as a forfeit's message gives them.
+fn fmt_millis(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
 fn fault_of(e: &ProcessError) -> Fault {
     match e {
         ProcessError::Spawn { .. } => Fault::Spawn,
@@ -204,8 +253,29 @@ impl RefereedGame<'_, '_> {
         &self.setup.engines[self.job.seats[seat]]
     }
 
-    /// Sends one command to the engine at `seat`; any failure is its fault.
+    /// Sends one command that has no time limit of its own to the engine
+    /// at `seat` (it may take up to `timeout`, `--timeout`); any failure is
+    /// its fault, and no reply by then is a hang, counted with the
+    /// crashes.
     fn send(&mut self, seat: Seat, command: &str, timeout: Duration) -> Result<String, Forfeit> {
+        self.send_within(seat, command, timeout).map_err(|mut f| {
+            if f.fault == Fault::Timeout {
+                f.fault = Fault::Crash;
+                f.detail = format!("hung: {} (--timeout)", f.detail);
+            }
+            f
+        })
+    }
+
+    /// Sends one command to the engine at `seat`, waiting up to `timeout`
+    /// for its reply; any failure is its fault (no reply in time:
+    /// [`Fault::Timeout`]).
+    fn send_within(
+        &mut self,
+        seat: Seat,
+        command: &str,
+        timeout: Duration,
+    ) -> Result<String, Forfeit> {
         let engine = self.job.seats[seat];
         let Some(p) = self.procs.get_mut(seat).and_then(Option::as_mut) else {
             return Err(Forfeit {
@@ -422,8 +492,9 @@ impl RefereedGame<'_, '_> {
         let spec = self.spec(seat).clone();
         let name = self.referee.seat_name(seat);
         let margin = self.setup.margin;
-        // The wait: the time the engine was told it has, plus the grace.
-        let mut wait: Option<Duration> = None;
+        // The time limit of the move, if it has one: the time the engine
+        // was told it has plus the grace, and what that is made of.
+        let mut limit: Option<MoveLimit> = None;
         // Told no more than it has: to the millisecond for tabula engines,
         // whole seconds rounded down for GTP.
         let rounding = match spec.proto {
@@ -433,12 +504,14 @@ impl RefereedGame<'_, '_> {
         if let Some(clock) = self.clocks[seat] {
             let announce = clock.time_left_command(&name, rounding);
             self.send(seat, &announce, self.setup.timeout)?;
-            wait = Some(clock.allowed());
+            limit = Some(MoveLimit::of_clock(&clock));
         }
         let mut cmd = format!("genmove {name}");
         if let Some(ms) = spec.limits.movetime {
-            let per_move = Duration::from_millis(ms) + margin;
-            wait = Some(wait.map_or(per_move, |w| w.min(per_move)));
+            let per_move = MoveLimit::of_movetime(ms, margin);
+            if limit.as_ref().is_none_or(|l| per_move.wait < l.wait) {
+                limit = Some(per_move);
+            }
             if spec.proto == Proto::Tabula {
                 cmd.push_str(&format!(" movetime={ms}"));
             }
@@ -451,37 +524,45 @@ impl RefereedGame<'_, '_> {
                 cmd.push_str(&format!(" iterations={n}"));
             }
         }
-        let wait = wait.unwrap_or(self.setup.timeout);
         let started = Instant::now();
+        // The deadline: a timed move must be answered by its limit (from
+        // when it was asked, whatever happens on the way); an untimed one
+        // within --timeout, or it hangs.
+        let deadline = started + limit.as_ref().map_or(self.setup.timeout, |l| l.wait);
+        let ask = |game: &mut Self, line: &str| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match limit {
+                Some(_) => game.send_within(seat, line, left),
+                None => game.send(seat, line, left),
+            }
+        };
         // Score adjudication: the search's value before the move; an
         // engine that refuses the words is asked plainly from then on.
         let asked = self.setup.adjudication.wants_scores()
             && spec.proto == Proto::Tabula
             && self.scores.asks(seat);
         let reply = if asked {
-            match self.send(seat, &format!("{cmd} {}", adjudicate::SCORE_WORDS), wait) {
+            match ask(self, &format!("{cmd} {}", adjudicate::SCORE_WORDS)) {
                 Err(f) if f.fault == Fault::Refused => {
                     self.scores.refused(seat);
-                    self.send(seat, &cmd, wait.saturating_sub(started.elapsed()))
+                    ask(self, &cmd)
                 }
                 other => other,
             }
         } else {
-            self.send(seat, &cmd, wait)
+            ask(self, &cmd)
         };
         let reply = reply.map_err(|mut f| {
             if f.fault == Fault::Timeout
-                && let Some(clock) = self.clocks[seat]
+                && let Some(l) = &limit
             {
-                f.detail.push_str(&format!(
-                    " (on its clock: {}s left{}, {}s grace)",
-                    fmt_seconds(clock.left()),
-                    match clock.stones() {
-                        0 => " in main time".to_string(),
-                        n => format!(" for {n} stones"),
-                    },
-                    fmt_seconds(clock.grace_left())
-                ));
+                // A late reply to a timed move is a loss on time, not a
+                // hang: the engine is alive, the machine may be busy.
+                f.detail = format!(
+                    "no reply to '{cmd}' within {}s ({}): lost on time",
+                    fmt_millis(l.wait),
+                    l.parts
+                );
             }
             f
         })?;
@@ -685,7 +766,7 @@ pub fn play_game_with(
             None,
             Vec::new(),
         ),
-        GameEnd::Resign(e) => (Ending::Resign(e), lose(job, e), None, Vec::new()),
+        GameEnd::Resign(e) => (Ending::Resign(e), lose(job, e), None, others(job, e)),
         GameEnd::Error(message) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
         GameEnd::Forfeit(f) => {
             // The culprit's state is unknown from here: start it afresh.
@@ -705,7 +786,7 @@ pub fn play_game_with(
                 },
                 results,
                 None,
-                Vec::new(),
+                others(job, f.engine),
             )
         }
     };
@@ -742,6 +823,14 @@ pub fn play_game_with(
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         transcript: table.transcript,
     }
+}
+
+/// The seats of the engines other than `engine`: who wins when it
+/// resigns or forfeits.
+fn others(job: &GameJob, engine: usize) -> Vec<Seat> {
+    (0..job.seats.len())
+        .filter(|&s| job.seats[s] != engine)
+        .collect()
 }
 
 /// Seat results where `engine` loses: its seats 0, the others 1.

@@ -30,6 +30,11 @@
 //!    ([`TimeUse::ends_at_depth`]).
 //! 5. **Overhead.** The `overhead` setting (10 ms by default) is taken off
 //!    the time and the target (at least 1 ms is left) for the pipe.
+//! 6. **The learnt margin.** What the engine has measured of the machine
+//!    ([`LagWatch`], lag.rs: how far past their time its recent timed
+//!    moves were done, and its search thread's share of a core) is taken
+//!    off too, never more than half of what is left: on a busy machine
+//!    the engine stops early rather than late.
 //!
 //! That gives a [`Budget`] (time: the hard limit, target), which the
 //! search polls through its [`crate::control::Control`]. Inside it:
@@ -54,11 +59,13 @@
 //! thread with the best move published so far ([`reply_thread`]).
 
 pub(crate) mod clock;
+mod lag;
 mod reply_thread;
 
 use std::time::{Duration, Instant};
 
 pub use clock::{Clock, SeatTime};
+pub use lag::{LagWatch, thread_cpu_time};
 pub(crate) use reply_thread::{answer_by_deadline, ask_for_short_slices};
 
 use crate::control::{Budget, TimeUse};
@@ -183,13 +190,15 @@ pub fn allot(time: SeatTime, (byo, per): (Duration, u32), moves_left: Option<u32
 
 /// The budget of one search: the settings' budgets or the command's
 /// (`over`, where it gives any), the clock's allotment for the seat to
-/// move (if a clock runs) and how the search spends time (steps 1 to 5 of
-/// the module's notes).
+/// move (if a clock runs), how the search spends time and the learnt
+/// margin `lag` ([`LagWatch::margin`]) (steps 1 to 6 of the module's
+/// notes).
 pub fn budget(
     settings: &Settings,
     over: &BudgetOverride,
     clock: Option<Allotment>,
     search: TimeUse,
+    lag: Duration,
 ) -> Budget {
     let s = settings;
     let nonzero = |v: u64| (v > 0).then_some(v);
@@ -217,7 +226,10 @@ pub fn budget(
         time = Some(DEFAULT_MOVETIME);
     }
     let overhead = Duration::from_millis(s.overhead);
-    let less_overhead = |t: Duration| t.saturating_sub(overhead).max(Duration::from_millis(1));
+    let less_overhead = |t: Duration| {
+        let kept = t.saturating_sub(overhead).max(Duration::from_millis(1));
+        kept - lag.min(kept / 2)
+    };
     Budget {
         iterations,
         time: time.map(less_overhead),
@@ -419,7 +431,7 @@ mod tests {
         for (i, (s, over, clock, search, (time, target, iterations, depth))) in
             table.into_iter().enumerate()
         {
-            let b = budget(&s, &over, clock, search);
+            let b = budget(&s, &over, clock, search, Duration::ZERO);
             assert_eq!(
                 b,
                 Budget {
@@ -431,6 +443,27 @@ mod tests {
                 "row {i}"
             );
         }
+    }
+
+    #[test]
+    fn a_learnt_margin_is_taken_off_the_time_and_the_target_up_to_half() {
+        let none = BudgetOverride::default();
+        let main = Some(Allotment {
+            target: ms(300),
+            limit: ms(900),
+        });
+        let s = settings(0, 0, 0, 10, true);
+        let b = budget(&s, &none, main, DEEPENING, ms(100));
+        assert_eq!((b.time, b.target), (Some(ms(790)), Some(ms(190))));
+        // Never more than half: a slow machine still searches.
+        let b = budget(&s, &none, main, DEEPENING, ms(600));
+        assert_eq!((b.time, b.target), (Some(ms(445)), Some(ms(145))));
+        // A move time too.
+        let b = budget(&settings(50, 0, 0, 10, true), &none, None, SPENDING, ms(15));
+        assert_eq!(b.time, Some(ms(25)));
+        // No time, no margin: a depth ends the search.
+        let b = budget(&settings(0, 0, 5, 10, true), &none, None, DEEPENING, ms(15));
+        assert_eq!(b.time, None);
     }
 
     #[test]
