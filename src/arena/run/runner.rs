@@ -5,7 +5,7 @@
 //! them, and the report at the end. `--merge` is [`crate::arena::merge`]'s.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crate::arena::clock::tcscale;
 use crate::arena::config::cli::MatchArgs;
@@ -29,6 +29,7 @@ use crate::arena::run::adjudicate;
 use crate::arena::run::play::{self, GameJob};
 use crate::arena::run::referee::{Referee, game_command, referee_by_name};
 use crate::arena::run::{interrupt, progress, schedule};
+use crate::arena::seed;
 use crate::arena::stats::elo::{self as stats, Wdl};
 use crate::arena::stats::pentanomial;
 use crate::arena::stats::sprt::{Sprt, SprtDecision};
@@ -646,12 +647,19 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<MatchSetup, Are
             e.limits.check_for(e.proto, &e.name)?;
         }
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-            % 1_000_000_000
-    });
+    let seed = match args.seed {
+        Some(seed) => {
+            if seed::guessable(seed) && !referee.perfect_information() {
+                progress::eprint_line(&format!("tabula match: {}", seed::guessable_warning(seed)));
+            }
+            seed
+        }
+        None => seed::fresh().map_err(|e| {
+            ConfigError(format!(
+                "no seed from the system's entropy ({e}): give one with --seed"
+            ))
+        })?,
+    };
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= config::MAX_SECONDS) {
         return Err(ConfigError(format!(
             "--timeout must be a positive number of seconds, at most {}, not {:?}",
