@@ -44,6 +44,27 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         }
         seen.push((canonical, path));
     }
+    let record_path = args.record.clone().filter(|_| !args.no_record);
+    // Every output in one check, before anything is written: none over a
+    // record being merged, none over another.
+    let exports = export::outputs(&args.export)?;
+    let roles: Vec<(&str, &std::path::Path)> =
+        [("--record", &record_path), ("--chart", &args.chart)]
+            .into_iter()
+            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
+            .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
+            .collect();
+    for (_, path) in &roles {
+        output::check(path).map_err(ArenaError::Output)?;
+    }
+    // One writer per file: a run or a merge writing one of these refuses
+    // this merge; held until the report is out.
+    let _locks = output::lock_all(&roles).map_err(ArenaError::Output)?;
+    let roles: Vec<(&str, &std::path::Path)> = roles
+        .into_iter()
+        .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
+        .collect();
+    output::check_distinct(&roles).map_err(ArenaError::Output)?;
     // With --partial a record cut off at its end (a full disk, a killed
     // runner) gives its whole games; what was left out is said.
     let reading = if args.partial {
@@ -58,32 +79,11 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         // before it is opened, a file over the size cap unread.
         let (record, cut) = MatchRecord::read_as(path, reading, &|| interrupt::stopping())?;
         if !cut.is_empty() {
-            progress::eprint_line(&format!(
-                "tabula match: {}: cut off: {cut}",
-                path.display()
-            ));
+            progress::eprint_line(&format!("tabula match: {}: cut off: {cut}", path.display()));
             cut_offs.push((path, cut));
         }
         named.push((path.display().to_string(), record));
     }
-    let record_path = args.record.clone().filter(|_| !args.no_record);
-    // Every output in one check, before anything is written: none over a
-    // record being merged, none over another.
-    let exports = export::outputs(&args.export)?;
-    let roles: Vec<(&str, &std::path::Path)> =
-        [("--record", &record_path), ("--chart", &args.chart)]
-            .into_iter()
-            .filter_map(|(role, p)| Some((role, p.as_ref()?.as_path())))
-            .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
-            .collect();
-    for (_, path) in &roles {
-        output::check(path).map_err(ArenaError::Output)?;
-    }
-    let roles: Vec<(&str, &std::path::Path)> = roles
-        .into_iter()
-        .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
-        .collect();
-    output::check_distinct(&roles).map_err(ArenaError::Output)?;
     let merged = MatchRecord::merge_owned(named, args.partial)?;
     let rec = merged.record;
     export::check(&args.export, &rec.game)?;
@@ -878,7 +878,7 @@ fn merge_slices(
 /// `, stopped (interrupted) after 3 games` for a record of `games` games
 /// that says so.
 fn stopped_note(rec: &MatchRecord, games: usize) -> String {
-    rec.stopped
-        .as_ref()
-        .map_or(String::new(), |r| format!(", stopped ({r}) after {games} games"))
+    rec.stopped.as_ref().map_or(String::new(), |r| {
+        format!(", stopped ({r}) after {games} games")
+    })
 }

@@ -407,9 +407,11 @@ impl Parser<'_> {
         }
         let announced = if self.version >= 2 {
             let lines = pairs.get("lines").map_or("", String::as_str);
-            Some(lines.parse().map_err(|_| {
-                self.error(index, format!("bad or missing lines '{lines}'"))
-            })?)
+            Some(
+                lines
+                    .parse()
+                    .map_err(|_| self.error(index, format!("bad or missing lines '{lines}'")))?,
+            )
         } else {
             None
         };

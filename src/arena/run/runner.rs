@@ -52,7 +52,8 @@ pub fn run_with_referee(
 ) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
     let (plan, jobs) = Plan::new(args, referee.as_ref())?;
-    check_outputs(args, &plan.setup)?;
+    // One writer per file: held until the report is out.
+    let _locks = check_outputs(args, &plan.setup)?;
     // From the first engine started, the signals act on the match.
     let ctrl_c = interrupt::Guard::install();
     check_engines(&plan.setup, referee.as_ref())?;
@@ -212,7 +213,13 @@ impl Plan {
 /// written, and no two are the same file (the live chart's last picture
 /// is the chart: they may share). The record, the charts, every export
 /// and the engines' stderr files are in the one check.
-fn check_outputs(args: &MatchArgs, setup: &MatchSetup) -> Result<(), ArenaError> {
+///
+/// Each is then locked for the run (see [`output::lock_all`]): another run
+/// writing one of them refuses this one before any engine starts.
+fn check_outputs(
+    args: &MatchArgs,
+    setup: &MatchSetup,
+) -> Result<Vec<crate::file_lock::WriteLock>, ArenaError> {
     let outputs = [
         (!args.no_record).then_some(args.record.as_ref()).flatten(),
         args.chart.as_ref(),
@@ -231,7 +238,8 @@ fn check_outputs(args: &MatchArgs, setup: &MatchSetup) -> Result<(), ArenaError>
         .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
         .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
         .collect();
-    output::check_all(&roles).map_err(ArenaError::Output)
+    output::check_all(&roles).map_err(ArenaError::Output)?;
+    output::lock_all(&roles).map_err(ArenaError::Output)
 }
 
 /// A match under way: the record so far, its file, the progress display,
