@@ -479,7 +479,7 @@ fn othello_run(dir: &Path, record: &str, games: &str, seed: &str) -> std::proces
 #[test]
 fn a_second_match_on_one_record_is_refused_at_once() {
     let dir = scratch("files-two-writers");
-    let mut first = othello_run(&dir, "same.txt", "40", "20").spawn().unwrap();
+    let first = othello_run(&dir, "same.txt", "40", "20").spawn().unwrap();
     // The first holds its lock from before its engines start.
     let lock = dir.join(".same.txt.lock");
     let deadline = Instant::now() + Duration::from_secs(20);

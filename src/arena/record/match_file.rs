@@ -618,9 +618,9 @@ impl MatchRecord {
         reading: Reading,
         cancel: &dyn Fn() -> bool,
     ) -> Result<(MatchRecord, CutOff), RecordError> {
-        use crate::peer_file::{self, Refusal};
-        let text = match peer_file::read_text(path, &peer_file::RECORD, cancel) {
-            Ok(text) => text,
+        use crate::peer_file::{self, PeerFileError, Refusal};
+        let bytes = match peer_file::read_kind(path, &peer_file::RECORD, cancel) {
+            Ok(bytes) => bytes,
             Err(e) if matches!(e.reason, Refusal::BadMagic) => {
                 return Err(RecordError::Parse {
                     path: path.to_path_buf(),
@@ -630,7 +630,32 @@ impl MatchRecord {
             }
             Err(e) => return Err(RecordError::File(e)),
         };
-        parse::parse(&text, path, reading)
+        let not_text = |at: usize| {
+            RecordError::File(PeerFileError {
+                path: path.to_path_buf(),
+                what: peer_file::RECORD.what,
+                reason: Refusal::NotText(at),
+            })
+        };
+        let (text, cut_char) = match String::from_utf8(bytes) {
+            Ok(text) => (text, 0),
+            // Cut inside a character (`error_len` none: the bytes are the
+            // start of one): the rest of that line is left out anyway.
+            Err(e) if reading == Reading::WholeGames && e.utf8_error().error_len().is_none() => {
+                let whole = e.utf8_error().valid_up_to();
+                let mut bytes = e.into_bytes();
+                let cut = bytes.len() - whole;
+                bytes.truncate(whole);
+                (
+                    String::from_utf8(bytes).map_err(|e| not_text(e.utf8_error().valid_up_to()))?,
+                    cut,
+                )
+            }
+            Err(e) => return Err(not_text(e.utf8_error().valid_up_to())),
+        };
+        let (rec, mut cut) = parse::parse(&text, path, reading)?;
+        cut.bytes += cut_char;
+        Ok((rec, cut))
     }
 }
 
