@@ -441,6 +441,17 @@ fn nothing_written_after_the_match_replaces_the_default_record() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is the match record"), "{stdout}\n{stderr}");
+    // Said once: `--export: FILE: ...`, not `--export: --export: ...`.
+    assert!(
+        stderr.contains("tabula match: --export: tabula-match-78.txt: is the match record")
+            && !stderr.contains("--export: --export"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("Export: --export: tabula-match-78.txt: is the match record")
+            && !stdout.contains("--export: --export"),
+        "{stdout}"
+    );
     let rec = tabula::arena::record::MatchRecord::read(&dir.join("tabula-match-78.txt"))
         .expect("the record is whole");
     assert_eq!(rec.games.len(), 2);

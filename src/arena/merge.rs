@@ -131,7 +131,8 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     };
     let mut report = report;
     if let Err(e) = export::write_exports(&args.export, &report.record) {
-        let e = format!("--export: {e}");
+        // Its message names the export already (`--export: FILE: ...`).
+        let e = e.to_string();
         progress::eprint_line(&format!("tabula match: {e}"));
         report.text.push_str(&format!("Export: {e}\n"));
         report.file_errors.push(e);

@@ -465,7 +465,8 @@ impl Running {
             file_errors.push(e);
         }
         if let Err(e) = export::write_exports(&args.export, &report.record) {
-            let e = format!("--export: {e}");
+            // Its message names the export already (`--export: FILE: ...`).
+        let e = e.to_string();
             progress::eprint_line(&format!("tabula match: {e}"));
             report.text.push_str(&format!("Export: {e}\n"));
             file_errors.push(e);
