@@ -40,6 +40,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     if !args.merge.is_empty() {
         return merge::merge(args);
     }
+    crate::arena::config::cli::check_game_options(&args.options)?;
     let referee = referee_by_name(&args.game, &args.options)?;
     run_with_referee(args, referee)
 }
@@ -466,7 +467,7 @@ impl Running {
         }
         if let Err(e) = export::write_exports(&args.export, &report.record) {
             // Its message names the export already (`--export: FILE: ...`).
-        let e = e.to_string();
+            let e = e.to_string();
             progress::eprint_line(&format!("tabula match: {e}"));
             report.text.push_str(&format!("Export: {e}\n"));
             file_errors.push(e);
