@@ -360,13 +360,15 @@ fn a_record_cut_anywhere_keeps_its_whole_games() {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         at += line.len();
-        if line.starts_with("# game ") || !line.starts_with('#') && line.trim().len() > 0 {
-            // A transcript line or header: the block so far ends here.
-            if line.starts_with("# game ") {
-                ends.push(at);
-            } else if let Some(end) = ends.last_mut() {
-                *end = at;
-            }
+        // A game's header starts its block; each transcript line (or
+        // note) after it moves the block's end.
+        if line.starts_with("# game ") {
+            ends.push(at);
+        } else if !line.trim().is_empty()
+            && (!line.starts_with('#') || line.starts_with("# restart"))
+            && let Some(end) = ends.last_mut()
+        {
+            *end = at;
         }
     }
     assert_eq!(ends.len(), 12);

@@ -251,10 +251,22 @@ fn engine_seeds_are_one_way_and_small_seeds_are_warned_about() {
     use tabula::arena::seed::engine_seed;
     let dir = scratch("record-seeds");
     let log = dir.join("first.log");
-    let mut args = words(&["--games", "2", "-j", "1", "--seed", "11", "--quiet", "--no-record"]);
+    let mut args = words(&[
+        "--games",
+        "2",
+        "-j",
+        "1",
+        "--seed",
+        "11",
+        "--quiet",
+        "--no-record",
+    ]);
     args.extend(words(&[
         "--engine",
-        &format!("cmd={}", fixture("nim_engine.sh", &format!("good {}", log.display()))),
+        &format!(
+            "cmd={}",
+            fixture("nim_engine.sh", &format!("good {}", log.display()))
+        ),
         "name=first",
         "--engine",
         &format!("cmd={}", fixture("nim_engine.sh", "weak")),
@@ -276,7 +288,15 @@ fn engine_seeds_are_one_way_and_small_seeds_are_warned_about() {
     // The warning: said before any engine starts (these cannot start).
     let warned = |game: &str, seed: &str| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["match", "--game", game, "--seed", seed, "--no-record", "--quiet"])
+            .args([
+                "match",
+                "--game",
+                game,
+                "--seed",
+                seed,
+                "--no-record",
+                "--quiet",
+            ])
             .args(["--engine", "cmd=/nonexistent/engine", "name=a"])
             .args(["--engine", "cmd=/nonexistent/engine", "name=b"])
             .output()

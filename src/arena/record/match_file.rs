@@ -41,7 +41,6 @@ use std::path::{Path, PathBuf};
 
 use crate::arena::output::paths as output;
 use crate::arena::record::codec;
-use crate::arena::record::parse::{self, CutOff, Reading};
 
 /// The comment that marks a game played by a restarted engine
 /// ([`crate::arena::record::recover`]).
@@ -576,86 +575,6 @@ impl MatchRecord {
             path: path.to_path_buf(),
             source: std::io::Error::other(e.reason),
         })
-    }
-
-    /// Reads a record from its text; `path` names it in errors. The whole
-    /// text must be a whole record: a file cut off is refused (see
-    /// [`MatchRecord::parse_whole_games`]).
-    pub fn parse(text: &str, path: &Path) -> Result<MatchRecord, RecordError> {
-        parse::parse(text, path, Reading::Whole).map(|(rec, _)| rec)
-    }
-
-    /// Reads a record from its text up to its last whole game: a file cut
-    /// off anywhere after its header (inside a game, inside a line) gives
-    /// the games before the cut, and what was left out.
-    pub fn parse_whole_games(
-        text: &str,
-        path: &Path,
-    ) -> Result<(MatchRecord, CutOff), RecordError> {
-        parse::parse(text, path, Reading::WholeGames)
-    }
-
-    /// Reads a record file through the one reader of named files
-    /// ([`crate::peer_file`], [`crate::peer_file::RECORD`]): a regular
-    /// file of at most 1 GiB that starts as a record does, the read given
-    /// up when `cancel` says so.
-    pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
-        MatchRecord::read_or_cancel(path, &crate::peer_file::never)
-    }
-
-    /// [`MatchRecord::read`], given up when `cancel` says so.
-    pub fn read_or_cancel(
-        path: &Path,
-        cancel: &dyn Fn() -> bool,
-    ) -> Result<MatchRecord, RecordError> {
-        MatchRecord::read_as(path, Reading::Whole, cancel).map(|(rec, _)| rec)
-    }
-
-    /// [`MatchRecord::read_or_cancel`], the file's end read as `reading`
-    /// says (up to its last whole game, for `--partial`).
-    pub fn read_as(
-        path: &Path,
-        reading: Reading,
-        cancel: &dyn Fn() -> bool,
-    ) -> Result<(MatchRecord, CutOff), RecordError> {
-        use crate::peer_file::{self, PeerFileError, Refusal};
-        let bytes = match peer_file::read_kind(path, &peer_file::RECORD, cancel) {
-            Ok(bytes) => bytes,
-            Err(e) if matches!(e.reason, Refusal::BadMagic) => {
-                return Err(RecordError::Parse {
-                    path: path.to_path_buf(),
-                    line: 1,
-                    message: format!("not a match record (the first line must be '{MAGIC}')"),
-                });
-            }
-            Err(e) => return Err(RecordError::File(e)),
-        };
-        let not_text = |at: usize| {
-            RecordError::File(PeerFileError {
-                path: path.to_path_buf(),
-                what: peer_file::RECORD.what,
-                reason: Refusal::NotText(at),
-            })
-        };
-        let (text, cut_char) = match String::from_utf8(bytes) {
-            Ok(text) => (text, 0),
-            // Cut inside a character (`error_len` none: the bytes are the
-            // start of one): the rest of that line is left out anyway.
-            Err(e) if reading == Reading::WholeGames && e.utf8_error().error_len().is_none() => {
-                let whole = e.utf8_error().valid_up_to();
-                let mut bytes = e.into_bytes();
-                let cut = bytes.len() - whole;
-                bytes.truncate(whole);
-                (
-                    String::from_utf8(bytes).map_err(|e| not_text(e.utf8_error().valid_up_to()))?,
-                    cut,
-                )
-            }
-            Err(e) => return Err(not_text(e.utf8_error().valid_up_to())),
-        };
-        let (rec, mut cut) = parse::parse(&text, path, reading)?;
-        cut.bytes += cut_char;
-        Ok((rec, cut))
     }
 }
 
