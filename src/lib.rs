@@ -40,6 +40,7 @@ pub mod control;
 pub(crate) mod dispose;
 pub mod engine;
 pub mod extras;
+pub mod file_lock;
 pub mod game;
 pub mod games;
 pub mod gui;

@@ -441,7 +441,111 @@ fn nothing_written_after_the_match_replaces_the_default_record() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is the match record"), "{stdout}\n{stderr}");
+    // Said once: `--export: FILE: ...`, not `--export: --export: ...`.
+    assert!(
+        stderr.contains("tabula match: --export: tabula-match-78.txt: is the match record")
+            && !stderr.contains("--export: --export"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("Export: --export: tabula-match-78.txt: is the match record")
+            && !stdout.contains("--export: --export"),
+        "{stdout}"
+    );
     let rec = tabula::arena::record::MatchRecord::read(&dir.join("tabula-match-78.txt"))
         .expect("the record is whole");
     assert_eq!(rec.games.len(), 2);
+}
+
+/// `tabula match` on two random Othello engines (this binary), writing
+/// `record` in `dir`, with `extra` arguments.
+fn othello_run(dir: &Path, record: &str, games: &str, seed: &str) -> std::process::Command {
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let mut cmd = std::process::Command::new(bin);
+    cmd.args(["match", "--game", "othello"])
+        .args([
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=r1",
+            "set.search=random",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=r2",
+            "set.search=random",
+        ])
+        .args(["--games", games, "-j", "1", "--seed", seed, "--quiet"])
+        .args(["--record", record])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    cmd
+}
+
+/// One writer per file: a second match given the record of a match under
+/// way is refused at once, naming the first's process, and the first's
+/// record is whole (it reads and merges with nothing missing).
+#[cfg(unix)]
+#[test]
+fn a_second_match_on_one_record_is_refused_at_once() {
+    let dir = scratch("files-two-writers");
+    let first = othello_run(&dir, "same.txt", "40", "20").spawn().unwrap();
+    // The first holds its lock from before its engines start.
+    let lock = dir.join(".same.txt.lock");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !lock.exists() {
+        assert!(Instant::now() < deadline, "the first run took no lock");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let started = Instant::now();
+    let second = othello_run(&dir, "same.txt", "40", "21").output().unwrap();
+    let took = started.elapsed();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{said}");
+    assert!(took < Duration::from_secs(1), "refused after {took:?}");
+    assert!(
+        said.contains(&format!("is being written by process {}", first.id())),
+        "{said}"
+    );
+    let out = first.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!lock.exists(), "the lock file is removed at the end");
+    let rec = tabula::arena::record::MatchRecord::read(&dir.join("same.txt")).unwrap();
+    assert_eq!(rec.games.len(), 40);
+    assert_eq!(rec.seeds, vec![20]);
+    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["match", "--merge", "same.txt", "--quiet"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+}
+
+/// A lock left by a killed run (its file holds a process id, the system
+/// released its lock) is taken over, and the run says so.
+#[cfg(unix)]
+#[test]
+fn a_dead_runs_lock_is_taken_over_and_said() {
+    let dir = scratch("files-stale-lock");
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    std::fs::write(dir.join(".stale.txt.lock"), format!("{pid}\n")).unwrap();
+    let out = othello_run(&dir, "stale.txt", "2", "5").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("took over the lock of process {pid}")),
+        "{said}"
+    );
+    assert!(!dir.join(".stale.txt.lock").exists());
 }

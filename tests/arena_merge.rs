@@ -343,3 +343,78 @@ fn a_version_1_record_with_a_version_2_one_says_so() {
         assert!(!err.contains("different matches"), "{err}");
     }
 }
+
+/// `--partial` keeps every whole game of a record cut anywhere after its
+/// header (inside a line, between lines, inside a game's transcript or
+/// header), and says how many bytes it left out; the part kept is itself a
+/// whole record of those games.
+#[test]
+fn a_record_cut_anywhere_keeps_its_whole_games() {
+    let dir = scratch("merge-cut-partial");
+    let whole = play(&dir, "whole.txt", "", &[]);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let full = MatchRecord::parse(&text, Path::new("whole")).unwrap();
+    assert_eq!(full.games.len(), 12);
+    // Where each game's block ends (after its last transcript line).
+    let mut ends = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        at += line.len();
+        // A game's header starts its block; each transcript line (or
+        // note) after it moves the block's end.
+        if line.starts_with("# game ") {
+            ends.push(at);
+        } else if !line.trim().is_empty()
+            && (!line.starts_with('#') || line.starts_with("# restart"))
+            && let Some(end) = ends.last_mut()
+        {
+            *end = at;
+        }
+    }
+    assert_eq!(ends.len(), 12);
+    let header_end = text.find("\n\n").unwrap() + 2;
+    for cut in header_end..=text.len() {
+        let (rec, dropped) = MatchRecord::parse_whole_games(&text[..cut], Path::new("cut"))
+            .unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+        let whole_games = ends.iter().filter(|&&e| e <= cut).count();
+        assert_eq!(rec.games.len(), whole_games, "cut at {cut}");
+        assert_eq!(rec.games[..], full.games[..whole_games], "cut at {cut}");
+        let kept = &text[..cut - dropped.bytes];
+        let again = MatchRecord::parse(kept, Path::new("kept"))
+            .unwrap_or_else(|e| panic!("cut at {cut}, kept {}: {e}", kept.len()));
+        assert_eq!(again.games, rec.games, "cut at {cut}");
+        // Nothing whole is left out: the dropped bytes hold no game's end.
+        assert!(
+            !ends.iter().any(|&e| e > cut - dropped.bytes && e <= cut),
+            "cut at {cut}: {dropped:?}"
+        );
+    }
+    // Through the runner: cut inside the last line, merged with --partial,
+    // the whole games counted and the bytes said; refused without it.
+    let last = text.rfind("play ").unwrap() + 3;
+    let cut = dir.join("cut.txt");
+    std::fs::write(&cut, &text[..last]).unwrap();
+    let err = merge(&[&cut], &[]).unwrap_err().to_string();
+    assert!(err.contains("cut off"), "{err}");
+    let report = merge(&[&cut], &["--partial"]).expect("--partial merges the whole games");
+    assert_eq!(report.record.games.len(), 11);
+    let game_start = text[..last].rfind("# game ").unwrap();
+    assert!(
+        report.text.contains(&format!(
+            "Cut off: {}: {} bytes at its end left out (game {}, cut off)",
+            cut.display(),
+            last - game_start,
+            full.games[11].number
+        )),
+        "{}",
+        report.text
+    );
+    assert!(report.text.contains("Missing (seed 11)"), "{}", report.text);
+    // Cut inside a character of a name (UTF-8): the same.
+    let accented = text.replace("weak", "wéak");
+    let in_char = accented.rfind("wéak").unwrap() + 2;
+    std::fs::write(&cut, &accented.as_bytes()[..in_char]).unwrap();
+    let report = merge(&[&cut], &["--partial"]).expect("a cut character is a cut line");
+    assert!(report.record.games.len() >= 10, "{}", report.text);
+    assert!(report.text.contains("Cut off:"), "{}", report.text);
+}

@@ -240,3 +240,71 @@ fn any_name_round_trips_through_the_record() {
         assert_eq!(merged.engines[0].name, *a);
     }
 }
+
+/// What each engine is told (`set seed N`) is SHA-256 of the match seed,
+/// the game and the seat (`tabula::arena::seed::engine_seed`), not a
+/// number of the deal stream; a seat-bound card match with a small
+/// explicit seed is warned about, others are not.
+#[test]
+fn engine_seeds_are_one_way_and_small_seeds_are_warned_about() {
+    use crate::common::{fixture, nim_match, scratch, words};
+    use tabula::arena::seed::engine_seed;
+    let dir = scratch("record-seeds");
+    let log = dir.join("first.log");
+    let mut args = words(&[
+        "--games",
+        "2",
+        "-j",
+        "1",
+        "--seed",
+        "11",
+        "--quiet",
+        "--no-record",
+    ]);
+    args.extend(words(&[
+        "--engine",
+        &format!(
+            "cmd={}",
+            fixture("nim_engine.sh", &format!("good {}", log.display()))
+        ),
+        "name=first",
+        "--engine",
+        &format!("cmd={}", fixture("nim_engine.sh", "weak")),
+        "name=second",
+    ]));
+    let report = nim_match(&args, &["stones=9"]);
+    assert_eq!(report.record.games.len(), 2);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let mut told: Vec<u32> = sent
+        .lines()
+        .filter_map(|l| l.split(" set seed ").nth(1))
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    told.sort_unstable();
+    // The first engine sits at seat 0 in game 1 and seat 1 in game 2.
+    let mut expected = vec![engine_seed(11, 1, 0), engine_seed(11, 2, 1)];
+    expected.sort_unstable();
+    assert_eq!(told, expected, "{sent}");
+    // The warning: said before any engine starts (these cannot start).
+    let warned = |game: &str, seed: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args([
+                "match",
+                "--game",
+                game,
+                "--seed",
+                seed,
+                "--no-record",
+                "--quiet",
+            ])
+            .args(["--engine", "cmd=/nonexistent/engine", "name=a"])
+            .args(["--engine", "cmd=/nonexistent/engine", "name=b"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).contains("small enough for a seat-bound engine")
+    };
+    assert!(warned("hearts", "7"));
+    assert!(warned("wizard", "281474976710655"));
+    assert!(!warned("hearts", "281474976710656"));
+    assert!(!warned("othello", "7"));
+}

@@ -1,7 +1,7 @@
 //! `tabula match --merge`: records of shards or runs combined into one
 //! report (the records' own merging is [`crate::arena::record`]'s).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -17,6 +17,7 @@ use crate::arena::record::match_file::{
     OPENINGS_START_KEY, TABLE_KEY,
 };
 use crate::arena::record::match_file::{MatchRecord, RecordError};
+use crate::arena::record::parse::{CutOff, Reading};
 use crate::arena::run::{interrupt, progress, schedule};
 use crate::arena::stats::sprt::Sprt;
 
@@ -43,14 +44,6 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
         }
         seen.push((canonical, path));
     }
-    let records = args
-        .merge
-        .iter()
-        // The one reader of named files: a FIFO or a device is refused
-        // before it is opened, a file over the size cap unread.
-        .map(|p| MatchRecord::read_or_cancel(p, &|| interrupt::stopping()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let named: Vec<(&PathBuf, MatchRecord)> = args.merge.iter().zip(records).collect();
     let record_path = args.record.clone().filter(|_| !args.no_record);
     // Every output in one check, before anything is written: none over a
     // record being merged, none over another.
@@ -64,12 +57,34 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     for (_, path) in &roles {
         output::check(path).map_err(ArenaError::Output)?;
     }
+    // One writer per file: a run or a merge writing one of these refuses
+    // this merge; held until the report is out.
+    let _locks = output::lock_all(&roles).map_err(ArenaError::Output)?;
     let roles: Vec<(&str, &std::path::Path)> = roles
         .into_iter()
         .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))
         .collect();
     output::check_distinct(&roles).map_err(ArenaError::Output)?;
-    let merged = MatchRecord::merge_files(&named, args.partial)?;
+    // With --partial a record cut off at its end (a full disk, a killed
+    // runner) gives its whole games; what was left out is said.
+    let reading = if args.partial {
+        Reading::WholeGames
+    } else {
+        Reading::Whole
+    };
+    let mut named: Vec<(String, MatchRecord)> = Vec::new();
+    let mut cut_offs: Vec<(&PathBuf, CutOff)> = Vec::new();
+    for path in &args.merge {
+        // The one reader of named files: a FIFO or a device is refused
+        // before it is opened, a file over the size cap unread.
+        let (record, cut) = MatchRecord::read_as(path, reading, &|| interrupt::stopping())?;
+        if !cut.is_empty() {
+            progress::eprint_line(&format!("tabula match: {}: cut off: {cut}", path.display()));
+            cut_offs.push((path, cut));
+        }
+        named.push((path.display().to_string(), record));
+    }
+    let merged = MatchRecord::merge_owned(named, args.partial)?;
     let rec = merged.record;
     export::check(&args.export, &rec.game)?;
     let sprt = args.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
@@ -83,6 +98,9 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    for (path, cut) in &cut_offs {
+        text.push_str(&format!("Cut off: {}: {cut}\n", path.display()));
+    }
     for (seed, missing) in &merged.missing {
         text.push_str(&format!("Missing (seed {seed}): {missing}\n"));
     }
@@ -113,7 +131,8 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     };
     let mut report = report;
     if let Err(e) = export::write_exports(&args.export, &report.record) {
-        let e = format!("--export: {e}");
+        // Its message names the export already (`--export: FILE: ...`).
+        let e = e.to_string();
         progress::eprint_line(&format!("tabula match: {e}"));
         report.text.push_str(&format!("Export: {e}\n"));
         report.file_errors.push(e);
@@ -199,12 +218,12 @@ impl MatchRecord {
     /// settings and engines), and refuses a merge that would not be whole:
     /// see [`MatchRecord::merge_files`].
     pub fn merge(records: &[MatchRecord]) -> Result<MatchRecord, RecordError> {
-        let named: Vec<(String, &MatchRecord)> = records
+        let named: Vec<(String, MatchRecord)> = records
             .iter()
             .enumerate()
-            .map(|(i, r)| (format!("record {}", i + 1), r))
+            .map(|(i, r)| (format!("record {}", i + 1), r.clone()))
             .collect();
-        merge_named(&named, false).map(|m| m.record)
+        merge_named(named, false).map(|m| m.record)
     }
 
     /// Merges records read from files (named in errors). Records of one
@@ -223,11 +242,20 @@ impl MatchRecord {
         records: &[(P, MatchRecord)],
         partial: bool,
     ) -> Result<Merged, RecordError> {
-        let named: Vec<(String, &MatchRecord)> = records
+        let named: Vec<(String, MatchRecord)> = records
             .iter()
-            .map(|(p, r)| (p.as_ref().display().to_string(), r))
+            .map(|(p, r)| (p.as_ref().display().to_string(), r.clone()))
             .collect();
-        merge_named(&named, partial)
+        merge_named(named, partial)
+    }
+
+    /// [`MatchRecord::merge_files`] of records it takes: their games are
+    /// moved into the merged record, not copied.
+    pub fn merge_owned(
+        records: Vec<(String, MatchRecord)>,
+        partial: bool,
+    ) -> Result<Merged, RecordError> {
+        merge_named(records, partial)
     }
 
     /// Whether this is a run of an opening suite.
@@ -586,11 +614,24 @@ fn engine_difference(a: &EngineInfo, b: &EngineInfo) -> Option<String> {
         .map(|(k, x, y)| format!("{} against {}", show_setting(k, x), show_setting(k, y)))
 }
 
-fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merged, RecordError> {
+fn merge_named(
+    mut records: Vec<(String, MatchRecord)>,
+    partial: bool,
+) -> Result<Merged, RecordError> {
     let incompatible = |m: String| Err(RecordError::Incompatible(m));
+    // Each record's games are moved into the merged one as it is read:
+    // what is said of a record after that takes its game count from here.
+    let counts: Vec<usize> = records.iter().map(|(_, r)| r.games.len()).collect();
     let Some((first_name, first)) = records.first() else {
         return incompatible("no records given".to_string());
     };
+    let first_name = first_name.clone();
+    let first = MatchRecord {
+        games: Vec::new(),
+        ..first.clone()
+    };
+    let first = &first;
+    let first_name = &first_name;
     let mut out = MatchRecord {
         game: first.game.clone(),
         options: first.options.clone(),
@@ -611,14 +652,15 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
         &[GAMES_KEY, OPENINGS_START_KEY]
     };
     // Which record brought each seed, and each game of a one-seed merge.
-    let mut seed_from: Vec<(u64, &str)> = Vec::new();
-    let mut number_from: BTreeMap<usize, &str> = BTreeMap::new();
+    let mut seed_from: Vec<(u64, usize)> = Vec::new();
+    let mut number_from: HashMap<usize, usize> = HashMap::new();
     let mut merged = Merged {
         record: MatchRecord::default(),
         missing: Vec::new(),
         unchecked: false,
     };
-    for (name, rec) in records {
+    for at in 0..records.len() {
+        let (name, rec) = (&records[at].0, &records[at].1);
         if rec.game != out.game || rec.options != out.options || rec.seat_names != out.seat_names {
             return incompatible(format!(
                 "'{} {}' ({first_name}) and '{} {}' ({name}) are different games",
@@ -679,12 +721,13 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
         if !one_seed {
             for &seed in &rec.seeds {
                 if let Some((_, other)) = seed_from.iter().find(|(s, _)| *s == seed) {
+                    let other = &records[*other].0;
                     return incompatible(format!(
                         "{other} and {name} both hold games of seed {seed}, mixed with other \
                          seeds: merge the records of one seed first"
                     ));
                 }
-                seed_from.push((seed, name));
+                seed_from.push((seed, at));
             }
             out.seeds.extend(&rec.seeds);
             // Each run must be whole by itself.
@@ -698,7 +741,7 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
                             "{name} (seed {}) is missing {m}{}: merge only whole runs, or give \
                              --partial",
                             rec.seeds[0],
-                            stopped_note(rec)
+                            stopped_note(rec, counts[at])
                         ));
                     }
                     merged.missing.push((rec.seeds[0], m));
@@ -718,11 +761,14 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
                 },
             )
             .collect();
-        for g in &rec.games {
+        out.games.reserve(rec.games.len());
+        let games = std::mem::take(&mut records[at].1.games);
+        let name = &records[at].0;
+        for mut g in games {
             let remap = |e: usize| map.get(e).copied().unwrap_or(e);
-            let mut g = g.clone();
             if one_seed {
-                if let Some(other) = number_from.insert(g.number, name) {
+                if let Some(other) = number_from.insert(g.number, at) {
+                    let other = &records[other].0;
                     return incompatible(format!(
                         "game {} of seed {} is in both {other} and {name}: the same games would \
                          count twice",
@@ -754,7 +800,7 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
         out.seeds = first.seeds.clone();
         out.games.sort_by_key(|g| g.number);
         if first.has_suite() {
-            merge_slices(&mut out, records)
+            merge_slices(&mut out, &records)
                 .map_err(|e| RecordError::Incompatible(e.to_string()))?;
         }
         let sprt = records
@@ -768,9 +814,10 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
                 if !partial {
                     let shards: Vec<String> = records
                         .iter()
-                        .map(|(name, r)| match &r.shard {
-                            Some(s) => format!("{name} (shard {s}{})", stopped_note(r)),
-                            None => format!("{name}{}", stopped_note(r)),
+                        .zip(&counts)
+                        .map(|((name, r), &games)| match &r.shard {
+                            Some(s) => format!("{name} (shard {s}{})", stopped_note(r, games)),
+                            None => format!("{name}{}", stopped_note(r, games)),
                         })
                         .collect();
                     return incompatible(format!(
@@ -796,7 +843,7 @@ fn merge_named(records: &[(String, &MatchRecord)], partial: bool) -> Result<Merg
 /// end, so that it merges again and names what is missing of the suite.
 fn merge_slices(
     out: &mut MatchRecord,
-    records: &[(String, &MatchRecord)],
+    records: &[(String, MatchRecord)],
 ) -> Result<(), MergeError> {
     let mut slices = Vec::new();
     for (name, rec) in records {
@@ -829,9 +876,10 @@ fn merge_slices(
     Ok(())
 }
 
-/// `, stopped (interrupted) after 3 games` for a record that says so.
-fn stopped_note(rec: &MatchRecord) -> String {
+/// `, stopped (interrupted) after 3 games` for a record of `games` games
+/// that says so.
+fn stopped_note(rec: &MatchRecord, games: usize) -> String {
     rec.stopped.as_ref().map_or(String::new(), |r| {
-        format!(", stopped ({r}) after {} games", rec.games.len())
+        format!(", stopped ({r}) after {games} games")
     })
 }

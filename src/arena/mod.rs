@@ -32,6 +32,7 @@ pub mod merge;
 pub mod output;
 pub mod record;
 pub mod run;
+pub mod seed;
 pub mod stats;
 
 pub use self::config::cli::{EngineWords, MatchArgs};

@@ -299,3 +299,39 @@ impl clap::Args for EngineWords {
         Self::augment_args(cmd)
     }
 }
+
+/// Refuses a game option given twice (`-o hands=single -o hands=game`):
+/// the game would take one of them without a word. Keys are compared as
+/// the game reads them, without regard to case.
+pub fn check_game_options(words: &[String]) -> Result<(), crate::arena::config::spec::ConfigError> {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    for word in words {
+        let key = word.split_once('=').map_or(word.as_str(), |(k, _)| k);
+        let key = key.to_ascii_lowercase();
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(crate::arena::config::spec::ConfigError(format!(
+                "game option '{key}' given twice (-o {first}, -o {word}): give each option once"
+            )));
+        }
+        seen.push((key, word));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::check_game_options;
+
+    #[test]
+    fn a_game_option_given_twice_is_refused() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_game_options(&words(&["size=7", "walls=5"])).is_ok());
+        let err = check_game_options(&words(&["size=7", "walls=5", "SIZE=9"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'size' given twice (-o size=7, -o SIZE=9)"),
+            "{err}"
+        );
+    }
+}

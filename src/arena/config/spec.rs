@@ -53,6 +53,14 @@ pub fn parse_seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
     Ok(Duration::from_millis((v * 1000.0).round() as u64))
 }
 
+/// Whether `text` is seconds as a clock is written: digits, with up to
+/// three decimals after a point (`5`, `0.5`, `1.25`).
+fn plain_seconds(text: &str) -> bool {
+    let (whole, decimals) = text.split_once('.').unwrap_or((text, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    digits(whole) && digits(decimals) && decimals.len() <= 3
+}
+
 /// Seconds as the protocol writes them: whole, or with up to three
 /// decimals (`2`, `0.1`, `1.234`).
 pub fn fmt_seconds(d: Duration) -> String {
@@ -88,21 +96,37 @@ impl TimeControl {
                 "bad clock '{text}': expected MAIN, MAIN+BYO or MAIN+STONES/BYO in seconds ({why})"
             ))
         };
-        let secs = |s: &str, what: &str| parse_seconds(s, what).map_err(|e| bad(e.0));
+        // Only the written forms: digits, and at most three decimals (the
+        // clock keeps milliseconds: more would be rounded away without a
+        // word); no sign, exponent, spaces, `inf`.
+        let secs = |s: &str, what: &str| {
+            if !plain_seconds(s) {
+                return Err(bad(format!(
+                    "{what} '{s}' is not seconds written as digits with at most three decimals"
+                )));
+            }
+            parse_seconds(s, what).map_err(|e| bad(e.0))
+        };
         let (main, byo, stones) = match text.split_once('+') {
             Some((m, b)) => {
                 let (stones, b) = match b.split_once('/') {
                     Some((n, b)) => (
-                        n.trim()
-                            .parse::<u32>()
-                            .ok()
+                        Some(n)
+                            .filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+                            .and_then(|n| n.parse::<u32>().ok())
                             .filter(|&n| n > 0)
                             .ok_or_else(|| bad(format!("stones must be 1 or more, not '{n}'")))?,
                         b,
                     ),
                     None => (1, b),
                 };
-                (secs(m, "main time")?, secs(b, "byo-yomi")?, stones)
+                let byo = secs(b, "byo-yomi")?;
+                if byo.is_zero() {
+                    return Err(bad(
+                        "a byo-yomi of 0 seconds is none: leave out '+...'".to_string()
+                    ));
+                }
+                (secs(m, "main time")?, byo, stones)
             }
             None => (secs(text, "main time")?, Duration::ZERO, 0),
         };
@@ -495,6 +519,16 @@ mod tests {
         assert!(TimeControl::new(Duration::ZERO, Duration::from_secs(5), 0).is_err());
         for absurd in ["2e9", "1e300", "inf", "NaN", "-1", "1+-1", "1+1e7"] {
             assert!(TimeControl::parse(absurd).is_err(), "{absurd}");
+        }
+        // Lax forms that f64 and u32 parsing would take: a sign, an
+        // exponent, spaces, a bare point, decimals past the millisecond,
+        // a byo-yomi of nothing, stones with a sign.
+        for lax in [
+            "+5", "1e1", " 5", "5 ", "5 + 1", ".5", "5.", "0.0001", "1.2345", "5+0", "5+0.000",
+            "5+0/3", "5++1", "5+1/+2", "5+1/2/3", "5+", "+", "",
+        ] {
+            let err = TimeControl::parse(lax).expect_err(lax).to_string();
+            assert!(err.contains("bad clock"), "{lax}: {err}");
         }
         assert_eq!(fmt_seconds(Duration::from_millis(100)), "0.1");
         assert_eq!(fmt_seconds(Duration::from_millis(1234)), "1.234");

@@ -91,7 +91,8 @@ pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> 
     Ok(())
 }
 
-/// Writes every export of `words` for `rec`.
+/// Writes every export of `words` for `rec`. An error's message names the
+/// export (`--export: FILE: ...`, `--export ggf= is for...`).
 pub fn write_exports<S: AsRef<str>>(words: &[S], rec: &MatchRecord) -> Result<(), ConfigError> {
     for (format, path) in parse(words)? {
         let text = match format {

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::file_lock::{LockError, WriteLock};
+
 /// What an output path names, links followed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -230,6 +232,49 @@ pub fn check_all(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
         check(path)?;
     }
     check_distinct(outputs)
+}
+
+/// Locks every output file of a run or a merge for as long as the locks
+/// live (one writer per file, see [`crate::file_lock`]): a file that
+/// another run is writing is refused, naming its process. A lock left by
+/// a killed run is taken over, and said on stderr. A device is not locked
+/// (it takes every output), nor a file whose directory takes no lock file
+/// (said on stderr).
+pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError> {
+    let mut locks: Vec<(PathBuf, WriteLock)> = Vec::new();
+    for (role, path) in outputs {
+        let Some(id) = identity(path) else {
+            continue;
+        };
+        // Paths of one role may share a file (checked already): locked
+        // once.
+        if locks.iter().any(|(name, _)| *name == id.name) {
+            continue;
+        }
+        match WriteLock::beside(&id.name) {
+            Ok(lock) => {
+                if let Some(note) = lock.took_over_note(path) {
+                    crate::arena::run::progress::eprint_line(&format!("tabula match: {note}"));
+                }
+                locks.push((id.name, lock));
+            }
+            // Held by this run already (an export named as the default
+            // record, found out when written).
+            Err(LockError::Held {
+                holder: Some(pid), ..
+            }) if pid == std::process::id() => {}
+            Err(e @ LockError::Held { .. }) => {
+                return Err(error(path, format!("({role}) {e}")));
+            }
+            Err(e @ LockError::Io { .. }) => {
+                crate::arena::run::progress::eprint_line(&format!(
+                    "tabula match: {} ({role}): not locked against a second writer: {e}",
+                    path.display()
+                ));
+            }
+        }
+    }
+    Ok(locks.into_iter().map(|(_, lock)| lock).collect())
 }
 
 /// Files that nothing written whole may replace while they are listed:

@@ -37,7 +37,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-
 use std::path::{Path, PathBuf};
 
 use crate::arena::output::paths as output;
@@ -443,7 +442,7 @@ fn join_nums(values: &[f64]) -> String {
 }
 
 /// The words of an `# engine` line that are not the engine's settings.
-const ENGINE_KEYS: [&str; 5] = ["index", "name", "proto", "cmd", "init"];
+pub(crate) const ENGINE_KEYS: [&str; 5] = ["index", "name", "proto", "cmd", "init"];
 
 impl MatchRecord {
     /// A setting's value, if the record holds it.
@@ -577,252 +576,6 @@ impl MatchRecord {
             source: std::io::Error::other(e.reason),
         })
     }
-
-    /// Reads a record from its text; `path` names it in errors.
-    pub fn parse(text: &str, path: &Path) -> Result<MatchRecord, RecordError> {
-        let mut lines = text.lines().enumerate();
-        let err = |line: usize, message: String| RecordError::Parse {
-            path: path.to_path_buf(),
-            line: line + 1,
-            message,
-        };
-        let version = match lines.next() {
-            Some((_, first)) if first.trim() == MAGIC => 2,
-            Some((_, first)) if first.trim() == MAGIC_V1 => 1,
-            _ => {
-                return Err(err(
-                    0,
-                    format!("not a match record (the first line must be '{MAGIC}')"),
-                ));
-            }
-        };
-        let count = text.lines().count();
-        if !text.ends_with('\n') {
-            return Err(err(
-                count.saturating_sub(1),
-                "the file ends inside a line: the record was cut off".to_string(),
-            ));
-        }
-        let mut rec = MatchRecord::default();
-        let (mut seen_match, mut seen_settings) = (false, false);
-        // The transcript lines the open game's header announced, and where.
-        let mut announced: Option<(usize, usize)> = None;
-        let close_game = |rec: &MatchRecord, announced: Option<(usize, usize)>| match (
-            announced,
-            rec.games.last(),
-        ) {
-            (Some((no, want)), Some(g)) if g.transcript.len() != want => Err(err(
-                no,
-                format!(
-                    "game {} announces {want} transcript lines and has {}: the record was cut \
-                     off or altered",
-                    g.number,
-                    g.transcript.len()
-                ),
-            )),
-            _ => Ok(()),
-        };
-        for (no, raw) in lines {
-            let line = raw.trim();
-            let Some(comment) = line.strip_prefix('#') else {
-                if line.is_empty() {
-                    continue;
-                }
-                match rec.games.last_mut() {
-                    Some(g) if rec.stopped.is_none() => g.transcript.push(line.to_string()),
-                    _ => {
-                        return Err(err(
-                            no,
-                            "a command outside a game (before the first game header or after \
-                             the closing line)"
-                                .to_string(),
-                        ));
-                    }
-                }
-                continue;
-            };
-            let comment = comment.trim_start();
-            let (kind, rest) = comment.split_once(' ').unwrap_or((comment, ""));
-            if !matches!(kind, "match" | "settings" | "engine" | "game" | "stopped") {
-                if comment.starts_with("tabula-match") {
-                    return Err(err(
-                        no,
-                        "a second record inside this one (two files joined?)".to_string(),
-                    ));
-                }
-                // A game's notes (a restarted engine, an engine that
-                // reported no scores) stay in its block.
-                if [RESTART_MARK, NO_SCORES_MARK]
-                    .iter()
-                    .any(|mark| line.starts_with(mark))
-                    && let Some(g) = rec.games.last_mut()
-                {
-                    g.transcript.push(line.to_string());
-                }
-                continue;
-            }
-            let pair_list = codec::read_pairs(rest).map_err(|m| err(no, m.0))?;
-            let mut pairs: BTreeMap<String, String> = BTreeMap::new();
-            for (k, v) in &pair_list {
-                if pairs.insert(k.clone(), v.clone()).is_some() {
-                    return Err(err(no, format!("'{k}' given twice")));
-                }
-            }
-            let get = |key: &str| pairs.get(key).cloned().unwrap_or_default();
-            if kind != "match" && !seen_match {
-                return Err(err(no, format!("a '# {kind}' line before '# match'")));
-            }
-            if matches!(kind, "settings" | "engine") && !rec.games.is_empty() {
-                return Err(err(no, format!("a '# {kind}' line after the first game")));
-            }
-            if rec.stopped.is_some() {
-                return Err(err(
-                    no,
-                    "a line after the closing '# stopped' line".to_string(),
-                ));
-            }
-            if kind != "settings" && kind != "match" && version >= 2 && !seen_settings {
-                return Err(err(no, "no '# settings' line after '# match'".to_string()));
-            }
-            match kind {
-                "match" => {
-                    if seen_match {
-                        return Err(err(
-                            no,
-                            "a second '# match' header (two records joined?)".to_string(),
-                        ));
-                    }
-                    seen_match = true;
-                    rec.game = get("game");
-                    if rec.game.is_empty() {
-                        return Err(err(no, "'# match' names no game".to_string()));
-                    }
-                    rec.options = get("options")
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect();
-                    rec.seeds = codec::read_list(&get("seed"))
-                        .iter()
-                        .map(|s| s.parse().map_err(|_| err(no, format!("bad seed '{s}'"))))
-                        .collect::<Result<_, _>>()?;
-                    rec.seat_names = codec::read_list(&get("seats"));
-                    if rec.seat_names.is_empty() {
-                        return Err(err(no, "'# match' names no seats".to_string()));
-                    }
-                    rec.shard = pairs.get("shard").cloned();
-                }
-                "settings" => {
-                    if seen_settings {
-                        return Err(err(no, "a second '# settings' line".to_string()));
-                    }
-                    if !rec.engines.is_empty() {
-                        return Err(err(no, "'# settings' after an engine".to_string()));
-                    }
-                    seen_settings = true;
-                    rec.settings = pair_list;
-                }
-                "engine" => {
-                    let name = get("name");
-                    if name.is_empty() {
-                        return Err(err(no, "an engine without a name".to_string()));
-                    }
-                    if rec.engines.iter().any(|e| e.name == name) {
-                        return Err(err(no, format!("engine '{name}' appears twice")));
-                    }
-                    if version >= 2 && get("index") != rec.engines.len().to_string() {
-                        return Err(err(
-                            no,
-                            format!("engine '{name}' is not numbered {}", rec.engines.len()),
-                        ));
-                    }
-                    let init = get("init");
-                    rec.engines.push(EngineInfo {
-                        name,
-                        proto: get("proto"),
-                        command: get("cmd"),
-                        init: init
-                            .lines()
-                            .map(str::to_string)
-                            .filter(|l| !l.is_empty())
-                            .collect(),
-                        settings: pair_list
-                            .into_iter()
-                            .filter(|(k, _)| !ENGINE_KEYS.contains(&k.as_str()))
-                            .collect(),
-                    });
-                }
-                "stopped" => {
-                    close_game(&rec, announced.take())?;
-                    let reason = get("reason");
-                    if reason.is_empty() {
-                        return Err(err(no, "'# stopped' without a reason".to_string()));
-                    }
-                    if get("games") != rec.games.len().to_string() {
-                        return Err(err(
-                            no,
-                            format!(
-                                "'# stopped' counts {} games where the record holds {}",
-                                get("games"),
-                                rec.games.len()
-                            ),
-                        ));
-                    }
-                    rec.stopped = Some(reason);
-                }
-                _ => {
-                    close_game(&rec, announced.take())?;
-                    let g = parse_game(&pairs, &rec.engines, rec.seat_names.len())
-                        .map_err(|m| err(no, m.to_string()))?;
-                    if rec.games.iter().any(|o| o.number == g.number) {
-                        return Err(err(no, format!("game {} appears twice", g.number)));
-                    }
-                    if version >= 2 {
-                        let lines = get("lines").parse().map_err(|_| {
-                            err(no, format!("bad or missing lines '{}'", get("lines")))
-                        })?;
-                        announced = Some((no, lines));
-                    }
-                    rec.games.push(g);
-                }
-            }
-        }
-        close_game(&rec, announced)?;
-        if !seen_match {
-            return Err(err(1, "no '# match' header".to_string()));
-        }
-        if version >= 2 && !seen_settings {
-            return Err(err(1, "no '# settings' line".to_string()));
-        }
-        Ok(rec)
-    }
-
-    /// Reads a record file through the one reader of named files
-    /// ([`crate::peer_file`], [`crate::peer_file::RECORD`]): a regular
-    /// file of at most 1 GiB that starts as a record does, the read given
-    /// up when `cancel` says so.
-    pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
-        MatchRecord::read_or_cancel(path, &crate::peer_file::never)
-    }
-
-    /// [`MatchRecord::read`], given up when `cancel` says so.
-    pub fn read_or_cancel(
-        path: &Path,
-        cancel: &dyn Fn() -> bool,
-    ) -> Result<MatchRecord, RecordError> {
-        use crate::peer_file::{self, Refusal};
-        let text = match peer_file::read_text(path, &peer_file::RECORD, cancel) {
-            Ok(text) => text,
-            Err(e) if matches!(e.reason, Refusal::BadMagic) => {
-                return Err(RecordError::Parse {
-                    path: path.to_path_buf(),
-                    line: 1,
-                    message: format!("not a match record (the first line must be '{MAGIC}')"),
-                });
-            }
-            Err(e) => return Err(RecordError::File(e)),
-        };
-        MatchRecord::parse(&text, path)
-    }
 }
 
 /// Finite numbers, separated by commas.
@@ -843,7 +596,7 @@ fn parse_nums(text: &str, what: &'static str) -> Result<Vec<f64>, GameLineError>
 /// there, as many seats as the match has, the results those of its ending
 /// (the winners' for a game played out, a loss for a resigning or
 /// forfeiting engine's seats, a draw for a move limit or a runner error).
-fn parse_game(
+pub(crate) fn parse_game(
     pairs: &BTreeMap<String, String>,
     engines: &[EngineInfo],
     seat_count: usize,

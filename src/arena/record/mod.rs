@@ -9,7 +9,9 @@
 
 pub mod codec;
 pub mod match_file;
+pub mod parse;
 pub mod recover;
 pub mod writer;
 
 pub use self::match_file::*;
+pub use self::parse::{CutOff, Reading};

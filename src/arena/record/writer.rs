@@ -22,6 +22,8 @@ pub(crate) struct RecordWriter {
     /// Nothing written whole (an export, a chart) replaces the record
     /// while the match runs and ends.
     _protected: Option<output::Protected>,
+    /// The lock of a default record (a named one is the run's).
+    _lock: Option<crate::file_lock::WriteLock>,
 }
 
 struct RecordFile {
@@ -41,6 +43,7 @@ impl RecordWriter {
             shared: None,
             _on_stop: None,
             _protected: None,
+            _lock: None,
         }
     }
 
@@ -51,12 +54,21 @@ impl RecordWriter {
         stem: &str,
         rec: &MatchRecord,
     ) -> Result<RecordWriter, ArenaError> {
-        let (path, mut file) = match path {
+        // A named record is locked with the run's other outputs; the
+        // default one, new, is locked here (one writer per file).
+        let (path, mut file, lock) = match path {
             Some(path) => (
                 path.clone(),
                 output::create(path).map_err(ArenaError::Output)?,
+                None,
             ),
-            None => output::create_new_numbered(stem).map_err(ArenaError::Output)?,
+            None => {
+                let (path, file) = output::create_new_numbered(stem).map_err(ArenaError::Output)?;
+                let lock = output::lock_all(&[("--record", path.as_path())])
+                    .map_err(ArenaError::Output)?
+                    .pop();
+                (path, file, lock)
+            }
         };
         let io = |source| {
             ArenaError::Record(RecordError::Io {
@@ -101,6 +113,7 @@ impl RecordWriter {
             shared: Some(shared),
             _on_stop: Some(on_stop),
             _protected: Some(protected),
+            _lock: lock,
         })
     }
 

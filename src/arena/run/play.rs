@@ -343,8 +343,13 @@ impl RefereedGame<'_, '_> {
                     );
                     self.send(seat, &cmd, timeout)?;
                     if self.setup.game_seeds && !spec.sets_seed {
-                        let seed = deal_rng(self.setup.seed, self.job.number as u64, seat as u64)
-                            .r#gen::<u32>();
+                        // One-way: no engine can recover the match seed
+                        // (and the deals) from it.
+                        let seed = crate::arena::seed::engine_seed(
+                            self.setup.seed,
+                            self.job.number as u64,
+                            seat as u64,
+                        );
                         // An engine without seeds may refuse: that is fine.
                         match self.send(seat, &format!("set seed {seed}"), timeout) {
                             Err(f) if f.fault != Fault::Refused => return Err(f),

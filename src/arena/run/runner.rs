@@ -5,7 +5,7 @@
 //! them, and the report at the end. `--merge` is [`crate::arena::merge`]'s.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crate::arena::clock::tcscale;
 use crate::arena::config::cli::MatchArgs;
@@ -29,6 +29,7 @@ use crate::arena::run::adjudicate;
 use crate::arena::run::play::{self, GameJob};
 use crate::arena::run::referee::{Referee, game_command, referee_by_name};
 use crate::arena::run::{interrupt, progress, schedule};
+use crate::arena::seed;
 use crate::arena::stats::elo::{self as stats, Wdl};
 use crate::arena::stats::pentanomial;
 use crate::arena::stats::sprt::{Sprt, SprtDecision};
@@ -39,6 +40,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     if !args.merge.is_empty() {
         return merge::merge(args);
     }
+    crate::arena::config::cli::check_game_options(&args.options)?;
     let referee = referee_by_name(&args.game, &args.options)?;
     run_with_referee(args, referee)
 }
@@ -51,7 +53,8 @@ pub fn run_with_referee(
 ) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
     let (plan, jobs) = Plan::new(args, referee.as_ref())?;
-    check_outputs(args, &plan.setup)?;
+    // One writer per file: held until the report is out.
+    let _locks = check_outputs(args, &plan.setup)?;
     // From the first engine started, the signals act on the match.
     let ctrl_c = interrupt::Guard::install();
     check_engines(&plan.setup, referee.as_ref())?;
@@ -211,7 +214,13 @@ impl Plan {
 /// written, and no two are the same file (the live chart's last picture
 /// is the chart: they may share). The record, the charts, every export
 /// and the engines' stderr files are in the one check.
-fn check_outputs(args: &MatchArgs, setup: &MatchSetup) -> Result<(), ArenaError> {
+///
+/// Each is then locked for the run (see [`output::lock_all`]): another run
+/// writing one of them refuses this one before any engine starts.
+fn check_outputs(
+    args: &MatchArgs,
+    setup: &MatchSetup,
+) -> Result<Vec<crate::file_lock::WriteLock>, ArenaError> {
     let outputs = [
         (!args.no_record).then_some(args.record.as_ref()).flatten(),
         args.chart.as_ref(),
@@ -230,7 +239,8 @@ fn check_outputs(args: &MatchArgs, setup: &MatchSetup) -> Result<(), ArenaError>
         .chain(stderrs.map(|p| ("an engine's stderr=", p.as_path())))
         .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
         .collect();
-    output::check_all(&roles).map_err(ArenaError::Output)
+    output::check_all(&roles).map_err(ArenaError::Output)?;
+    output::lock_all(&roles).map_err(ArenaError::Output)
 }
 
 /// A match under way: the record so far, its file, the progress display,
@@ -456,7 +466,8 @@ impl Running {
             file_errors.push(e);
         }
         if let Err(e) = export::write_exports(&args.export, &report.record) {
-            let e = format!("--export: {e}");
+            // Its message names the export already (`--export: FILE: ...`).
+            let e = e.to_string();
             progress::eprint_line(&format!("tabula match: {e}"));
             report.text.push_str(&format!("Export: {e}\n"));
             file_errors.push(e);
@@ -646,12 +657,19 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<MatchSetup, Are
             e.limits.check_for(e.proto, &e.name)?;
         }
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-            % 1_000_000_000
-    });
+    let seed = match args.seed {
+        Some(seed) => {
+            if seed::guessable(seed) && !referee.perfect_information() {
+                progress::eprint_line(&format!("tabula match: {}", seed::guessable_warning(seed)));
+            }
+            seed
+        }
+        None => seed::fresh().map_err(|e| {
+            ConfigError(format!(
+                "no seed from the system's entropy ({e}): give one with --seed"
+            ))
+        })?,
+    };
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= config::MAX_SECONDS) {
         return Err(ConfigError(format!(
             "--timeout must be a positive number of seconds, at most {}, not {:?}",
