@@ -277,3 +277,37 @@ fn the_lab_reads_its_data_through_the_one_reader() {
     assert!(!dir.join("w.bin").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn two_generations_into_one_data_folder_the_second_is_refused_at_once() {
+    // The first run holds the folder's lock while it generates; a second
+    // one, started meanwhile with another seed, is refused at once naming
+    // the holder, and the first finishes whole.
+    let dir = scratch("lab-two-writers");
+    let data = dir.join("data");
+    let (d, o) = (s(&data), s(&dir.join("w.bin")));
+    let mut first = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "train-othello", "--data", &d, "--out", &o, "--threads", "1", "--games", "400",
+            "--solve-empties", "6", "--gen-only", "--seed", "1",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("first run");
+    let lock = data.join(".tabula.lock");
+    let t0 = std::time::Instant::now();
+    while !lock.exists() && t0.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(lock.exists(), "the first run took no lock");
+    let started = std::time::Instant::now();
+    let second = train(&data, &dir.join("w.bin"), &["--games", "400", "--gen-only", "--seed", "2"]);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "two writers ran: {err}");
+    assert!(err.contains("being written by process"), "{err}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert!(first.wait().expect("first ends").success());
+    assert!(!lock.exists(), "the lock stayed after a clean exit");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -141,6 +141,13 @@ pub enum LabelError {
     /// `labels.bin` refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
     Read(crate::peer_file::PeerFileError),
+    /// Another run writes into the output folder.
+    Locked {
+        /// The folder.
+        path: PathBuf,
+        /// Who holds it, or why it could not be locked.
+        source: crate::file_lock::LockError,
+    },
     /// No position to label.
     Empty,
 }
@@ -153,6 +160,7 @@ impl std::fmt::Display for LabelError {
             LabelError::Out(e) => write!(f, "{e}"),
             LabelError::Io { doing, source } => write!(f, "cannot {doing}: {source}"),
             LabelError::Read(e) => write!(f, "{e}"),
+            LabelError::Locked { path, source } => write!(f, "{}: {source}", path.display()),
             LabelError::Mismatch { path, what } => write!(
                 f,
                 "'{}' belongs to a run with {what}: continue it with the same command, or use \
@@ -475,6 +483,16 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         doing: format!("create {}", args.out.display()),
         source,
     })?;
+    // One writer per folder: a second run into it is refused at once.
+    let lock = crate::file_lock::WriteLock::inside(&args.out).map_err(|source| {
+        LabelError::Locked {
+            path: args.out.clone(),
+            source,
+        }
+    })?;
+    if let Some(note) = lock.took_over_note(&args.out) {
+        eprintln!("label-othello: {note}");
+    }
     let data = args.out.join("labels.bin");
     let progress = OutFile::check(&args.out.join("progress.txt"), false)?;
     let t0 = std::time::Instant::now();

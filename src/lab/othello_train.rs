@@ -219,6 +219,13 @@ pub enum TrainError {
     /// The data file refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
     Read(crate::peer_file::PeerFileError),
+    /// Another run writes into the data folder.
+    Locked {
+        /// The folder.
+        path: PathBuf,
+        /// Who holds it, or why it could not be locked.
+        source: crate::file_lock::LockError,
+    },
 }
 
 impl std::fmt::Display for TrainError {
@@ -250,6 +257,7 @@ impl std::fmt::Display for TrainError {
             TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
             TrainError::Labels(e) => write!(f, "--labels: {e}: no weight file written"),
             TrainError::Read(e) => write!(f, "{e}"),
+            TrainError::Locked { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
 }
@@ -313,6 +321,17 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
     if !args.fit_only {
         std::fs::create_dir_all(&args.data)
             .map_err(data_error(format!("create {}", args.data.display())))?;
+        // One writer per data folder: a second generation into it is
+        // refused at once (two seeds' games would mix).
+        let lock = crate::file_lock::WriteLock::inside(&args.data).map_err(|source| {
+            TrainError::Locked {
+                path: args.data.clone(),
+                source,
+            }
+        })?;
+        if let Some(note) = lock.took_over_note(&args.data) {
+            eprintln!("train-othello: {note}");
+        }
         generate(args, &file, &mut report)?;
     }
     let Some(out) = out else {
