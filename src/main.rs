@@ -103,8 +103,8 @@ enum Tool {
     },
     /// Measure this build: perft, simulations per second, endgame solves.
     /// Each figure is printed as it is measured (with a progress line on a
-    /// terminal). The full run takes about 2 minutes on an idle 2-core
-    /// machine, 6 on a busy one; `--quick` about 30 s to a minute.
+    /// terminal). The full run takes minutes (6 on a busy 2-core machine);
+    /// `--quick`, about one.
     Bench {
         /// Only the build signature: a node count fixed for this build,
         /// and nodes a second (for `tabula match --tc-scale`).

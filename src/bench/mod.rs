@@ -641,3 +641,49 @@ pub fn default_ffo_dir() -> Option<std::path::PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ffo");
     p.is_dir().then_some(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each line reaches the caller as soon as its figure is measured:
+    /// the progress of a figure is told before its line, and every line
+    /// comes before the next figure starts, in the report's order.
+    #[test]
+    fn each_figure_is_reported_as_it_is_measured() {
+        let config = BenchConfig {
+            seconds: 0.1,
+            perft_depth: 1,
+            ffo: None,
+            ffo_count: 0,
+            hash_mib: 1,
+            runs: 1,
+            threads: 1,
+        };
+        let events = std::cell::RefCell::new(Vec::new());
+        let report = run_reporting(
+            &config,
+            &mut |line| events.borrow_mut().push(format!("line {line}")),
+            &mut |what| events.borrow_mut().push(format!("measuring {what}")),
+        );
+        let events = events.into_inner();
+        let lines: Vec<String> = events
+            .iter()
+            .filter_map(|e| e.strip_prefix("line ").map(str::to_string))
+            .collect();
+        assert_eq!(lines, report.lines().collect::<Vec<_>>());
+        // The header before anything is measured, the signature's line
+        // before perft starts, perft's line before the Monte Carlo rate.
+        assert!(events[0].starts_with("line tabula bench"), "{events:?}");
+        let at = |prefix: &str| {
+            events
+                .iter()
+                .position(|e| e.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no {prefix}: {events:?}"))
+        };
+        assert!(at("measuring the build signature") < at("line signature"));
+        assert!(at("line signature") < at("measuring othello perft"));
+        assert!(at("line othello perft") < at("measuring othello mcts"));
+        assert!(at("measuring othello alphabeta") < at("line othello alphabeta"));
+    }
+}
