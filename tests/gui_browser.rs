@@ -14,7 +14,8 @@
 //! that a wall just placed is never previewed as refused, that every
 //! seat's last move has its mark on the board, and that the result names
 //! its winner with their player.
-//! `TABULA_GUI_SCREENSHOTS=DIR` saves pictures (docs/gui-*.png).
+//! `TABULA_GUI_SCREENSHOTS=DIR` saves pictures (docs/gui-*.png);
+//! `TABULA_GUI_GAMES=quoridor,hearts` plays only those games.
 
 use std::time::{Duration, Instant};
 
@@ -765,7 +766,13 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
                 }),
             ),
         ];
+        // `TABULA_GUI_GAMES=quoridor,hearts` plays only those (a quick
+        // look while working on one game's page).
+        let only = std::env::var("TABULA_GUI_GAMES").unwrap_or_default();
         for (game, play) in games {
+            if !only.is_empty() && !only.split(',').any(|g| g == game) {
+                continue;
+            }
             let what = format!("{game} at {width}x{height}");
             browser.console();
             let l = play(&browser);
