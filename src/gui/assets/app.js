@@ -32,6 +32,7 @@ let pendingClick = null; // [time, move] of a move sent, until shown
 let replay = null;       // a record being replayed
 let hover = null;        // Quoridor wall under the pointer (or tapped once)
 let pointerKind = null;  // the last pointer's type: a finger previews a wall first
+let tapped = false;      // the previewed wall was tapped (not merely pointed at)
 let pendingPass = null;  // Hearts: a pass chosen before the turn came
 let choiceCard = null;   // Ninety-Nine: the card whose value is asked
 let noticeTimer = null;
@@ -949,10 +950,12 @@ function touchPointer() {
 function grooveClick(view, q, wall, legal) {
   if (touchPointer() && hover !== wall) {
     hover = wall;
+    tapped = true;
     render();
     return;
   }
   hover = null;
+  tapped = false;
   // An illegal wall still goes to the referee, which refuses it; the
   // page adds why.
   play(wall, legal.includes(wall) ? null : wall + ': ' + wallReason(view, q, wall));
@@ -1038,7 +1041,7 @@ function quoridor(view) {
             ? { x: O + c * P, y: Y(r) - G / 2 - T / 2, width: S, height: T }
             : { x: O + r * P + S + G / 2 - T / 2, y: Y(c), width: T, height: S };
           const a = svg('rect', Object.assign(area, { fill: 'transparent', class: 'cell groove', 'data-groove': wall }), root);
-          a.onmouseenter = () => { if (!touchPointer() && hover !== wall) { hover = wall; render(); } };
+          a.onmouseenter = () => { if (!touchPointer() && hover !== wall) { hover = wall; tapped = false; render(); } };
           a.onclick = () => grooveClick(view, q, wall, legal);
         }
       }
@@ -1050,9 +1053,10 @@ function quoridor(view) {
       top.onclick = () => play(sq);
     }
     // The wall under the pointer (or tapped once): green where it may
-    // go, red with why not. A wall already placed there (the one just
-    // placed, under a resting pointer) is not previewed.
-    if (hover && !q.walls.includes(hover)) {
+    // go, red with why not. A wall already placed there under a pointer
+    // (the one just placed, the pointer resting on it) is not previewed;
+    // tapped, it is, with why not.
+    if (hover && (tapped || !q.walls.includes(hover))) {
       const ok = legal.includes(hover);
       drawWall(hover, ok ? 'rgba(40,160,80,.8)' : 'rgba(200,40,40,.7)', { 'pointer-events': 'none', 'data-preview': ok ? 'legal' : 'refused' });
       const v = values[hover];
@@ -1182,14 +1186,16 @@ function cardTable(view, board) {
   const shownTrick = trick.length === 0 && !replay && tricks.length && current.length === 0 && view.phase === 'play' && !(view.tricks === 0 && view.kind === 'hearts')
     ? tricks[tricks.length - 1] : null;
   const cards = shownTrick ? shownTrick.cards : trick;
-  for (const [s, c] of cards) {
+  // On a phone the trick is a row across the middle, in the order
+  // played (each card names its seat): clear of the seats' boxes, which
+  // fill the edges of the small felt.
+  const narrow = board.clientWidth < 560;
+  cards.forEach(([s, c], k) => {
     const a = seatAngle(view, s);
     const w = document.createElement('div');
     w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
-    // On a phone the trick sits closer in, clear of the seats' boxes.
-    const narrow = board.clientWidth < 560;
-    w.style.left = (50 + (narrow ? 12 : 15) * Math.cos(a)) + '%';
-    w.style.top = (50 + (narrow ? 14 : 17) * Math.sin(a)) + '%';
+    w.style.left = narrow ? 'calc(50% + ' + ((k - (cards.length - 1) / 2) * 36) + 'px)' : (50 + 15 * Math.cos(a)) + '%';
+    w.style.top = narrow ? '50%' : (50 + 17 * Math.sin(a)) + '%';
     if (shownTrick) w.style.opacity = '.8';
     w.appendChild(cardEl(c));
     const l = document.createElement('div');
@@ -1197,7 +1203,7 @@ function cardTable(view, board) {
     l.textContent = seatName(s);
     w.appendChild(l);
     felt.appendChild(w);
-  }
+  });
   const center = document.createElement('div');
   center.className = 'center';
   if (view.kind === 'ninetynine') {
