@@ -677,7 +677,8 @@ function resultText() {
   else {
     const names = winners.map(resultName);
     const text = names.join(' and ');
-    head = 'Game over: ' + text.charAt(0).toUpperCase() + text.slice(1) + (names.length > 1 || text === 'you' ? ' win' : ' wins');
+    // `You win`; a seat keeps its name as the game writes it (`white`).
+    head = 'Game over: ' + (text.startsWith('you') ? 'Y' + text.slice(1) : text) + (names.length > 1 || text === 'you' ? ' win' : ' wins');
   }
   const unit = UNITS[st.view.kind];
   const sc = over.scores;
