@@ -16,7 +16,9 @@ use tabula::perft::PerftRun;
 #[derive(Parser)]
 #[command(name = "tabula", version, about, long_about = None)]
 struct Cli {
-    /// Seed of the session generator (default: drawn at random; `get seed` tells it).
+    /// Seed of the engine's session generator (`tabula`, `tabula engine`;
+    /// default: drawn at random, and the engine's `get seed` command tells
+    /// it).
     #[arg(long, global = true)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -100,29 +102,38 @@ enum Tool {
         divide: bool,
     },
     /// Measure this build: perft, simulations per second, endgame solves.
+    /// Each figure is printed as it is measured (with a progress line on a
+    /// terminal). The full run takes minutes (6 on a busy 2-core machine);
+    /// `--quick`, about one.
     Bench {
         /// Only the build signature: a node count fixed for this build,
         /// and nodes a second (for `tabula match --tc-scale`).
         #[arg(long)]
         signature: bool,
-        /// Seconds per simulation-rate figure.
-        #[arg(long, default_value_t = 3.0)]
-        seconds: f64,
-        /// Othello perft depth.
-        #[arg(long, default_value_t = 11)]
-        perft: u32,
+        /// The short form: one run of each figure, 1 s a rate, perft 9,
+        /// one FFO position (flags given still win).
+        #[arg(long)]
+        quick: bool,
+        /// Seconds per simulation-rate figure [default: 3; 1 with --quick].
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Othello perft depth [default: 11; 9 with --quick].
+        #[arg(long)]
+        perft: Option<u32>,
         /// Folder of the FFO .obf files (default ../shared/data/ffo if present).
         #[arg(long)]
         ffo: Option<std::path::PathBuf>,
-        /// How many FFO positions from #40 on to solve (0 to skip).
-        #[arg(long, default_value_t = 5)]
-        ffo_count: usize,
+        /// How many FFO positions from #40 on to solve (0 to skip)
+        /// [default: 5; 1 with --quick].
+        #[arg(long)]
+        ffo_count: Option<usize>,
         /// MiB for the solver's transposition table (the engine's `hash`).
         #[arg(long, default_value_t = 16)]
         hash: usize,
-        /// Runs of each figure (the report gives the median and the range).
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
+        /// Runs of each figure (the report gives the median and the range)
+        /// [default: 3; 1 with --quick].
+        #[arg(long)]
+        runs: Option<usize>,
         /// Instead: measure genmove overshoot and stop latency over pipes,
         /// for this game with options (e.g. othello, "quoridor size=11").
         #[arg(long)]
@@ -174,6 +185,34 @@ enum Tool {
     /// depth, the deep value regressed on the shallow one per depth and
     /// stage; prints the table that src/games/othello/probcut.rs holds.
     CalibrateProbcut(Box<tabula::lab::probcut_calibration::CalibrateArgs>),
+}
+
+/// `tabula bench`: each line on stdout as soon as it is measured; on a
+/// terminal, a progress line on stderr says what is being measured.
+fn bench_as_measured(config: &tabula::bench::BenchConfig) {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let started = Instant::now();
+    let clear = || {
+        if terminal {
+            eprint!("\r\x1b[K");
+        }
+    };
+    let mut emit = |line: &str| {
+        clear();
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let mut progress = |what: &str| {
+        if terminal {
+            eprint!(
+                "\r\x1b[K[{:.0} s] measuring {what}\u{2026}",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    tabula::bench::run_reporting(config, &mut emit, &mut progress);
+    clear();
 }
 
 fn main() -> ExitCode {
@@ -262,6 +301,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Tool::Bench {
+            quick,
             seconds,
             perft,
             ffo,
@@ -272,18 +312,23 @@ fn main() -> ExitCode {
             force_threads,
             ..
         } => {
+            let lengths = if quick {
+                tabula::bench::QUICK
+            } else {
+                tabula::bench::FULL
+            };
             let config = tabula::bench::BenchConfig {
-                seconds,
-                perft_depth: perft,
+                seconds: seconds.unwrap_or(lengths.seconds),
+                perft_depth: perft.unwrap_or(lengths.perft_depth),
                 ffo: ffo.or_else(tabula::bench::default_ffo_dir),
-                ffo_count,
+                ffo_count: ffo_count.unwrap_or(lengths.ffo_count),
                 hash_mib: hash,
-                runs,
+                runs: runs.unwrap_or(lengths.runs),
                 threads: threads.unwrap_or_else(tabula::engine::settings::available_cores),
             };
             match config.validated(force_threads) {
                 Ok(config) => {
-                    print!("{}", tabula::bench::run(&config));
+                    bench_as_measured(&config);
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -8,7 +8,14 @@
 //! downloaded record is replayed in a reloaded page and compared move by
 //! move, and merged by `tabula match --merge`. Skipped, with a message,
 //! where Chromium is not installed (`.ci/run` installs it).
-//! `TABULA_GUI_SCREENSHOTS=DIR` saves pictures (docs/gui-*.png).
+//! The phone is a touch screen (Chromium's touch emulation): a wall is
+//! tapped once to preview it and again to place it, on a groove at least
+//! 24 px across. Every game checks that a notice never moves the board,
+//! that a wall just placed is never previewed as refused, that every
+//! seat's last move has its mark on the board, and that the result names
+//! its winner with their player.
+//! `TABULA_GUI_SCREENSHOTS=DIR` saves pictures (docs/gui-*.png);
+//! `TABULA_GUI_GAMES=quoridor,hearts` plays only those games.
 
 use std::time::{Duration, Instant};
 
@@ -93,11 +100,31 @@ fn click_move(b: &Browser, css: &str) {
     }
 }
 
-/// Clicks `css`, which the page must refuse, and checks nothing changed.
+/// Where the board is on the page: `[left, top, right, bottom]`.
+fn board_box(b: &Browser) -> String {
+    b.js("const e = document.querySelector('#board svg.board') || document.getElementById('cardtable');
+          const r = e.getBoundingClientRect(); return JSON.stringify([r.left, r.top + scrollY, r.right, r.bottom + scrollY]);")
+        .str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Clicks `css`, which the page must refuse, and checks nothing changed,
+/// the board included: the notice takes no room of its own.
 fn click_refused(b: &Browser, css: &str) -> String {
+    click_refused_by(b, css, false)
+}
+
+/// [`click_refused`], by a click or (`touch`) a tap.
+fn click_refused_by(b: &Browser, css: &str, touch: bool) -> String {
     let before = b.js("return JSON.stringify(window.tabula.state.view)");
     let n = b.js("return window.tabula.latencies.length").num().unwrap();
-    b.click(css);
+    let board = board_box(b);
+    if touch {
+        b.tap(css);
+    } else {
+        b.click(css);
+    }
     assert!(
         b.wait_for(
             &format!("window.tabula.latencies.length > {n}"),
@@ -113,7 +140,58 @@ fn click_refused(b: &Browser, css: &str) -> String {
         before,
         "a refused click changed the game"
     );
+    assert_eq!(board_box(b), board, "the notice {notice:?} moved the board");
     notice
+}
+
+/// Every seat's last move has its mark: on the board (`data-last` on a
+/// square, a wall, a seat's box or the person's own line), for each seat
+/// the view says has moved (an Othello pass has no square: the legend
+/// says it). Returns how many marks there are.
+fn check_last_marks(b: &Browser, what: &str) -> usize {
+    let report = b.js("const st = window.tabula.state; const v = st.view;
+         if (!Array.isArray(v.last)) return 'the view has no last moves';
+         const missing = [];
+         let marks = 0;
+         v.last.forEach((l, i) => {
+           if (!l || l.move === 'pass') return;
+           const name = st.seats[i];
+           const sel = v.kind === 'quoridor' ? '[data-last=p' + (i + 1) + ']' : '[data-last=' + name + ']';
+           if (document.querySelector('#board ' + sel)) marks++; else missing.push(name + ' ' + l.move);
+         });
+         return missing.length ? 'no mark for ' + missing.join(', ') : marks;");
+    match report.num() {
+        Some(n) => n as usize,
+        None => panic!("{what}: {report:?}"),
+    }
+}
+
+/// No wall is previewed as refused, and no notice says a wall overlaps.
+fn check_no_refused_preview(b: &Browser, what: &str) {
+    let r = b.js("const red = document.querySelector('[data-preview=refused], #quoridor rect[fill=\"rgba(200,40,40,.7)\"]');
+         return JSON.stringify([!!red, document.getElementById('notice').textContent]);");
+    let r = r.str().unwrap_or("").to_string();
+    assert!(
+        r.starts_with("[false,") && !r.contains("overlaps") && !r.contains("crosses"),
+        "{what}: the wall just placed is previewed as refused: {r}"
+    );
+}
+
+/// The trick's cards sit clear of the seats' boxes (their names and
+/// scores).
+fn check_trick_clear(b: &Browser, what: &str, width: u32) {
+    let hit = b.js("const boxes = [...document.querySelectorAll('#cardtable .seat')].map(e => e.getBoundingClientRect());
+         for (const t of document.querySelectorAll('#cardtable .tcard')) {
+           const r = t.getBoundingClientRect();
+           for (const s of boxes) if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
+             return t.textContent + ' over ' + JSON.stringify([s.left, s.top, s.right, s.bottom]);
+         }
+         return '';");
+    assert_eq!(
+        hit.str(),
+        Some(""),
+        "{what} at {width}: a trick card covers a seat"
+    );
 }
 
 fn screenshot(b: &Browser, name: &str) {
@@ -203,6 +281,23 @@ fn check_result(b: &Browser, what: &str) {
         again.str(),
         Some(status.as_str()),
         "{what}: the result left"
+    );
+    // The winners are named: `You win`, or the seat with its player.
+    let named = b.js("const st = window.tabula.state, o = window.tabula.over;
+         const s = document.getElementById('status').textContent;
+         if (o.ending !== 'normal') return true;
+         if (o.winners.length === 0 || o.winners.length === st.seats.length) return s.includes('draw');
+         return o.winners.every(w => w === st.you ? /\\b[Yy]ou\\b/.test(s) : s.includes(st.seats[w] + ' (' + st.labels[w] + ')'));");
+    assert_eq!(
+        named,
+        Json::Bool(true),
+        "{what}: the result does not name its winner: {status:?}"
+    );
+    assert!(
+        !status.contains(" 1 discs")
+            && !status.contains(" 1 points")
+            && !status.contains(" 1 tokens"),
+        "{what}: {status:?}"
     );
     let body = b.js("return document.body.innerText");
     let body = body.str().unwrap_or("");
@@ -301,6 +396,25 @@ fn round_trip(b: &Browser, url: &str, game: &str, port: u16) {
         .collect();
     assert_eq!(replayed, plays, "{game}: the replay's moves");
     b.click("#rlast");
+    // The replay speaks the game's words (not the record's protocol
+    // lines), lists the moves, and marks the last ones on the board.
+    let line = b.js("return document.getElementById('rline').textContent");
+    let line = line.str().unwrap_or("").to_string();
+    assert!(
+        line.starts_with("Step ") && !line.contains(": play ") && !line.contains(": deal "),
+        "{game}: the replay's step line {line:?}"
+    );
+    let listed = b.js("return document.querySelectorAll('#log li[data-step]').length");
+    assert!(
+        listed.num().unwrap_or(0.0) >= plays.len() as f64,
+        "{game}: the replay's move list has {listed:?} of {} moves",
+        plays.len()
+    );
+    let marks = b.js("return document.querySelectorAll('#board [data-last]').length");
+    assert!(
+        marks.num().unwrap_or(0.0) >= 1.0,
+        "{game}: no last-move mark in the replay"
+    );
     let merged = tabula::arena::run(&common::parse(&words(&[
         "--merge",
         &path.display().to_string(),
@@ -354,6 +468,12 @@ fn othello(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
             screenshot(b, "othello");
             b.click("#analysis");
         }
+        if moves >= 1 {
+            assert!(
+                check_last_marks(b, "othello") >= 1,
+                "othello: no last-move mark"
+            );
+        }
         let mv = &legal[pick.below(legal.len())];
         if mv == "pass" {
             let status = b.js("return document.getElementById('status').textContent");
@@ -370,26 +490,102 @@ fn othello(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
     latencies(b)
 }
 
+/// Places wall `w`: with a mouse a click (the pointer then rests on the
+/// groove); on the touch screen a first tap previews it, legal, and
+/// changes nothing, a second places it.
+fn place_wall(b: &Browser, w: &str, touch: bool) {
+    let css = format!("[data-groove='{w}']");
+    if touch {
+        let before = step(b);
+        b.tap(&css);
+        assert!(
+            b.wait_for(
+                &format!("document.querySelector('[data-preview=legal][data-wall={w}]')"),
+                Duration::from_secs(10)
+            ),
+            "a first tap on {w} does not preview it"
+        );
+        assert_eq!(step(b), before, "a first tap placed {w}");
+        let before = step(b);
+        b.tap(&css);
+        assert!(
+            b.wait_for(
+                &format!("window.tabula.over || window.tabula.state.step > {before}"),
+                Duration::from_secs(30)
+            ),
+            "a second tap did not place {w}"
+        );
+    } else {
+        click_move(b, &css);
+        // The pointer still rests on the groove, over the wall just
+        // placed (its mouse enters the redrawn groove again).
+        b.js(&format!(
+            "const g = document.querySelector(\"{css}\"); if (g) g.dispatchEvent(new MouseEvent('mouseenter'));"
+        ));
+    }
+    check_no_refused_preview(b, &format!("quoridor wall {w}"));
+}
+
 fn quoridor(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
     start(b, url, "quoridor", &[("size", "5"), ("walls", "3")], "0");
+    let touch = width == 390;
     let mut pick = Pick(11 + u64::from(width));
     let (mut walls, mut moves) = (0, 0);
     let mut refused = false;
+    let mut marked = 0;
+    // The goal sides are marked, each in its pawn's colour.
+    let goals = b.js("return document.querySelectorAll('[data-goal=p1]').length && document.querySelectorAll('[data-goal=p2]').length");
+    assert!(
+        goals.num().unwrap_or(0.0) >= 5.0,
+        "quoridor: goal rows not marked"
+    );
+    if touch {
+        // A groove is at least 24 px across for a finger.
+        let across = b.js("const r = document.querySelector('[data-groove]').getBoundingClientRect(); return Math.min(r.width, r.height);");
+        assert!(
+            across.num().unwrap_or(0.0) >= 24.0,
+            "a groove is {across:?} px across"
+        );
+    }
     while let Some(legal) = next_turn(b) {
+        check_no_refused_preview(b, "quoridor, the engine's turn done");
+        marked = marked.max(check_last_marks(b, "quoridor"));
         let wall_moves: Vec<&String> = legal.iter().filter(|m| m.ends_with(['h', 'v'])).collect();
         if walls == 1 && !refused {
             // A wall on the one just placed overlaps it.
             let placed = b
                 .js("const w = window.tabula.state.view.position.split(' '); return w.slice(5);")
                 .strings();
-            let notice = click_refused(b, &format!("[data-groove='{}']", placed[0]));
-            assert!(notice.contains("overlaps"), "{notice}");
+            let css = format!("[data-groove='{}']", placed[0]);
+            if touch {
+                // The first tap previews the refusal, with why.
+                b.tap(&css);
+                assert!(
+                    b.wait_for(
+                        "document.querySelector('[data-preview=refused]')",
+                        Duration::from_secs(10)
+                    ),
+                    "a tap on a taken groove previews no refusal"
+                );
+                let board = board_box(b);
+                let notice = b.js("return document.getElementById('notice').textContent");
+                assert!(
+                    notice.str().unwrap_or("").contains("overlaps"),
+                    "{notice:?}"
+                );
+                assert_eq!(board_box(b), board);
+                let notice = click_refused_by(b, &css, true);
+                assert!(notice.contains("overlaps"), "{notice}");
+            } else {
+                let notice = click_refused(b, &css);
+                assert!(notice.contains("overlaps"), "{notice}");
+            }
             check_layout(b, "quoridor", width);
             refused = true;
         }
         if walls < 3 && !wall_moves.is_empty() {
             let w = wall_moves[pick.below(wall_moves.len())].clone();
-            click_move(b, &format!("[data-groove='{w}']"));
+            place_wall(b, &w, touch);
             walls += 1;
         } else {
             // Mostly forwards (p1 goes up the rows), sometimes aside.
@@ -411,6 +607,10 @@ fn quoridor(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
         }
     }
     assert!(walls >= 1, "walls placed: {walls}");
+    assert!(
+        marked >= 2,
+        "quoridor: both pawns' last moves marked at once: {marked}"
+    );
     latencies(b)
 }
 
@@ -439,6 +639,10 @@ fn cards(
                    const r = c.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })",
             );
             assert_eq!(hand, Json::Bool(true), "{game} at {width}: the hand is cut");
+        }
+        check_trick_clear(b, game, width);
+        if moves >= 2 {
+            assert!(check_last_marks(b, game) >= 1, "{game}: no last-move mark");
         }
         let passing = legal.iter().any(|m| m.contains('+') && m.len() == 8);
         if passing {
@@ -500,6 +704,12 @@ fn cards(
     );
     let over = result(b);
     assert!(over.contains("\"ending\":\"normal\""), "{over}");
+    if game == "ninetynine" {
+        // The end says how many hands were played, not a hand to come.
+        let info = b.js("return document.querySelector('.tableinfo').textContent");
+        let info = info.str().unwrap_or("").to_string();
+        assert!(info.starts_with("Game over after "), "{info}");
+    }
     latencies(b)
 }
 
@@ -519,6 +729,8 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
         .unwrap_or(1);
     for (width, height) in SIZES.iter().copied().cycle().take(3 * rounds) {
         browser.set_size(width, height);
+        // The phone is a touch screen; the others have a mouse.
+        browser.set_touch(width == 390);
         type Play<'a> = Box<dyn Fn(&Browser) -> (usize, f64, f64) + 'a>;
         let games: Vec<(&str, Play)> = vec![
             ("othello", Box::new(|b| othello(b, &url, width))),
@@ -554,7 +766,13 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
                 }),
             ),
         ];
+        // `TABULA_GUI_GAMES=quoridor,hearts` plays only those (a quick
+        // look while working on one game's page).
+        let only = std::env::var("TABULA_GUI_GAMES").unwrap_or_default();
         for (game, play) in games {
+            if !only.is_empty() && !only.split(',').any(|g| g == game) {
+                continue;
+            }
             let what = format!("{game} at {width}x{height}");
             browser.console();
             let l = play(&browser);

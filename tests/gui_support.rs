@@ -600,6 +600,45 @@ impl Browser {
         panic!("no element {css}");
     }
 
+    /// Taps the element `css` selects as a finger does: a touch
+    /// pointer goes down on it, then the click the tap makes.
+    pub fn tap(&self, css: &str) {
+        let script = format!(
+            "const e = document.querySelector({sel});
+             if (!e) return false;
+             e.scrollIntoView({{block: 'nearest'}});
+             const r = e.getBoundingClientRect();
+             const at = {{bubbles: true, cancelable: true, pointerType: 'touch', isPrimary: true,
+                          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}};
+             e.dispatchEvent(new PointerEvent('pointerdown', at));
+             e.dispatchEvent(new PointerEvent('pointerup', at));
+             const again = document.querySelector({sel}) || e;
+             again.dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true, view: window}}));
+             return true;",
+            sel = quote(css)
+        );
+        for _ in 0..20 {
+            if self.js(&script) == Json::Bool(true) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        panic!("no element {css}");
+    }
+
+    /// A touch screen (a phone) or a mouse: Chromium's touch emulation,
+    /// which makes the page's `(pointer: coarse)` true.
+    pub fn set_touch(&self, on: bool) {
+        self.call(
+            "POST",
+            &format!("/session/{}/goog/cdp/execute", self.session),
+            &format!(
+                r#"{{"cmd":"Emulation.setTouchEmulationEnabled","params":{{"enabled":{on},"maxTouchPoints":{}}}}}"#,
+                if on { 5 } else { 1 }
+            ),
+        );
+    }
+
     /// Sets the window's size (headless: the viewport's, less nothing).
     pub fn set_size(&self, width: u32, height: u32) {
         self.call(

@@ -224,7 +224,10 @@ fn human_seat_mode_refuses_what_would_show_more_or_play_for_the_engine() {
     assert_eq!(e.game().turn(), tabula::game::Turn::Player(HUMAN));
     assert!(e.play(Some("west"), "2C").is_err());
     let told = e.take_told();
-    assert!(told.iter().any(|l| l.starts_with("to you: ")), "{told:?}");
+    assert!(
+        told.iter().any(|l| l.starts_with("your hand: ")),
+        "{told:?}"
+    );
     // The person's view hides the other hands; the full picture does not.
     let view = e.game().view(HUMAN);
     let full = e.game().render();
@@ -337,11 +340,11 @@ fn play_out(t: &mut Terminal, you: &str) -> Vec<Vec<String>> {
     panic!("the game did not end");
 }
 
-/// The `to you:` line of a reply (the person's cards).
+/// The `your hand:` line of a reply (the person's cards).
 fn dealt(reply: &[String]) -> String {
     reply
         .iter()
-        .find(|l| l.starts_with("to you:"))
+        .find(|l| l.starts_with("your hand:"))
         .cloned()
         .unwrap_or_else(|| panic!("no cards told: {reply:?}"))
 }
@@ -461,8 +464,21 @@ fn the_terminal_seat_says_whose_turn_it_is_and_tells_tricks_rounds_and_codes() {
     assert!(help.contains("help codes"), "{help}");
     let codes = t.ask("help codes").join("\n");
     for code in [
-        "Z1", "N1", "bid:", "trump:", "up 7S", "TC+", "AC11", "lose", "e3h", "pass", "2C+3C+4C",
-        "QS", "to you:", "(you)",
+        "Z1",
+        "N1",
+        "bid:",
+        "trump:",
+        "up 7S",
+        "TC+",
+        "AC11",
+        "lose",
+        "e3h",
+        "pass",
+        "2C+3C+4C",
+        "QS",
+        "your hand:",
+        "passed to you by",
+        "(you)",
     ] {
         assert!(codes.contains(code), "help codes lacks {code}: {codes}");
     }
@@ -523,4 +539,50 @@ fn an_engine_seat_stuck_on_a_refused_search_does_not_show_its_moves() {
         fixed.last().map(String::as_str),
         Some("south to move (you)")
     );
+}
+
+#[test]
+fn the_terminal_seat_says_when_you_must_pass_and_how() {
+    let mut t = Terminal::start(&["--seed", "1"]);
+    t.ask("set iterations 20");
+    t.ask("game othello human=white");
+    // White's disc at b1 beside black's at a1: white has no move, black
+    // has c1.
+    let reply = t.ask(&format!("setboard XO{} O", ".".repeat(62)));
+    assert_eq!(
+        reply.last().map(String::as_str),
+        Some("white to move (you): you have no move, so you pass: type `play pass`"),
+        "{reply:?}"
+    );
+    let genmove = t.ask("genmove");
+    assert!(
+        genmove[0].starts_with('?') && genmove[0].contains("type `play pass`"),
+        "{genmove:?}"
+    );
+    let end = t.ask("play pass");
+    assert!(end.iter().any(|l| l.starts_with("game over")), "{end:?}");
+    // Othello deals nothing: its result offers no seed.
+    assert!(!end.iter().any(|l| l.starts_with("seed ")), "{end:?}");
+}
+
+#[test]
+fn card_hand_overs_say_whose_cards_they_are() {
+    let mut t = Terminal::start(&["--seed", "4"]);
+    t.ask("set iterations 20");
+    let first = t.ask("game hearts human=south pass=left hands=single");
+    assert!(
+        first.iter().any(|l| l.starts_with("your hand: ")),
+        "{first:?}"
+    );
+    assert!(!first.iter().any(|l| l.starts_with("to you")), "{first:?}");
+    // The pass: south passes left (to west) and gets east's three.
+    let legal = t.value("legal_moves");
+    let pass = legal.split_whitespace().next().expect("a pass").to_string();
+    let reply = t.ask(&format!("play {pass}"));
+    let got = reply
+        .iter()
+        .find(|l| l.starts_with("passed to you by "))
+        .unwrap_or_else(|| panic!("no pass told: {reply:?}"));
+    assert!(got.starts_with("passed to you by east: "), "{got}");
+    assert!(!reply.iter().any(|l| l.starts_with("to you")), "{reply:?}");
 }

@@ -212,6 +212,12 @@ fn golden_transcripts() {
 /// The ```` ```text ```` blocks of a markdown text that are sessions (have
 /// `> ` lines), with the line each starts on; `nocheck` blocks left out.
 fn doc_sessions(markdown: &str) -> Vec<(usize, Transcript)> {
+    doc_sessions_where(markdown, |checked| checked)
+}
+
+/// The sessions of a markdown text whose block is `wanted` by whether it
+/// is checked (`nocheck` blocks are not).
+fn doc_sessions_where(markdown: &str, wanted: impl Fn(bool) -> bool) -> Vec<(usize, Transcript)> {
     let mut sessions = Vec::new();
     let mut block: Option<(usize, bool, Vec<&str>)> = None;
     for (n, line) in markdown.lines().enumerate() {
@@ -221,7 +227,9 @@ fn doc_sessions(markdown: &str) -> Vec<(usize, Transcript)> {
                 block = Some((n + 1, checked, Vec::new()));
             }
             (Some(_), Some(_)) => {
-                if let Some((start, true, lines)) = block.take() {
+                if let Some((start, checked, lines)) = block.take()
+                    && wanted(checked)
+                {
                     let mut t = parse(&lines.join("\n"));
                     if let Some(last) = t.expected.last_mut()
                         && last.last().is_some_and(|l| !l.is_empty())
@@ -259,6 +267,162 @@ fn protocol_doc_sessions_reproduce_when_pasted() {
         "{} of {} checks failed:\n\n{}",
         failures.len(),
         2 * sessions.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// A reply line's shape: every word holding a digit (a number, a square,
+/// a card, a time) stands as `#`, a run of them as one. Two runs of a
+/// session whose replies hang on the seed or the clock have the same
+/// shapes: the same reply kinds and keys (`info multipv # move # score #
+/// depth # ... pv #`), whatever the moves and figures.
+fn shape(line: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for word in line.split_whitespace() {
+        let word = if word.chars().any(|c| c.is_ascii_digit()) || word == "..." {
+            "#"
+        } else {
+            word
+        };
+        if !(word == "#" && out.last() == Some(&"#")) {
+            out.push(word);
+        }
+    }
+    out.join(" ")
+}
+
+/// Whether `got` has the shapes `t` expects: every line shape the
+/// example shows is one the engine writes in the session (a streamed
+/// analysis may send more reports, or reports of other shapes, than it
+/// shows, and a line typed during a stream may come before its last
+/// report).
+fn compare_shapes(t: &Transcript, got: &[Vec<String>]) -> Result<(), String> {
+    let shapes = |lines: &mut dyn Iterator<Item = &String>| {
+        let mut s: Vec<String> = lines.filter(|l| !l.is_empty()).map(|l| shape(l)).collect();
+        s.sort();
+        s.dedup();
+        s
+    };
+    let want = shapes(&mut t.expected.iter().flatten());
+    let have = shapes(&mut got.iter().flatten());
+    let missing: Vec<&String> = want.iter().filter(|w| !have.contains(w)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the engine writes no line like {missing:?}\n--- expected\n{}\n--- got\n{}",
+        t.expected
+            .iter()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n"),
+        got.iter().flatten().cloned().collect::<Vec<_>>().join("\n")
+    ))
+}
+
+/// The `nocheck` blocks of protocol.md (their replies hang on the time
+/// or the machine) still show what the engine writes: each command's
+/// reply has the shapes the example shows.
+#[test]
+fn protocol_doc_timed_sessions_show_the_replies_shapes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let text = fs::read_to_string(&path).expect("protocol.md");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (line, t) in doc_sessions_where(&text, |checked| !checked) {
+        checked += 1;
+        if let Err(e) = compare_shapes(&t, &run_seeded(&t.commands, 0)) {
+            failures.push(format!("protocol.md line {line}: {e}"));
+        }
+    }
+    assert!(checked >= 3, "{checked} nocheck sessions found");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} sessions differ:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// The README's terminal sessions: a ```` ```text ```` block whose first
+/// line is the command that starts the engine (`$ tabula --seed 3`, `$
+/// cargo run --release -q`); each command is the line after it or after
+/// a reply's empty line, its reply the lines up to the next empty line.
+/// With the seed the `$` line names, returned with the session.
+fn readme_sessions(markdown: &str) -> Vec<(usize, Option<u64>, Transcript)> {
+    let mut sessions = Vec::new();
+    let mut block: Option<(usize, Vec<&str>)> = None;
+    for (n, line) in markdown.lines().enumerate() {
+        match (&mut block, line.strip_prefix("```")) {
+            (None, Some(info)) if info.starts_with("text") => block = Some((n + 1, Vec::new())),
+            (Some(_), Some(_)) => {
+                let Some((start, lines)) = block.take() else {
+                    continue;
+                };
+                let Some(dollar) = lines.first().and_then(|l| l.strip_prefix("$ ")) else {
+                    continue;
+                };
+                let words: Vec<&str> = dollar.split_whitespace().collect();
+                let seed = words
+                    .iter()
+                    .position(|w| *w == "--seed")
+                    .and_then(|i| words.get(i + 1))
+                    .and_then(|s| s.parse().ok());
+                let mut t = Transcript {
+                    header: Vec::new(),
+                    commands: Vec::new(),
+                    expected: Vec::new(),
+                };
+                let mut at_command = true;
+                for l in &lines[1..] {
+                    if at_command {
+                        t.commands.push(l.to_string());
+                        t.expected.push(Vec::new());
+                        at_command = false;
+                    } else if let Some(reply) = t.expected.last_mut() {
+                        reply.push(l.to_string());
+                        at_command = l.is_empty();
+                    }
+                }
+                if let Some(last) = t.expected.last_mut()
+                    && last.last().is_some_and(|l| !l.is_empty())
+                {
+                    last.push(String::new());
+                }
+                sessions.push((start, seed, t));
+            }
+            (Some((_, lines)), None) => lines.push(line),
+            _ => {}
+        }
+    }
+    sessions
+}
+
+/// The README's sessions, pasted into the engine: with the seed their
+/// `$` line gives, every reply exactly; without one (the engine draws
+/// its seed) every reply in its shapes.
+#[test]
+fn readme_sessions_reproduce_when_pasted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let text = fs::read_to_string(&path).expect("README.md");
+    let sessions = readme_sessions(&text);
+    assert!(sessions.len() >= 2, "{} sessions found", sessions.len());
+    let mut failures = Vec::new();
+    for (line, seed, t) in &sessions {
+        let result = match seed {
+            Some(seed) => compare(t, &run_seeded(&t.commands, *seed), false),
+            None => compare_shapes(t, &run_seeded(&t.commands, 0x5eed)),
+        };
+        if let Err(e) = result {
+            failures.push(format!("README.md line {line}: {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} sessions differ:\n\n{}",
+        failures.len(),
+        sessions.len(),
         failures.join("\n\n")
     );
 }

@@ -52,6 +52,37 @@ pub struct BenchConfig {
     pub threads: usize,
 }
 
+/// How long `tabula bench` measures: seconds a rate, perft depth, FFO
+/// positions solved, runs of each figure.
+#[derive(Clone, Copy, Debug)]
+pub struct Lengths {
+    /// Seconds per simulation-rate figure.
+    pub seconds: f64,
+    /// Othello perft depth.
+    pub perft_depth: u32,
+    /// FFO positions from #40 on.
+    pub ffo_count: usize,
+    /// Runs of each figure.
+    pub runs: usize,
+}
+
+/// The full report's lengths (minutes).
+pub const FULL: Lengths = Lengths {
+    seconds: 3.0,
+    perft_depth: 11,
+    ffo_count: 5,
+    runs: 3,
+};
+
+/// `--quick`: one run of each figure, short (under a minute on an idle
+/// machine).
+pub const QUICK: Lengths = Lengths {
+    seconds: 1.0,
+    perft_depth: 9,
+    ffo_count: 1,
+    runs: 1,
+};
+
 /// The deepest Othello perft `tabula bench` runs: depth 13 counts 18.4
 /// billion leaves (minutes a run), 14 ten times as many.
 pub const MAX_PERFT_DEPTH: u32 = 13;
@@ -246,9 +277,49 @@ fn rate_text(values: &[f64]) -> String {
 /// Middle-game positions of the alpha-beta time-to-depth figure.
 const TTD_POSITIONS: usize = 8;
 
+/// The report as it is written: each whole line goes to `emit` as soon
+/// as it is measured (a person at a terminal sees the figures come), and
+/// the whole text is kept for the caller.
+struct Report<'a> {
+    text: String,
+    pending: String,
+    emit: &'a mut dyn FnMut(&str),
+}
+
+impl std::fmt::Write for Report<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.pending.push_str(s);
+        while let Some(end) = self.pending.find('\n') {
+            let line: String = self.pending.drain(..=end).collect();
+            (self.emit)(line.trim_end_matches('\n'));
+            self.text.push_str(&line);
+        }
+        Ok(())
+    }
+}
+
+/// What `tabula bench` is measuring now, for a progress line: called
+/// before each figure with its name.
+pub type Progress<'a> = &'a mut dyn FnMut(&str);
+
 /// Runs the benchmark and returns the report.
 pub fn run(config: &BenchConfig) -> String {
-    let mut out = String::new();
+    run_reporting(config, &mut |_| {}, &mut |_| {})
+}
+
+/// Runs the benchmark: each line of the report goes to `emit` as soon as
+/// its figure is measured, and `progress` hears what is measured next;
+/// returns the whole report.
+pub fn run_reporting(
+    config: &BenchConfig,
+    emit: &mut dyn FnMut(&str),
+    progress: Progress<'_>,
+) -> String {
+    let mut out = Report {
+        text: String::new(),
+        pending: String::new(),
+        emit,
+    };
     let runs = config.runs.max(1);
     let _ = writeln!(
         out,
@@ -258,9 +329,11 @@ pub fn run(config: &BenchConfig) -> String {
         if runs == 1 { "" } else { "s" }
     );
 
+    progress("the build signature");
     let _ = writeln!(out, "{}", crate::build_signature::measure().line());
 
     let start = Othello::start();
+    progress(&format!("othello perft {}", config.perft_depth));
     let mut leaves = 0;
     let mut times = Vec::new();
     for _ in 0..runs {
@@ -286,6 +359,7 @@ pub fn run(config: &BenchConfig) -> String {
         rate(Mcts::<Othello>::new(config), &start, s).1
     };
     let label = "othello mcts, random playouts";
+    progress(label);
     let (one, many) = if threads > 1 {
         let (one, line) = thread_rates(label, "simulations", runs, threads, mcts);
         (one, Some(line))
@@ -302,6 +376,7 @@ pub fn run(config: &BenchConfig) -> String {
     }
 
     if let Ok(q) = Quoridor::new_game(&Options::default()) {
+        progress("quoridor 9x9 mcts");
         let rates: Vec<f64> = (0..runs)
             .map(|_| {
                 let config = MctsConfig {
@@ -322,6 +397,7 @@ pub fn run(config: &BenchConfig) -> String {
         let tuning = tuned(Hearts::NAME, 4);
         let ismcts = || Ismcts::new(0.7 * tuning.ismcts_c_scale).with_rules(tuning.playout_rules);
         let pimc = || Pimc::new(0.7).with_rules(tuning.playout_rules);
+        progress("hearts ismcts");
         let rates: Vec<f64> = (0..runs).map(|_| rate(ismcts(), &h, s).1).collect();
         let _ = writeln!(
             out,
@@ -340,6 +416,7 @@ pub fn run(config: &BenchConfig) -> String {
                     }
                 };
                 let label = format!("hearts {name}");
+                progress(&format!("{label} on {threads} threads"));
                 let (_, line) = thread_rates(&label, "iterations", runs, threads, rate_on);
                 let _ = writeln!(out, "{line}");
             }
@@ -351,6 +428,10 @@ pub fn run(config: &BenchConfig) -> String {
     // the depth the main thread completed.
     let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
     for &n in counts {
+        progress(&format!(
+            "othello alphabeta on {n} thread{}",
+            if n == 1 { "" } else { "s" }
+        ));
         let mut rates = Vec::new();
         let mut depths = Vec::new();
         for _ in 0..runs {
@@ -373,6 +454,7 @@ pub fn run(config: &BenchConfig) -> String {
         // the depth is the first that one thread needs `s` seconds for
         // over the positions (at most 24), so the runs are long enough to
         // measure on any core count.
+        progress("othello alphabeta time to depth");
         let positions = midgame_positions(TTD_POSITIONS);
         let mut one = othello_alpha_beta(config.hash_mib as u64);
         let mut many = othello_alpha_beta(config.hash_mib as u64).with_threads(threads);
@@ -407,6 +489,7 @@ pub fn run(config: &BenchConfig) -> String {
             Ok(text) => {
                 let mut totals = [Vec::new(), Vec::new()];
                 for (i, line) in text.lines().take(config.ffo_count).enumerate() {
+                    progress(&format!("ffo #{}", 40 + i));
                     let solved = solve_line(40 + i, line, config.hash_mib << 20, runs, threads);
                     let _ = writeln!(out, "{}", solved.text);
                     for (total, times) in totals.iter_mut().zip(&solved.times) {
@@ -438,7 +521,7 @@ pub fn run(config: &BenchConfig) -> String {
             }
         }
     }
-    out
+    out.text
 }
 
 /// One FFO position's report line, and its solve times: run by run, on one
@@ -557,4 +640,50 @@ fn process_cpu() -> Option<f64> {
 pub fn default_ffo_dir() -> Option<std::path::PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ffo");
     p.is_dir().then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each line reaches the caller as soon as its figure is measured:
+    /// the progress of a figure is told before its line, and every line
+    /// comes before the next figure starts, in the report's order.
+    #[test]
+    fn each_figure_is_reported_as_it_is_measured() {
+        let config = BenchConfig {
+            seconds: 0.1,
+            perft_depth: 1,
+            ffo: None,
+            ffo_count: 0,
+            hash_mib: 1,
+            runs: 1,
+            threads: 1,
+        };
+        let events = std::cell::RefCell::new(Vec::new());
+        let report = run_reporting(
+            &config,
+            &mut |line| events.borrow_mut().push(format!("line {line}")),
+            &mut |what| events.borrow_mut().push(format!("measuring {what}")),
+        );
+        let events = events.into_inner();
+        let lines: Vec<String> = events
+            .iter()
+            .filter_map(|e| e.strip_prefix("line ").map(str::to_string))
+            .collect();
+        assert_eq!(lines, report.lines().collect::<Vec<_>>());
+        // The header before anything is measured, the signature's line
+        // before perft starts, perft's line before the Monte Carlo rate.
+        assert!(events[0].starts_with("line tabula bench"), "{events:?}");
+        let at = |prefix: &str| {
+            events
+                .iter()
+                .position(|e| e.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no {prefix}: {events:?}"))
+        };
+        assert!(at("measuring the build signature") < at("line signature"));
+        assert!(at("line signature") < at("measuring othello perft"));
+        assert!(at("line othello perft") < at("measuring othello mcts"));
+        assert!(at("measuring othello alphabeta") < at("line othello alphabeta"));
+    }
 }

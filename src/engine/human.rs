@@ -171,6 +171,9 @@ pub fn refusal<'a>(
         .and_then(Settings::canonical_name)
         .is_some_and(|n| n == "seed");
     let why = match command.as_str() {
+        "genmove" if humans_turn(game, human) && must_pass(game).is_some() => {
+            "you have no move, so you pass: type `play pass`"
+        }
         "genmove" | "analyze" => "the engine moves the other seats by itself; play your own move",
         "history" => {
             "the history holds the deal; the replies to play told you every move you may see"
@@ -250,6 +253,11 @@ pub fn reply(
         return text;
     }
     told.push(match (game.turn(), result) {
+        (Turn::Player(p), _) if p == human && must_pass(game).is_some() => format!(
+            "{} to move (you): you have no move, so you pass: type `play {}`",
+            game.seat_name(p),
+            must_pass(game).unwrap_or_default()
+        ),
         (Turn::Player(p), _) if p == human => format!("{} to move (you)", game.seat_name(p)),
         (Turn::Player(p), _) => format!("{} to move", game.seat_name(p)),
         (Turn::Chance, _) => "a deal is next".into(),
@@ -257,6 +265,7 @@ pub fn reply(
     });
     if game.turn() == Turn::Over
         && let Some(seed) = game_seed
+        && deals(game)
     {
         let mut words = vec![
             game.name().to_string(),
@@ -274,6 +283,31 @@ pub fn reply(
     } else {
         format!("{text}\n{}", told.join("\n"))
     }
+}
+
+/// The pass, when it is the only legal move of the seat to move (an
+/// Othello player with no disc to turn): its text.
+fn must_pass(game: &dyn AnyGame) -> Option<String> {
+    let pass = game.pass_text()?;
+    let legal = game.legal_moves();
+    (legal.len() == 1 && legal[0] == pass).then_some(pass)
+}
+
+struct Deals;
+
+impl GameVisitor for Deals {
+    type Output = bool;
+    fn visit<G: Game>(self, options: &Options) -> bool {
+        G::new_game(options).is_ok_and(|g| g.turn() == Turn::Chance)
+    }
+}
+
+/// Whether `game` deals (starts with a chance step): only then does its
+/// seed deal anything, and a result offers it.
+fn deals(game: &dyn AnyGame) -> bool {
+    games::find(game.name())
+        .and_then(|e| e.visit_with(game.options(), Deals).ok())
+        .unwrap_or(false)
 }
 
 pub(crate) struct Perfect;
@@ -361,8 +395,9 @@ Ninety-Nine: a card adds its value to the total; TC+ / TC- a ten adding or
   taking off 10, AC1 / AC11 an ace as 1 or 11; J and Q add 10, K makes the
   total 99, 4 and 9 add nothing; lose: you cannot play without passing 99
   and lose a token. Seats p0-p9.
-Replies: \"west plays 5C\" a move told to you, \"to you: ...\" your cards,
-  \"south to move (you)\" your turn."
+Replies: \"west plays 5C\" a move told to you, \"your hand: ...\" your
+  cards, \"passed to you by west: ...\" the cards a pass gave you, \"west
+  holds 2C and leads the first trick\", \"south to move (you)\" your turn."
             .to_string(),
     )
 }

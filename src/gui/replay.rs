@@ -110,8 +110,16 @@ pub fn replay_window(
         if k < from || (bytes >= max_bytes && !steps.is_empty()) {
             return;
         }
+        // The step in words for the page's step line and move list
+        // (`black plays d3`), the record's line kept as it is.
+        let words = if k == 0 {
+            "the start".to_string()
+        } else {
+            view.last_step_words().unwrap_or_else(|| line.to_string())
+        };
         let step = Object::new()
             .str("line", line)
+            .str("words", &words)
             .raw("view", view.view())
             .end();
         if bytes + step.len() > max_bytes && !steps.is_empty() {

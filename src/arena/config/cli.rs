@@ -13,8 +13,8 @@ use clap::ArgAction;
 pub const DEFAULT_TIMEMARGIN_MS: u64 = 1000;
 
 const EXAMPLES: &str = "\
-Where `tabula` comes from: `cargo install --path .` in the source tree puts it on
-PATH; or name the build itself, e.g. cmd=./target/release/tabula after
+Where `tabula` comes from: `cargo install --locked --path .` in the source tree puts
+it on PATH; or name the build itself, e.g. cmd=./target/release/tabula after
 `cargo build --release`. The examples below assume it is on PATH.
 
 Examples:
@@ -52,8 +52,9 @@ Examples:
   done
   tabula match --merge shard1.txt shard2.txt shard3.txt shard4.txt --chart all.svg
 
-  # A plain GTP Othello engine (if you have one, e.g. Edax) against tabula:
-  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --tc 60+1
+  # A plain GTP Othello engine (if you have one, e.g. Edax) against tabula,
+  # 4 games of 20 s + 1 s a move each side (plain GTP clocks are whole seconds):
+  tabula match --engine cmd=\"edax -gtp\" proto=gtp --engine cmd=tabula --games 4 --tc 20+1
 
 Engine keys: cmd=COMMAND (required), name=NAME, proto=tabula|gtp, set.KEY=VALUE
 (sent as `set KEY VALUE` to tabula engines), init=LINE (any command sent at start),

@@ -43,6 +43,56 @@ fn trick_text<G: Game>(state: &G, plays: &[(Seat, Card)]) -> String {
         .join(", ")
 }
 
+/// A card dealt or handed to the human at `seat`, in words that say what
+/// it is and whose it is (`your hand: ...`, `passed to you by west: ...`,
+/// `west holds 2C and leads`), so that no line reads as a card given to
+/// you that is not yours.
+fn dealt_words<G: Game>(before: &G, mv: G::Move, seat: Seat) -> String {
+    let text = before.move_text(mv);
+    let (b, m) = (before as &dyn Any, &mv as &dyn Any);
+    if let (Some(h), Some(m)) = (b.downcast_ref::<Hearts>(), m.downcast_ref::<HeartsMove>()) {
+        return match *m {
+            HeartsMove::Hand(_) => format!("your hand: {text}"),
+            HeartsMove::Receive(_) => {
+                // The pass goes `offset` seats to the left: yours came
+                // from as many seats to your right.
+                let from = h.pass_offset().map(|o| (seat + 4 - o) % 4);
+                match from {
+                    Some(f) => format!("passed to you by {}: {text}", h.seat_name(f)),
+                    None => format!("passed to you: {text}"),
+                }
+            }
+            HeartsMove::Opener(s) if s as usize == seat => {
+                "you hold 2C: you lead the first trick".to_string()
+            }
+            HeartsMove::Opener(s) => format!(
+                "{} holds 2C and leads the first trick",
+                h.seat_name(s as usize)
+            ),
+            _ => format!("dealt to you: {text}"),
+        };
+    }
+    if let Some(m) = m.downcast_ref::<WizardMove>() {
+        return match *m {
+            WizardMove::Hand(set, Some(t)) => {
+                format!("your hand: {set}; turned up for trump: {t}")
+            }
+            WizardMove::Hand(set, None) => {
+                format!("your hand: {set}; no card turned up (the last round)")
+            }
+            _ => format!("dealt to you: {text}"),
+        };
+    }
+    if let Some(m) = m.downcast_ref::<NnMove>() {
+        return match *m {
+            NnMove::Hand(_) => format!("your hand: {text}"),
+            NnMove::Draw(_) => format!("you draw {text}"),
+            _ => format!("dealt to you: {text}"),
+        };
+    }
+    format!("dealt to you: {text}")
+}
+
 impl Feed {
     /// A human at `seat`, told nothing yet.
     pub fn new(seat: Seat) -> Feed {
@@ -75,7 +125,7 @@ impl Feed {
                 Observation::Played { seat, mv } => {
                     format!("{} plays {}", before.seat_name(seat), before.move_text(mv))
                 }
-                Observation::Dealt(mv) => format!("to you: {}", before.move_text(mv)),
+                Observation::Dealt(mv) => dealt_words(before, mv, self.seat),
             });
         }
         let (b, m, a) = (before as &dyn Any, &mv as &dyn Any, after as &dyn Any);

@@ -347,6 +347,13 @@ impl<const P: usize> QuoridorGame<P> {
         self.geo().goal[goal_side(P, seat)]
     }
 
+    /// The squares of `seat`'s goal side (`row * size + col`), for a
+    /// board that marks them.
+    pub fn goal_squares(&self, seat: Seat) -> Vec<u32> {
+        let goal = self.goal(seat);
+        (0..128).filter(|&i| goal & (1u128 << i) != 0).collect()
+    }
+
     /// The length of `seat`'s shortest path to its goal side, ignoring
     /// pawns.
     pub fn distance(&self, seat: Seat) -> u32 {

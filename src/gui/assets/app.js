@@ -30,8 +30,10 @@ let summary = null;      // the last hand's or round's summary (text lines)
 let sheetRows = [];      // score sheet rows
 let pendingClick = null; // [time, move] of a move sent, until shown
 let replay = null;       // a record being replayed
-let hover = null;        // Quoridor wall under the pointer
-let flipped = null;      // Othello: the squares the last move turned
+let hover = null;        // Quoridor wall under the pointer (or tapped once)
+let pointerKind = null;  // the last pointer's type: a finger previews a wall first
+let tapped = false;      // the previewed wall was tapped (not merely pointed at)
+let pendingPass = null;  // Hearts: a pass chosen before the turn came
 let choiceCard = null;   // Ninety-Nine: the card whose value is asked
 let noticeTimer = null;
 let showWinChance = false;
@@ -266,7 +268,7 @@ function setStatus(text, kind) {
 }
 
 function resetGame() {
-  st = prev = over = hover = flipped = analysisInfo = choiceCard = null;
+  st = prev = over = hover = analysisInfo = choiceCard = pendingPass = null;
   values = {};
   selected = [];
   lines = [];
@@ -450,16 +452,9 @@ function onEvent(e) {
     window.tabula.lines = [];
     $('record').hidden = true;
   }
-  // The discs the last move turned: only for one move forward.
-  flipped = null;
-  if (st && e.view.kind === 'othello' && e.step === st.step + 1 && st.view.position) {
-    const a = st.view.position.split(' ')[0], b = e.view.position.split(' ')[0];
-    flipped = [];
-    for (let i = 0; i < 64; i++) if ((a[i] === 'X' || a[i] === 'O') && a[i] !== b[i]) flipped.push(i);
-  } else if (st && e.view.kind === 'othello' && e.step === st.step && st.view.position === e.view.position) {
-    flipped = window.tabula.flipped || null;
-  }
-  window.tabula.flipped = flipped;
+  // A new position: a wall under a resting pointer is not previewed
+  // against it (the wall just placed there would read as refused).
+  if (!st || e.step !== st.step) hover = null;
   prev = st;
   st = e;
   window.tabula.state = e;
@@ -473,6 +468,12 @@ function onEvent(e) {
   if (e.view.kind === 'ninetynine' && prev && e.view.hand_no > prev.view.hand_no) ninetyNineHand(prev.view, e.view);
   drawLog();
   render();
+  if (pendingPass && myTurn() && e.view.kind === 'hearts' && e.view.phase === 'pass') {
+    // The pass the person chose while the others chose theirs.
+    const m = pendingPass;
+    pendingPass = null;
+    play(m);
+  }
   if (pendingClick && e.told.some((l) => l.endsWith(' ' + pendingClick[1]))) {
     window.tabula.latencies.push(performance.now() - pendingClick[0]);
     pendingClick = null;
@@ -673,13 +674,25 @@ function seatName(i) {
   return st.seats[i];
 }
 
+// `1 disc`, `2 discs`.
+function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+
+// What each number counts, in the result's words.
+const UNITS = { othello: ['disc', 'discs'], hearts: ['point', 'points'], wizard: ['point', 'points'], ninetynine: ['token', 'tokens'] };
+
 function seatScore(view, i) {
-  if (view.kind === 'othello') return view.discs[i] + ' discs';
-  if (view.kind === 'quoridor') { const q = qParse(view); return q.left[i] + ' walls \u00b7 ' + view.distance[i] + ' to go'; }
-  if (view.kind === 'hearts') return view.points[i] + ' \u00b7 total ' + view.totals[i];
-  if (view.kind === 'wizard') return 'bid ' + (view.bids[i] === null ? '\u2013' : view.bids[i]) + ' \u00b7 won ' + view.won[i] + ' \u00b7 ' + view.totals[i];
+  if (view.kind === 'othello') return plural(view.discs[i], 'disc', 'discs');
+  if (view.kind === 'quoridor') { const q = qParse(view); return plural(q.left[i], 'wall', 'walls') + ' \u00b7 ' + plural(view.distance[i], 'step', 'steps') + ' to go'; }
+  if (view.kind === 'hearts') return 'this hand ' + view.points[i] + ' \u00b7 total ' + view.totals[i];
+  if (view.kind === 'wizard') return 'bid ' + (view.bids[i] === null ? '\u2013' : view.bids[i]) + ' \u00b7 won ' + view.won[i] + ' \u00b7 total ' + view.totals[i];
   if (view.kind !== 'ninetynine') return '';
-  return view.tokens[i] + ' token' + (view.tokens[i] === 1 ? '' : 's') + (view.in[i] ? '' : ' (out)');
+  return plural(view.tokens[i], 'token', 'tokens') + (view.in[i] ? '' : ' (out)');
+}
+
+// Seat `i`'s last move in words (`plays Q\u2660`), from the view.
+function lastWords(view, i) {
+  const l = view.last && view.last[i];
+  return l ? l.words : null;
 }
 
 function score(view) {
@@ -710,24 +723,44 @@ function seatLabel(i) {
   return st.view.kind === 'text' && /^[0-9]+$/.test(n) ? 'seat ' + n : n;
 }
 
+// Seat `i` as the result names it: `you`, or the seat with its player
+// (`p2 (tabula)`).
+function resultName(i) {
+  if (i === st.you) return 'you';
+  return seatLabel(i) + (st.labels[i] ? ' (' + st.labels[i] + ')' : '');
+}
+
+// The result in words: who won, and the score where the game keeps one:
+// `Game over: You win 33-31.`, `Game over: p2 (tabula) wins.`,
+// `Game over: north (tabula) wins. north 45 points, ...`.
 function resultText() {
-  const names = over.winners.map(seatLabel);
-  const mine = st.you !== null && over.winners.includes(st.you);
-  let text = over.ending !== 'normal' ? 'Game over (' + over.ending + ').'
-    : names.length === 0 || names.length === st.seats.length ? 'Game over: a draw.'
-    : 'Game over: ' + names.join(' and ') + (names.length > 1 ? ' win' : ' wins') + (mine ? ' \u2013 well played!' : '.');
-  if (over.scores) {
-    const sc = st.view.kind === 'othello' ? over.scores.map((s, i) => st.seats[i] + ' ' + s + ' discs')
-      : st.view.kind === 'text' ? over.scores.map((s, i) => seatLabel(i) + ': ' + s)
-      : over.scores.map((s, i) => st.seats[i] + ' ' + s);
-    text += ' ' + sc.join(', ') + '.';
+  const winners = over.winners;
+  const mine = st.you !== null && winners.includes(st.you);
+  const draw = winners.length === 0 || winners.length === st.seats.length;
+  let head;
+  if (over.ending !== 'normal') head = 'Game over (' + over.ending + ')';
+  else if (draw) head = 'Game over: a draw';
+  else {
+    const names = winners.map(resultName);
+    const text = names.join(' and ');
+    // `You win`; a seat keeps its name as the game writes it (`white`).
+    head = 'Game over: ' + (text.startsWith('you') ? 'Y' + text.slice(1) : text) + (names.length > 1 || text === 'you' ? ' win' : ' wins');
   }
-  return text;
+  const unit = UNITS[st.view.kind];
+  const sc = over.scores;
+  if (sc && st.view.kind === 'text') head += '. ' + sc.map((s, i) => seatLabel(i) + ': ' + s).join(', ');
+  else if (sc && unit && sc.length === 2 && st.view.kind === 'othello') {
+    // Two sides: the winner's count first (`33-31`).
+    const first = draw || winners[0] === 0 ? 0 : 1;
+    head += ' ' + sc[first] + '-' + sc[1 - first];
+  } else if (sc && unit) head += '. ' + sc.map((s, i) => resultName(i) + ' ' + plural(s, unit[0], unit[1])).join(', ');
+  return head + (mine && !draw ? ' \u2013 well played!' : '.');
 }
 
 function status(view) {
   if (replay) {
-    setStatus('Replay of ' + replay.game + ' game ' + replay.number + ' (' + replay.ending + ')' + (replay.scores ? ', scores ' + replay.scores.join(' ') : '') + ': step ' + replay.at + ' of ' + (replay.total - 1) + '.');
+    const step = replay.steps[replay.at];
+    setStatus('Replay of ' + gameTitle(replay.game) + ' game ' + replay.number + (replay.ending === 'normal' ? '' : ' (' + replay.ending + ')') + (replay.scores ? ', final score ' + replay.scores.join('-') : '') + '. Step ' + replay.at + ' of ' + (replay.total - 1) + ': ' + (step ? step.words : '') + '.');
     return;
   }
   if (over) { setStatus(resultText(), 'over'); return; }
@@ -745,6 +778,11 @@ function status(view) {
     else if (view.kind === 'text') text = 'Your move (' + seatLabel(st.you) + '): press one of the moves below.';
     else if (view.kind === 'ninetynine') text = st.legal.includes('lose') && st.legal.length === 1 ? 'No card keeps the total at 99 or less: give up a token.' : 'Your turn: the total is ' + view.total + '.';
     setStatus(text, 'yours');
+    return;
+  }
+  if (view.kind === 'hearts' && view.phase === 'pass' && st.you !== null && !(view.passed[st.you] && view.passed[st.you].length)) {
+    // The others choose their passes first: the person chooses meanwhile.
+    setStatus(pendingPass ? 'Your pass is ready: it goes when the others have chosen theirs.' : 'Choose three cards to pass ' + view.pass + ', then press Pass (the others are choosing theirs).', 'yours');
     return;
   }
   if (st.thinking !== null && st.thinking !== undefined) {
@@ -866,7 +904,9 @@ function othello(view) {
   const root = svg('svg', { viewBox: '-6 -6 ' + (S * 8 + 8) + ' ' + (S * 8 + 8), id: 'othello', class: 'board', role: 'img', 'aria-label': 'Othello board' });
   const pos = view.position.split(' ')[0];
   const legal = myTurn() ? st.legal : [];
-  const last = !replay && st.last ? st.last.move : null;
+  // Each side's last move, and the discs the latest one turned.
+  const lastMoves = (view.last || []).map((l) => (l ? l.move : null));
+  const turned = view.turned || [];
   const best = myTurn() ? bestMove() : null;
   svg('rect', { x: 0, y: 0, width: S * 8, height: S * 8, fill: '#2e8b57' }, root);
   for (let r = 0; r < 8; r++) {
@@ -877,8 +917,8 @@ function othello(view) {
       cell.onclick = () => play(sq);
       const ch = pos[r * 8 + c];
       if (ch === 'X' || ch === 'O') {
-        const turned = !replay && flipped && flipped.includes(r * 8 + c);
-        svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.41, fill: ch === 'X' ? '#111' : '#f4f4f4', stroke: turned ? '#ffd24a' : '#000', 'stroke-width': turned ? 0.8 : 0.2, 'data-disc': ch }, root);
+        svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.41, fill: ch === 'X' ? '#111' : '#f4f4f4', stroke: '#000', 'stroke-width': 0.2, 'data-disc': ch }, root);
+        if (turned.includes(sq)) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.3, fill: 'none', stroke: '#e33', 'stroke-width': 0.6, 'stroke-dasharray': '1.2 0.8', 'data-turned': sq }, root);
       } else if (legal.includes(sq)) {
         const t = valueText(sq);
         if (sq === best) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: S * 0.42, fill: 'none', stroke: '#ffd24a', 'stroke-width': 0.8, 'data-best': sq }, root);
@@ -889,7 +929,8 @@ function othello(view) {
           tx.textContent = t;
         }
       }
-      if (sq === last) svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 1, fill: '#e33' }, root);
+      const mover = lastMoves.indexOf(sq);
+      if (mover >= 0) svg('rect', { x: x + S / 2 - 1.3, y: y + S / 2 - 1.3, width: 2.6, height: 2.6, fill: '#e33', stroke: '#fff', 'stroke-width': 0.3, 'data-last': seatName(mover) }, root);
     }
   }
   for (let i = 0; i < 8; i++) {
@@ -908,6 +949,7 @@ function othello(view) {
   const ended = replay ? false : (over || st.turn === 'over');
   const side = view.position.split(' ')[1] === 'X' ? 'black' : 'white';
   line.textContent = '\u25cf black ' + view.discs[0] + ' \u2013 \u25cb white ' + view.discs[1] + (replay || ended ? '' : ' \u00b7 ' + side + ' to move');
+  const passed = (view.last || []).map((l, i) => (l && l.move === 'pass' ? seatName(i) : null)).filter((x) => x);
   if (myTurn() && legal.length === 1 && legal[0] === 'pass') {
     const b = document.createElement('button');
     b.textContent = 'Pass';
@@ -917,7 +959,26 @@ function othello(view) {
     line.appendChild(b);
   }
   wrap.appendChild(line);
+  wrap.appendChild(marksLegend('othello', passed));
   return wrap;
+}
+
+// What the board's own marks mean (the analysis has its legend apart).
+function marksLegend(kind, passed) {
+  const d = document.createElement('div');
+  d.className = 'marks';
+  d.id = 'marks';
+  const key = (cls, text) => { const k = document.createElement('span'); k.className = 'key ' + cls; d.append(k, text + '  '); };
+  if (kind === 'othello') {
+    key('k-last', 'each side\u2019s last move');
+    key('k-turned', 'discs the last move turned');
+    if (passed && passed.length) d.append('(' + passed.join(' and ') + ' passed last)');
+  } else {
+    key('k-last', 'each pawn\u2019s last move (dot: where it came from)');
+    key('k-wall', 'each player\u2019s last wall');
+    key('k-goal', 'goal side, in the pawn\u2019s colour');
+  }
+  return d;
 }
 
 // Quoridor: squares from p1's side at the bottom, grooves between them.
@@ -943,16 +1004,42 @@ function wallReason(view, q, wall) {
   return 'it would leave a pawn no path to its goal';
 }
 
+// Whether the person points with a finger: a tap on a groove then
+// previews its wall, and a second tap on it places it.
+function touchPointer() {
+  return pointerKind === 'touch' || pointerKind === 'pen' || (pointerKind !== 'mouse' && matchMedia('(pointer: coarse)').matches);
+}
+
+// A tap or click on groove `wall`: with a mouse the wall under the
+// pointer is already previewed, so a click places it; with a finger the
+// first tap previews it (and says whether it may go there), the second
+// places it.
+function grooveClick(view, q, wall, legal) {
+  if (touchPointer() && hover !== wall) {
+    hover = wall;
+    tapped = true;
+    render();
+    return;
+  }
+  hover = null;
+  tapped = false;
+  // An illegal wall still goes to the referee, which refuses it; the
+  // page adds why.
+  play(wall, legal.includes(wall) ? null : wall + ': ' + wallReason(view, q, wall));
+}
+
 function quoridor(view) {
   const n = view.size, S = 44, G = 10, P = S + G, O = 24;
   const q = qParse(view);
   const W = O + n * P + 4, H = O + n * P + 6;
   const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, id: 'quoridor', class: 'board' });
-  root.onmouseleave = () => { if (hover) { hover = null; render(); } };
+  root.onmouseleave = () => { if (hover && !touchPointer()) { hover = null; render(); } };
+  root.onpointerdown = (e) => { pointerKind = e.pointerType || 'mouse'; };
   const legal = myTurn() ? st.legal : [];
   const best = myTurn() ? bestMove() : null;
   const Y = (r) => O + (n - 1 - r) * P; // row r (0 = row 1) from the top
   const colours = ['#c0392b', '#2c3e90', '#d4a017', '#2e8b57'];
+  const at = (sq) => ({ c: sq.charCodeAt(0) - 97, r: parseInt(sq.slice(1), 10) - 1 });
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const sq = sqName(c, r);
@@ -963,6 +1050,17 @@ function quoridor(view) {
     svg('text', { x: 10, y: Y(r) + S / 2 + 4, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String(r + 1);
   }
   for (let c = 0; c < n; c++) svg('text', { x: O + c * P + S / 2, y: 14, 'text-anchor': 'middle', 'font-size': 12 }, root).textContent = String.fromCharCode(97 + c);
+  // Each pawn's goal side: a bar in its colour along the board's edge.
+  (view.goals || []).forEach((goal, i) => {
+    if (!goal.length) return;
+    const sq = goal.map(at);
+    const row = sq.every((x) => x.r === sq[0].r), top = row && sq[0].r === n - 1, left = !row && sq[0].c === 0;
+    for (const { c, r } of sq) {
+      const a = row ? { x: O + c * P, y: top ? Y(r) - 4 : Y(r) + S + 1, width: S, height: 3 }
+        : { x: left ? O + c * P - 4 : O + c * P + S + 1, y: Y(r), width: 3, height: S };
+      svg('rect', Object.assign(a, { fill: colours[i], 'pointer-events': 'none', 'data-goal': 'p' + (i + 1) }), root);
+    }
+  });
   const drawWall = (wall, colour, extra) => {
     const c = wall.charCodeAt(0) - 97, r = parseInt(wall.slice(1, -1), 10) - 1;
     const attrs = wall.endsWith('h')
@@ -970,7 +1068,23 @@ function quoridor(view) {
       : { x: O + c * P + S + 1, y: Y(r + 1), width: G - 2, height: 2 * S + G };
     return [svg('rect', Object.assign(attrs, { fill: colour, rx: 2, 'data-wall': wall }, extra || {}), root), attrs];
   };
-  for (const w of q.walls) drawWall(w, '#5a3a1a');
+  // Each seat's last move: its last wall outlined in its colour, or
+  // where its pawn came from (a dot) and went (a dashed frame).
+  const lastWall = {};
+  (view.last || []).forEach((l, i) => { if (l && /[hv]$/.test(l.move)) lastWall[l.move] = i; });
+  for (const w of q.walls) {
+    if (lastWall[w] === undefined) drawWall(w, '#5a3a1a');
+    else drawWall(w, '#5a3a1a', { stroke: colours[lastWall[w]], 'stroke-width': 3, 'stroke-dasharray': '5 3', 'data-last': 'p' + (lastWall[w] + 1) });
+  }
+  (view.last || []).forEach((l, i) => {
+    if (!l || /[hv]$/.test(l.move)) return;
+    const to = at(l.move);
+    svg('rect', { x: O + to.c * P + 2, y: Y(to.r) + 2, width: S - 4, height: S - 4, rx: 4, fill: 'none', stroke: colours[i], 'stroke-width': 2.5, 'stroke-dasharray': '5 3', 'pointer-events': 'none', 'data-last': 'p' + (i + 1) }, root);
+    if (l.from) {
+      const f = at(l.from);
+      svg('circle', { cx: O + f.c * P + S / 2, cy: Y(f.r) + S / 2, r: 4, fill: colours[i], opacity: 0.7, 'pointer-events': 'none', 'data-last-from': 'p' + (i + 1) }, root);
+    }
+  });
   if (myTurn()) {
     // The engine's best walls, each with its value.
     Object.entries(values).filter(([m]) => /[hv]$/.test(m)).sort((a, b) => b[1].score - a[1].score).slice(0, 3)
@@ -980,6 +1094,10 @@ function quoridor(view) {
         t.textContent = pct(v.score);
       });
     // Grooves: a hit area per wall anchor; hovering previews the wall.
+    // For a finger the hit area is at least 26 px across (the groove
+    // itself is a few pixels on a phone); the lit squares stay on top.
+    const shown = Math.min($('board').clientWidth || W, Math.max(innerHeight - 150, 200));
+    const T = touchPointer() || matchMedia('(pointer: coarse)').matches ? Math.max(G, Math.min(S * 0.8, 26 * W / shown)) : G;
     for (let r = 0; r < n - 1; r++) {
       for (let c = 0; c < n; c++) {
         for (const o of ['h', 'v']) {
@@ -987,22 +1105,31 @@ function quoridor(view) {
           const ar = o === 'h' ? r : Math.min(c, n - 2);
           const wall = o === 'h' ? sqName(ac, ar) + 'h' : sqName(r, ar) + 'v';
           const area = o === 'h'
-            ? { x: O + c * P, y: Y(r) - G, width: S, height: G }
-            : { x: O + r * P + S, y: Y(c), width: G, height: S };
+            ? { x: O + c * P, y: Y(r) - G / 2 - T / 2, width: S, height: T }
+            : { x: O + r * P + S + G / 2 - T / 2, y: Y(c), width: T, height: S };
           const a = svg('rect', Object.assign(area, { fill: 'transparent', class: 'cell groove', 'data-groove': wall }), root);
-          a.onmouseenter = () => { if (hover !== wall) { hover = wall; render(); } };
-          // An illegal wall still goes to the referee, which refuses it;
-          // the page adds why.
-          a.onclick = () => play(wall, legal.includes(wall) ? null : wall + ': ' + wallReason(view, q, wall));
+          a.onmouseenter = () => { if (!touchPointer() && hover !== wall) { hover = wall; tapped = false; render(); } };
+          a.onclick = () => grooveClick(view, q, wall, legal);
         }
       }
     }
-    if (hover) {
+    for (const sq of legal) {
+      if (/[hv]$/.test(sq) || !/^[a-z][0-9]+$/.test(sq)) continue;
+      const { c, r } = at(sq);
+      const top = svg('rect', { x: O + c * P, y: Y(r), width: S, height: S, fill: 'transparent', class: 'cell', 'data-square': sq }, root);
+      top.onclick = () => play(sq);
+    }
+    // The wall under the pointer (or tapped once): green where it may
+    // go, red with why not. A wall already placed there under a pointer
+    // (the one just placed, the pointer resting on it) is not previewed;
+    // tapped, it is, with why not.
+    if (hover && (tapped || !q.walls.includes(hover))) {
       const ok = legal.includes(hover);
-      drawWall(hover, ok ? 'rgba(40,160,80,.8)' : 'rgba(200,40,40,.7)', { 'pointer-events': 'none' });
+      drawWall(hover, ok ? 'rgba(40,160,80,.8)' : 'rgba(200,40,40,.7)', { 'pointer-events': 'none', 'data-preview': ok ? 'legal' : 'refused' });
       const v = values[hover];
+      const again = touchPointer() ? (ok ? ': tap it again to place it' : '') : '';
       if (!ok) notice(hover + ': ' + wallReason(view, q, hover));
-      else if ($('notice').textContent.startsWith(hover.slice(0, -1)) || $('notice').textContent.includes(': it ')) notice('Wall ' + hover + (v ? ' (' + pct(v.score) + ')' : ''));
+      else if (touchPointer() || $('notice').textContent.startsWith(hover.slice(0, -1)) || $('notice').textContent.includes(': it ')) notice('Wall ' + hover + (v ? ' (' + pct(v.score) + ')' : '') + again);
     }
   }
   q.pawns.forEach((p, i) => {
@@ -1010,7 +1137,10 @@ function quoridor(view) {
     svg('circle', { cx: O + c * P + S / 2, cy: Y(r) + S / 2, r: S * 0.35, fill: colours[i], stroke: '#000', 'data-pawn': 'p' + (i + 1) }, root);
     svg('text', { x: O + c * P + S / 2, y: Y(r) + S / 2 + 5, 'text-anchor': 'middle', fill: '#fff', 'font-size': 14 }, root).textContent = String(i + 1);
   });
-  return root;
+  const wrap = document.createElement('div');
+  wrap.className = 'boardwrap';
+  wrap.append(root, marksLegend('quoridor'));
+  return wrap;
 }
 
 // ---------------------------------------------------------------- cards
@@ -1104,8 +1234,18 @@ function cardTable(view, board) {
       o.appendChild(backs);
     }
     const info = document.createElement('div');
+    info.className = 'sc';
     info.textContent = seatScore(view, s);
     o.appendChild(info);
+    const lw = lastWords(view, s);
+    if (lw) {
+      // The seat's last move, in its own mark.
+      const l = document.createElement('div');
+      l.className = 'lastmv';
+      l.dataset.last = seatName(s);
+      l.textContent = '\u21b3 ' + lw;
+      o.appendChild(l);
+    }
     felt.appendChild(o);
   }
   // The trick: each card in front of the seat that played it.
@@ -1113,12 +1253,16 @@ function cardTable(view, board) {
   const shownTrick = trick.length === 0 && !replay && tricks.length && current.length === 0 && view.phase === 'play' && !(view.tricks === 0 && view.kind === 'hearts')
     ? tricks[tricks.length - 1] : null;
   const cards = shownTrick ? shownTrick.cards : trick;
-  for (const [s, c] of cards) {
+  // On a phone the trick is a row across the middle, in the order
+  // played (each card names its seat): clear of the seats' boxes, which
+  // fill the edges of the small felt.
+  const narrow = board.clientWidth < 560;
+  cards.forEach(([s, c], k) => {
     const a = seatAngle(view, s);
     const w = document.createElement('div');
     w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
-    w.style.left = (50 + 15 * Math.cos(a)) + '%';
-    w.style.top = (50 + 17 * Math.sin(a)) + '%';
+    w.style.left = narrow ? 'calc(50% + ' + ((k - (cards.length - 1) / 2) * 36) + 'px)' : (50 + 15 * Math.cos(a)) + '%';
+    w.style.top = narrow ? '50%' : (50 + 17 * Math.sin(a)) + '%';
     if (shownTrick) w.style.opacity = '.8';
     w.appendChild(cardEl(c));
     const l = document.createElement('div');
@@ -1126,7 +1270,7 @@ function cardTable(view, board) {
     l.textContent = seatName(s);
     w.appendChild(l);
     felt.appendChild(w);
-  }
+  });
   const center = document.createElement('div');
   center.className = 'center';
   if (view.kind === 'ninetynine') {
@@ -1162,7 +1306,8 @@ function cardTable(view, board) {
   if (view.kind === 'hearts') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 pass ' + view.pass + ' \u00b7 trick ' + Math.min(view.tricks + 1, 13) + ' of 13 \u00b7 hearts ' + (view.broken ? 'broken' : 'not broken');
   if (view.kind === 'wizard' && (done || view.round > view.rounds)) info.textContent = 'All ' + view.rounds + ' rounds played.';
   else if (view.kind === 'wizard') info.textContent = 'Round ' + view.round + ' of ' + view.rounds + ' \u00b7 ' + view.round_cards + ' card' + (view.round_cards === 1 ? '' : 's') + ' each \u00b7 turned: ' + cardText(view.turned) + ' \u00b7 trump: ' + (view.trump ? SUITS[view.trump] : (view.phase === 'trump' ? 'the dealer names it' : 'none'));
-  if (view.kind === 'ninetynine') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 total ' + view.total + ' \u00b7 ' + (view.reversed ? 'anticlockwise' : 'clockwise');
+  if (view.kind === 'ninetynine' && (done || view.phase === 'over')) info.textContent = 'Game over after ' + plural(view.hands_played, 'hand', 'hands') + '.';
+  else if (view.kind === 'ninetynine') info.textContent = 'Hand ' + view.hand_no + ' \u00b7 total ' + view.total + ' \u00b7 ' + (view.reversed ? 'anticlockwise' : 'clockwise');
   board.appendChild(info);
   if (view.kind !== 'ninetynine' && !replay) {
     const ll = document.createElement('div');
@@ -1179,9 +1324,19 @@ function cardTable(view, board) {
   const head = document.createElement('div');
   head.className = 'head';
   head.textContent = 'You (' + st.seats[me] + ') \u00b7 ' + seatScore(view, me) + (view.dealer === me ? ' \u00b7 dealer' : '');
+  const myLast = lastWords(view, me);
+  if (myLast) {
+    const l = document.createElement('span');
+    l.className = 'lastmv';
+    l.dataset.last = st.seats[me];
+    l.textContent = ' \u00b7 you last: ' + myLast;
+    head.appendChild(l);
+  }
   const hand = view.hands[me] || [];
   const legal = myTurn() ? st.legal : [];
-  const passing = view.kind === 'hearts' && view.phase === 'pass' && myTurn();
+  // The pass: the person chooses while the engines choose theirs; it
+  // goes when the referee asks for it.
+  const passing = view.kind === 'hearts' && view.phase === 'pass' && !over && !(view.passed[me] && view.passed[me].length);
   const legalCard = (c) => legal.some((m) => m === c || (m.startsWith(c) && m.length > 2 && view.kind === 'ninetynine'));
   const best = myTurn() ? bestMove() : null;
   const row = document.createElement('div');
@@ -1209,9 +1364,14 @@ function cardTable(view, board) {
     const b = document.createElement('button');
     b.id = 'passbtn';
     b.className = 'primary';
-    b.textContent = 'Pass ' + selected.length + ' of 3 cards ' + view.pass;
-    b.disabled = selected.length !== 3;
-    b.onclick = () => { const m = selected.join('+'); selected = []; play(m); };
+    b.textContent = pendingPass ? 'Passing ' + view.pass + ' when the others have chosen\u2026' : 'Pass ' + selected.length + ' of 3 cards ' + view.pass;
+    b.disabled = selected.length !== 3 || !!pendingPass;
+    b.onclick = () => {
+      const m = selected.join('+');
+      selected = [];
+      if (myTurn()) play(m);
+      else { pendingPass = m; render(); }
+    };
     choices.appendChild(b);
   }
   if (view.kind === 'hearts' && view.passed[me] && view.passed[me].length && view.phase !== 'pass') {
@@ -1312,12 +1472,12 @@ function bestValue(card) {
 }
 
 function clickCard(card, view) {
-  if (!myTurn()) { play(card); return; }
-  if (view.kind === 'hearts' && view.phase === 'pass') {
+  if (view.kind === 'hearts' && view.phase === 'pass' && !pendingPass && !over) {
     selected = selected.includes(card) ? selected.filter((c) => c !== card) : selected.concat([card]).slice(-3);
     render();
     return;
   }
+  if (!myTurn()) { play(card); return; }
   if (view.kind === 'ninetynine') {
     const options = st.legal.filter((m) => m.startsWith(card) && m.length > 2);
     if (options.length > 1) { choiceCard = card; render(); return; }
@@ -1436,8 +1596,27 @@ function showStep(k) {
     return;
   }
   $('rstep').value = String(replay.at);
-  $('rline').textContent = replay.at + '/' + (replay.total - 1) + ': ' + replay.steps[replay.at].line;
+  $('rline').textContent = 'Step ' + replay.at + ' of ' + (replay.total - 1) + ': ' + replay.steps[replay.at].words;
   render();
+  drawReplayLog();
+}
+
+// The replay's move list: every step in the game's words (the server
+// writes them), the one shown marked; a click goes to it.
+function drawReplayLog() {
+  const log = $('log');
+  log.textContent = '';
+  replay.steps.forEach((step, k) => {
+    if (!step || k === 0) return;
+    const li = document.createElement('li');
+    li.textContent = k + '. ' + step.words;
+    li.dataset.step = String(k);
+    if (k === replay.at) li.className = 'now';
+    li.onclick = () => showStep(k);
+    log.appendChild(li);
+  });
+  const now = log.querySelector('li.now');
+  if (now) log.scrollTop = now.offsetTop - log.offsetTop - log.clientHeight / 2;
 }
 
 function stopReplay() {
