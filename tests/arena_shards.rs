@@ -214,7 +214,7 @@ fn help_examples_parse_as_written() {
         args: tabula::arena::MatchArgs,
     }
     let help = Cli::command().render_long_help().to_string();
-    assert!(help.contains("cargo install --path ."), "{help}");
+    assert!(help.contains("cargo install --locked --path ."), "{help}");
     // Join continued lines, then parse every `tabula match` command.
     let joined = help.replace("\\\n", " ");
     let mut checked = 0;

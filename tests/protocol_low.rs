@@ -68,7 +68,7 @@ fn a_signed_number_before_a_command_is_answered_as_no_id() {
             &format!("? '{word}' is not an id (an id is digits only, with no sign) nor a command")
         );
     }
-    assert_eq!(r[3], "?5 unknown command '+x' (list_commands lists them)");
+    assert_eq!(r[3], "?5 unknown command '+x' (help lists the commands)");
     assert_eq!(r[4], "=7 tabula");
 }
 

@@ -453,7 +453,14 @@ impl fmt::Display for ParseError {
                 f,
                 "'{w}' is not an id (an id is digits only, with no sign) nor a command"
             ),
-            ParseError::Unknown(n) => write!(f, "unknown command '{n}' (list_commands lists them)"),
+            ParseError::Unknown(n) => {
+                write!(f, "unknown command '{n}'")?;
+                let near = nearest_commands(n);
+                if !near.is_empty() {
+                    write!(f, "; did you mean {}?", near.join(", "))?;
+                }
+                write!(f, " (help lists the commands)")
+            }
             ParseError::Usage(u) => write!(f, "usage: {u}"),
             ParseError::BadArgument(m) => write!(f, "{m}"),
         }
@@ -461,6 +468,44 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The edit distance between two words (insertions, deletions and
+/// substitutions of one character each), case aside.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (
+        a.to_ascii_lowercase().chars().collect(),
+        b.to_ascii_lowercase().chars().collect(),
+    );
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The commands nearest to a mistyped name (at most three, within two
+/// edits, or the ones it begins), nearest first.
+pub fn nearest_commands(name: &str) -> Vec<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let mut near: Vec<(usize, &'static str)> = COMMANDS
+        .iter()
+        .map(|c| {
+            let d = edit_distance(&lower, c.name);
+            let prefix = lower.len() >= 3 && c.name.starts_with(&lower);
+            (if prefix { d.min(1) } else { d }, c.name)
+        })
+        .filter(|&(d, _)| d <= 2.min(lower.len().saturating_sub(1)))
+        .collect();
+    near.sort();
+    near.dedup_by_key(|n| n.1);
+    near.into_iter().take(3).map(|n| n.1).collect()
+}
 
 /// A line split into its id, and the command or why it is not one.
 #[derive(Clone, Debug, PartialEq)]
@@ -717,6 +762,22 @@ fn seconds(word: &str) -> Result<f64, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_command_names_help_and_the_nearest_commands() {
+        let text = |n: &str| ParseError::Unknown(n.into()).to_string();
+        assert_eq!(
+            text("genmov"),
+            "unknown command 'genmov'; did you mean genmove? (help lists the commands)"
+        );
+        assert!(text("showbaord").contains("did you mean showboard?"), "{}", text("showbaord"));
+        assert!(text("legal").contains("legal_moves"), "{}", text("legal"));
+        assert_eq!(
+            text("frobnicate"),
+            "unknown command 'frobnicate' (help lists the commands)"
+        );
+        assert!(!text("x").contains("did you mean"), "{}", text("x"));
+    }
 
     #[test]
     fn ids_names_and_arguments() {

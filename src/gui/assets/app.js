@@ -1253,16 +1253,17 @@ function cardTable(view, board) {
   const shownTrick = trick.length === 0 && !replay && tricks.length && current.length === 0 && view.phase === 'play' && !(view.tricks === 0 && view.kind === 'hearts')
     ? tricks[tricks.length - 1] : null;
   const cards = shownTrick ? shownTrick.cards : trick;
-  // On a phone the trick is a row across the middle, in the order
-  // played (each card names its seat): clear of the seats' boxes, which
-  // fill the edges of the small felt.
+  // On a phone the trick is a row in the lower part of the felt, in the
+  // order played (each card names its seat): the side seats' boxes fill
+  // the middle of the edges, and the phone's own seat, below the felt,
+  // leaves its lower part free.
   const narrow = board.clientWidth < 560;
   cards.forEach(([s, c], k) => {
     const a = seatAngle(view, s);
     const w = document.createElement('div');
     w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
     w.style.left = narrow ? 'calc(50% + ' + ((k - (cards.length - 1) / 2) * 36) + 'px)' : (50 + 15 * Math.cos(a)) + '%';
-    w.style.top = narrow ? '50%' : (50 + 17 * Math.sin(a)) + '%';
+    w.style.top = narrow ? '76%' : (50 + 17 * Math.sin(a)) + '%';
     if (shownTrick) w.style.opacity = '.8';
     w.appendChild(cardEl(c));
     const l = document.createElement('div');
