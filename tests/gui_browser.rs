@@ -540,7 +540,15 @@ fn quoridor(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
         "quoridor: goal rows not marked"
     );
     if touch {
-        // A groove is at least 24 px across for a finger.
+        // A groove is at least 24 px across for a finger (the grooves are
+        // drawn once the person's turn has come).
+        assert!(
+            b.wait_for(
+                "document.querySelector('[data-groove]') !== null",
+                Duration::from_secs(30)
+            ),
+            "quoridor: no groove on the person's turn"
+        );
         let across = b.js("const r = document.querySelector('[data-groove]').getBoundingClientRect(); return Math.min(r.width, r.height);");
         assert!(
             across.num().unwrap_or(0.0) >= 24.0,
