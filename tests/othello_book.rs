@@ -55,7 +55,9 @@ fn book_moves_are_drawn_by_the_seed_within_the_margin() {
     let opening = |seed: u64, margin: &str| -> Vec<String> {
         replies(
             seed,
-            &format!("set book on\nset book_margin {margin}\nset depth 40\ngenmove\ngenmove\ngenmove\n"),
+            &format!(
+                "set book on\nset book_margin {margin}\nset depth 40\ngenmove\ngenmove\ngenmove\n"
+            ),
         )[2..]
             .to_vec()
     };
@@ -68,7 +70,10 @@ fn book_moves_are_drawn_by_the_seed_within_the_margin() {
         (0..24).map(|seed| opening(seed, "2")[1].clone()).collect();
     assert!(firsts.len() >= 3, "first moves drawn: {firsts:?}");
     for f in &firsts {
-        assert!(["= c4", "= d3", "= e6", "= f5"].contains(&f.as_str()), "{f}");
+        assert!(
+            ["= c4", "= d3", "= e6", "= f5"].contains(&f.as_str()),
+            "{f}"
+        );
     }
 }
 
@@ -97,7 +102,10 @@ fn off_the_book_or_out_of_it_the_engine_searches() {
         state.apply(mv);
     }
     assert!(book::book_moves(&state).is_empty(), "still in the book");
-    let r = replies(1, &format!("set book on\n{plays}set depth 2\nlegal_moves\ngenmove\n"));
+    let r = replies(
+        1,
+        &format!("set book on\n{plays}set depth 2\nlegal_moves\ngenmove\n"),
+    );
     let legal = r[12].trim_start_matches("= ").to_lowercase();
     let mv = r[13].trim_start_matches("= ").to_lowercase();
     assert!(

@@ -265,7 +265,10 @@ fn the_lab_reads_its_data_through_the_one_reader() {
     let o = train(&data, &dir.join("w.bin"), &["--games", "2", "--fit-only"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "a FIFO was read: {err}");
-    assert!(err.contains("positions.bin") && err.contains("FIFO"), "{err}");
+    assert!(
+        err.contains("positions.bin") && err.contains("FIFO"),
+        "{err}"
+    );
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     let labels = dir.join("labels");
     std::fs::create_dir_all(&labels).expect("labels folder");
@@ -288,8 +291,20 @@ fn two_generations_into_one_data_folder_the_second_is_refused_at_once() {
     let (d, o) = (s(&data), s(&dir.join("w.bin")));
     let mut first = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args([
-            "train-othello", "--data", &d, "--out", &o, "--threads", "1", "--games", "400",
-            "--solve-empties", "6", "--gen-only", "--seed", "1",
+            "train-othello",
+            "--data",
+            &d,
+            "--out",
+            &o,
+            "--threads",
+            "1",
+            "--games",
+            "400",
+            "--solve-empties",
+            "6",
+            "--gen-only",
+            "--seed",
+            "1",
         ])
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
@@ -302,7 +317,11 @@ fn two_generations_into_one_data_folder_the_second_is_refused_at_once() {
     }
     assert!(lock.exists(), "the first run took no lock");
     let started = std::time::Instant::now();
-    let second = train(&data, &dir.join("w.bin"), &["--games", "400", "--gen-only", "--seed", "2"]);
+    let second = train(
+        &data,
+        &dir.join("w.bin"),
+        &["--games", "400", "--gen-only", "--seed", "2"],
+    );
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success(), "two writers ran: {err}");
     assert!(err.contains("being written by process"), "{err}");

@@ -212,12 +212,19 @@ fn search_nodes(nodes: &[Key], args: &BookArgs) -> Vec<Option<Leaf>> {
                                 return None;
                             }
                             crate::search::Search::reset(&mut search);
-                            let mut rng = Rng::seed_from_u64(args.workers.seed ^ p ^ o.rotate_left(17));
+                            let mut rng =
+                                Rng::seed_from_u64(args.workers.seed ^ p ^ o.rotate_left(17));
                             let budget = Budget {
                                 depth: Some(args.depth),
                                 ..Budget::default()
                             };
-                            let r = search.search(&state, BLACK, &budget, &Control::unlimited(), &mut rng);
+                            let r = search.search(
+                                &state,
+                                BLACK,
+                                &budget,
+                                &Control::unlimited(),
+                                &mut rng,
+                            );
                             let value = match r.exact {
                                 Some(m) => m,
                                 None => ((r.score * 2.0 - 1.0) * 64.0).round() as i32,
@@ -241,7 +248,10 @@ fn search_nodes(nodes: &[Key], args: &BookArgs) -> Vec<Option<Leaf>> {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
     });
     for part in parts {
         for (i, leaf) in part {

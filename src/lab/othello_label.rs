@@ -484,12 +484,11 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         source,
     })?;
     // One writer per folder: a second run into it is refused at once.
-    let lock = crate::file_lock::WriteLock::inside(&args.out).map_err(|source| {
-        LabelError::Locked {
+    let lock =
+        crate::file_lock::WriteLock::inside(&args.out).map_err(|source| LabelError::Locked {
             path: args.out.clone(),
             source,
-        }
-    })?;
+        })?;
     if let Some(note) = lock.took_over_note(&args.out) {
         eprintln!("label-othello: {note}");
     }
@@ -758,12 +757,25 @@ mod tests {
         }
         // Excluded positions stay out; sampling keeps a part.
         let skip: std::collections::HashSet<_> = [(all[3].p, all[3].o)].into_iter().collect();
-        assert_eq!(outcome_labels(&dir, 1, &skip, GameSplit::All).unwrap().len(), all.len() - 1);
-        assert!(outcome_labels(&dir, 3, &none, GameSplit::All).unwrap().len() < all.len());
+        assert_eq!(
+            outcome_labels(&dir, 1, &skip, GameSplit::All)
+                .unwrap()
+                .len(),
+            all.len() - 1
+        );
+        assert!(
+            outcome_labels(&dir, 3, &none, GameSplit::All)
+                .unwrap()
+                .len()
+                < all.len()
+        );
         // The one game is in exactly one of the two halves of the split.
         let train = outcome_labels(&dir, 1, &none, GameSplit::Training).unwrap();
         let held = outcome_labels(&dir, 1, &none, GameSplit::HeldOut).unwrap();
-        assert_eq!(GameSplit::HeldOut.takes(0, 0), !GameSplit::Training.takes(0, 0));
+        assert_eq!(
+            GameSplit::HeldOut.takes(0, 0),
+            !GameSplit::Training.takes(0, 0)
+        );
         assert_eq!(train.len() + held.len(), all.len());
         assert_eq!(
             game_positions(&dir, GameSplit::HeldOut).unwrap().is_empty(),

@@ -481,7 +481,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         let mut diag = row[0];
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             diag = row[j + 1];
             row[j + 1] = next;
         }
@@ -770,7 +772,11 @@ mod tests {
             text("genmov"),
             "unknown command 'genmov'; did you mean genmove? (help lists the commands)"
         );
-        assert!(text("showbaord").contains("did you mean showboard?"), "{}", text("showbaord"));
+        assert!(
+            text("showbaord").contains("did you mean showboard?"),
+            "{}",
+            text("showbaord")
+        );
         assert!(text("legal").contains("legal_moves"), "{}", text("legal"));
         assert_eq!(
             text("frobnicate"),

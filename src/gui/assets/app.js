@@ -1263,7 +1263,9 @@ function cardTable(view, board) {
     const w = document.createElement('div');
     w.className = 'tcard' + (shownTrick && s === shownTrick.winner ? ' win' : '');
     w.style.left = narrow ? 'calc(50% + ' + ((k - (cards.length - 1) / 2) * 36) + 'px)' : (50 + 15 * Math.cos(a)) + '%';
-    w.style.top = narrow ? '76%' : (50 + 17 * Math.sin(a)) + '%';
+    // On a wide felt the trick sits a little below the middle (your own
+    // seat is below the felt), so that north's card clears north's box.
+    w.style.top = narrow ? '76%' : (60 + 12 * Math.sin(a)) + '%';
     if (shownTrick) w.style.opacity = '.8';
     w.appendChild(cardEl(c));
     const l = document.createElement('div');
