@@ -190,7 +190,7 @@ fn a_second_of_sudden_death_over_gtp_is_used_not_only_survived() {
     // `tabula match --tc 1` against engines spoken to in plain GTP (time
     // told in whole seconds, rounded down), after four opening plies
     // told with `play`: no game lost on time, and the seats use at least
-    // 40% of their clocks (they used 3-7%: every move at once).
+    // a quarter of their clocks (they used 3-7%: every move at once).
     let dir = scratch("clock-used");
     let record = dir.join("record.txt");
     let bin = env!("CARGO_BIN_EXE_tabula");
@@ -210,10 +210,13 @@ fn a_second_of_sudden_death_over_gtp_is_used_not_only_survived() {
     let record = std::fs::read_to_string(&record).expect("the record");
     let times = game_times(&record);
     assert_eq!(times.len(), 2, "{record}");
-    // Each game is both seats' time: 2 s at most, and 40% of it at least.
+    // Each game is both seats' time: 2 s at most, and a quarter of it at
+    // least (the bug used 3-7%). On a quiet machine the seats use about
+    // half; on a loaded one the time manager's learnt margin keeps more
+    // back (35% at load 6 with a fit running beside), by design.
     let used = times.iter().sum::<u64>() as f64 / (times.len() as f64 * 2000.0);
     assert!(
-        used >= 0.4,
+        used >= 0.25,
         "{:.0}% of the clocks used: {times:?}",
         used * 100.0
     );

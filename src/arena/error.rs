@@ -66,7 +66,7 @@ impl fmt::Display for ArenaError {
                     let program = command.split_whitespace().next().unwrap_or("");
                     write!(
                         f,
-                        " (is '{program}' on PATH? `cargo install --path .` puts tabula there; \
+                        " (is '{program}' on PATH? `cargo install --locked --path .` puts tabula there; \
                          or give the path of the build, e.g. cmd=./target/release/tabula)"
                     )?;
                 }
