@@ -21,6 +21,14 @@ fn s(p: &Path) -> String {
 }
 
 fn train(data: &Path, out: &Path, more: &[&str]) -> Output {
+    train_command(data, out, more)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tabula runs")
+}
+
+/// `train-othello` on `data` into `out` with the tests' small settings.
+fn train_command(data: &Path, out: &Path, more: &[&str]) -> Command {
     let (d, o) = (s(data), s(out));
     let mut args = vec![
         "train-othello",
@@ -38,7 +46,9 @@ fn train(data: &Path, out: &Path, more: &[&str]) -> Output {
         "5",
     ];
     args.extend_from_slice(more);
-    tabula(&args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tabula"));
+    command.args(&args);
+    command
 }
 
 const KEEP: &[u8] = b"the weights we keep";
@@ -288,28 +298,16 @@ fn two_generations_into_one_data_folder_the_second_is_refused_at_once() {
     // the holder, and the first finishes whole.
     let dir = scratch("lab-two-writers");
     let data = dir.join("data");
-    let (d, o) = (s(&data), s(&dir.join("w.bin")));
-    let mut first = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args([
-            "train-othello",
-            "--data",
-            &d,
-            "--out",
-            &o,
-            "--threads",
-            "1",
-            "--games",
-            "400",
-            "--solve-empties",
-            "6",
-            "--gen-only",
-            "--seed",
-            "1",
-        ])
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("first run");
+    let mut first = train_command(
+        &data,
+        &dir.join("w.bin"),
+        &["--games", "400", "--gen-only", "--seed", "1"],
+    )
+    .stdin(Stdio::null())
+    // Not read: a pipe could fill and stall the first run.
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("first run");
     let lock = data.join(".tabula.lock");
     let t0 = std::time::Instant::now();
     while !lock.exists() && t0.elapsed().as_secs() < 60 {

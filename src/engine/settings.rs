@@ -537,7 +537,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "book_margin",
         expected: "discs from 0 to 16",
-        help: "the book draws among the moves whose value is within this many discs of the best (0: always the best)",
+        help: "the book draws among the moves whose value is within this many discs of the best (0: only moves of the best value)",
         set: |s, v| set_within(v, 0.0..=16.0, &mut s.book_margin),
         get: |s| format!("{}", s.book_margin),
     },

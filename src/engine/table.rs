@@ -376,6 +376,9 @@ fn book_choice<G: Game>(
         return None;
     }
     let moves = (games::extras::<G>().book?)(state);
+    if moves.is_empty() {
+        return None;
+    }
     let best = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
     let floor = best - settings.book_margin / 64.0 - 1e-9;
     let mut legal = Vec::new();
