@@ -591,8 +591,14 @@ impl Browser {
              return true;",
             sel = quote(css)
         );
+        self.until_found(&script, css);
+    }
+
+    /// Runs `script` (which answers whether it found `css`'s element)
+    /// until it does, for up to a second while the page redraws.
+    fn until_found(&self, script: &str, css: &str) {
         for _ in 0..20 {
-            if self.js(&script) == Json::Bool(true) {
+            if self.js(script) == Json::Bool(true) {
                 return;
             }
             thread::sleep(Duration::from_millis(50));
@@ -617,13 +623,7 @@ impl Browser {
              return true;",
             sel = quote(css)
         );
-        for _ in 0..20 {
-            if self.js(&script) == Json::Bool(true) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        panic!("no element {css}");
+        self.until_found(&script, css);
     }
 
     /// A touch screen (a phone) or a mouse: Chromium's touch emulation,
