@@ -90,8 +90,9 @@ impl Hidden for NinetyNine {
     }
 }
 
-/// The hidden cards after each step of the recorded game, and its hands.
-fn hidden_by_step<G: Hidden>(record: &str, seat: Seat) -> (Vec<CardSet>, u32) {
+/// The hidden cards after each step of the recorded game, the cards
+/// played face up by each step (one card a move), and its hands.
+fn hidden_by_step<G: Hidden>(record: &str, seat: Seat) -> (Vec<CardSet>, Vec<CardSet>, u32) {
     let mut lines = record
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty());
@@ -104,6 +105,7 @@ fn hidden_by_step<G: Hidden>(record: &str, seat: Seat) -> (Vec<CardSet>, u32) {
     let options = Options::parse(G::OPTIONS, &words).expect("the record's options");
     let mut game = Played::new(G::new_game(&options).expect("the game"));
     let mut hidden = vec![game.state().hidden(seat)];
+    let mut shown = vec![CardSet::EMPTY];
     for line in lines {
         let mut w = line.split_whitespace();
         let text = match w.next() {
@@ -114,8 +116,15 @@ fn hidden_by_step<G: Hidden>(record: &str, seat: Seat) -> (Vec<CardSet>, u32) {
         game.play(&text)
             .unwrap_or_else(|e| panic!("replay '{line}': {e}"));
         hidden.push(game.state().hidden(seat));
+        let mut now = *shown.last().expect("the first step");
+        if line.starts_with("play")
+            && let Ok(card) = text.parse()
+        {
+            now.insert(card);
+        }
+        shown.push(now);
     }
-    (hidden, game.state().hand_count())
+    (hidden, shown, game.state().hand_count())
 }
 
 /// Plays whole games of `query` with the person choosing at random until
@@ -175,9 +184,24 @@ fn play_card_games<G: Hidden>(
             .nth(1)
             .map(|g| g.split_once('\n').map_or("", |(_, t)| t).to_string())
             .expect("a game in the record");
-        let (hidden, count) = hidden_by_step::<G>(&game, seat);
+        let (hidden, shown, count) = hidden_by_step::<G>(&game, seat);
         for (step, text) in &seen {
             let hidden = hidden[(*step).min(hidden.len() - 1)];
+            let shown = shown[(*step).min(shown.len() - 1)];
+            // The last plays the view repeats may be of the hand before,
+            // and a card played face up then may lie in another hand now
+            // (Ninety-Nine deals again): each such mention is allowed once,
+            // if the record shows the card played by this step.
+            let mut past: Vec<String> = Json::parse(text)
+                .map(|e| {
+                    e.get("view")
+                        .get("last")
+                        .arr()
+                        .iter()
+                        .filter_map(|m| m.get("move").str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
             // Hearts: the holder of 2C is told just before it leads it.
             let opener: HashSet<String> = Json::parse(text)
                 .map(|e| e.get("told").strings())
@@ -189,6 +213,12 @@ fn play_card_games<G: Hidden>(
             for w in card_words(text) {
                 words += 1;
                 let card = w.parse().expect("a card");
+                if let Some(i) = past.iter().position(|p| *p == w)
+                    && shown.contains(card)
+                {
+                    past.swap_remove(i);
+                    continue;
+                }
                 assert!(
                     !hidden.contains(card) || opener.contains(&w),
                     "hidden card {w} at step {step} in {text}"
