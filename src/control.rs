@@ -96,7 +96,8 @@ impl ScoreKind {
     }
 }
 
-/// A progress report, sent while a search runs (for `analyze`).
+/// A progress report, sent while a search runs (for `analyze`). One
+/// whose `best` is empty tells the work done alone ([`Progress::work`]).
 #[derive(Clone, Debug, Default)]
 pub struct Progress {
     /// Iterations (or nodes) so far.
@@ -124,6 +125,24 @@ pub struct Progress {
     /// The best root moves, best first, when the listener asked for
     /// several ([`Control::with_multipv`]); empty otherwise.
     pub lines: Vec<RootLine>,
+}
+
+impl Progress {
+    /// A report of the work done alone, with no move: what a solve of the
+    /// root, which knows no move until it ends, tells while it works.
+    pub fn work(iterations: u64, elapsed: Duration) -> Progress {
+        Progress {
+            iterations,
+            elapsed,
+            ..Progress::default()
+        }
+    }
+
+    /// Whether it tells the work done alone (no move, no value): a
+    /// listener that shows moves skips it, one that shows work counts it.
+    pub fn is_work_only(&self) -> bool {
+        self.best.is_empty()
+    }
 }
 
 /// A move of the game in play, typed, held where the game's type is not

@@ -15,12 +15,24 @@
 use crate::control::Control;
 use crate::game::Game;
 
+/// What a solve of the root found: moves with their exact values, best
+/// first, and the nodes it searched (what a front end shows while and
+/// after it works: NBoard's `nodestats`, UGI's `nodes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootSolve<M> {
+    /// The moves and their exact values in the game's score unit.
+    pub moves: Vec<(M, i32)>,
+    /// The nodes searched, by every thread.
+    pub nodes: u64,
+}
+
 /// A solve of the best move ([`Solver::solve`]): the position, its
-/// control and the table's bytes in; the move and its exact value out.
-pub type SolveBest<G> = fn(&G, &Control, usize) -> Option<(<G as Game>::Move, i32)>;
+/// control and the table's bytes in; the move and its exact value (the
+/// one line of [`RootSolve::moves`]) out.
+pub type SolveBest<G> = fn(&G, &Control, usize) -> Option<RootSolve<<G as Game>::Move>>;
 
 /// A solve of every move ([`Solver::solve_moves`]).
-pub type SolveEvery<G> = fn(&G, &Control, usize) -> Option<Vec<(<G as Game>::Move, i32)>>;
+pub type SolveEvery<G> = fn(&G, &Control, usize) -> Option<RootSolve<<G as Game>::Move>>;
 
 /// A solve of a position's value in a window ([`Solver::window`]): the
 /// position, the window `(alpha, beta)` in the game's score unit, the

@@ -282,7 +282,9 @@ fn the_solver_gives_every_move_its_exact_margin() {
             continue;
         }
         let control = Control::unlimited();
-        let every = g.solve_moves(&control, 1 << 22).expect("solved");
+        let solved = g.solve_moves(&control, 1 << 22).expect("solved");
+        assert!(solved.nodes > 0, "seed {seed}: nodes counted");
+        let every = solved.moves;
         assert_eq!(every.len(), buf.len(), "seed {seed}");
         let best = g.solve(&control, 1 << 22).expect("solved");
         assert_eq!(every[0].1, best.1, "seed {seed}: the best margin");

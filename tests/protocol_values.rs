@@ -421,3 +421,41 @@ fn nboard_analyze_values_every_position_forced_moves_included() {
         );
     }
 }
+
+/// FFO #40: 20 empties, black's best is a2, worth +38.
+const FFO40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+
+#[test]
+fn nboard_s_nodestats_count_the_root_solver_s_nodes() {
+    use tabula::protocol::Protocol;
+    // Depth 30 from 20 empties reaches the end: a solve of the root.
+    let out = session(
+        Engine::new(1).expect("engine"),
+        Protocol::Nboard,
+        &format!("nboard 2\nset depth 30\nset game {}\ngo\n", ggf(FFO40)),
+    );
+    assert!(out.contains("=== A2/38.00/"), "{out}");
+    let counts: Vec<u64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("nodestats "))
+        .map(|l| {
+            l.split_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("a count: {l}"))
+        })
+        .collect();
+    // The last comes with the answer; those before it (a slow machine's
+    // half-seconds) count up from more than none.
+    let last = *counts
+        .last()
+        .unwrap_or_else(|| panic!("no nodestats: {out}"));
+    assert!(
+        last > 10_000,
+        "a solve of 20 empties counts its nodes: {out}"
+    );
+    assert!(
+        counts.windows(2).all(|w| 0 < w[0] && w[0] <= w[1]),
+        "{counts:?}"
+    );
+}

@@ -43,6 +43,12 @@ const MAX_DEPTH: u32 = 60;
 /// About 2 s of one core of the development machine (8 M nodes a second
 /// at depth 20, release build), whatever the load.
 pub const LEVEL_NODES: u64 = 16_000_000;
+/// The bound of a `hint N` of several lines: three quarters of
+/// [`LEVEL_NODES`]. Measured, a MultiPV search spends more CPU on the same
+/// nodes than a plain one: at the full bound one position of the 50 of
+/// tests/protocol_level.rs took 3.16 s of CPU (plain `go`: at most
+/// 2.14 s), over the 3 s that a level's answer may take.
+pub const MULTIPV_LEVEL_NODES: u64 = LEVEL_NODES / 4 * 3;
 /// The least time between two `nodestats` lines (the last comes with
 /// the answer).
 const NODESTATS_INTERVAL: Duration = Duration::from_millis(500);
@@ -261,22 +267,25 @@ fn think<W: Write + Send>(
         let last = Mutex::new((Instant::now(), Vec::<String>::new()));
         let report = |p: &Progress| {
             let Ok(mut last) = last.lock() else { return };
-            last.1 = if p.pv.is_empty() {
-                vec![p.best.clone()]
-            } else {
-                p.pv.clone()
-            };
+            // A solve of the root reports its nodes with no move yet.
+            if !p.is_work_only() {
+                last.1 = if p.pv.is_empty() {
+                    vec![p.best.clone()]
+                } else {
+                    p.pv.clone()
+                };
+            }
             if last.0.elapsed() >= NODESTATS_INTERVAL {
                 last.0 = Instant::now();
                 send(&nodestats(p.iterations, p.elapsed));
             }
         };
         send("status tabula is thinking");
-        let bound = level(s.depth);
         let multipv = match think {
             Think::Hint(n) if n > 1 => n as usize,
             _ => 0,
         };
+        let bound = level(s.depth, multipv > 1);
         let decided = s
             .game
             .think(engine, bound, cancel.clone(), at, Some(&report), multipv);
@@ -330,11 +339,15 @@ fn think<W: Write + Send>(
 }
 
 /// What a search at NBoard's depth `depth` may spend: that depth, and
-/// [`LEVEL_NODES`] nodes.
-fn level(depth: u32) -> ThinkLimit {
+/// [`LEVEL_NODES`] nodes ([`MULTIPV_LEVEL_NODES`] for several lines).
+fn level(depth: u32, lines: bool) -> ThinkLimit {
     ThinkLimit::Budget(BudgetOverride {
         depth: Some(depth),
-        iterations: Some(LEVEL_NODES),
+        iterations: Some(if lines {
+            MULTIPV_LEVEL_NODES
+        } else {
+            LEVEL_NODES
+        }),
         ..Default::default()
     })
 }
@@ -367,7 +380,7 @@ fn analyze(
             // would move.
             Some(o) => Some(final_margin(engine, &o.scores)),
             None => {
-                let bound = level(s.depth);
+                let bound = level(s.depth, false);
                 // One line asked for (MultiPV 1): its value is wanted, so a
                 // forced move is searched for it like any other, not
                 // played unvalued.

@@ -548,6 +548,10 @@ impl<'o, W: Write> Stream<'o, W> {
     /// A progress report: written unless the last was less than an
     /// interval ago.
     fn report(&self, p: &Progress) {
+        // A line names a move: a report of work alone has none.
+        if p.is_work_only() {
+            return;
+        }
         let Ok(mut state) = self.state.lock() else {
             return;
         };

@@ -138,6 +138,10 @@ fn go(
     // its answer are dropped.
     let answered = AtomicBool::new(false);
     let report = |p: &Progress| {
+        // An info line names a move: a report of work alone has none.
+        if p.is_work_only() {
+            return;
+        }
         let Ok(mut last) = last.lock() else { return };
         if answered.load(Ordering::Acquire) {
             return;

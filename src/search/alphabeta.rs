@@ -296,13 +296,14 @@ impl<G: Game> AlphaBeta<G> {
     ) -> Option<SearchResult<G::Move>> {
         let solve_control = control.clone().with_threads(self.threads);
         let count = control.multipv();
-        let every = if count > 1 {
+        let solved = if count > 1 {
             (solver.solve_moves)(root, &solve_control, bytes)?
         } else {
-            vec![(solver.solve)(root, &solve_control, bytes)?]
+            (solver.solve)(root, &solve_control, bytes)?
         };
-        let &(best, margin) = every.first()?;
-        let lines: Vec<_> = every
+        let &(best, margin) = solved.moves.first()?;
+        let lines: Vec<_> = solved
+            .moves
             .iter()
             .take(count)
             .map(|&(mv, m)| Candidate {
@@ -314,7 +315,7 @@ impl<G: Game> AlphaBeta<G> {
             best,
             score: score_to_value(exact_score(margin)),
             kind: ScoreKind::Exact,
-            iterations: 0,
+            iterations: solved.nodes,
             depth: (solver.size)(root),
             pv: vec![best],
             exact: Some(margin),
@@ -322,6 +323,7 @@ impl<G: Game> AlphaBeta<G> {
         };
         if control.has_reporter() {
             control.report(&Progress {
+                iterations: solved.nodes,
                 depth: result.depth,
                 elapsed: control.elapsed(),
                 best: root.move_text(best),

@@ -133,12 +133,13 @@ impl<G: Game> Search<G> for SolveFirst<G> {
             let solved = if count > 1 {
                 (self.solver.solve_moves)(root, solver_control, self.table_bytes)
             } else {
-                (self.solver.solve)(root, solver_control, self.table_bytes).map(|best| vec![best])
+                (self.solver.solve)(root, solver_control, self.table_bytes)
             };
-            if let Some(&(mv, exact)) = solved.as_ref().and_then(|every| every.first()) {
+            let nodes = solved.as_ref().map_or(0, |s| s.nodes);
+            if let Some(&(mv, exact)) = solved.as_ref().and_then(|s| s.moves.first()) {
                 let lines: Vec<_> = solved
                     .iter()
-                    .flatten()
+                    .flat_map(|s| &s.moves)
                     .take(count)
                     .map(|&(m, e)| Candidate {
                         exact: Some(e),
@@ -148,6 +149,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                 // (Only for lines: a plain analysis of a solve stays as it was.)
                 if count > 0 && control.has_reporter() {
                     control.report(&Progress {
+                        iterations: nodes,
                         elapsed: control.elapsed(),
                         best: root.move_text(mv),
                         best_move: Some(crate::control::MoveHandle::new(mv)),
@@ -163,7 +165,7 @@ impl<G: Game> Search<G> for SolveFirst<G> {
                     best: mv,
                     score: outcome_value(exact),
                     kind: ScoreKind::Exact,
-                    iterations: 0,
+                    iterations: nodes,
                     depth: 0,
                     pv: vec![mv],
                     exact: Some(exact),

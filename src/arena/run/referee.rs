@@ -295,7 +295,8 @@ impl<G: Game> Referee for GameReferee<G> {
         if (solver.size)(state) > reach {
             return None;
         }
-        let (mv, margin) = (solver.solve)(state, &Control::unlimited(), SOLVER_TABLE_BYTES)?;
+        let solved = (solver.solve)(state, &Control::unlimited(), SOLVER_TABLE_BYTES)?;
+        let &(mv, margin) = solved.moves.first()?;
         Some(Solved {
             seat,
             mv: state.move_text(mv),

@@ -32,7 +32,7 @@ mod table;
 use super::PASS;
 use super::bitboard::{CORNERS, final_margin, neighbours, stable_discs};
 use super::pattern::{self, Weights};
-use crate::control::{Control, Pacer};
+use crate::control::{Control, Pacer, Progress};
 use kernel::{Kernel, Portable};
 use split::{SPLIT_EMPTIES, SolveShared, YOUNG_BROTHERS, solve_shared};
 use std::marker::PhantomData;
@@ -160,6 +160,10 @@ struct SolveThread<'s, 'a, K: Kernel> {
     aborted: bool,
     cutoffs: Vec<Arc<AtomicBool>>,
     pacer: Pacer<'s, 'a>,
+    /// It reports its nodes through the control (the main thread of a
+    /// solve of the root: a window's solve is a node of a search, which
+    /// reports its own).
+    reports: bool,
     /// The pattern evaluation that orders moves at deep nodes (none: the
     /// moves are ordered by mobility alone).
     weights: Option<&'static Weights>,
@@ -208,9 +212,9 @@ pub fn solve_every_move(
     control: &Control,
     table_bytes: usize,
     weights: Option<&'static Weights>,
-) -> Option<Vec<(u8, i32)>> {
+) -> Option<(Vec<(u8, i32)>, u64)> {
     let setup = Setup::new(control, table_bytes, weights);
-    setup.answer(p, o, Root::Every).map(|(scores, _)| scores)
+    setup.answer(p, o, Root::Every)
 }
 
 /// The exact final margin of the position where the owner of `p` is to
@@ -371,6 +375,7 @@ fn solve_root<K: Kernel>(
     what: Root,
 ) -> Option<(Vec<(u8, i32)>, u64)> {
     let mut solver = SolveThread::<K>::new(shared, Vec::new());
+    solver.reports = !matches!(what, Root::Window(..));
     let r = match what {
         Root::Best => solver.root(p, o).map(|best| vec![best]),
         Root::Every => solver.root_every(p, o),
@@ -392,6 +397,7 @@ impl<'s, 'a, K: Kernel> SolveThread<'s, 'a, K> {
             aborted: false,
             cutoffs,
             pacer: shared.control.pacer(POLL_INTERVAL),
+            reports: false,
             weights: shared.weights,
             kernel: PhantomData,
         }
@@ -642,6 +648,12 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
     #[inline(always)]
     fn poll(&mut self) {
         self.stopped = self.pacer.tick_at(self.nodes);
+        if self.reports {
+            // (The helpers' nodes are added as their jobs are joined.)
+            let nodes = self.nodes;
+            self.pacer
+                .report(|elapsed| Some(Progress::work(nodes, elapsed)));
+        }
     }
 
     /// The exact score of (p, o) with `n` empties, `mob` being the moves of

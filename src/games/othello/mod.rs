@@ -20,7 +20,7 @@ pub mod probcut;
 use rand::Rng as _;
 
 use crate::control::Control;
-use crate::extras::{Extras, Solver};
+use crate::extras::{Extras, RootSolve, Solver};
 use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::options::{OptionError, OptionSpec, Options};
 
@@ -202,6 +202,12 @@ impl Othello {
     /// squares to the winner); `None` if the game is over or the search was
     /// stopped.
     pub fn solve(&self, control: &Control, table_bytes: usize) -> Option<(Move, i32)> {
+        self.solve_counted(control, table_bytes)
+            .and_then(|s| s.moves.first().copied())
+    }
+
+    /// [`Othello::solve`] with the nodes searched (the registry's solver).
+    pub fn solve_counted(&self, control: &Control, table_bytes: usize) -> Option<RootSolve<Move>> {
         // A side that must pass: the game goes on from the other's view.
         let pass = self.mobility == 0;
         let (p, o) = if pass {
@@ -213,18 +219,26 @@ impl Othello {
             (self.me, self.opp)
         };
         let weights = Some(pattern::builtin());
-        let (mv, score, _) = endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
-        Some(if pass { (PASS, -score) } else { (mv, score) })
+        let (mv, score, nodes) =
+            endgame::solve_exact_ordered_by(p, o, control, table_bytes, weights)?;
+        let best = if pass { (PASS, -score) } else { (mv, score) };
+        Some(RootSolve {
+            moves: vec![best],
+            nodes,
+        })
     }
 
-    /// Every legal move with its exact final margin, best first; `None`
-    /// if the game is over or the search was stopped.
-    pub fn solve_moves(&self, control: &Control, table_bytes: usize) -> Option<Vec<(Move, i32)>> {
+    /// Every legal move with its exact final margin, best first, and the
+    /// nodes searched; `None` if the game is over or the search was
+    /// stopped.
+    pub fn solve_moves(&self, control: &Control, table_bytes: usize) -> Option<RootSolve<Move>> {
         if self.mobility == 0 {
-            return self.solve(control, table_bytes).map(|best| vec![best]);
+            return self.solve_counted(control, table_bytes);
         }
         let weights = Some(pattern::builtin());
-        endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)
+        let (moves, nodes) =
+            endgame::solve_every_move(self.me, self.opp, control, table_bytes, weights)?;
+        Some(RootSolve { moves, nodes })
     }
 
     /// Whether the side to move has no placement but the opponent has one.
@@ -304,7 +318,7 @@ impl Othello {
 /// number of empty squares.
 pub const SOLVER: Solver<Othello> = Solver {
     size: |s| s.empties().count_ones(),
-    solve: Othello::solve,
+    solve: Othello::solve_counted,
     solve_moves: Othello::solve_moves,
     window: endgame::window_of,
 };
