@@ -282,6 +282,14 @@ fn check_result(b: &Browser, what: &str) {
         Some(status.as_str()),
         "{what}: the result left"
     );
+    // Played to the end on the board: no engine lost on time or by a
+    // fault (on a loaded machine the page waits for a late engine).
+    let ending = b.js("return window.tabula.over.ending");
+    let ending = ending.str().unwrap_or("");
+    assert!(
+        ["normal", "move limit"].contains(&ending) || ending.starts_with("adjudicated"),
+        "{what}: the game did not end on the board ({ending}): {status:?}"
+    );
     // The winners are named: `You win`, or the seat with its player.
     let named = b.js("const st = window.tabula.state, o = window.tabula.over;
          const s = document.getElementById('status').textContent;
