@@ -27,6 +27,7 @@ mod clock_rounding;
 mod conformance;
 mod depth_handoff;
 mod engine_process;
+mod examples;
 mod game_extras;
 mod gogui_quoridor;
 mod gui_browser;

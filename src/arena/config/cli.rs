@@ -18,15 +18,15 @@ it on PATH; or name the build itself, e.g. cmd=./target/release/tabula after
 `cargo build --release`. The examples below assume it is on PATH.
 
 Examples:
-  # Two searches of tabula on Othello, 10 games, 2 at a time, 50 ms a move:
+  # Two searches of tabula on Othello, 10 games, 2 at a time, 20 ms a move:
   tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                --engine cmd=tabula name=ab set.search=alphabeta \\
-               --game othello --games 10 --concurrency 2 --movetime 50 --chart match.svg
+               --game othello --games 10 --concurrency 2 --movetime 20 --chart match.svg
 
-  # The same with a clock of 5 s + 0.5 s byo-yomi per game, watched live
+  # The same, 2 games with a clock of 1 s + 0.1 s byo-yomi per game, watched live
   # (open live.svg in a browser: it reloads itself while the match runs):
   tabula match --engine cmd=tabula name=mcts set.search=mcts \\
-               --engine cmd=tabula name=ab set.search=alphabeta --games 6 --tc 5+0.5 --live live.svg
+               --engine cmd=tabula name=ab set.search=alphabeta --games 2 --tc 1+0.1 --live live.svg
 
   # Hearts, seat-bound engines refereed by the runner, stop early by SPRT:
   tabula match --game hearts -o hands=single --games 40 \\
@@ -39,16 +39,16 @@ Examples:
                --engine cmd=tabula name=ismcts set.search=ismcts set.iterations=200 \\
                --engine cmd=tabula name=rules set.search=rules
 
-  # Three engines: a round robin with a cross-table, 10 games per pairing:
+  # Three engines: a round robin with a cross-table, 2 games per pairing:
   tabula match --engine cmd=tabula name=mcts set.search=mcts --engine cmd=tabula name=flat \\
-               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 10 --movetime 50
+               set.search=flat --engine cmd=tabula name=rules set.search=rules --games 2 --movetime 20
 
   # One match over four machines (or cores): each plays a quarter of the deals
   # of the same seed, then the four records merge into the report of the whole:
   for k in 1 2 3 4; do
     tabula match --engine cmd=tabula name=mcts set.search=mcts \\
                  --engine cmd=tabula name=flat set.search=flat \\
-                 --games 16 --movetime 20 --seed 1 --shard $k/4 --record shard$k.txt
+                 --games 8 --movetime 20 --seed 1 --shard $k/4 --record shard$k.txt
   done
   tabula match --merge shard1.txt shard2.txt shard3.txt shard4.txt --chart all.svg
 
