@@ -72,6 +72,35 @@ impl Engine {
         }
     }
 
+    /// Waits until the engine has spent `cpu` of CPU time (its threads,
+    /// from /proc), at most `within`.
+    fn wait_for_cpu(&self, cpu: Duration, within: Duration) {
+        let stat = format!("/proc/{}/stat", self.child.id());
+        let deadline = Instant::now() + within;
+        loop {
+            // utime and stime, fields 14 and 15, in clock ticks (100 a
+            // second on Linux), counted after the command name's `)`.
+            let ticks: u64 = std::fs::read_to_string(&stat)
+                .ok()
+                .and_then(|s| {
+                    let rest = s.rsplit_once(')')?.1.to_string();
+                    let f: Vec<u64> = rest
+                        .split_whitespace()
+                        .skip(11)
+                        .take(2)
+                        .filter_map(|v| v.parse().ok())
+                        .collect();
+                    Some(f.iter().sum())
+                })
+                .unwrap_or(0);
+            if Duration::from_millis(ticks * 10) >= cpu {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the engine spent no CPU");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// Closes the input and waits for the process to end: how long it
     /// took.
     fn close_and_wait(mut self, within: Duration) -> Duration {
@@ -216,7 +245,12 @@ fn the_end_of_the_input_ends_the_process_within_a_second_mid_search() {
         if !started.is_empty() {
             e.until(LONG, |l| l == started);
         }
-        std::thread::sleep(Duration::from_millis(300));
+        // The search is under way once it has spent CPU: on a loaded
+        // machine the engine may not have read its input yet after any
+        // fixed wait, and an end of input read together with the command
+        // is an end sent with it (`echo genmove | tabula` answers first).
+        e.wait_for_cpu(Duration::from_millis(400), LONG);
+        std::thread::sleep(Duration::from_millis(100));
         let took = e.close_and_wait(Duration::from_secs(10));
         eprintln!("{name}: ended {took:?} after its input");
         assert!(took < Duration::from_secs(1), "{name}: {took:?}");
