@@ -274,7 +274,7 @@ fn a_clock_almost_spent_still_gets_a_legal_move_in_time() {
     e.send("genmove");
     let r = e.reply(LONG);
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(took < crate::common::quiet_bound(500), "{took:?}");
     assert!(
         ["= d3", "= c4", "= f5", "= e6"].contains(&r[0].as_str()),
         "{r:?}"
@@ -288,7 +288,7 @@ fn a_clock_almost_spent_still_gets_a_legal_move_in_time() {
     e.send("genmove");
     let r = e.reply(LONG);
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(took < crate::common::quiet_bound(500), "{took:?}");
     let mv = r[0].strip_prefix("= ").unwrap_or("?");
     assert!(
         legal.trim_start_matches("= ").split(' ').any(|m| m == mv),
@@ -318,7 +318,10 @@ fn a_large_hash_table_costs_the_move_no_time() {
         let r = e.reply(LONG);
         let took = started.elapsed();
         assert!(r[0].starts_with('='), "{line}: {r:?}");
-        assert!(took < Duration::from_millis(within), "{line}: {took:?}");
+        assert!(
+            took < crate::common::quiet_bound(within),
+            "{line}: {took:?}"
+        );
     }
 }
 

@@ -822,7 +822,7 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
     // tests of the suite), the page, the server and the engines wait for a
     // core in turn, so the bound grows with the load per core; a page
     // that waits on the engine or the network misses it at any load.
-    let crowding = load_per_core().max(1.0);
+    let crowding = crate::common::crowding();
     let bound = 100.0 * crowding;
     for (what, (n, median, max)) in &all {
         assert!(*n > 0);
@@ -835,15 +835,4 @@ fn gui_browser_plays_whole_games_by_clicking_at_three_sizes() {
     }
     drop(browser);
     server.stop();
-}
-
-/// The machine's load (one-minute average) over its cores; 0 where it
-/// cannot be read.
-fn load_per_core() -> f64 {
-    let load: f64 = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse().ok()))
-        .unwrap_or(0.0);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    load / cores as f64
 }

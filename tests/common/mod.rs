@@ -555,3 +555,25 @@ pub fn run_engine(seed: u64, args: &[&str], input: &str) -> std::process::Output
         .write_all(input.as_bytes());
     child.wait_with_output().expect("engine ends")
 }
+
+/// The machine's crowding: its load (one-minute average) over its cores,
+/// at least 1. On a machine where more runs than there are cores (a build,
+/// CPU hogs: the suite is run under two a core), every thread waits for a
+/// core in turn, so a wall-clock bound that holds on a quiet machine is
+/// stretched by this much.
+pub fn crowding() -> f64 {
+    let load: f64 = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(0.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (load / cores as f64).max(1.0)
+}
+
+/// A wall-clock bound of `millis` on a quiet machine, stretched by the
+/// machine's [`crowding`]: what a test that bounds a reply's time asserts,
+/// so that its verdict is the engine's, not the machine's. (The faults
+/// such bounds guard against cost many times the bound on any machine.)
+pub fn quiet_bound(millis: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(millis).mul_f64(crowding())
+}
