@@ -14,6 +14,7 @@ pub mod bitboard;
 pub mod book;
 pub mod endgame;
 pub mod eval;
+mod page;
 pub mod pattern;
 pub mod probcut;
 
@@ -350,6 +351,7 @@ pub const EXTRAS: Extras<Othello> = Extras {
         let (_, black) = s.final_margins();
         if seat == BLACK { black } else { -black }
     }),
+    pictures: page::PICTURES,
 };
 
 impl Game for Othello {
