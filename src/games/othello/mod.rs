@@ -12,6 +12,7 @@
 pub mod avx2;
 pub mod bitboard;
 pub mod book;
+pub mod discs;
 pub mod endgame;
 pub mod eval;
 mod page;
