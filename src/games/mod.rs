@@ -9,9 +9,10 @@
 //! Adding a game is its file plus one line in the [`registry!`] list at
 //! the bottom of this file (the line declares the module too, and names
 //! the game's [`Extras`] if it has any: an exact solver, protocol
-//! conventions) and a [`Listing`] `LISTING` in its module (its GTP names,
-//! the options a page may set); the engine, the match runner, perft and the conformance
-//! suite (`tests/conformance.rs`) pick it up from there.
+//! conventions, its pictures for a person) and a [`Listing`] `LISTING` in
+//! its module (its GTP names, the options a page may set); the engine,
+//! the match runner, perft, the page and the conformance suite
+//! (`tests/conformance.rs`) pick it up from there.
 
 pub mod cards;
 
