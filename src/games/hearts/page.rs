@@ -238,3 +238,70 @@ fn news(before: &Hearts, mv: HeartsMove, after: &Hearts) -> News {
         trick: Some(trick),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng as _;
+
+    use super::*;
+    use crate::options::Options;
+
+    /// A full game played at random until `done` says stop.
+    fn played_until(done: impl Fn(&Hearts) -> bool) -> Played<Hearts> {
+        let options = Options::parse(Hearts::OPTIONS, &["pass=none"]).expect("options");
+        let mut played = Played::new(Hearts::new_game(&options).expect("a game"));
+        let mut rng = crate::game::Rng::seed_from_u64(7);
+        let mut buf = Vec::new();
+        while !done(played.state()) {
+            let s = played.state();
+            let mv = match s.turn() {
+                Turn::Chance => s.sample_chance(&mut rng),
+                _ => s.random_move(&mut rng, &mut buf),
+            };
+            played.apply(mv);
+        }
+        played
+    }
+
+    #[test]
+    fn the_view_lists_the_tricks_taken_with_their_winner_and_points() {
+        let played = played_until(|h| h.tricks_done() == 2 && h.trick().is_empty());
+        let view = view(&played, None).end();
+        // The leader of the next trick took the last one.
+        let Turn::Player(leader) = played.state().turn() else {
+            panic!("a seat to move");
+        };
+        let taken = view.split("\"taken\":").nth(1).expect("taken");
+        assert_eq!(taken.matches("\"winner\":").count(), 2, "{view}");
+        assert!(
+            taken.contains(&format!("\"winner\":{leader},\"points\":")),
+            "{view}"
+        );
+    }
+
+    #[test]
+    fn a_card_off_the_suit_led_is_refused_with_why() {
+        // Somebody void in nothing: after a lead, every card of another
+        // suit in a hand that holds the suit led is refused.
+        let played = played_until(|h| h.tricks_done() == 1 && h.trick().len() == 1);
+        let h = played.state();
+        let refused = refusals(h);
+        let Turn::Player(p) = h.turn() else {
+            panic!("a seat to move");
+        };
+        let led = h.trick()[0].1.suit();
+        if h.hand(p).iter().any(|c| c.suit() == led) {
+            let off: Vec<Card> = h.hand(p).iter().filter(|c| c.suit() != led).collect();
+            assert_eq!(refused.len(), off.len(), "{refused:?}");
+            assert!(
+                refused
+                    .iter()
+                    .all(|(_, why)| why.contains("you must follow the suit led")),
+                "{refused:?}"
+            );
+        }
+        for (card, _) in &refused {
+            assert!(!h.legal_cards().iter().any(|c| &c.to_string() == card));
+        }
+    }
+}

@@ -60,3 +60,19 @@ fn refusals(o: &Othello) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_square_not_legal_is_refused_with_why() {
+        let refused = refusals(&Othello::start());
+        // 64 squares, 4 discs, 4 legal moves.
+        assert_eq!(refused.len(), 60);
+        let why = |m: &str| refused.iter().find(|(mv, _)| mv == m).map(|(_, w)| w.as_str());
+        assert_eq!(why("d4"), Some("d4: the square is taken"));
+        assert_eq!(why("a1"), Some("a1: a move must turn at least one disc"));
+        assert_eq!(why("d3"), None);
+    }
+}

@@ -134,3 +134,29 @@ fn refusals<const P: usize>(q: &QuoridorGame<P>) -> Vec<(String, String)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Options;
+
+    #[test]
+    fn a_refused_wall_says_why() {
+        let options = Options::parse(QuoridorGame::<2>::OPTIONS, &[] as &[&str]).expect("options");
+        let mut q = QuoridorGame::<2>::new_game(&options).expect("a game");
+        let wall = q.parse_move("e3h").expect("a wall");
+        q.apply(wall);
+        let refused = refusals(&q);
+        let why = |m: &str| {
+            refused
+                .iter()
+                .find(|(mv, _)| mv == m)
+                .map(|(_, w)| w.clone())
+        };
+        assert_eq!(why("e3h").as_deref(), Some("e3h: it overlaps a wall"));
+        assert_eq!(why("d3h").as_deref(), Some("d3h: it overlaps a wall"));
+        assert_eq!(why("e3v").as_deref(), Some("e3v: it crosses a wall"));
+        assert_eq!(why("a3h"), None);
+        assert_eq!(why("a1").as_deref(), Some("a1: your pawn cannot go there"));
+    }
+}
