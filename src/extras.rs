@@ -1,7 +1,8 @@
 //! What a game may offer beyond its rules, as plain data and fn pointers:
-//! an exact solver, an opening book, and the protocol conventions only some games have
+//! an exact solver, an opening book, the protocol conventions only some games have
 //! (GTP's fixed board size, its `final_score` text, a pass move, a count
-//! of the moves left for the clock).
+//! of the moves left for the clock), and its pictures for a person (the
+//! page's view, its moves in words: [`crate::pictures`]).
 //!
 //! A game declares its [`Extras`] as a constant in its module and names it
 //! on its line of the registry (`games/mod.rs`); the layers above ask the
@@ -14,6 +15,7 @@
 
 use crate::control::Control;
 use crate::game::Game;
+use crate::pictures::Pictures;
 
 /// What a solve of the root found: moves with their exact values, best
 /// first, and the nodes it searched (what a front end shows while and
@@ -107,6 +109,10 @@ pub struct Extras<G: Game> {
     /// solver and `final_score` count it): one rule for every exact end a
     /// search reaches, solved or played out on the board.
     pub end_margin: Option<fn(&G, crate::game::Seat) -> i32>,
+    /// How the game is shown to a person: the page's picture, its moves
+    /// in words, what a move tells a human seat ([`Pictures::PLAIN`]: its
+    /// text and plain words).
+    pub pictures: Pictures<G>,
 }
 
 impl<G: Game> Extras<G> {
@@ -119,6 +125,7 @@ impl<G: Game> Extras<G> {
         moves_left: None,
         book: None,
         end_margin: None,
+        pictures: Pictures::PLAIN,
     };
 
     /// Whether `mv` is the declared pass.

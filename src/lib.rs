@@ -12,7 +12,8 @@
 //! 2. [`game`]: the game trait every game implements; [`extras`]: what a
 //!    game may declare beyond it (an exact solver, protocol conventions);
 //!    [`played`]: a game in play as text (history, checked moves), shared
-//!    by engine and referee.
+//!    by engine and referee; [`pictures`]: how a game is shown to a
+//!    person (the page's view, its moves in words), declared in its extras.
 //! 3. [`games`]: one module per game, and the registry that names them
 //!    and visits their types; [`search`]: searches generic over the game
 //!    trait, which never name a game.
@@ -50,6 +51,7 @@ pub mod options;
 pub mod outside;
 pub mod peer_file;
 pub mod perft;
+pub mod pictures;
 pub mod played;
 pub mod protocol;
 pub mod search;

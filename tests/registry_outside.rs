@@ -31,13 +31,13 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use registry_pile::{LISTING, Pile};
+use registry_pile::{EXTRAS, LISTING, Pile};
 use tabula::arena::MatchArgs;
 use tabula::engine::Engine;
 use tabula::protocol::{Protocol, run_protocol};
 
 fn main() {
-    tabula::outside::register::<Pile>(&LISTING).expect("pile registers");
+    tabula::outside::register_with::<Pile>(&LISTING, EXTRAS).expect("pile registers");
     if std::env::args().any(|a| a == "--serve") {
         let engine = Engine::new(1).expect("an engine");
         let stdin = BufReader::new(std::io::stdin());
@@ -314,6 +314,11 @@ fn the_page_serves_a_game_added_from_outside() {
     }
     assert!(seen.contains("\"type\":\"over\""), "{seen}");
     assert!(seen.contains("\"kind\":\"text\""), "{seen}");
+    // Its own picture data, from the view it declares, and its moves in
+    // its own words.
+    assert!(seen.contains("\"stones\":6,"), "{seen}");
+    assert!(seen.contains("\"stones\":0,"), "{seen}");
+    assert!(seen.contains("\"words\":\"takes "), "{seen}");
     let (status, record) = request("GET", &format!("/api/record?s={id}"));
     assert_eq!(status, 200, "{record}");
     assert!(record.contains("pile"), "{record}");

@@ -3,9 +3,33 @@
 //! registers it in its own process and in the engines it starts, and shows
 //! that every edge serves it with no edit elsewhere.
 
+use tabula::extras::Extras;
 use tabula::game::{Game, MoveError, Outcome, OwnEvaluation, Seat, Turn};
 use tabula::games::Listing;
+use tabula::json::Object;
 use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
+use tabula::pictures::Pictures;
+use tabula::played::Played;
+
+/// What Pile declares beyond its rules: a picture of its own for the
+/// page (the text view, which the page draws, with the stones left as
+/// data of the game's) and its moves in words (`takes 2`).
+pub const EXTRAS: Extras<Pile> = Extras {
+    pictures: Pictures {
+        view: pile_view,
+        move_words: |_, mv| format!("takes {mv}"),
+        ..Pictures::PLAIN
+    },
+    ..Extras::NONE
+};
+
+fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Object {
+    let pile = played.state();
+    Object::new()
+        .str("kind", "text")
+        .str("text", &pile.render())
+        .num("stones", pile.stones)
+}
 
 /// A pile of stones, and who is to take.
 #[derive(Clone, Debug)]

@@ -293,7 +293,7 @@ fn must_pass(game: &dyn AnyGame) -> Option<String> {
     (legal.len() == 1 && legal[0] == pass).then_some(pass)
 }
 
-struct Deals;
+pub(crate) struct Deals;
 
 impl GameVisitor for Deals {
     type Output = bool;

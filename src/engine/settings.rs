@@ -772,6 +772,57 @@ impl Settings {
 mod tests {
     use super::*;
 
+    /// Every search, as `set search`'s error and protocol.md list them:
+    /// `a, b, ... or z`.
+    fn search_list() -> String {
+        let names: Vec<&str> = SearchKind::ALL.iter().map(|k| k.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
+    #[test]
+    fn all_holds_every_search() {
+        // A search added to the enum stops this match from compiling
+        // until it is named here, and then fails it until it is in ALL.
+        fn listed(k: SearchKind) -> bool {
+            match k {
+                SearchKind::Random
+                | SearchKind::Rules
+                | SearchKind::AlphaBeta
+                | SearchKind::Mcts
+                | SearchKind::Flat
+                | SearchKind::Heuristic
+                | SearchKind::Ucb1
+                | SearchKind::Rucb1
+                | SearchKind::Pimc
+                | SearchKind::Ismcts
+                | SearchKind::Solve => SearchKind::ALL.contains(&k),
+            }
+        }
+        for k in SearchKind::ALL {
+            assert!(listed(k), "{k:?}");
+            assert_eq!(SearchKind::parse(k.name()), Some(k));
+        }
+    }
+
+    #[test]
+    fn the_search_lists_written_by_hand_are_every_search() {
+        let spec = SETTINGS.iter().find(|s| s.name == "search");
+        assert_eq!(spec.map(|s| s.expected), Some(search_list().as_str()));
+        // protocol.md's table row and its error example.
+        let doc = include_str!("../../protocol.md");
+        let quoted: Vec<String> = SearchKind::ALL
+            .iter()
+            .map(|k| format!("`{}`", k.name()))
+            .collect();
+        let row = format!("| `search` | {} |", quoted.join(", "));
+        assert!(doc.contains(&row), "protocol.md lacks: {row}");
+        let error = format!("for search: expected {}", search_list());
+        assert!(doc.contains(&error), "protocol.md lacks: {error}");
+    }
+
     #[test]
     fn set_get_round_trip_for_every_setting() {
         let mut s = Settings::default();

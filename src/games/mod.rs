@@ -9,9 +9,10 @@
 //! Adding a game is its file plus one line in the [`registry!`] list at
 //! the bottom of this file (the line declares the module too, and names
 //! the game's [`Extras`] if it has any: an exact solver, protocol
-//! conventions) and a [`Listing`] `LISTING` in its module (its GTP names,
-//! the options a page may set); the engine, the match runner, perft and the conformance
-//! suite (`tests/conformance.rs`) pick it up from there.
+//! conventions, its pictures for a person) and a [`Listing`] `LISTING` in
+//! its module (its GTP names, the options a page may set); the engine,
+//! the match runner, perft, the page and the conformance suite
+//! (`tests/conformance.rs`) pick it up from there.
 
 pub mod cards;
 
@@ -173,7 +174,7 @@ impl GameEntry {
 /// module::CONST`), the descriptor list [`GAMES`], the name-to-type
 /// dispatch behind [`GameEntry::visit`] and the lookup [`extras`].
 macro_rules! registry {
-    ($($module:ident :: $type:ident $(with $extras:path)?),+ $(,)?) => {
+    ($($module:ident :: $type:ident $(with $($extras:path),+)?);+ $(;)?) => {
         $(pub mod $module;)+
 
         /// Every game the engine plays, the default first.
@@ -197,23 +198,23 @@ macro_rules! registry {
         /// its protocol conventions. Monomorphised: for each `G` the type
         /// test is decided at compile time.
         pub fn extras<G: Game>() -> Extras<G> {
-            $($(
+            $($($(
                 let declared: &dyn Any = &$extras;
                 if let Some(extras) = declared.downcast_ref::<Extras<G>>() {
                     return *extras;
                 }
-            )?)+
-            Extras::NONE
+            )+)?)+
+            added_extras::<G>().unwrap_or(Extras::NONE)
         }
     };
 }
 
 registry! {
-    othello::Othello with othello::EXTRAS,
-    quoridor::QuoridorFamily,
-    hearts::Hearts,
-    wizard::Wizard,
-    ninetynine::NinetyNine,
+    othello::Othello with othello::EXTRAS;
+    quoridor::QuoridorFamily with quoridor::EXTRAS_TWO, quoridor::EXTRAS_FOUR;
+    hearts::Hearts with hearts::EXTRAS;
+    wizard::Wizard with wizard::EXTRAS;
+    ninetynine::NinetyNine with ninetynine::EXTRAS;
 }
 
 /// The default game (the first registered): what `tabula match` plays
@@ -228,10 +229,19 @@ pub fn default_game() -> &'static GameEntry {
 /// not serve. `crate::outside::register` builds one for a game type.
 pub type ErasedVisit = fn(&Options, Box<dyn Any>) -> Option<Box<dyn Any>>;
 
-/// A game added at run time: its entry, and how to reach its type.
+/// A game added at run time: its entry, how to reach its type, and the
+/// [`Extras`] it declares (an `Extras<G>` of its type), if any.
 struct Added {
     entry: &'static GameEntry,
     visit: ErasedVisit,
+    extras: Option<&'static (dyn Any + Send + Sync)>,
+}
+
+/// The extras a game added at run time declared for type `G`.
+fn added_extras<G: Game>() -> Option<Extras<G>> {
+    added()
+        .iter()
+        .find_map(|a| a.extras?.downcast_ref::<Extras<G>>().copied())
 }
 
 /// The games added at run time ([`add`]), after [`GAMES`].
@@ -254,10 +264,15 @@ impl std::fmt::Display for AddError {
 impl std::error::Error for AddError {}
 
 /// Adds a game at run time (a game defined outside the crate, e.g. in a
-/// test): `entry` describes it, `visit` reaches its type. Every edge that
-/// asks the registry (the engine and its protocols, the match runner, the
-/// page) serves it from then on.
-pub fn add(entry: GameEntry, visit: ErasedVisit) -> Result<&'static GameEntry, AddError> {
+/// test): `entry` describes it, `visit` reaches its type, `extras` (an
+/// `Extras<G>` of that type) is what [`extras`] answers for it. Every
+/// edge that asks the registry (the engine and its protocols, the match
+/// runner, the page) serves it from then on.
+pub fn add(
+    entry: GameEntry,
+    visit: ErasedVisit,
+    extras: Option<Box<dyn Any + Send + Sync>>,
+) -> Result<&'static GameEntry, AddError> {
     let mut list = ADDED.write().unwrap_or_else(|e| e.into_inner());
     if GAMES
         .iter()
@@ -267,7 +282,12 @@ pub fn add(entry: GameEntry, visit: ErasedVisit) -> Result<&'static GameEntry, A
         return Err(AddError(entry.name.to_string()));
     }
     let entry: &'static GameEntry = Box::leak(Box::new(entry));
-    list.push(Added { entry, visit });
+    let extras = extras.map(|e| &*Box::leak(e));
+    list.push(Added {
+        entry,
+        visit,
+        extras,
+    });
     Ok(entry)
 }
 

@@ -375,6 +375,13 @@ impl Page {
         };
         let mine = waiting && to_move.is_some() && to_move == self.human;
         let legal = if mine { self.view.legal() } else { Vec::new() };
+        // Why the moves the page offers and may not play are refused, in
+        // the game's words: the page says so without asking.
+        let refused = if mine {
+            self.view.refused()
+        } else {
+            "{}".to_string()
+        };
         Object::new()
             .str("type", "state")
             .num("step", self.step)
@@ -387,6 +394,7 @@ impl Page {
             .opt("to_move", to_move.map(|s| s.to_string()))
             .num("waiting", mine)
             .raw("legal", json::strings(legal))
+            .raw("refused", refused)
             .raw("told", json::strings(&self.told))
             .opt(
                 "last",

@@ -27,7 +27,6 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::control::ScoreKind;
 use crate::control::{Answer, Progress};
 use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request, Settings};
 use crate::game::Seat;
@@ -438,29 +437,19 @@ pub fn answered_genmove(
     }
 }
 
-/// How many discs Othello's evaluation unit is: the evaluation is the
-/// predicted final margin / 64.
-const EVAL_DISCS: f64 = 64.0;
+/// A score as an Othello disc margin: the game's own scale, which the
+/// dialects that show discs (NBoard, UGI's Othello values) ask for here.
+pub use crate::games::othello::discs::disc_margin;
 
-/// A score of `kind` (and its exact margin, if any) as an Othello disc
-/// margin for the side to move, as NBoard shows every value and UGI an
-/// Othello one: an exact margin as it is; an evaluation times 64; a win
-/// chance turned into the margin the engine's logistic gives that chance
-/// (`win_scale`: see [`win_scale`]); `None` where no value is known.
-pub fn disc_margin(kind: ScoreKind, score: f64, exact: Option<i32>, win_scale: f64) -> Option<f64> {
-    kind.margin(score, exact, EVAL_DISCS, |p| {
-        let p = p.clamp(1e-6, 1.0 - 1e-6);
-        (EVAL_DISCS * (p / (1.0 - p)).ln() / win_scale).clamp(-EVAL_DISCS, EVAL_DISCS)
-    })
-}
-
-/// The logistic scale that turns an Othello win chance into a margin:
-/// the engine's `eval_win_scale`, Othello's tuning row where it is off.
+/// The logistic scale that turns a win chance into a margin: the
+/// engine's `eval_win_scale`, or where it is off, the default of the
+/// game in play (its tuning row).
 pub fn win_scale(engine: &Engine) -> f64 {
+    let game = engine.game();
     engine
         .settings()
         .eval_win_scale
-        .or_else(|| Settings::for_game(crate::games::othello::NAME, 2, &[]).eval_win_scale)
+        .or_else(|| Settings::for_game(game.name(), game.num_seats(), &[]).eval_win_scale)
         .unwrap_or(1.0)
 }
 

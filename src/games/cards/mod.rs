@@ -8,8 +8,10 @@
 //! - `deal_sampler.rs`: [`sample_deal`], which deals unseen cards to hidden
 //!   hands under per-seat constraints (hand sizes, known voids) for
 //!   determinization;
-//! - `view.rs`: what the games' pictures share (the trick and to-move
-//!   lines, whose cards show);
+//! - `view.rs`: what the games' text pictures share (the trick and
+//!   to-move lines, whose cards show);
+//! - `page.rs`: what their page pictures and words share (a card in
+//!   words, hands and tricks as JSON, the tricks taken);
 //! - `hooks.rs`: what the card games' `Game` impls would otherwise each
 //!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
 //!   numbered seat names, whether a state knows a hand, the evaluation
@@ -19,6 +21,7 @@ mod card;
 mod card_set;
 mod deal_sampler;
 mod hooks;
+mod page;
 mod shuffle;
 mod view;
 
@@ -28,6 +31,10 @@ pub use deal_sampler::{Unseen, sample_deal, sample_deal_or_drop_inferences};
 pub use hooks::{
     bound_seat_option, deal_seed_text, knows_hand, numbered_seat_name, parse_deal_seed,
     parse_numbered_seat, reward_as_evaluation, seat_option_spec,
+};
+pub use page::{
+    Taken, card_list_json, card_list_words, card_words, cards_json, suit_symbol, taken_json,
+    taken_words, trick_json,
 };
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
 pub use view::{shows_hand, to_move_text, trick_plays, trick_text};

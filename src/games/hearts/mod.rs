@@ -60,6 +60,7 @@
 
 mod baseline;
 mod hidden;
+mod page;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
@@ -196,6 +197,12 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
         "hands",
         "pass",
     ],
+};
+
+/// What it declares beyond its rules: how it is shown to a person.
+pub const EXTRAS: crate::extras::Extras<Hearts> = crate::extras::Extras {
+    pictures: page::PICTURES,
+    ..crate::extras::Extras::NONE
 };
 
 /// A Hearts state: self-dealt (full) or seat-bound (one seat's knowledge).

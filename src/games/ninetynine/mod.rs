@@ -59,6 +59,7 @@
 
 mod baseline;
 mod hidden;
+mod page;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
@@ -178,6 +179,12 @@ pub const NAME: &str = "ninetynine";
 pub const LISTING: crate::games::Listing = crate::games::Listing {
     gtp_names: &["Ninety-Nine"],
     page_options: &["players", "tokens"],
+};
+
+/// What it declares beyond its rules: how it is shown to a person.
+pub const EXTRAS: crate::extras::Extras<NinetyNine> = crate::extras::Extras {
+    pictures: page::PICTURES,
+    ..crate::extras::Extras::NONE
 };
 
 /// A Ninety-Nine state: self-dealt (full) or seat-bound (one seat's

@@ -12,8 +12,10 @@
 pub mod avx2;
 pub mod bitboard;
 pub mod book;
+pub mod discs;
 pub mod endgame;
 pub mod eval;
+mod page;
 pub mod pattern;
 pub mod probcut;
 
@@ -350,6 +352,7 @@ pub const EXTRAS: Extras<Othello> = Extras {
         let (_, black) = s.final_margins();
         if seat == BLACK { black } else { -black }
     }),
+    pictures: page::PICTURES,
 };
 
 impl Game for Othello {

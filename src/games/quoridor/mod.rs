@@ -60,6 +60,7 @@
 mod baseline;
 mod board;
 mod eval;
+mod page;
 mod routes;
 mod text;
 
@@ -241,6 +242,19 @@ impl GameFamily for QuoridorFamily {
         }
     }
 }
+
+/// What two-player Quoridor declares beyond its rules: how it is shown
+/// to a person.
+pub const EXTRAS_TWO: crate::extras::Extras<Quoridor> = crate::extras::Extras {
+    pictures: Quoridor::PICTURES,
+    ..crate::extras::Extras::NONE
+};
+
+/// What four-player Quoridor declares beyond its rules.
+pub const EXTRAS_FOUR: crate::extras::Extras<Quoridor4> = crate::extras::Extras {
+    pictures: Quoridor4::PICTURES,
+    ..crate::extras::Extras::NONE
+};
 
 /// The goal side (index into [`Geo::goal`]) of each seat.
 const fn goal_side(players: usize, seat: usize) -> usize {

@@ -62,6 +62,7 @@
 
 mod baseline;
 mod hidden;
+mod page;
 mod view;
 
 use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
@@ -173,6 +174,12 @@ pub const NAME: &str = "wizard";
 pub const LISTING: crate::games::Listing = crate::games::Listing {
     gtp_names: &["Wizard"],
     page_options: &["players", "rounds", "hand", "no_even_bids"],
+};
+
+/// What it declares beyond its rules: how it is shown to a person.
+pub const EXTRAS: crate::extras::Extras<Wizard> = crate::extras::Extras {
+    pictures: page::PICTURES,
+    ..crate::extras::Extras::NONE
 };
 
 /// A Wizard state: self-dealt (full) or seat-bound (one seat's knowledge).

@@ -24,7 +24,6 @@ let tricks = [];         // this hand's tricks: {cards: [[seat, card]], winner, 
 let allTricks = [];      // every trick of the game, for the move list
 let current = [];        // the trick being played (from the told lines)
 let roundNo = 0;         // hand or round number, from the deal lines
-let trumpNow = null;     // Wizard: the trump of the round being played
 let bidsNow = null;      // Wizard: the bids of the round being played
 let summary = null;      // the last hand's or round's summary (text lines)
 let sheetRows = [];      // score sheet rows
@@ -276,7 +275,7 @@ function resetGame() {
   allTricks = [];
   current = [];
   roundNo = 0;
-  trumpNow = bidsNow = summary = null;
+  bidsNow = summary = null;
   sheetRows = [];
   window.tabula.lines = [];
   $('log').textContent = '';
@@ -459,9 +458,6 @@ function onEvent(e) {
   st = e;
   window.tabula.state = e;
   if (!myTurn()) { values = {}; analysisInfo = null; }
-  if (e.view.kind === 'wizard' && (e.view.phase === 'play' || e.view.phase === 'bid')) {
-    trumpNow = e.view.trump || null;
-  }
   if (e.view.kind === 'wizard' && e.view.phase === 'play') bidsNow = e.view.bids.slice();
   for (const line of e.told) told(line);
   window.tabula.lines = lines.slice();
@@ -481,7 +477,6 @@ function onEvent(e) {
 }
 
 const CARD = /^([2-9TJQKA][CDHS]|[ZN][1-4])$/;
-const RANKS = '23456789TJQKA';
 
 // One line this seat was told: kept for the move list, and read for the
 // tricks and the hands' ends.
@@ -501,7 +496,11 @@ function told(line) {
   if (!CARD.test(w[2])) return;
   current.push([st.seats.indexOf(w[1]), w[2]]);
   if (current.length === st.seats.length) {
-    const t = { cards: current, winner: trickWinner(kind, current), points: kind === 'hearts' ? heartsPoints(current) : null };
+    // Who took it and its points: the server's view lists this hand's
+    // finished tricks (the game's rules decide).
+    const taken = (st.view.taken || [])[tricks.length];
+    const done = taken && taken.cards.every((c, i) => c[1] === current[i][1]) ? taken : null;
+    const t = { cards: current, winner: done ? done.winner : null, points: done ? done.points : null, moon: st.view.moon };
     tricks.push(t);
     allTricks.push(t);
     current = [];
@@ -511,31 +510,6 @@ function told(line) {
 // A new hand's deal: Hearts tells a seat its 13 cards (then the three it
 // receives, and who holds the two of clubs); Wizard a round's cards.
 function isNewHand(kind, w) { return kind === 'wizard' || w.length > 13; }
-
-function trickWinner(kind, cards) {
-  const rank = (c) => RANKS.indexOf(c[0]);
-  if (kind === 'hearts') {
-    const suit = cards[0][1][1];
-    let best = cards[0];
-    for (const c of cards) if (c[1][1] === suit && rank(c[1]) > rank(best[1])) best = c;
-    return best[0];
-  }
-  const wiz = cards.find((c) => c[1][0] === 'Z');
-  if (wiz) return wiz[0];
-  const plain = cards.filter((c) => c[1][0] !== 'N');
-  if (plain.length === 0) return cards[0][0];
-  const trumps = trumpNow ? plain.filter((c) => c[1][1] === trumpNow) : [];
-  const pool = trumps.length ? trumps : plain.filter((c) => c[1][1] === plain[0][1][1]);
-  let best = pool[0];
-  for (const c of pool) if (rank(c[1]) > rank(best[1])) best = c;
-  return best[0];
-}
-
-function heartsPoints(cards) {
-  let p = 0;
-  for (const [, c] of cards) { if (c[1] === 'H') p += 1; if (c === 'QS') p += 13; }
-  return p;
-}
 
 // The end of a Hearts hand or a Wizard round: its summary and a row of
 // the score sheet. At a deal line the view is still the old hand's
@@ -564,8 +538,9 @@ function writeSummary() {
   if (v.kind === 'hearts') {
     const scores = over && over.scores ? null : v.last_hand;
     out.push('Hand ' + p.round + ' over.');
-    const moon = pts.findIndex((x) => x === 26);
-    if (moon >= 0) out.push(st.seats[moon] + ' shot the moon!');
+    const last = p.tricks[p.tricks.length - 1];
+    const moon = last ? last.moon : null;
+    if (moon !== null && moon !== undefined) out.push(st.seats[moon] + ' shot the moon!');
     out.push('Points taken: ' + st.seats.map((s, i) => s + ' ' + pts[i]).join(', ') + '.');
     out.push('Totals: ' + st.seats.map((s, i) => s + ' ' + v.totals[i]).join(', ') + '.');
     sheetRows.push({ label: 'hand ' + p.round, cells: st.seats.map((_, i) => [scores ? scores[i] : pts[i], v.totals[i]]) });
@@ -621,27 +596,10 @@ async function play(move, reason) {
   window.tabula.latencies.push(performance.now() - t0);
 }
 
-// Why a move is not legal, in the game's words.
+// Why a move is not legal, in the game's words: the server's reason
+// for each move the page offers that is refused now.
 function whyNot(move) {
-  const v = st.view;
-  if (v.kind === 'othello') {
-    const i = (+move[1] - 1) * 8 + (move.charCodeAt(0) - 97);
-    const ch = v.position[i];
-    return move + ': ' + (ch === 'X' || ch === 'O' ? 'the square is taken' : 'a move must turn at least one disc');
-  }
-  if (v.kind === 'quoridor') return move + ': your pawn cannot go there';
-  if (v.kind === 'hearts' || v.kind === 'wizard') {
-    const trick = v.trick || [];
-    const hand = v.hands[st.you] || [];
-    const lead = trick.length ? trick.find((x) => x[1][0] !== 'N' && x[1][0] !== 'Z') : null;
-    const suit = lead ? lead[1][1] : null;
-    if (suit && move[0] !== 'Z' && move[0] !== 'N' && move[1] !== suit && hand.some((c) => c[1] === suit && c[0] !== 'Z' && c[0] !== 'N')) return cardText(move) + ': you must follow the suit led (' + SUITS[suit] + ')';
-    if (v.kind === 'hearts' && trick.length === 0 && move[1] === 'H' && !v.broken) return cardText(move) + ': hearts are not broken yet';
-    if (v.kind === 'hearts' && v.tricks === 0) return cardText(move) + ': no points on the first trick, and the two of clubs leads it';
-    return cardText(move) + ' cannot be played now';
-  }
-  if (v.kind === 'ninetynine') return cardText(move.slice(0, 2)) + ' would take the total past 99';
-  return move + ' is not a legal move now';
+  return (st.refused || {})[move] || move + ' is not a legal move now';
 }
 
 function myTurn() {
@@ -993,17 +951,6 @@ function qParse(view) {
 
 function sqName(c, r) { return String.fromCharCode(97 + c) + (r + 1); }
 
-function wallReason(view, q, wall) {
-  const me = st.you;
-  if (q.left[me] === 0) return 'you have no walls left';
-  const c = wall.charCodeAt(0) - 97, r = parseInt(wall.slice(1, -1), 10) - 1, o = wall.slice(-1);
-  const has = (cc, rr, oo) => q.walls.includes(sqName(cc, rr) + oo);
-  if (o === 'h' && (has(c, r, 'h') || has(c - 1, r, 'h') || has(c + 1, r, 'h'))) return 'it overlaps a wall';
-  if (o === 'v' && (has(c, r, 'v') || has(c, r - 1, 'v') || has(c, r + 1, 'v'))) return 'it overlaps a wall';
-  if (has(c, r, o === 'h' ? 'v' : 'h')) return 'it crosses a wall';
-  return 'it would leave a pawn no path to its goal';
-}
-
 // Whether the person points with a finger: a tap on a groove then
 // previews its wall, and a second tap on it places it.
 function touchPointer() {
@@ -1025,7 +972,7 @@ function grooveClick(view, q, wall, legal) {
   tapped = false;
   // An illegal wall still goes to the referee, which refuses it; the
   // page adds why.
-  play(wall, legal.includes(wall) ? null : wall + ': ' + wallReason(view, q, wall));
+  play(wall, legal.includes(wall) ? null : whyNot(wall));
 }
 
 function quoridor(view) {
@@ -1128,7 +1075,7 @@ function quoridor(view) {
       drawWall(hover, ok ? 'rgba(40,160,80,.8)' : 'rgba(200,40,40,.7)', { 'pointer-events': 'none', 'data-preview': ok ? 'legal' : 'refused' });
       const v = values[hover];
       const again = touchPointer() ? (ok ? ': tap it again to place it' : '') : '';
-      if (!ok) notice(hover + ': ' + wallReason(view, q, hover));
+      if (!ok) notice(whyNot(hover));
       else if (touchPointer() || $('notice').textContent.startsWith(hover.slice(0, -1)) || $('notice').textContent.includes(': it ')) notice('Wall ' + hover + (v ? ' (' + pct(v.score) + ')' : '') + again);
     }
   }
