@@ -18,6 +18,7 @@ mod arena_openings;
 mod arena_pairs;
 mod arena_record;
 mod arena_recover;
+mod arena_scale;
 mod arena_scores;
 mod arena_shards;
 mod arena_stats;
