@@ -22,6 +22,7 @@ mod arena_scale;
 mod arena_scores;
 mod arena_shards;
 mod arena_stats;
+mod arena_stderr;
 mod card_threads;
 mod cards_sampler;
 mod clock_rounding;
