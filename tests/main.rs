@@ -67,5 +67,6 @@ mod startup;
 mod thread_determinism;
 mod tool_args;
 mod transcripts;
+mod ugi_ready;
 mod weight_files;
 mod wizard_rules;
