@@ -146,7 +146,7 @@ fn a_table_seats_one_engine_against_two() {
     }
     // The three games of a deal are dealt the same cards.
     for deal in 0..2u64 {
-        let firsts: Vec<&String> = games
+        let firsts: Vec<&str> = games
             .iter()
             .filter(|g| g.deal == deal)
             .map(|g| &g.transcript[1])

@@ -48,7 +48,7 @@ fn timeless(g: &GameRecord) -> GameRecord {
 /// The opening moves of a game: its first `play` lines, as many as the
 /// suite line has.
 fn opening_of(g: &GameRecord, plies: usize) -> Vec<String> {
-    g.transcript[1..1 + plies].to_vec()
+    g.transcript.to_vec()[1..1 + plies].to_vec()
 }
 
 #[test]

@@ -38,11 +38,9 @@ fn game(number: usize, a_first: bool, a_result: f64, ending: Ending) -> GameReco
         seat_results,
         plies: 60,
         millis: 1234,
-        transcript: vec![
-            "game othello".to_string(),
-            "play black d3".to_string(),
-            "play white c5".to_string(),
-        ],
+        transcript: ["game othello", "play black d3", "play white c5"]
+            .into_iter()
+            .collect(),
     }
 }
 

@@ -363,7 +363,7 @@ fn round_trip(b: &Browser, url: &str, game: &str, port: u16) {
         .transcript
         .iter()
         .filter(|l| l.starts_with("play "))
-        .cloned()
+        .map(str::to_string)
         .collect();
     // What the person saw is the record's moves, less the passes of
     // other seats (a Hearts pass, `2C+3D+4H`, is private; Ninety-Nine's

@@ -60,10 +60,7 @@ fn gui_replay_steps_through_a_recorded_hearts_hand_with_every_hand_shown() {
             .iter()
             .rev()
             .find(|l| l.starts_with("play ") || l.starts_with("deal "));
-        assert_eq!(
-            steps.last().and_then(|s| s.get("line").str()),
-            last.map(String::as_str)
-        );
+        assert_eq!(steps.last().and_then(|s| s.get("line").str()), last);
         // Right after the deal, the whole table is face up: all 52 cards.
         let dealt = steps
             .iter()

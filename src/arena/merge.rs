@@ -373,17 +373,19 @@ impl MatchRecord {
         let mut next = 1u64;
         for g in games {
             let number = g.number as u64;
-            let Some((deal, pairing, seats)) = schedule.at(number) else {
+            let Some((deal, pairing, pattern)) = schedule.at(number) else {
                 return Err(MergeError::NotInMatch {
                     number: g.number,
                     total,
                 });
             };
-            if (g.deal, g.pairing, &g.seats) != (deal, pairing, &seats) {
+            let (a, b) = pairing;
+            let seats = pattern.iter().map(|&k| if k == 0 { a } else { b });
+            if (g.deal, g.pairing) != (deal, pairing) || !g.seats.iter().copied().eq(seats) {
                 return Err(MergeError::OffSchedule {
                     number: g.number,
                     deal,
-                    seats: seats.len(),
+                    seats: pattern.len(),
                     recorded_deal: g.deal,
                     recorded_seats: g.seats.clone(),
                 });
@@ -430,9 +432,10 @@ impl Schedule {
         (number - 1) / self.per_deal().max(1)
     }
 
-    /// Game `number` (from 1): its deal, pairing and seats, or `None`
-    /// past the match.
-    fn at(&self, number: u64) -> Option<(u64, (usize, usize), Vec<usize>)> {
+    /// Game `number` (from 1): its deal, pairing and seat pattern (0 for
+    /// the pairing's first engine, 1 for its second), or `None` past the
+    /// match.
+    fn at(&self, number: u64) -> Option<(u64, (usize, usize), &[usize])> {
         if number == 0 || number > self.total() {
             return None;
         }
@@ -449,14 +452,8 @@ impl Schedule {
         }
         let pair = usize::try_from(within / in_deal).ok()?;
         let pattern = usize::try_from(within % in_deal).ok()?;
-        let &(a, b) = self.pairs.get(pair)?;
-        let seats = self
-            .patterns
-            .get(pattern)?
-            .iter()
-            .map(|&k| if k == 0 { a } else { b })
-            .collect();
-        Some((deal, (a, b), seats))
+        let &pairing = self.pairs.get(pair)?;
+        Some((deal, pairing, self.patterns.get(pattern)?))
     }
 }
 
@@ -626,9 +623,17 @@ fn merge_named(
         return incompatible("no records given".to_string());
     };
     let first_name = first_name.clone();
+    // Its games are not copied: they are moved into the merge below.
     let first = MatchRecord {
+        game: first.game.clone(),
+        options: first.options.clone(),
+        seeds: first.seeds.clone(),
+        seat_names: first.seat_names.clone(),
+        engines: first.engines.clone(),
+        shard: first.shard.clone(),
+        settings: first.settings.clone(),
+        stopped: first.stopped.clone(),
         games: Vec::new(),
-        ..first.clone()
     };
     let first = &first;
     let first_name = &first_name;
@@ -761,10 +766,10 @@ fn merge_named(
                 },
             )
             .collect();
-        out.games.reserve(rec.games.len());
-        let games = std::mem::take(&mut records[at].1.games);
+        let mut games = std::mem::take(&mut records[at].1.games);
         let name = &records[at].0;
-        for mut g in games {
+        let before = out.games.len();
+        for (i, g) in games.iter_mut().enumerate() {
             let remap = |e: usize| map.get(e).copied().unwrap_or(e);
             if one_seed {
                 if let Some(other) = number_from.insert(g.number, at) {
@@ -776,29 +781,31 @@ fn merge_named(
                     ));
                 }
             } else {
-                g.number = out.games.len() + 1;
+                g.number = before + i + 1;
             }
             g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
-            g.seats = g.seats.iter().map(|&e| remap(e)).collect();
-            g.ending = match g.ending {
-                Ending::Resign(e) => Ending::Resign(remap(e)),
-                Ending::Forfeit {
-                    engine,
-                    fault,
-                    detail,
-                } => Ending::Forfeit {
-                    engine: remap(engine),
-                    fault,
-                    detail,
-                },
-                other => other,
-            };
-            out.games.push(g);
+            for e in &mut g.seats {
+                *e = remap(*e);
+            }
+            match &mut g.ending {
+                Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => *e = remap(*e),
+                _ => {}
+            }
+        }
+        // The first record's games become the merged record's as they
+        // are, the list not copied (a one-record merge holds its games
+        // once).
+        if out.games.is_empty() {
+            out.games = games;
+        } else {
+            out.games.append(&mut games);
         }
     }
     if one_seed {
         out.seeds = first.seeds.clone();
-        out.games.sort_by_key(|g| g.number);
+        // The numbers differ (checked above): an unstable sort gives the
+        // one order, without a stable sort's buffer of half the games.
+        out.games.sort_unstable_by_key(|g| g.number);
         if first.has_suite() {
             merge_slices(&mut out, &records)
                 .map_err(|e| RecordError::Incompatible(e.to_string()))?;

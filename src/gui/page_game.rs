@@ -732,19 +732,19 @@ impl Cast {
             .count();
         // The runner's notes name its engines; the record's are named
         // here.
-        for line in &mut record.transcript {
-            for mark in [
+        record.transcript.replace_lines(|line| {
+            [
                 crate::arena::record::recover::RESTART_MARK,
                 crate::arena::run::adjudicate::NO_SCORES_MARK,
-            ] {
-                if let Some(name) = line.strip_prefix(mark)
-                    && let Some(e) = self.engines.iter().position(|s| s.name == name)
-                {
-                    let k = self.record_engine(e);
-                    *line = format!("{mark}{}", self.record_engines[k].name);
-                }
-            }
-        }
+            ]
+            .into_iter()
+            .find_map(|mark| {
+                let name = line.strip_prefix(mark)?;
+                let e = self.engines.iter().position(|s| s.name == name)?;
+                let k = self.record_engine(e);
+                Some(format!("{mark}{}", self.record_engines[k].name))
+            })
+        });
     }
 }
 

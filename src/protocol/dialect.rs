@@ -115,8 +115,9 @@ pub(crate) enum During {
     /// It stops the search, which answers as the protocol has it for a
     /// stopped search (`ping`, `stop`), and is run after it.
     Stops,
-    /// It is answered at once with this line, the search running on
-    /// (UGI's `isready`).
+    /// It is answered at once with this line, the search running on,
+    /// where no line waits before it; else it waits its turn (UGI's
+    /// `isready`, whose answer says every line before it is processed).
     Answered(&'static str),
     /// It stops the search and supersedes it, and is answered at once
     /// with these lines, ahead of the lines kept before it: the search

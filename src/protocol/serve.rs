@@ -10,7 +10,10 @@
 //! engine play the other seats), every line that arrives is read at once,
 //! not left behind the search: a line that changes the state the search
 //! is for stops it and takes effect after it, in order; a `stop` stops
-//! it; UGI's `isready` is answered at once; NBoard's `ping` stops it and
+//! it; UGI's `isready` is answered at once when nothing but the running
+//! command comes before it (it answers once every line before it is
+//! processed: a line kept ahead of it keeps it in its turn); NBoard's
+//! `ping` stops it and
 //! is answered at once, on the pump's thread, ahead of the state lines
 //! before it (the stopped search then says nothing more): its `pong`
 //! never waits for the search's threads, nor for a core, on a busy
@@ -212,10 +215,12 @@ impl<W: Write> Hub<W> {
     /// while the lines that arrive meanwhile are read: one that changes
     /// the state ([`During::Changes`]) or stops ([`During::Stops`])
     /// raises `cancel`, as the end of the input does; UGI's `isready` is
-    /// answered at once, and so is NBoard's `ping`
-    /// ([`During::Supersedes`]: `work` then writes nothing more); each
-    /// other line is kept to be taken after `work`, in order. Lines that came with the command (the reader did not wait
-    /// for them: [`Read::waited`]) only wait.
+    /// answered at once where no line is kept before it (else in its
+    /// turn, once the lines before it are processed), and NBoard's `ping`
+    /// at once ([`During::Supersedes`]: `work` then writes nothing more);
+    /// each other line is kept to be taken after `work`, in order. Lines
+    /// that came with the command (the reader did not wait for them:
+    /// [`Read::waited`]) only wait.
     pub fn run<T>(&mut self, cancel: &Arc<AtomicBool>, work: impl FnOnce(&Output<W>) -> T) -> T
     where
         W: Send,
@@ -234,6 +239,18 @@ impl<W: Write> Hub<W> {
                 self.superseded |= stops_command(&during, arrived(read), cancel);
             }
         }
+        // Lines kept right after this command that are answered where
+        // they stand (UGI's `isready`) are answered now: nothing before
+        // them is left to process but this command, which they do not
+        // wait for.
+        while let Some(read) = self.pending.front()
+            && let Input::Line { text, .. } = &read.input
+            && let During::Answered(answer) = self.protocol.during_search(text)
+        {
+            self.taken.store(read.seq, Ordering::Release);
+            self.out.write(&format!("{answer}\n"));
+            self.pending.pop_front();
+        }
         let Some(rx) = self.rx.take() else {
             return work(&self.out);
         };
@@ -243,6 +260,7 @@ impl<W: Write> Hub<W> {
             cancel,
             done: &done,
             room: QUEUE.saturating_sub(self.pending.len()),
+            ahead: !self.pending.is_empty(),
             out: &self.out,
         };
         let (result, (rx, kept, seen)) = std::thread::scope(|scope| {
@@ -277,6 +295,8 @@ struct Pump<'a, W: Write> {
     /// Lines it may keep: a peer that writes without reading is held
     /// back by the pipe, not buffered.
     room: usize,
+    /// Lines were kept before the command ran, to be taken after it.
+    ahead: bool,
     out: &'a Output<W>,
 }
 
@@ -316,7 +336,11 @@ impl<W: Write> Pump<'_, W> {
                 _ => During::Waits,
             };
             match during {
-                During::Answered(text) => {
+                // Answered at once only when no line is kept before it:
+                // its answer says that every line before it is processed
+                // (UCI's `isready`), and the running command is not one
+                // to wait for. Otherwise it waits its turn.
+                During::Answered(text) if !self.ahead && kept.is_empty() => {
                     self.out.write(&format!("{text}\n"));
                     continue;
                 }

@@ -31,6 +31,13 @@
 //! between the reader thread and the runner holds a few events only (the
 //! reader waits, so a flooding engine fills a pipe, not the runner's
 //! memory). Every wait ends by its deadline, whatever the engine prints.
+//!
+//! An engine's `stderr=FILE` is written by a thread of the runner that
+//! reads the engine's stderr pipe and appends to the file while the file
+//! is under [`STDERR_CAP`] bytes: the engine writes to a pipe that is
+//! always drained, so that a full disk, or a file at its cap, never blocks
+//! it; past the cap what it writes is read and dropped, and the file says
+//! so once (one line per engine process that reached it).
 
 use std::fmt;
 use std::fs::File;
@@ -65,6 +72,17 @@ const POLL: Duration = Duration::from_millis(50);
 /// How long, after the engine process exited, its reader may still deliver
 /// a reply written before the exit (a helper may hold the pipe open).
 const EXIT_DRAIN: Duration = Duration::from_millis(200);
+
+/// The most bytes an engine's `stderr=FILE` grows to (the size the
+/// runner reads a record up to): then one line says the file is at its
+/// cap, and the engine's further stderr is dropped. The cap is on the
+/// file, whatever wrote it: engines sharing one file, a restarted
+/// engine, earlier runs appending to it.
+pub const STDERR_CAP: u64 = 1 << 30;
+
+/// How long a killed engine's stderr may take to reach its file (what it
+/// wrote before it ended, still in the pipe).
+const STDERR_DRAIN: Duration = Duration::from_millis(200);
 
 /// The environment variable that marks every process of one engine.
 pub const TOKEN_VAR: &str = "TABULA_MATCH_ENGINE";
@@ -141,8 +159,11 @@ pub struct Launch {
     pub command: String,
     /// The working directory, if not the runner's.
     pub dir: Option<PathBuf>,
-    /// Where the engine's stderr goes (appended); discarded if `None`.
+    /// Where the engine's stderr goes (appended, up to the cap); discarded
+    /// if `None`.
     pub stderr: Option<PathBuf>,
+    /// The most bytes the `stderr` file grows to; `None`: [`STDERR_CAP`].
+    pub stderr_cap: Option<u64>,
 }
 
 /// What went wrong talking to an engine. Each kind is a fault that
@@ -354,6 +375,9 @@ pub struct EngineProcess {
     ids: bool,
     /// The value of [`TOKEN_VAR`] in this engine's environment.
     token: String,
+    /// Closed when the thread that writes its `stderr=` file has read the
+    /// pipe to its end.
+    stderr_done: Option<Receiver<()>>,
 }
 
 impl EngineProcess {
@@ -387,10 +411,10 @@ impl EngineProcess {
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
-        let stderr = match &launch.stderr {
+        let stderr_file = match &launch.stderr {
             // Links followed; a FIFO (which would block the open) or a
             // directory refused.
-            Some(path) => Stdio::from(
+            Some(path) => Some(
                 File::options()
                     .create(true)
                     .append(true)
@@ -403,7 +427,13 @@ impl EngineProcess {
                     })
                     .map_err(spawn_err)?,
             ),
-            None => Stdio::null(),
+            None => None,
+        };
+        // Through a pipe the runner drains (see the module's text).
+        let stderr = if stderr_file.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
         };
         let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         let token = format!("{}-{serial}", std::process::id());
@@ -477,6 +507,25 @@ impl EngineProcess {
             kill_tree(&mut child, serial, &token);
             return Err(spawn_err(e));
         }
+        let stderr_done = match (child.stderr.take(), stderr_file) {
+            (Some(pipe), Some(file)) => {
+                let (done, stderr_done) = mpsc::channel::<()>();
+                let cap = launch.stderr_cap.unwrap_or(STDERR_CAP);
+                let pid = child.id();
+                let forwarding = thread::Builder::new()
+                    .name(format!("stderr {label}"))
+                    .spawn(move || {
+                        forward_stderr(pipe, file, cap, pid);
+                        drop(done);
+                    });
+                if let Err(e) = forwarding {
+                    kill_tree(&mut child, serial, &token);
+                    return Err(spawn_err(e));
+                }
+                Some(stderr_done)
+            }
+            _ => None,
+        };
         Ok(EngineProcess {
             label: label.to_string(),
             child,
@@ -490,6 +539,7 @@ impl EngineProcess {
             serial,
             ids: true,
             token,
+            stderr_done,
         })
     }
 
@@ -732,6 +782,12 @@ impl EngineProcess {
         self.dead = true;
         self.stdin = None;
         kill_tree(&mut self.child, self.serial, &self.token);
+        // What it wrote before it ended reaches its file before the
+        // runner goes on (and maybe exits); a helper that keeps the pipe
+        // open is not waited for.
+        if let Some(done) = self.stderr_done.take() {
+            let _ = done.recv_timeout(STDERR_DRAIN);
+        }
     }
 
     /// Asks the engine to quit, and kills it if it does not exit promptly.
@@ -753,6 +809,53 @@ impl EngineProcess {
         }
         // Also reaps it, and ends any helpers it left behind.
         self.kill();
+    }
+}
+
+/// Appends what an engine (process `pid`) writes to its stderr (`pipe`)
+/// to its `stderr=` file while the file is under `cap` bytes, then says
+/// once that the file is at its cap, and reads the pipe to its end
+/// whatever happens (a file at its cap, a full disk), so that the engine
+/// never blocks on its stderr. A file that is not a regular file (a
+/// terminal, `/dev/null`) has no size to cap.
+pub fn forward_stderr(mut pipe: impl Read, mut file: File, cap: u64, pid: u32) {
+    let mut buf = vec![0u8; 64 * 1024];
+    // Whether to write on: no once the cap is reached or a write failed.
+    let mut writing = true;
+    let mut last = b'\n';
+    loop {
+        let n = match pipe.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        if !writing {
+            continue;
+        }
+        let chunk = &buf[..n];
+        // The file's size now: whatever else appends to it counts.
+        let room = match file.metadata() {
+            Ok(meta) if meta.is_file() => cap.saturating_sub(meta.len()),
+            _ => u64::MAX,
+        };
+        let kept = usize::try_from(room).map_or(n, |room| room.min(n));
+        if file.write_all(&chunk[..kept]).is_err() {
+            writing = false;
+            continue;
+        }
+        if let Some(&b) = chunk[..kept].last() {
+            last = b;
+        }
+        if kept < n {
+            writing = false;
+            let note = format!(
+                "{}[tabula match: this stderr= file is at its cap of {cap} bytes: the rest of \
+                 the stderr of engine process {pid} is dropped]\n",
+                if last == b'\n' { "" } else { "\n" }
+            );
+            let _ = file.write_all(note.as_bytes());
+        }
     }
 }
 
@@ -887,6 +990,44 @@ pub(crate) fn clip(text: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stderr_stops_at_the_cap_of_its_file_and_says_so_once() {
+        let path = std::env::temp_dir().join(format!("tabula-stderr-cap-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let open = || {
+            File::options()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .unwrap()
+        };
+        forward_stderr(&b"hello world\nmore"[..], open(), 10, 7);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "hello worl\n[tabula match: this stderr= file is at its cap of 10 bytes: the rest of \
+             the stderr of engine process 7 is dropped]\n"
+        );
+        // A file already at its cap takes the note only; under it, the
+        // rest up to the cap.
+        forward_stderr(&b"x"[..], open(), 10, 8);
+        assert_eq!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .matches("at its cap")
+                .count(),
+            2
+        );
+        std::fs::write(&path, "ab\n").unwrap();
+        forward_stderr(&b"cd\n"[..], open(), 10, 9);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "ab\ncd\n");
+        let _ = std::fs::remove_file(&path);
+        // A device has no size to cap.
+        if let Ok(null) = File::options().append(true).open("/dev/null") {
+            forward_stderr(&[b'x'; 100][..], null, 10, 10);
+        }
+    }
 
     fn frame(lines: &[&str]) -> Vec<String> {
         let mut f = Framer::default();

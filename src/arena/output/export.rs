@@ -344,7 +344,7 @@ pub fn jsonl(rec: &MatchRecord) -> String {
             opt(g.first_score().map(json_num)),
             g.plies,
             g.millis,
-            json_list(&g.transcript, |l| crate::json::string(l)),
+            crate::json::strings(&g.transcript),
         );
     }
     out

@@ -402,11 +402,26 @@ pub fn remove_temporaries() {
 /// rewritten in place), a device is written through. A file protected by
 /// [`protect`] (the match record) is refused.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    write_whole_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_whole`] of what `fill` writes, through a buffer (a merged
+/// record is written piece by piece, never whole in memory).
+pub fn write_whole_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
+    // Buffered, then flushed: every failure is the write's.
+    let mut fill_file = |file: &mut File| -> std::io::Result<()> {
+        let mut buffered = std::io::BufWriter::new(file);
+        fill(&mut buffered)?;
+        buffered.flush()
+    };
     refuse_protected(path)?;
     let at = match resolve(path)? {
         Target::Device(at) => {
             return open_device(&at)
-                .and_then(|mut f| f.write_all(bytes))
+                .and_then(|mut f| fill_file(&mut f))
                 .map_err(|e| error(path, e.to_string()));
         }
         Target::File(at) => at,
@@ -416,7 +431,9 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     if let Some(meta) = &existing {
         use std::os::unix::fs::MetadataExt;
         if meta.nlink() > 1 {
-            return std::fs::write(&at, bytes).map_err(|e| error(path, e.to_string()));
+            return File::create(&at)
+                .and_then(|mut f| fill_file(&mut f))
+                .map_err(|e| error(path, e.to_string()));
         }
     }
     let (tmp, mut file) = match new_temporary(&at) {
@@ -424,13 +441,13 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
         // A directory that takes no new file: an existing file is
         // rewritten in place instead.
         Err(_) if existing.is_some() => {
-            return std::fs::write(&at, bytes).map_err(|e| error(path, e.to_string()));
+            return File::create(&at)
+                .and_then(|mut f| fill_file(&mut f))
+                .map_err(|e| error(path, e.to_string()));
         }
         Err(e) => return Err(error(path, e.to_string())),
     };
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.flush())
+    let written = fill_file(&mut file)
         .and_then(|()| match &existing {
             Some(meta) => file.set_permissions(meta.permissions()),
             None => Ok(()),

@@ -21,6 +21,7 @@
 //! above is kept as it is. Only an old item that held `\\`, `\,` or
 //! `\ ` reads differently.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Whether a word must be quoted to read back as written.
@@ -105,6 +106,17 @@ pub fn write_list<S: AsRef<str>>(items: &[S]) -> String {
 /// [`read_pairs`]): the items between unescaped commas, unescaped
 /// whitespace at their ends trimmed, empty items dropped.
 pub fn read_list(value: &str) -> Vec<String> {
+    // Without a backslash nothing is escaped: the items are the text
+    // between commas, trimmed (a record's every game line has four
+    // lists, read so without a character-by-character pass).
+    if !value.contains('\\') {
+        return value
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
     let mut items = Vec::new();
     // Each character, and whether it was escaped (kept even if a space).
     let mut item: Vec<(char, bool)> = Vec::new();
@@ -157,12 +169,13 @@ impl std::fmt::Display for CodecError {
 
 impl std::error::Error for CodecError {}
 
-/// Reads a quoted word after its opening `"`, up to its closing one.
+/// Reads a quoted word after its opening `"`, up to its closing one;
+/// `chars` is left after it.
 fn read_quoted(
-    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
-    what: &str,
+    chars: &mut std::str::Chars<'_>,
+    what: &dyn Fn() -> String,
 ) -> Result<String, CodecError> {
-    let unclosed = || CodecError(format!("unclosed quote in {what}"));
+    let unclosed = || CodecError(format!("unclosed quote in {}", what()));
     let mut out = String::new();
     loop {
         match chars.next().ok_or_else(unclosed)? {
@@ -171,7 +184,7 @@ fn read_quoted(
                 'n' => out.push('\n'),
                 'r' => out.push('\r'),
                 't' => out.push('\t'),
-                'u' if chars.peek() == Some(&'{') => {
+                'u' if chars.as_str().starts_with('{') => {
                     chars.next();
                     let mut hex = String::new();
                     loop {
@@ -179,14 +192,19 @@ fn read_quoted(
                             '}' => break,
                             h if h.is_ascii_hexdigit() && hex.len() < 6 => hex.push(h),
                             _ => {
-                                return Err(CodecError(format!("bad \\u{{...}} escape in {what}")));
+                                return Err(CodecError(format!(
+                                    "bad \\u{{...}} escape in {}",
+                                    what()
+                                )));
                             }
                         }
                     }
                     let c = u32::from_str_radix(&hex, 16)
                         .ok()
                         .and_then(char::from_u32)
-                        .ok_or_else(|| CodecError(format!("bad \\u{{{hex}}} escape in {what}")))?;
+                        .ok_or_else(|| {
+                            CodecError(format!("bad \\u{{{hex}}} escape in {}", what()))
+                        })?;
                     out.push(c);
                 }
                 c => out.push(c),
@@ -196,37 +214,62 @@ fn read_quoted(
     }
 }
 
+/// The word at the start of `text`: quoted (unescaped into a string of
+/// its own), or bare up to `stop` (borrowed); and the text after it.
+fn read_word<'t>(
+    text: &'t str,
+    what: &dyn Fn() -> String,
+    stop: impl Fn(char) -> bool,
+) -> Result<(Cow<'t, str>, &'t str), CodecError> {
+    match text.strip_prefix('"') {
+        Some(quoted) => {
+            let mut chars = quoted.chars();
+            let word = read_quoted(&mut chars, what)?;
+            Ok((Cow::Owned(word), chars.as_str()))
+        }
+        None => {
+            let end = text.find(stop).unwrap_or(text.len());
+            Ok((Cow::Borrowed(&text[..end]), &text[end..]))
+        }
+    }
+}
+
+/// A `key=value` pair as [`read_pairs_in`] reads it: each word borrowed
+/// from the line, or unescaped into a string of its own.
+pub type Pair<'t> = (Cow<'t, str>, Cow<'t, str>);
+
 /// Splits `key=value key="quoted value" "a key"=v` into pairs (see the
 /// module's text for the quoting).
 pub fn read_pairs(text: &str) -> Result<Vec<(String, String)>, CodecError> {
+    Ok(read_pairs_in(text)?
+        .into_iter()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect())
+}
+
+/// [`read_pairs`], a bare key or value borrowed from `text` (a quoted
+/// one is unescaped into a string of its own): a record's game lines are
+/// read without a string a word.
+pub fn read_pairs_in(text: &str) -> Result<Vec<Pair<'_>>, CodecError> {
     let mut pairs = Vec::new();
-    let mut chars = text.chars().peekable();
+    let mut rest = text;
     loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        if chars.peek().is_none() {
+        rest = rest.trim_start();
+        if rest.is_empty() {
             return Ok(pairs);
         }
-        let key = if chars.next_if_eq(&'"').is_some() {
-            read_quoted(&mut chars, "a key")?
-        } else {
-            let mut key = String::new();
-            while let Some(c) = chars.next_if(|&c| c != '=' && !c.is_whitespace()) {
-                key.push(c);
-            }
-            key
-        };
-        if chars.next() != Some('=') {
+        let (key, after) = read_word(rest, &|| "a key".to_string(), |c: char| {
+            c == '=' || c.is_whitespace()
+        })?;
+        let Some(after) = after.strip_prefix('=') else {
             return Err(CodecError(format!("'{key}' is not key=value")));
-        }
-        let value = if chars.next_if_eq(&'"').is_some() {
-            read_quoted(&mut chars, &format!("the value of '{key}'"))?
-        } else {
-            let mut value = String::new();
-            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
-                value.push(c);
-            }
-            value
         };
+        let (value, after) = read_word(
+            after,
+            &|| format!("the value of '{key}'"),
+            char::is_whitespace,
+        )?;
+        rest = after;
         pairs.push((key, value));
     }
 }

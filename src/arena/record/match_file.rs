@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 
 use crate::arena::output::paths as output;
 use crate::arena::record::codec;
+use crate::arena::record::transcript::Transcript;
 
 /// The comment that marks a game played by a restarted engine
 /// ([`crate::arena::record::recover`]).
@@ -49,6 +50,20 @@ pub const RESTART_MARK: &str = "# restart engine=";
 /// The note a game's record holds for an engine that was asked for its
 /// scores and reported none in that game ([`crate::arena::run::adjudicate`]).
 pub const NO_SCORES_MARK: &str = "# no scores engine=";
+
+/// The note a game's record holds where the engine at a seat answered
+/// `resign` (`# black resigns`): a line of its transcript, counted in its
+/// `lines=`.
+pub fn resign_note(seat: &str) -> String {
+    format!("# {seat} resigns")
+}
+
+/// Whether `line` is the [`resign_note`] of one of `seats`.
+pub fn is_resign_note(line: &str, seats: &[String]) -> bool {
+    line.strip_prefix("# ")
+        .and_then(|rest| rest.strip_suffix(" resigns"))
+        .is_some_and(|seat| seats.iter().any(|s| s == seat))
+}
 
 /// The first line of every record file written now.
 pub const MAGIC: &str = "# tabula-match 2";
@@ -172,7 +187,7 @@ pub struct GameRecord {
     /// Wall-clock duration in milliseconds.
     pub millis: u64,
     /// The game as protocol commands (`game ...`, `play ...`, `deal ...`).
-    pub transcript: Vec<String>,
+    pub transcript: Transcript,
 }
 
 impl GameRecord {
@@ -496,6 +511,14 @@ impl MatchRecord {
 
     /// The block of one game: its header line, its transcript, an empty line.
     pub fn game_text(&self, g: &GameRecord) -> String {
+        let mut text = self.game_line(g);
+        text.push_str(g.transcript.text());
+        text.push('\n');
+        text
+    }
+
+    /// The header line of a game's block, with its line end.
+    fn game_line(&self, g: &GameRecord) -> String {
         let name = |e: usize| {
             self.engines
                 .get(e)
@@ -547,31 +570,42 @@ impl MatchRecord {
             g.millis,
             g.transcript.len()
         ));
-        for cmd in &g.transcript {
-            line.push_str(cmd);
-            line.push('\n');
-        }
-        line.push('\n');
         line
+    }
+
+    /// The whole file, piece by piece through `put`: a merged record of
+    /// many games is written without its whole text in memory at once.
+    fn put_text<E>(&self, mut put: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+        put(&self.header_text())?;
+        put("\n")?;
+        for g in &self.games {
+            put(&self.game_line(g))?;
+            put(g.transcript.text())?;
+            put("\n")?;
+        }
+        if let Some(reason) = &self.stopped {
+            put(&MatchRecord::stopped_text(reason, self.games.len()))?;
+        }
+        Ok(())
     }
 
     /// The whole file.
     pub fn to_text(&self) -> String {
-        let mut out = self.header_text();
-        out.push('\n');
-        for g in &self.games {
-            out.push_str(&self.game_text(g));
-        }
-        if let Some(reason) = &self.stopped {
-            out.push_str(&MatchRecord::stopped_text(reason, self.games.len()));
-        }
+        let mut out = String::new();
+        let _ = self.put_text(|piece| {
+            out.push_str(piece);
+            Ok::<(), std::convert::Infallible>(())
+        });
         out
     }
 
     /// Writes the whole file (at once: a reader never sees half of it; see
-    /// [`output`] for the paths it takes).
+    /// [`output`] for the paths it takes), piece by piece.
     pub fn write(&self, path: &Path) -> Result<(), RecordError> {
-        output::write_whole(path, self.to_text().as_bytes()).map_err(|e| RecordError::Io {
+        output::write_whole_with(path, &mut |w| {
+            self.put_text(|piece| w.write_all(piece.as_bytes()))
+        })
+        .map_err(|e| RecordError::Io {
             path: path.to_path_buf(),
             source: std::io::Error::other(e.reason),
         })
@@ -597,11 +631,11 @@ fn parse_nums(text: &str, what: &'static str) -> Result<Vec<f64>, GameLineError>
 /// (the winners' for a game played out, a loss for a resigning or
 /// forfeiting engine's seats, a draw for a move limit or a runner error).
 pub(crate) fn parse_game(
-    pairs: &BTreeMap<String, String>,
+    pairs: &BTreeMap<&str, &str>,
     engines: &[EngineInfo],
     seat_count: usize,
 ) -> Result<GameRecord, GameLineError> {
-    let get = |key: &str| pairs.get(key).map(String::as_str).unwrap_or("");
+    let get = |key: &str| pairs.get(key).copied().unwrap_or("");
     let engine = |name: &str| {
         engines
             .iter()
@@ -709,7 +743,7 @@ pub(crate) fn parse_game(
         seat_results,
         plies: int("plies")? as usize,
         millis: int("ms")?,
-        transcript: Vec::new(),
+        transcript: Transcript::new(),
     })
 }
 
@@ -730,7 +764,7 @@ mod tests {
             seat_results: vec![1.0, 0.0, 0.0, 0.0],
             plies: 0,
             millis: 0,
-            transcript: Vec::new(),
+            transcript: Transcript::new(),
         };
         assert_eq!(g.engine_result(0), Some(0.5));
         assert_eq!((g.first_score(), g.score_of(1)), (Some(1.0), Some(0.0)));

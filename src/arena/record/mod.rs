@@ -1,7 +1,8 @@
 //! The record room: the match file. [`match_file`] (its data and its
 //! text), [`codec`] (how keys, values and lists are written in it),
-//! [`writer`] (the file of a running match, written game by game) and
-//! [`recover`] (crashed and hung engines, as the record notes them).
+//! [`writer`] (the file of a running match, written game by game),
+//! [`recover`] (crashed and hung engines, as the record notes them) and
+//! [`transcript`] (a game's lines, held in one piece).
 //!
 //! The record's types are named here too for users outside the arena
 //! (`arena::record::MatchRecord`); files of the arena import them from
@@ -11,7 +12,9 @@ pub mod codec;
 pub mod match_file;
 pub mod parse;
 pub mod recover;
+pub mod transcript;
 pub mod writer;
 
 pub use self::match_file::*;
 pub use self::parse::{CutOff, Reading};
+pub use self::transcript::Transcript;

@@ -12,11 +12,12 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::arena::record::codec;
 use crate::arena::record::match_file::{
     ENGINE_KEYS, EngineInfo, MAGIC, MAGIC_V1, MatchRecord, NO_SCORES_MARK, RESTART_MARK,
-    RecordError, parse_game,
+    RecordError, is_resign_note, parse_game,
 };
 
 /// How a record's end is read.
@@ -62,7 +63,7 @@ impl MatchRecord {
     /// text must be a whole record: a file cut off is refused (see
     /// [`MatchRecord::parse_whole_games`]).
     pub fn parse(text: &str, path: &Path) -> Result<MatchRecord, RecordError> {
-        parse(text, path, Reading::Whole).map(|(rec, _)| rec)
+        parse(&Arc::new(text.to_string()), path, Reading::Whole).map(|(rec, _)| rec)
     }
 
     /// Reads a record from its text up to its last whole game: a file cut
@@ -72,7 +73,7 @@ impl MatchRecord {
         text: &str,
         path: &Path,
     ) -> Result<(MatchRecord, CutOff), RecordError> {
-        parse(text, path, Reading::WholeGames)
+        parse(&Arc::new(text.to_string()), path, Reading::WholeGames)
     }
 
     /// Reads a record file through the one reader of named files
@@ -133,7 +134,8 @@ impl MatchRecord {
             }
             Err(e) => return Err(not_text(e.utf8_error().valid_up_to())),
         };
-        let (rec, mut cut) = parse(&text, path, reading)?;
+        // The games' transcripts are parts of this text, not copies.
+        let (rec, mut cut) = parse(&Arc::new(text), path, reading)?;
         cut.bytes += cut_char;
         Ok((rec, cut))
     }
@@ -184,6 +186,8 @@ struct OpenGame {
 /// A record being read, line by line.
 struct Parser<'p> {
     path: &'p Path,
+    /// The record's text, which the games' transcripts share.
+    file: &'p Arc<String>,
     version: u8,
     rec: MatchRecord,
     seen_match: bool,
@@ -194,10 +198,11 @@ struct Parser<'p> {
 
 /// Reads a record's text (see [`MatchRecord::parse`]).
 pub(crate) fn parse(
-    text: &str,
+    file: &Arc<String>,
     path: &Path,
     reading: Reading,
 ) -> Result<(MatchRecord, CutOff), RecordError> {
+    let text = file.as_str();
     let (first, _) = text.split_once('\n').unwrap_or((text, ""));
     let version = match first.trim() {
         f if f == MAGIC => 2,
@@ -228,6 +233,7 @@ pub(crate) fn parse(
     };
     let mut parser = Parser {
         path,
+        file,
         version,
         rec: MatchRecord::default(),
         seen_match: false,
@@ -237,7 +243,7 @@ pub(crate) fn parse(
     };
     let mut offset = first.len() + 1;
     for (index, raw) in whole_lines.split_terminator('\n').enumerate().skip(1) {
-        parser.line(index, offset, raw.trim())?;
+        parser.line(index, offset, raw)?;
         offset += raw.len() + 1;
     }
     let mut cut = CutOff {
@@ -257,6 +263,9 @@ pub(crate) fn parse(
         };
     }
     parser.finish()?;
+    // The list grew by doubling: what it holds, not up to twice that,
+    // stays in memory.
+    parser.rec.games.shrink_to_fit();
     Ok((parser.rec, cut))
 }
 
@@ -273,27 +282,48 @@ impl Parser<'_> {
         parse_error(self.path, index, message.into())
     }
 
-    /// One line (trimmed), at line `index` (from 0) and byte `offset`.
-    fn line(&mut self, index: usize, offset: usize, line: &str) -> Result<(), RecordError> {
+    /// One line (as the file holds it, without its `\n`), at line
+    /// `index` (from 0) and byte `offset`; read trimmed.
+    fn line(&mut self, index: usize, offset: usize, raw: &str) -> Result<(), RecordError> {
+        let line = raw.trim();
         let Some(comment) = line.strip_prefix('#') else {
-            return self.command(index, line);
+            return self.command(index, offset, raw, line);
         };
         let comment = comment.trim_start();
         let (word, rest) = comment.split_once(' ').unwrap_or((comment, ""));
         match Header::from_word(word) {
             Some(kind) => self.header(index, offset, kind, rest),
-            None => self.note(index, comment, line),
+            None => self.note(index, offset, raw, comment, line),
+        }
+    }
+
+    /// Adds `line` (`raw` trimmed, at byte `offset`) to the open game's
+    /// transcript: shared with the file's text where the file holds it as
+    /// it is kept.
+    fn keep(&mut self, offset: usize, raw: &str, line: &str) {
+        if let Some(g) = self.rec.games.last_mut() {
+            if raw.len() == line.len() {
+                g.transcript.push_from_file(self.file, offset, line);
+            } else {
+                g.transcript.push(line);
+            }
         }
     }
 
     /// A command of the open game's transcript (or an empty line).
-    fn command(&mut self, index: usize, line: &str) -> Result<(), RecordError> {
+    fn command(
+        &mut self,
+        index: usize,
+        offset: usize,
+        raw: &str,
+        line: &str,
+    ) -> Result<(), RecordError> {
         if line.is_empty() {
             return Ok(());
         }
-        match self.rec.games.last_mut() {
-            Some(g) if self.rec.stopped.is_none() => {
-                g.transcript.push(line.to_string());
+        match self.rec.games.last() {
+            Some(_) if self.rec.stopped.is_none() => {
+                self.keep(offset, raw, line);
                 Ok(())
             }
             _ => Err(self.error(
@@ -305,18 +335,28 @@ impl Parser<'_> {
     }
 
     /// A comment that is not a header: a game's notes (a restarted
-    /// engine, an engine that reported no scores) stay in its block;
-    /// anything else is a comment (the report at the end).
-    fn note(&mut self, index: usize, comment: &str, line: &str) -> Result<(), RecordError> {
+    /// engine, an engine that reported no scores, a seat's resignation)
+    /// stay in its block; anything else is a comment (the report at the
+    /// end).
+    fn note(
+        &mut self,
+        index: usize,
+        offset: usize,
+        raw: &str,
+        comment: &str,
+        line: &str,
+    ) -> Result<(), RecordError> {
         if comment.starts_with("tabula-match") {
             return Err(self.error(index, "a second record inside this one (two files joined?)"));
         }
+        // A resignation is a line of the game's transcript, counted in its
+        // `lines=`: dropped, it made the record unreadable.
         if [RESTART_MARK, NO_SCORES_MARK]
             .iter()
             .any(|mark| line.starts_with(mark))
-            && let Some(g) = self.rec.games.last_mut()
+            || is_resign_note(line, &self.rec.seat_names)
         {
-            g.transcript.push(line.to_string());
+            self.keep(offset, raw, line);
         }
         Ok(())
     }
@@ -329,18 +369,26 @@ impl Parser<'_> {
         kind: Header,
         rest: &str,
     ) -> Result<(), RecordError> {
-        let pair_list = codec::read_pairs(rest).map_err(|m| self.error(index, m.0))?;
-        let mut pairs: BTreeMap<String, String> = BTreeMap::new();
+        // Borrowed from the line where written bare: a game line (the
+        // most of a record's headers) is read without a string a word.
+        let pair_list = codec::read_pairs_in(rest).map_err(|m| self.error(index, m.0))?;
+        let mut pairs: BTreeMap<&str, &str> = BTreeMap::new();
         for (k, v) in &pair_list {
-            if pairs.insert(k.clone(), v.clone()).is_some() {
+            if pairs.insert(k, v).is_some() {
                 return Err(self.error(index, format!("'{k}' given twice")));
             }
         }
         self.check_place(index, kind)?;
+        let owned = || {
+            pair_list
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
         match kind {
             Header::Match => self.match_line(index, &pairs),
-            Header::Settings => self.settings_line(index, pair_list),
-            Header::Engine => self.engine_line(index, &pairs, pair_list),
+            Header::Settings => self.settings_line(index, owned()),
+            Header::Engine => self.engine_line(index, &pairs, owned()),
             Header::Stopped => self.stopped_line(index, &pairs),
             Header::Game => self.game_line(index, offset, &pairs),
         }
@@ -370,9 +418,9 @@ impl Parser<'_> {
     fn match_line(
         &mut self,
         index: usize,
-        pairs: &BTreeMap<String, String>,
+        pairs: &BTreeMap<&str, &str>,
     ) -> Result<(), RecordError> {
-        let get = |key: &str| pairs.get(key).cloned().unwrap_or_default();
+        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
         if self.seen_match {
             return Err(self.error(index, "a second '# match' header (two records joined?)"));
         }
@@ -396,7 +444,7 @@ impl Parser<'_> {
         if self.rec.seat_names.is_empty() {
             return Err(self.error(index, "'# match' names no seats"));
         }
-        self.rec.shard = pairs.get("shard").cloned();
+        self.rec.shard = pairs.get("shard").map(|v| v.to_string());
         Ok(())
     }
 
@@ -419,10 +467,10 @@ impl Parser<'_> {
     fn engine_line(
         &mut self,
         index: usize,
-        pairs: &BTreeMap<String, String>,
+        pairs: &BTreeMap<&str, &str>,
         pair_list: Vec<(String, String)>,
     ) -> Result<(), RecordError> {
-        let get = |key: &str| pairs.get(key).cloned().unwrap_or_default();
+        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
         let name = get("name");
         if name.is_empty() {
             return Err(self.error(index, "an engine without a name"));
@@ -454,11 +502,11 @@ impl Parser<'_> {
     fn stopped_line(
         &mut self,
         index: usize,
-        pairs: &BTreeMap<String, String>,
+        pairs: &BTreeMap<&str, &str>,
     ) -> Result<(), RecordError> {
         self.close_game()?;
         self.open = None;
-        let get = |key: &str| pairs.get(key).cloned().unwrap_or_default();
+        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
         let reason = get("reason");
         if reason.is_empty() {
             return Err(self.error(index, "'# stopped' without a reason"));
@@ -481,7 +529,7 @@ impl Parser<'_> {
         &mut self,
         index: usize,
         offset: usize,
-        pairs: &BTreeMap<String, String>,
+        pairs: &BTreeMap<&str, &str>,
     ) -> Result<(), RecordError> {
         self.close_game()?;
         let g = parse_game(pairs, &self.rec.engines, self.rec.seat_names.len())
@@ -490,7 +538,7 @@ impl Parser<'_> {
             return Err(self.error(index, format!("game {} appears twice", g.number)));
         }
         let announced = if self.version >= 2 {
-            let lines = pairs.get("lines").map_or("", String::as_str);
+            let lines = pairs.get("lines").copied().unwrap_or("");
             Some(
                 lines
                     .parse()

@@ -65,7 +65,7 @@ impl CrashWatch {
 /// The engines (names) a game's record marks as restarted before it.
 pub fn restarted_in(game: &GameRecord) -> Vec<&str> {
     game.transcript
-        .iter()
+        .notes()
         .filter_map(|l| l.strip_prefix(RESTART_MARK))
         .collect()
 }

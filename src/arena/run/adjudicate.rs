@@ -429,7 +429,7 @@ impl Decided {
 /// The engines (names) a game's record marks as having reported no scores.
 pub fn silent_in(game: &GameRecord) -> Vec<&str> {
     game.transcript
-        .iter()
+        .notes()
         .filter_map(|l| l.strip_prefix(NO_SCORES_MARK))
         .collect()
 }

@@ -578,7 +578,8 @@ impl RefereedGame<'_, '_> {
         }
         let (text, score) = adjudicate::read_genmove_reply(&reply);
         if text.eq_ignore_ascii_case("resign") {
-            self.transcript.push(format!("# {name} resigns"));
+            self.transcript
+                .push(crate::arena::record::match_file::resign_note(&name));
             return Err(GameEnd::Resign(engine));
         }
         let forfeit = |fault, e: MoveError| Forfeit {
@@ -826,7 +827,7 @@ pub fn play_game_with(
         seat_results,
         plies: table.plies,
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        transcript: table.transcript,
+        transcript: table.transcript.into(),
     }
 }
 

@@ -282,7 +282,7 @@ pub fn run_jobs(
                             seat_results: vec![0.5; job.seats.len()],
                             plies: 0,
                             millis: 0,
-                            transcript: Vec::new(),
+                            transcript: Default::default(),
                         }
                     });
                     if tx.send(record).is_err() {
