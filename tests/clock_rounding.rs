@@ -166,7 +166,10 @@ fn the_engine_counts_its_own_moves_between_whole_seconds() {
         tell(&mut engine, told);
         let next = budget(&mut engine);
         assert!(
-            next > Duration::from_millis(50) && spent < crate::common::quiet_bound(300),
+            // (The bug gave 1 ms. A loaded machine's learnt margin may
+            // take up to half of a fair share: 50 ms became 49.7 at load
+            // 11 on two cores.)
+            next > Duration::from_millis(20) && spent < crate::common::quiet_bound(300),
             "told {told}: the first move took {spent:?}, the next may take {next:?}"
         );
     }

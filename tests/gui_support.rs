@@ -700,7 +700,10 @@ impl Browser {
     pub fn wait_for(&self, condition: &str, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         while Instant::now() < deadline {
-            if self.js(&format!("return !!({condition});")) == Json::Bool(true) {
+            // A page still loading (after a navigation or a reload) has
+            // no `window.tabula` yet: the condition is not met, not wrong.
+            let script = format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}");
+            if self.js(&script) == Json::Bool(true) {
                 return true;
             }
             thread::sleep(Duration::from_millis(30));
