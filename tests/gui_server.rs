@@ -188,24 +188,22 @@ fn play_card_games<G: Hidden>(
         for (step, text) in &seen {
             let hidden = hidden[(*step).min(hidden.len() - 1)];
             let shown = shown[(*step).min(shown.len() - 1)];
+            let e = Json::parse(text).expect("JSON event");
             // The last plays the view repeats may be of the hand before,
             // and a card played face up then may lie in another hand now
             // (Ninety-Nine deals again): each such mention is allowed once,
             // if the record shows the card played by this step.
-            let mut past: Vec<String> = Json::parse(text)
-                .map(|e| {
-                    e.get("view")
-                        .get("last")
-                        .arr()
-                        .iter()
-                        .filter_map(|m| m.get("move").str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut past: Vec<String> = e
+                .get("view")
+                .get("last")
+                .arr()
+                .iter()
+                .filter_map(|m| m.get("move").str().map(str::to_string))
+                .collect();
             // Hearts: the holder of 2C is told just before it leads it.
-            let opener: HashSet<String> = Json::parse(text)
-                .map(|e| e.get("told").strings())
-                .unwrap_or_default()
+            let opener: HashSet<String> = e
+                .get("told")
+                .strings()
                 .iter()
                 .filter(|l| l.split_whitespace().count() == 3 && l.starts_with("deal "))
                 .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))

@@ -75,25 +75,10 @@ impl Engine {
     /// Waits until the engine has spent `cpu` of CPU time (its threads,
     /// from /proc), at most `within`.
     fn wait_for_cpu(&self, cpu: Duration, within: Duration) {
-        let stat = format!("/proc/{}/stat", self.child.id());
         let deadline = Instant::now() + within;
         loop {
-            // utime and stime, fields 14 and 15, in clock ticks (100 a
-            // second on Linux), counted after the command name's `)`.
-            let ticks: u64 = std::fs::read_to_string(&stat)
-                .ok()
-                .and_then(|s| {
-                    let rest = s.rsplit_once(')')?.1.to_string();
-                    let f: Vec<u64> = rest
-                        .split_whitespace()
-                        .skip(11)
-                        .take(2)
-                        .filter_map(|v| v.parse().ok())
-                        .collect();
-                    Some(f.iter().sum())
-                })
-                .unwrap_or(0);
-            if Duration::from_millis(ticks * 10) >= cpu {
+            let spent = crate::common::process_cpu(self.child.id()).unwrap_or_default();
+            if spent >= cpu {
                 return;
             }
             assert!(Instant::now() < deadline, "the engine spent no CPU");

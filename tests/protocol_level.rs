@@ -131,17 +131,7 @@ impl Nboard {
 
     /// The CPU time the engine process has used (user and system).
     fn cpu(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
-            .expect("/proc/<pid>/stat (Linux)");
-        // The fields after the command's closing parenthesis; utime and
-        // stime are the 14th and 15th of the whole line.
-        let rest = &stat[stat.rfind(')').expect("stat") + 2..];
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let ticks: u64 =
-            fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime");
-        // SAFETY: sysconf reads a constant of the system.
-        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-        Duration::from_millis(ticks * 1000 / per_second)
+        crate::common::process_cpu(self.child.id()).expect("/proc/<pid>/stat (Linux)")
     }
 
     /// The CPU the engine spends answering `request` in `game` at depth

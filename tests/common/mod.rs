@@ -577,3 +577,17 @@ pub fn crowding() -> f64 {
 pub fn quiet_bound(millis: u64) -> std::time::Duration {
     std::time::Duration::from_millis(millis).mul_f64(crowding())
 }
+
+/// The CPU time process `pid` has used, user and system, every thread
+/// (Linux: `/proc/<pid>/stat`); `None` where it cannot be read.
+pub fn process_cpu(pid: u32) -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's closing parenthesis; utime and stime
+    // are the 14th and 15th of the whole line.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(std::time::Duration::from_millis(ticks * 1000 / per_second))
+}
