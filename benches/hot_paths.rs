@@ -12,17 +12,17 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 
-use tabula::bench::first_decision_of_a_hand;
-use tabula::game::{Game, Rng, Turn, play_randomly};
 use tabula::games::othello::{Othello, bitboard, endgame};
 use tabula::games::quoridor::{Quoridor, Quoridor4};
-use tabula::options::Options;
-use tabula::perft::perft;
+use tabula::model::game::{Game, Rng, Turn, play_randomly};
+use tabula::model::options::Options;
 use tabula::search::alphabeta::AlphaBeta;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::mcts::{Mcts, MctsConfig};
 use tabula::search::pimc::Pimc;
 use tabula::search::{Budget, Control, Search};
+use tabula::tools::bench::first_decision_of_a_hand;
+use tabula::tools::perft::perft;
 
 /// Positions met in random games from the start, `plies` in.
 fn othello_positions(plies: usize, count: u64) -> Vec<Othello> {

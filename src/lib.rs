@@ -1,59 +1,43 @@
 //! tabula: a game engine for Othello, Quoridor, Hearts, Wizard and
 //! Ninety-Nine, driven over stdin/stdout in a GTP-style protocol.
 //!
-//! Layers, from the bottom up; a module imports only from the layers
-//! below it (a game never knows a search, the registry never knows the
-//! engine):
-//! 1. [`options`]: game options; [`control`]: budgets, stop and progress;
-//!    `zeroed` and `dispose`: large tables made and freed off the clock;
-//!    `atomic_rows`: a table's words shared between threads as atomics;
-//!    [`peer_file`]: files opened on a peer's word, read safely; [`json`]:
-//!    the one JSON writer.
-//! 2. [`game`]: the game trait every game implements; [`extras`]: what a
-//!    game may declare beyond it (an exact solver, protocol conventions);
-//!    [`played`]: a game in play as text (history, checked moves), shared
-//!    by engine and referee; [`pictures`]: how a game is shown to a
-//!    person (the page's view, its moves in words), declared in its extras.
-//! 3. [`games`]: one module per game, and the registry that names them
+//! The house, from the ground floor up; a room imports only from the
+//! floors below it (`tests/layers.rs` checks it, docs/architecture.md
+//! draws it):
+//! 1. [`model`]: what a game is (the game trait, its options, its extras,
+//!    a game in play, its pictures); [`control`]: budgets, stop and
+//!    progress; `memory`: large tables made, shared and freed off the
+//!    clock; [`files`]: the one reader of files a person names, the one
+//!    writer of what tabula writes, and the lock that keeps one writer a
+//!    file; [`json`]: JSON as tabula writes it.
+//! 2. [`games`]: one module per game, and the registry that names them
 //!    and visits their types; [`search`]: searches generic over the game
 //!    trait, which never name a game.
-//! 4. [`engine`]: the facade that owns the game, settings and search;
-//!    [`arena`]: the match runner (`tabula match`); [`perft`] and
-//!    [`bench`] (which runs engines through the arena's process client:
-//!    bench stands on arena, never the reverse; both count the
-//!    [`build_signature`], below them); [`tool_args`]: the range checks of
-//!    the tools' arguments;
-//!    [`lab`]: the Othello evaluation's training and ProbCut's calibration.
+//! 3. [`engine`]: the facade that owns the game, settings and search (and
+//!    the build signature its searches count).
+//! 4. [`arena`]: the match runner (`tabula match`).
 //! 5. [`protocol`]: the command grammar, the session loop and the other
 //!    dialects (NBoard, UGI, GoGui rules); [`gui`]: `tabula gui`, the
-//!    browser table, a referee over engine processes like `tabula match`.
-//! 6. `main.rs`: the command line.
+//!    browser table, a referee over engine processes like `tabula match`;
+//!    [`tools`]: perft, bench (which runs engines through the arena's
+//!    process client) and the Othello lab.
+//! 6. [`added_games`]: a game defined outside the crate, served by every
+//!    room above; `main.rs`: the command line.
 
 // Every public item says what it is (clippy's -D warnings makes it an
 // error in CI).
 #![warn(missing_docs)]
 
+pub mod added_games;
 pub mod arena;
-pub(crate) mod atomic_rows;
-pub mod bench;
-pub mod build_signature;
 pub mod control;
-pub(crate) mod dispose;
 pub mod engine;
-pub mod extras;
-pub mod file_lock;
-pub mod game;
+pub mod files;
 pub mod games;
 pub mod gui;
 pub mod json;
-pub mod lab;
-pub mod options;
-pub mod outside;
-pub mod peer_file;
-pub mod perft;
-pub mod pictures;
-pub mod played;
+pub(crate) mod memory;
+pub mod model;
 pub mod protocol;
 pub mod search;
-pub mod tool_args;
-pub(crate) mod zeroed;
+pub mod tools;

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use tabula::engine::Engine;
 use tabula::engine::startup::{Startup, StartupError};
 use tabula::games;
-use tabula::perft::PerftRun;
+use tabula::tools::perft::PerftRun;
 
 /// A game engine for Othello, Quoridor, Hearts, Wizard and Ninety-Nine,
 /// driven over stdin/stdout in a GTP-style protocol (see protocol.md).
@@ -172,24 +172,24 @@ enum Tool {
     /// Train the Othello pattern evaluation: self-play data (resumable),
     /// exact-solve and search labels, a least-squares fit per stage, and a
     /// weight file (see docs/experiments-othello.md, "Othello evaluation and midgame search").
-    TrainOthello(Box<tabula::lab::othello_train::TrainArgs>),
+    TrainOthello(Box<tabula::tools::lab::othello_train::TrainArgs>),
     /// Label Othello positions for the fit (WTHOR expert games and
     /// self-play; exact solves and deep selective searches), resumable
     /// and threaded (see docs/experiments-othello.md, "Training data").
-    LabelOthello(Box<tabula::lab::othello_label::LabelArgs>),
+    LabelOthello(Box<tabula::tools::lab::othello_label::LabelArgs>),
     /// Build the Othello opening book from WTHOR's expert openings, its
     /// nodes valued by the engine's search and a negamax over the tree
     /// (see docs/experiments-othello.md, "Opening book").
-    BookOthello(Box<tabula::lab::othello_book::BookArgs>),
+    BookOthello(Box<tabula::tools::lab::othello_book::BookArgs>),
     /// Calibrate Othello's ProbCut: self-play positions searched at every
     /// depth, the deep value regressed on the shallow one per depth and
     /// stage; prints the table that src/games/othello/probcut.rs holds.
-    CalibrateProbcut(Box<tabula::lab::probcut_calibration::CalibrateArgs>),
+    CalibrateProbcut(Box<tabula::tools::lab::probcut_calibration::CalibrateArgs>),
 }
 
 /// `tabula bench`: each line on stdout as soon as it is measured; on a
 /// terminal, a progress line on stderr says what is being measured.
-fn bench_as_measured(config: &tabula::bench::BenchConfig) {
+fn bench_as_measured(config: &tabula::tools::bench::BenchConfig) {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let started = Instant::now();
     let clear = || {
@@ -211,7 +211,7 @@ fn bench_as_measured(config: &tabula::bench::BenchConfig) {
             );
         }
     };
-    tabula::bench::run_reporting(config, &mut emit, &mut progress);
+    tabula::tools::bench::run_reporting(config, &mut emit, &mut progress);
     clear();
 }
 
@@ -279,11 +279,11 @@ fn main() -> ExitCode {
             clock,
         )
         .and_then(|c| {
-            tabula::bench::check_latency(&c)
+            tabula::tools::bench::check_latency(&c)
                 .map_err(|e| e.to_string())
                 .map(|()| c)
         })
-        .and_then(|c| tabula::bench::latency::run(&c).map_err(|e| e.to_string()))
+        .and_then(|c| tabula::tools::bench::latency::run(&c).map_err(|e| e.to_string()))
         {
             Ok(report) => {
                 print!("{report}");
@@ -297,7 +297,7 @@ fn main() -> ExitCode {
         Tool::Bench {
             signature: true, ..
         } => {
-            println!("{}", tabula::build_signature::measure().line());
+            println!("{}", tabula::engine::signature::measure().line());
             ExitCode::SUCCESS
         }
         Tool::Bench {
@@ -313,14 +313,14 @@ fn main() -> ExitCode {
             ..
         } => {
             let lengths = if quick {
-                tabula::bench::QUICK
+                tabula::tools::bench::QUICK
             } else {
-                tabula::bench::FULL
+                tabula::tools::bench::FULL
             };
-            let config = tabula::bench::BenchConfig {
+            let config = tabula::tools::bench::BenchConfig {
                 seconds: seconds.unwrap_or(lengths.seconds),
                 perft_depth: perft.unwrap_or(lengths.perft_depth),
-                ffo: ffo.or_else(tabula::bench::default_ffo_dir),
+                ffo: ffo.or_else(tabula::tools::bench::default_ffo_dir),
                 ffo_count: ffo_count.unwrap_or(lengths.ffo_count),
                 hash_mib: hash,
                 runs: runs.unwrap_or(lengths.runs),
@@ -337,7 +337,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Tool::TrainOthello(args) => match tabula::lab::othello_train::run(&args) {
+        Tool::TrainOthello(args) => match tabula::tools::lab::othello_train::run(&args) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -347,7 +347,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Tool::LabelOthello(args) => match tabula::lab::othello_label::run(&args) {
+        Tool::LabelOthello(args) => match tabula::tools::lab::othello_label::run(&args) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -357,7 +357,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Tool::BookOthello(args) => match tabula::lab::othello_book::run(&args) {
+        Tool::BookOthello(args) => match tabula::tools::lab::othello_book::run(&args) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -367,16 +367,18 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Tool::CalibrateProbcut(args) => match tabula::lab::probcut_calibration::calibrate(&args) {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
+        Tool::CalibrateProbcut(args) => {
+            match tabula::tools::lab::probcut_calibration::calibrate(&args) {
+                Ok(report) => {
+                    print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("tabula calibrate-probcut: {e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("tabula calibrate-probcut: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        }
         Tool::Gui(args) => match tabula::gui::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -436,7 +438,7 @@ fn latency_config(
     movetimes: Vec<u64>,
     rounds: usize,
     clock: Option<String>,
-) -> Result<tabula::bench::latency::LatencyConfig, String> {
+) -> Result<tabula::tools::bench::latency::LatencyConfig, String> {
     let name = game.split_whitespace().next().unwrap_or("");
     if games::find(name).is_none() {
         return Err(format!(
@@ -474,7 +476,7 @@ fn latency_config(
     if movetimes.is_empty() || movetimes.iter().any(|&m| m == 0 || m > 3_600_000) {
         return Err("--movetime takes milliseconds from 1 to 3600000".into());
     }
-    Ok(tabula::bench::latency::LatencyConfig {
+    Ok(tabula::tools::bench::latency::LatencyConfig {
         game,
         search,
         threads,

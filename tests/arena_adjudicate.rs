@@ -9,7 +9,7 @@ use common::{scratch, words};
 use tabula::arena::record::{Ending, MatchRecord};
 use tabula::arena::run::adjudicate::{self, Adjudication};
 use tabula::arena::{Referee, referee_by_name};
-use tabula::game::Turn;
+use tabula::model::game::Turn;
 
 /// The referee at `text` (a copy of a position).
 fn at(text: &str) -> Box<dyn Referee> {

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{scratch, words};
 use tabula::arena::referee_by_name;
-use tabula::game::Turn;
+use tabula::model::game::Turn;
 
 fn run(game: &str, exports: &[String]) -> tabula::arena::MatchReport {
     let mut w = words(&[

@@ -14,8 +14,8 @@ use common::{Nim, fixture, nim_match, scratch, words};
 use tabula::arena::engines::process::{EngineProcess, Launch, ProcessError};
 use tabula::arena::record::{Ending, Fault, MatchRecord};
 use tabula::arena::{self, ArenaError, MatchReport, referee_for};
-use tabula::game::Game as _;
-use tabula::options::Options;
+use tabula::model::game::Game as _;
+use tabula::model::options::Options;
 
 fn engine(mode: &str, name: &str) -> Vec<String> {
     words(&[

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::{self, fixture, nim_match, scratch, words};
 use tabula::arena::{self, ArenaError, MatchReport, referee_for};
-use tabula::game::Game;
-use tabula::options::Options;
+use tabula::model::game::Game;
+use tabula::model::options::Options;
 
 fn args(dir: &Path, extra: &[&str]) -> Vec<String> {
     let mut w = words(&[

@@ -196,8 +196,8 @@ fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
         "cmd=/nonexistent/engine",
         "name=ghost",
     ]));
-    let opts = tabula::options::Options::parse(
-        <common::Nim as tabula::game::Game>::OPTIONS,
+    let opts = tabula::model::options::Options::parse(
+        <common::Nim as tabula::model::game::Game>::OPTIONS,
         &[] as &[&str],
     )
     .unwrap();

@@ -161,8 +161,8 @@ fn a_shard_needs_a_seed() {
     let mut a = args(&dir.join("x.txt"), &["--shard", "1/2"]);
     let at = a.iter().position(|w| w == "--seed").unwrap();
     a.drain(at..at + 2);
-    let opts = tabula::options::Options::parse(
-        <common::Nim as tabula::game::Game>::OPTIONS,
+    let opts = tabula::model::options::Options::parse(
+        <common::Nim as tabula::model::game::Game>::OPTIONS,
         &[] as &[&str],
     )
     .unwrap();

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
-use tabula::game::{Game, Rng, Seat, Turn};
 use tabula::games::hearts::Hearts;
 use tabula::games::wizard::Wizard;
-use tabula::options::Options;
+use tabula::model::game::{Game, Rng, Seat, Turn};
+use tabula::model::options::Options;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::pimc::Pimc;
 use tabula::search::sampling::SampledSearch as _;

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use rand::SeedableRng;
-use tabula::game::Rng;
 use tabula::games::cards::{CardSet, Suit, Unseen, sample_deal};
+use tabula::model::game::Rng;
 
 /// Every deal of `u.pool` meeting the sizes and constraints, by brute force.
 fn all_deals(u: &Unseen<4>) -> Vec<[u64; 4]> {

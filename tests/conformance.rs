@@ -21,10 +21,10 @@ use std::collections::HashSet;
 use rand::{Rng as _, SeedableRng};
 
 use crate::common::{assert_no_peeking, flat_monte_carlo, follow, seat_bound};
-use tabula::game::{Game, Rng, Turn};
 use tabula::games::{GAMES, GameVisitor};
-use tabula::options::Options;
-use tabula::played::Played;
+use tabula::model::game::{Game, Rng, Turn};
+use tabula::model::options::Options;
+use tabula::model::played::Played;
 
 /// Option sets checked besides each game's defaults. A name that is not
 /// registered fails the suite, so the list cannot rot.

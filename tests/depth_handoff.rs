@@ -7,8 +7,8 @@
 use rand::SeedableRng;
 use tabula::engine::searchers::alpha_beta;
 use tabula::engine::settings::{Selectivity, Settings};
-use tabula::game::{Game, Rng, Turn};
 use tabula::games::othello::Othello;
+use tabula::model::game::{Game, Rng, Turn};
 use tabula::search::{Budget, Control, ScoreKind, Search, SearchResult};
 
 /// The position after `plies` random moves from the start, from `seed`.

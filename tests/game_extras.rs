@@ -1,5 +1,5 @@
 //! What a game declares on its registry line beyond the `Game` trait
-//! (src/extras.rs): only Othello declares extras, and each reaches its
+//! (src/model/extras.rs): only Othello declares extras, and each reaches its
 //! users: the solver the engine's exact search (`solve`, alpha-beta's
 //! `solve_reach`) and the match runner's adjudication, the conventions the
 //! protocol (`boardsize`, `final_score`), the forced pass and the clock.
@@ -10,11 +10,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use tabula::engine::{BudgetOverride, Engine, EngineError, Request};
-use tabula::extras::Extras;
-use tabula::game::Game;
 use tabula::games::othello::{Othello, PASS};
 use tabula::games::{self, GameVisitor};
-use tabula::options::Options;
+use tabula::model::extras::Extras;
+use tabula::model::game::Game;
+use tabula::model::options::Options;
 
 /// FFO #1: 14 empties, black to move; g8 wins by 18 (the published
 /// value, as tests/othello_solver.rs checks it on the solver itself).

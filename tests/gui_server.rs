@@ -5,13 +5,13 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use tabula::game::{Game, Seat};
 use tabula::games::cards::CardSet;
 use tabula::games::hearts::Hearts;
 use tabula::games::ninetynine::NinetyNine;
 use tabula::games::wizard::Wizard;
-use tabula::options::Options;
-use tabula::played::Played;
+use tabula::model::game::{Game, Seat};
+use tabula::model::options::Options;
+use tabula::model::played::Played;
 
 use crate::gui_support::{Events, Json, Pick, Server, enc, engine_processes, http, http_host};
 

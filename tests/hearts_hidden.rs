@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use crate::common;
 
 use common::{assert_no_peeking, bound_twin, follow, new_game, referee_move, rng, seat_bound};
-use tabula::game::{Game, Observation, Seat, Turn};
 use tabula::games::cards::{Card, CardSet};
 use tabula::games::hearts::{Hearts, HeartsMove, Phase};
+use tabula::model::game::{Game, Observation, Seat, Turn};
 
 fn game(words: &[&str]) -> Hearts {
     new_game(words)

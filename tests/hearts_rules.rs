@@ -5,10 +5,10 @@
 
 use crate::common::PlayText as _;
 use rand::SeedableRng;
-use tabula::game::{Game, MoveError, Rng, Turn};
 use tabula::games::cards::{Card, CardSet, Suit};
 use tabula::games::hearts::{Hearts, HeartsMove, Phase, points_of};
-use tabula::options::Options;
+use tabula::model::game::{Game, MoveError, Rng, Turn};
+use tabula::model::options::Options;
 
 fn game(words: &[&str]) -> Hearts {
     Hearts::new_game(&Options::parse(Hearts::OPTIONS, words).unwrap()).unwrap()

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
-use tabula::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
 use tabula::games::hearts::Hearts;
-use tabula::options::{OptionError, OptionSpec, Options};
+use tabula::model::game::{Game, MoveError, Outcome, Rng, Seat, Turn};
+use tabula::model::options::{OptionError, OptionSpec, Options};
 use tabula::search::ismcts::Ismcts;
 use tabula::search::pimc::Pimc;
 use tabula::search::{Ask, Budget, Control, Search};
@@ -184,7 +184,7 @@ struct Nim {
 }
 
 impl Game for Nim {
-    type Eval = tabula::game::OwnEvaluation;
+    type Eval = tabula::model::game::OwnEvaluation;
     type Move = (u8, u8);
     const NAME: &'static str = "nim";
     const SUMMARY: &'static str = "test nim";

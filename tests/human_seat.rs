@@ -221,7 +221,7 @@ fn human_seat_mode_refuses_what_would_show_more_or_play_for_the_engine() {
     assert_eq!(e.human(), Some(HUMAN));
     // The person passes first only if the others already have: the turn
     // is theirs either way.
-    assert_eq!(e.game().turn(), tabula::game::Turn::Player(HUMAN));
+    assert_eq!(e.game().turn(), tabula::model::game::Turn::Player(HUMAN));
     assert!(e.play(Some("west"), "2C").is_err());
     let told = e.take_told();
     assert!(

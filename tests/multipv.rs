@@ -9,10 +9,10 @@ use std::process::{Command, Stdio};
 
 use rand::SeedableRng;
 use tabula::engine::Engine;
-use tabula::game::{Game, Rng, Seat, Turn};
 use tabula::games::hearts::Hearts;
 use tabula::games::othello::Othello;
-use tabula::options::Options;
+use tabula::model::game::{Game, Rng, Seat, Turn};
+use tabula::model::options::Options;
 use tabula::search::alphabeta::AlphaBeta;
 use tabula::search::ismcts::Ismcts;
 use tabula::search::mcts::{Mcts, MctsConfig};

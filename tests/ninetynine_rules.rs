@@ -11,10 +11,10 @@ use crate::common;
 use common::{
     PlayText as _, card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound,
 };
-use tabula::game::{Game, Observation, Seat, Turn};
 use tabula::games::cards::Card;
 use tabula::games::ninetynine::{Choice, NinetyNine, NnMove, Phase, play_value};
-use tabula::options::Options;
+use tabula::model::game::{Game, Observation, Seat, Turn};
+use tabula::model::options::Options;
 use tabula::search::playout::random_playout;
 
 fn game(words: &[&str]) -> NinetyNine {

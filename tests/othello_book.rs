@@ -7,8 +7,8 @@
 use std::io::Cursor;
 
 use tabula::engine::Engine;
-use tabula::game::Game as _;
 use tabula::games::othello::{Othello, book};
+use tabula::model::game::Game as _;
 use tabula::protocol::{Protocol, run_protocol};
 
 /// A GTP session on an engine seeded `seed`: its replies.

@@ -4,9 +4,9 @@
 mod othello {
     use std::time::Instant;
 
-    use tabula::game::Game;
     use tabula::games::othello::Othello;
-    use tabula::perft::perft;
+    use tabula::model::game::Game;
+    use tabula::tools::perft::perft;
 
     const COUNTS: [u64; 11] = [
         4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,

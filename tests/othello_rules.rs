@@ -8,10 +8,10 @@ mod othello {
     use std::sync::atomic::AtomicBool;
 
     use crate::common::PlayText as _;
-    use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::othello::bitboard::stable_discs;
     use tabula::games::othello::{BLACK, Othello, PASS, WHITE, endgame};
-    use tabula::options::Options;
+    use tabula::model::game::{Game, MoveError, PositionError, Rng, Turn};
+    use tabula::model::options::Options;
     use tabula::search::{Budget, Control};
 
     /// A board from a picture: 8 rows of 8 characters (`X`, `O`, `.`), then

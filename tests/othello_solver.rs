@@ -9,8 +9,8 @@
 mod othello {
     use std::time::Instant;
 
-    use tabula::game::Game;
     use tabula::games::othello::{Othello, endgame};
+    use tabula::model::game::Game;
     use tabula::search::Control;
 
     struct Vector {

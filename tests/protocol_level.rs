@@ -14,9 +14,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
-use tabula::game::{Game, Turn};
 use tabula::games::othello::Othello;
-use tabula::options::Options;
+use tabula::model::game::{Game, Turn};
+use tabula::model::options::Options;
 
 /// The position of the issue: 14 s and 92.8 M nodes at depth 20.
 const HARD: &str = "f5 d6 c6 b6 d3 d2 b7 g6 e6 c5 f4 f6 c7 d7 e3 g3 c3 f3 c4 b5";

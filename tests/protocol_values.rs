@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use tabula::control::ScoreKind;
 use tabula::engine::{BudgetOverride, Decision, Engine, Request};
-use tabula::game::Turn;
+use tabula::model::game::Turn;
 
 /// Analyses the position `text` to `depth` on a fresh engine, after
 /// playing `then` if given; with the solver where it reaches, or

@@ -8,9 +8,9 @@
 mod quoridor {
     use crate::common::PlayText as _;
     use rand::SeedableRng;
-    use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::quoridor::{Quoridor, Quoridor4, QuoridorMove};
-    use tabula::options::Options;
+    use tabula::model::game::{Game, MoveError, PositionError, Rng, Turn};
+    use tabula::model::options::Options;
 
     fn game() -> Quoridor4 {
         Quoridor4::new(9, 5, true, 400).expect("options")

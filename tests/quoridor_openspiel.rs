@@ -10,9 +10,9 @@ mod quoridor {
     use std::process::{Command, Stdio};
 
     use crate::common::{self, PlayText as _};
-    use tabula::game::{Game, Turn};
     use tabula::games::quoridor::{Quoridor, QuoridorMove};
-    use tabula::options::{OptionError, Options};
+    use tabula::model::game::{Game, Turn};
+    use tabula::model::options::{OptionError, Options};
 
     fn texts(g: &Quoridor) -> Vec<String> {
         let mut moves = Vec::new();

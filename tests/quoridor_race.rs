@@ -15,9 +15,9 @@ mod quoridor {
     use std::time::Instant;
 
     use tabula::engine::{BudgetOverride, Engine, Request};
-    use tabula::game::{Game, Turn};
     use tabula::games::quoridor::{QuoridorGame, QuoridorMove};
-    use tabula::options::Options;
+    use tabula::model::game::{Game, Turn};
+    use tabula::model::options::Options;
 
     /// Extra own moves allowed over the shortest path.
     const SLACK: u32 = 1;

@@ -10,9 +10,9 @@ mod quoridor {
 
     use crate::common::PlayText as _;
     use rand::{Rng, SeedableRng};
-    use tabula::game::{Game, Rng as GameRng};
     use tabula::games::quoridor::{Quoridor, Quoridor4, QuoridorGame};
-    use tabula::perft::perft;
+    use tabula::model::game::{Game, Rng as GameRng};
+    use tabula::tools::perft::perft;
 
     /// The reference state. Coordinates are (column, row) from a1 = (0, 0).
     #[derive(Clone)]

@@ -5,9 +5,9 @@
 mod quoridor {
     use crate::common::PlayText as _;
     use rand::{Rng as _, SeedableRng};
-    use tabula::game::{Game, MoveError, PositionError, Rng, Turn};
     use tabula::games::quoridor::{Quoridor, QuoridorMove};
-    use tabula::options::{OptionError, Options};
+    use tabula::model::game::{Game, MoveError, PositionError, Rng, Turn};
+    use tabula::model::options::{OptionError, Options};
 
     fn game(n: u32, walls: u32, jumps: bool) -> Quoridor {
         Quoridor::new(n, walls, jumps, 400).expect("options")

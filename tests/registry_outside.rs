@@ -37,7 +37,7 @@ use tabula::engine::Engine;
 use tabula::protocol::{Protocol, run_protocol};
 
 fn main() {
-    tabula::outside::register_with::<Pile>(&LISTING, EXTRAS).expect("pile registers");
+    tabula::added_games::register_with::<Pile>(&LISTING, EXTRAS).expect("pile registers");
     if std::env::args().any(|a| a == "--serve") {
         let engine = Engine::new(1).expect("an engine");
         let stdin = BufReader::new(std::io::stdin());

@@ -3,13 +3,13 @@
 //! registers it in its own process and in the engines it starts, and shows
 //! that every edge serves it with no edit elsewhere.
 
-use tabula::extras::Extras;
-use tabula::game::{Game, MoveError, Outcome, OwnEvaluation, Seat, Turn};
 use tabula::games::Listing;
 use tabula::json::Object;
-use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
-use tabula::pictures::Pictures;
-use tabula::played::Played;
+use tabula::model::extras::Extras;
+use tabula::model::game::{Game, MoveError, Outcome, OwnEvaluation, Seat, Turn};
+use tabula::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use tabula::model::pictures::Pictures;
+use tabula::model::played::Played;
 
 /// What Pile declares beyond its rules: a picture of its own for the
 /// page (the text view, which the page draws, with the stones left as

@@ -9,10 +9,10 @@
 use rand::SeedableRng;
 use tabula::engine::searchers::alpha_beta;
 use tabula::engine::settings::{Selectivity, Settings};
-use tabula::game::{Game, Rng, Turn};
 use tabula::games::othello::Othello;
 use tabula::games::quoridor::Quoridor;
-use tabula::options::Options;
+use tabula::model::game::{Game, Rng, Turn};
+use tabula::model::options::Options;
 use tabula::search::{Budget, Control, Search};
 
 /// `plies` random moves from `start`, from `seed`; `None` if the game

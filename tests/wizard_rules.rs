@@ -10,10 +10,10 @@ use crate::common;
 use common::{
     PlayText as _, card, cards, follow, new_game, no_peeking_after, referee_move, rng, seat_bound,
 };
-use tabula::game::{Game, Observation, Turn};
 use tabula::games::cards::{CardSet, Suit};
 use tabula::games::wizard::{DECK, Phase, Wizard, WizardMove, led_suit, round_score, trick_winner};
-use tabula::options::Options;
+use tabula::model::game::{Game, Observation, Turn};
+use tabula::model::options::Options;
 use tabula::search::playout::random_playout;
 
 fn game(words: &[&str]) -> Wizard {

@@ -8,7 +8,7 @@ use crate::arena::engines::process;
 use crate::arena::output::paths as output;
 use crate::arena::record::match_file::RecordError;
 use crate::arena::stats::sprt::SprtError;
-use crate::options::OptionError;
+use crate::model::options::OptionError;
 
 /// Why a match could not run.
 #[derive(Debug)]

@@ -5,9 +5,9 @@
 
 use std::fmt;
 
-use crate::game::{MoveError, PositionError};
 use crate::games;
-use crate::options::OptionError;
+use crate::model::game::{MoveError, PositionError};
+use crate::model::options::OptionError;
 
 use super::settings::SettingError;
 

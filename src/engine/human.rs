@@ -23,9 +23,9 @@ use rand::{RngCore, SeedableRng};
 use crate::engine::error::EngineError;
 use crate::engine::settings::Settings;
 use crate::engine::table::AnyGame;
-use crate::game::{Game, Rng, Seat, Turn};
 use crate::games::{self, GameVisitor};
-use crate::options::Options;
+use crate::model::game::{Game, Rng, Seat, Turn};
+use crate::model::options::Options;
 
 /// The game option that starts human-seat mode.
 pub const OPTION: &str = "human";

@@ -5,8 +5,8 @@
 use crate::engine::error::EngineError;
 use crate::engine::settings::{FinalChoice, PlayoutPolicy, SearchKind, Settings};
 use crate::engine::time;
-use crate::game::Game;
 use crate::games;
+use crate::model::game::Game;
 use crate::search::Search;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::exact::SolveFirst;
@@ -310,8 +310,8 @@ impl<G: Game> KeptSearcher<G> {
 mod tests {
     use super::*;
     use crate::control::{Budget, Control};
-    use crate::game::Rng;
     use crate::games::othello::Othello;
+    use crate::model::game::Rng;
     use rand::SeedableRng;
     use std::time::Duration;
 
@@ -368,7 +368,7 @@ mod tests {
                 continue;
             };
             let seat = match s.turn() {
-                crate::game::Turn::Player(p) => p,
+                crate::model::game::Turn::Player(p) => p,
                 _ => continue,
             };
             let budget = Budget {
@@ -387,10 +387,10 @@ mod tests {
             let mut child = s;
             child.apply(r.best);
             let after = match child.turn() {
-                crate::game::Turn::Player(p) if p == seat => {
+                crate::model::game::Turn::Player(p) if p == seat => {
                     child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| v)
                 }
-                crate::game::Turn::Over => Some(exact),
+                crate::model::game::Turn::Over => Some(exact),
                 _ => child.solve(&Control::unlimited(), 1 << 20).map(|(_, v)| -v),
             };
             if let Some(v) = after {

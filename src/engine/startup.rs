@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::Engine;
 use super::error::EngineError;
-use crate::peer_file::{self, PeerFileError};
+use crate::files::input::{self, PeerFileError};
 
 /// What an engine process is started with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Startup {
 #[derive(Debug)]
 pub enum StartupError {
     /// The settings file could not be read: not a regular file (a FIFO,
-    /// a device), larger than [`peer_file::SETTINGS`] allows, not text,
+    /// a device), larger than [`input::SETTINGS`] allows, not text,
     /// or an error of the file system.
     Read(PeerFileError),
     /// A line of the settings file is not `KEY VALUE`.
@@ -84,8 +84,8 @@ impl Startup {
     /// ([`peer_file`]): a regular file of at most 1 MiB, its type checked
     /// before it is opened (a FIFO or a device never blocks the start).
     pub fn read_config(&mut self, path: &Path) -> Result<(), StartupError> {
-        let text = peer_file::read_text(path, &peer_file::SETTINGS, &peer_file::never)
-            .map_err(StartupError::Read)?;
+        let text =
+            input::read_text(path, &input::SETTINGS, &input::never).map_err(StartupError::Read)?;
         self.parse_config(path, &text)
     }
 

@@ -8,10 +8,10 @@ use crate::engine::error::EngineError;
 use crate::engine::human;
 use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
-use crate::game::{Evaluator as _, Game, MoveError, Outcome, Rng, Seat, Turn};
 use crate::games;
-use crate::options::Options;
-use crate::played::Played;
+use crate::model::game::{Evaluator as _, Game, MoveError, Outcome, Rng, Seat, Turn};
+use crate::model::options::Options;
+use crate::model::played::Played;
 use crate::search::{SearchResult, lines_text};
 
 /// What `genmove` decided, as text.
@@ -68,7 +68,7 @@ pub trait AnyGame: Send {
     /// Who acts next.
     fn turn(&self) -> Turn;
     /// About how many moves the seat to move still has, where the game
-    /// declares a count ([`crate::extras::Extras::moves_left`]).
+    /// declares a count ([`crate::model::extras::Extras::moves_left`]).
     fn moves_left(&self) -> Option<u32>;
     /// A seat's name.
     fn seat_name(&self, seat: Seat) -> String;
@@ -120,13 +120,13 @@ pub trait AnyGame: Send {
     /// The moves played so far, as text.
     fn history(&self) -> Vec<String>;
     /// The game's own `final_score` text, if it declares a convention
-    /// ([`crate::extras::Extras::final_score`]).
+    /// ([`crate::model::extras::Extras::final_score`]).
     fn final_score(&self) -> Option<String>;
     /// The fixed board size, for games without a size option
-    /// ([`crate::extras::Extras::board_size`]).
+    /// ([`crate::model::extras::Extras::board_size`]).
     fn board_size(&self) -> Option<u32>;
     /// The game's pass as text, where it declares one
-    /// ([`crate::extras::Extras::pass`]).
+    /// ([`crate::model::extras::Extras::pass`]).
     fn pass_text(&self) -> Option<String>;
     /// What `seat` sees ([`Game::view_text`]): a human's `showboard`.
     fn view(&self, seat: Seat) -> String;

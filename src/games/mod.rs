@@ -18,9 +18,9 @@ pub mod cards;
 
 use std::any::Any;
 
-use crate::extras::Extras;
-use crate::game::Game;
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::extras::Extras;
+use crate::model::game::Game;
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// What the engine, the match runner or a tool builds from a game type.
 /// `'static`, so that a game added at run time ([`add`]) can be handed
@@ -226,7 +226,7 @@ pub fn default_game() -> &'static GameEntry {
 /// A game added at run time, its type reached through `Any`: it calls
 /// the visitor in the box (one of the crate's, which it downcasts) with
 /// the game's type and boxes what it builds; `None` for a visitor it does
-/// not serve. `crate::outside::register` builds one for a game type.
+/// not serve. `crate::added_games::register` builds one for a game type.
 pub type ErasedVisit = fn(&Options, Box<dyn Any>) -> Option<Box<dyn Any>>;
 
 /// A game added at run time: its entry, how to reach its type, and the

@@ -17,8 +17,8 @@ use super::page_game::PageGame;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::engines::info_line::{InfoLine, parse_info};
 use crate::arena::engines::process::EngineProcess;
-use crate::game::Seat;
 use crate::json::{self, Object};
+use crate::model::game::Seat;
 
 /// One analysis call: short, so that a move of the person or a new
 /// position never waits long for the engine.

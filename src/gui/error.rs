@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::arena::ArenaError;
-use crate::game::MoveError;
-use crate::options::OptionError;
+use crate::model::game::MoveError;
+use crate::model::options::OptionError;
 
 /// Why a page's game could not start, or its request was refused.
 #[derive(Debug)]

@@ -36,10 +36,10 @@ use crate::arena::EngineWords;
 use crate::arena::config::spec::{EngineSpec, Proto};
 use crate::engine::searchers;
 use crate::engine::settings::{SearchKind, Settings};
-use crate::game::Game;
 use crate::games::GameVisitor;
 use crate::json::{self, Object};
-use crate::options::{OptionKind, OptionSpec, Options};
+use crate::model::game::Game;
+use crate::model::options::{OptionKind, OptionSpec, Options};
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");

@@ -16,8 +16,8 @@ use crate::arena::config::spec::EngineSpec;
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::arena::run::referee::{Referee, Told};
-use crate::game::{Observation, Seat, Turn};
 use crate::json::{self, Object};
+use crate::model::game::{Observation, Seat, Turn};
 
 /// What the page asks of a session's referee thread.
 ///

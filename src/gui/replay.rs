@@ -4,8 +4,8 @@
 use super::error::PageError;
 use super::view::mirror;
 use crate::arena::record::{Ending, MatchRecord, RecordError};
-use crate::game::MoveError;
 use crate::json::{self, Object};
+use crate::model::game::MoveError;
 
 /// The most steps of one game replayed.
 const MAX_STEPS: usize = 20_000;

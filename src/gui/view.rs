@@ -7,12 +7,12 @@
 //! and replays (a record is public once played) use the full state.
 
 use super::error::PageError;
-use crate::game::{Game, MoveError, Seat, Turn};
 use crate::games::GameVisitor;
 use crate::json::{self, Object};
-use crate::options::{OptionError, Options};
-use crate::pictures::{Pictures, hand_start};
-use crate::played::Played;
+use crate::model::game::{Game, MoveError, Seat, Turn};
+use crate::model::options::{OptionError, Options};
+use crate::model::pictures::{Pictures, hand_start};
+use crate::model::played::Played;
 
 /// One seat's copy of a game (or the full game), seen as text.
 pub trait Mirror: Send {

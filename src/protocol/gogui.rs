@@ -14,7 +14,7 @@
 //! still reaches tabula.
 
 use crate::engine::Engine;
-use crate::game::Turn;
+use crate::model::game::Turn;
 use crate::protocol::error::ProtocolError;
 
 /// The command names, as `list_commands` adds them.

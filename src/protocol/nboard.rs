@@ -24,7 +24,7 @@ use crate::control::Progress;
 use crate::control::ScoreKind;
 use crate::engine::Settings;
 use crate::engine::{BudgetOverride, Decision, Engine};
-use crate::game::Turn;
+use crate::model::game::Turn;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::input::Input;
 use crate::protocol::kept_game::{Replay, ThinkLimit};

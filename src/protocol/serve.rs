@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use crate::control::{Answer, Progress};
 use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request, Settings};
-use crate::game::Seat;
+use crate::model::game::Seat;
 use crate::protocol::dialect::{During, Protocol};
 use crate::protocol::input::{Input, QUEUE, Read, read_protocol_lines};
 

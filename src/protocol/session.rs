@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use crate::control::{Answer, Progress};
 use crate::engine::human;
 use crate::engine::{BudgetOverride, Decision, Engine, EngineError, Request};
-use crate::game::{Outcome, Seat, Turn};
 use crate::games;
+use crate::model::game::{Outcome, Seat, Turn};
 use crate::protocol::command::{
     COMMANDS, Command, OutputFormat, ParseError, Shown, help_text, parse_line,
 };
@@ -340,7 +340,7 @@ fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
             if seat.is_none() && words.len() == 2 && game.parse_seat(&words[0]).is_none() {
                 return match engine.play(None, &mv) {
                     Ok(_) => Ok(String::new()),
-                    Err(EngineError::Move(crate::game::MoveError::Syntax(_))) => {
+                    Err(EngineError::Move(crate::model::game::MoveError::Syntax(_))) => {
                         Err(EngineError::UnknownSeat(words[0].clone()).into())
                     }
                     Err(e) => Err(e.into()),

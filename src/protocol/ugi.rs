@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use crate::control::Progress;
 use crate::control::ScoreKind;
 use crate::engine::{BudgetOverride, Engine};
-use crate::game::{Outcome, Turn};
+use crate::model::game::{Outcome, Turn};
 use crate::protocol::error::ProtocolError;
 use crate::protocol::input::Input;
 use crate::protocol::kept_game::{Replay, ThinkLimit};

@@ -2,7 +2,7 @@
 //! deepening, for two-player zero-sum games.
 //!
 //! Leaves are scored by the evaluation the engine hands it
-//! ([`crate::game::Evaluator`]), finished games by
+//! ([`crate::model::game::Evaluator`]), finished games by
 //! [`Game::reward`] (a win is worth more than any evaluation, and a nearer
 //! win more than a farther one). A seat that moves twice in a row (a game
 //! whose turn does not alternate) keeps its window instead of negating it.
@@ -26,13 +26,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Pacer};
-use crate::extras::Solver;
-use crate::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
+use crate::memory::zeroed::ZeroedTable;
+use crate::model::extras::Solver;
+use crate::model::game::{Evaluator as _, Game, ProbCutFit, Seat, Turn};
 use crate::search::{
     Ask, Candidate, Control, MoveHandle, Progress, ScoreKind, Search, SearchResult, line_margin,
     lines_text,
 };
-use crate::zeroed::ZeroedTable;
 use abdada::{BUSY_DEPTH, Busy, Take};
 use iterations::{Completed, Iterations};
 use tt::{Bound, Entry, MIN_SLOTS, SharedTable, Slot, from_table, salt, to_table};
@@ -109,7 +109,7 @@ struct Knobs<G: Game> {
     /// once (`solve_reach`); a larger one deepens as any search does.
     root_reach: u32,
     /// The game's rule for a finished game's exact margin, where it has
-    /// its own ([`crate::extras::Extras::end_margin`]).
+    /// its own ([`crate::model::extras::Extras::end_margin`]).
     end_margin: Option<fn(&G, Seat) -> i32>,
 }
 
@@ -208,7 +208,7 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// ProbCut at null-window nodes whose evaluation has a calibrated fit
-    /// ([`crate::game::Evaluator::probcut_fit`]): a shallow search that
+    /// ([`crate::model::game::Evaluator::probcut_fit`]): a shallow search that
     /// clears a bound by `sigmas` standard deviations cuts the node
     /// without the deep search. `None`: never.
     pub fn with_probcut(mut self, sigmas: Option<f64>) -> AlphaBeta<G> {
@@ -1397,8 +1397,8 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
 mod value_tests {
     use super::*;
     use crate::control::{Budget, Control};
-    use crate::game::Rng;
     use crate::games::othello::{Othello, random_position};
+    use crate::model::game::Rng;
     use rand::SeedableRng;
 
     /// Plain minimax to `depth`, scored as the search scores: what every
@@ -1747,8 +1747,8 @@ mod value_tests {
 mod time_tests {
     use super::*;
     use crate::control::{Budget, Control};
-    use crate::game::Rng;
     use crate::games::othello::random_position;
+    use crate::model::game::Rng;
     use rand::SeedableRng;
     use std::time::Duration;
 

@@ -14,8 +14,8 @@
 use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Control, Progress, TimeUse};
-use crate::extras::Solver;
-use crate::game::Game;
+use crate::model::extras::Solver;
+use crate::model::game::Game;
 use crate::search::{Ask, Candidate, ScoreKind, Search, SearchResult, lines_text};
 
 /// The value in `[0, 1]` of an exact margin: a win, a draw or a loss.
@@ -200,8 +200,8 @@ impl<G: Game> Search<G> for SolveFirst<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rng;
     use crate::games::othello::{Othello, SOLVER, random_position};
+    use crate::model::game::Rng;
     use crate::search::alphabeta::AlphaBeta;
     use rand::SeedableRng;
     use std::sync::Arc;

@@ -26,8 +26,8 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use rand::Rng as _;
 
-use crate::dispose::dispose;
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::memory::dispose::dispose;
+use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 
 use crate::control::Pacer;
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout, playout_rewards};
 use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};

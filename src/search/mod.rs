@@ -6,7 +6,7 @@
 //! Searches for hidden-information games only look at states drawn by
 //! [`Game::determinize`] for the deciding seat.
 
-use crate::game::{Game, Rng, Seat, Turn};
+use crate::model::game::{Game, Rng, Seat, Turn};
 
 pub use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse};
 

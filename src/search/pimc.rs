@@ -19,7 +19,7 @@
 
 use rand::Rng as _;
 
-use crate::game::{Game, Rng, Seat};
+use crate::model::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
@@ -322,9 +322,9 @@ mod tests {
 
     use super::*;
     use crate::control::Budget;
-    use crate::game::Turn;
     use crate::games::hearts::Hearts;
-    use crate::options::Options;
+    use crate::model::game::Turn;
+    use crate::model::options::Options;
 
     /// A single Hearts hand, dealt, at its first decision (the pass: 286
     /// legal moves).

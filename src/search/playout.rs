@@ -2,7 +2,7 @@
 //! Carlo searches. Chance steps are drawn from the generator on the way.
 
 use crate::control::Pacer;
-use crate::game::{Evaluator as _, Game, Rng, Seat, Turn};
+use crate::model::game::{Evaluator as _, Game, Rng, Seat, Turn};
 
 /// Plays uniformly random moves (and chance outcomes) until the horizon,
 /// through the game's [`Game::random_playout`]. Returns the plies played.

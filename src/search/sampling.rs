@@ -3,7 +3,7 @@
 //! with one set of builders for both, and how both begin a search.
 
 use crate::control::Budget;
-use crate::game::Game;
+use crate::model::game::Game;
 use crate::search::SearchResult;
 
 /// Iterations a search over sampled worlds runs when the budget sets no

@@ -1,7 +1,7 @@
 //! The players that do not search: uniformly random, and the game's own
 //! rule-based baseline.
 
-use crate::game::Game;
+use crate::model::game::Game;
 use crate::search::playout::shallow_best;
 use crate::search::{Ask, Search, SearchResult};
 

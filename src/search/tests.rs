@@ -2,9 +2,9 @@
 
 use rand::SeedableRng;
 
-use crate::game::{Game, MoveError, Outcome, OwnEvaluation, Rng, Seat, Turn};
 use crate::games::othello::{Othello, random_position};
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::model::game::{Game, MoveError, Outcome, OwnEvaluation, Rng, Seat, Turn};
+use crate::model::options::{OptionError, OptionSpec, Options};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::mcts::{Final, Mcts, MctsConfig, RootPolicy};
 use crate::search::playout::{Ended, Policy, Scratch, eval_reward, playout, playout_rewards};
@@ -71,7 +71,7 @@ impl TicTacToe {
 }
 
 impl Game for TicTacToe {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "tictactoe";
     const SUMMARY: &'static str = "test game";
@@ -465,7 +465,7 @@ impl Naming {
 }
 
 impl Game for Naming {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "naming";
     const SUMMARY: &'static str = "test game";
@@ -561,7 +561,7 @@ struct SlowRace {
 const SLOW_GOAL: u32 = 6000;
 
 impl Game for SlowRace {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = u8;
     const NAME: &'static str = "slowrace";
     const SUMMARY: &'static str = "test game";

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use clap::Parser;
 use rand::{Rng as _, SeedableRng};
 use tabula::arena::{self, MatchArgs, MatchReport, Referee, referee_for};
-use tabula::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use tabula::games::cards::Card;
-use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
+use tabula::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
+use tabula::model::options::{OptionError, OptionKind, OptionSpec, Options};
 use tabula::search::playout::random_playout;
 
 /// Nim: take 1 to 3 stones; whoever takes the last stone wins.
@@ -25,7 +25,7 @@ pub struct Nim {
 }
 
 impl Game for Nim {
-    type Eval = tabula::game::OwnEvaluation;
+    type Eval = tabula::model::game::OwnEvaluation;
     type Move = u32;
     const NAME: &'static str = "nim";
     const SUMMARY: &'static str = "take 1-3 stones, the last one wins";
@@ -118,7 +118,7 @@ pub enum DuelMove {
 }
 
 impl Game for Duel {
-    type Eval = tabula::game::OwnEvaluation;
+    type Eval = tabula::model::game::OwnEvaluation;
     type Move = DuelMove;
     const NAME: &'static str = "duel";
     const SUMMARY: &'static str = "two cards each, higher card takes the trick";

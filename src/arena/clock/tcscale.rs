@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use crate::arena::config::spec::{ConfigError, Limits};
-use crate::build_signature as signature;
+use crate::engine::signature;
 
 /// The factor every time limit is multiplied by, and the line that says so.
 pub fn measure(reference_nps: f64) -> Result<(f64, String), ConfigError> {

@@ -26,7 +26,7 @@ use rand::seq::SliceRandom;
 
 use crate::arena::config::spec::{ConfigError, EngineSpec, Proto};
 use crate::arena::run::referee::Referee;
-use crate::game::Turn;
+use crate::model::game::Turn;
 
 /// How a suite's lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,7 @@ impl OpeningSuite {
         // device is refused before it is opened), at most 64 MiB.
         // Given up when a signal ends the runner.
         let cancel = crate::arena::run::interrupt::stopping;
-        let text = crate::peer_file::read_text(&path, &crate::peer_file::OPENINGS, &cancel)
+        let text = crate::files::input::read_text(&path, &crate::files::input::OPENINGS, &cancel)
             .map_err(|e| ConfigError(format!("--openings: {e}")))?;
         let mut openings = Vec::new();
         for (no, line) in text.lines().enumerate() {
@@ -149,7 +149,7 @@ impl OpeningSuite {
         }
         let mut order_index: Vec<usize> = (0..openings.len()).collect();
         if order == Order::Random {
-            let mut rng = crate::game::Rng::seed_from_u64(seed ^ 0x6f70_656e_696e_6773);
+            let mut rng = crate::model::game::Rng::seed_from_u64(seed ^ 0x6f70_656e_696e_6773);
             order_index.shuffle(&mut rng);
         }
         Ok(OpeningSuite {

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::file_lock::{LockError, WriteLock};
+use crate::files::lock::{LockError, WriteLock};
 
 /// What an output path names, links followed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,7 +235,7 @@ pub fn check_all(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
 }
 
 /// Locks every output file of a run or a merge for as long as the locks
-/// live (one writer per file, see [`crate::file_lock`]): a file that
+/// live (one writer per file, see [`crate::files::lock`]): a file that
 /// another run is writing is refused, naming its process. A lock left by
 /// a killed run is taken over, and said on stderr. A device is not locked
 /// (it takes every output), nor a file whose directory takes no lock file

@@ -310,7 +310,7 @@ pub enum RecordError {
     Incompatible(String),
     /// A record file refused by the reader of named files (not a regular
     /// file, too large, not text, interrupted).
-    File(crate::peer_file::PeerFileError),
+    File(crate::files::input::PeerFileError),
 }
 
 impl fmt::Display for RecordError {

@@ -77,11 +77,11 @@ impl MatchRecord {
     }
 
     /// Reads a record file through the one reader of named files
-    /// ([`crate::peer_file`], [`crate::peer_file::RECORD`]): a regular
+    /// ([`crate::files::input`], [`crate::files::input::RECORD`]): a regular
     /// file of at most 1 GiB that starts as a record does, the read given
     /// up when `cancel` says so.
     pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
-        MatchRecord::read_or_cancel(path, &crate::peer_file::never)
+        MatchRecord::read_or_cancel(path, &crate::files::input::never)
     }
 
     /// [`MatchRecord::read`], given up when `cancel` says so.
@@ -99,8 +99,8 @@ impl MatchRecord {
         reading: Reading,
         cancel: &dyn Fn() -> bool,
     ) -> Result<(MatchRecord, CutOff), RecordError> {
-        use crate::peer_file::{self, PeerFileError, Refusal};
-        let bytes = match peer_file::read_kind(path, &peer_file::RECORD, cancel) {
+        use crate::files::input::{self, PeerFileError, Refusal};
+        let bytes = match input::read_kind(path, &input::RECORD, cancel) {
             Ok(bytes) => bytes,
             Err(e) if matches!(e.reason, Refusal::BadMagic) => {
                 return Err(RecordError::Parse {
@@ -114,7 +114,7 @@ impl MatchRecord {
         let not_text = |at: usize| {
             RecordError::File(PeerFileError {
                 path: path.to_path_buf(),
-                what: peer_file::RECORD.what,
+                what: input::RECORD.what,
                 reason: Refusal::NotText(at),
             })
         };

@@ -23,7 +23,7 @@ pub(crate) struct RecordWriter {
     /// while the match runs and ends.
     _protected: Option<output::Protected>,
     /// The lock of a default record (a named one is the run's).
-    _lock: Option<crate::file_lock::WriteLock>,
+    _lock: Option<crate::files::lock::WriteLock>,
 }
 
 struct RecordFile {

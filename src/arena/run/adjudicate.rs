@@ -32,7 +32,7 @@ use crate::arena::config::spec::ConfigError;
 use crate::arena::engines::info_line::parse_info;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::referee::Referee;
-use crate::game::{Seat, Turn};
+use crate::model::game::{Seat, Turn};
 
 /// What `--adjudicate` asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

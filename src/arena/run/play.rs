@@ -19,7 +19,7 @@ use crate::arena::engines::process::{EngineProcess, ProcessError};
 use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
 use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
 use crate::arena::run::referee::{Referee, Told, game_command};
-use crate::game::{MoveError, Observation, Rng, Seat, Turn};
+use crate::model::game::{MoveError, Observation, Rng, Seat, Turn};
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,10 +11,10 @@
 
 use crate::arena::error::ArenaError;
 use crate::control::Control;
-use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
 use crate::games::{self, GameVisitor};
-use crate::options::{OptionError, Options};
-use crate::played::Played;
+use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
+use crate::model::options::{OptionError, Options};
+use crate::model::played::Played;
 
 /// The `game NAME OPTION...` line that starts a game on an engine (and
 /// heads a game's transcript), with `seat=N` for an engine bound to seat

@@ -220,7 +220,7 @@ impl Plan {
 fn check_outputs(
     args: &MatchArgs,
     setup: &MatchSetup,
-) -> Result<Vec<crate::file_lock::WriteLock>, ArenaError> {
+) -> Result<Vec<crate::files::lock::WriteLock>, ArenaError> {
     let outputs = [
         (!args.no_record).then_some(args.record.as_ref()).flatten(),
         args.chart.as_ref(),

@@ -6,10 +6,10 @@
 //! happened (the cards of a finished trick, the scores), so nothing here
 //! shows another seat's hidden cards.
 
-use crate::game::{Game, Observation, Seat};
-use crate::pictures::Pictures;
+use crate::model::game::{Game, Observation, Seat};
+use crate::model::pictures::Pictures;
 
-pub use crate::pictures::count;
+pub use crate::model::pictures::count;
 
 /// The seat a human plays, what it was told since the last reply, and
 /// the last trick (for games whose own view does not show it).

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::Allotment;
-use crate::game::Seat;
+use crate::model::game::Seat;
 
 /// How much a told whole number of seconds may exceed the real time left.
 const ROUNDING: Duration = Duration::from_secs(1);

@@ -1,10 +1,10 @@
-//! What the card games' [`Game`](crate::game::Game) impls would otherwise
+//! What the card games' [`Game`](crate::model::game::Game) impls would otherwise
 //! each write out alike: the `seat` option of seat-bound play, the text of
 //! a self-dealt deal (`shuffle:<seed>`), the numbered seat names `p0`,
 //! `p1`, ... of Wizard and Ninety-Nine, and the evaluation hook.
 
-use crate::game::{MoveError, Seat};
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::game::{MoveError, Seat};
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The declaration of the `seat` option (see [`bound_seat_option`]) for a
 /// game of at most `seats` seats.

@@ -3,8 +3,8 @@
 //! finished in the hand in play, each with who took it.
 
 use super::{Card, CardSet};
-use crate::game::Seat;
 use crate::json::{self, Object};
+use crate::model::game::Seat;
 
 /// A card in words: `10\u{2665}`, `Q\u{2660}`, `Wizard`, `Jester`.
 pub fn card_words(card: Card) -> String {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::Card;
 use super::hooks::knows_hand;
-use crate::game::{Seat, Turn};
+use crate::model::game::{Seat, Turn};
 
 /// The `trick:` line of a card game's picture: each play as `seat card` in
 /// playing order, separated by commas; `-` before the first card.

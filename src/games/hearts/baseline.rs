@@ -130,9 +130,9 @@ impl Hearts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::model::game::Game;
     use crate::games::hearts::{HeartsMove, Phase};
-    use crate::options::Options;
+    use crate::model::options::Options;
     use rand::SeedableRng;
 
     /// South to move in trick 6 after east (seat 1) led `led`; east has
@@ -142,7 +142,7 @@ mod tests {
             &Options::parse(Hearts::OPTIONS, &["hands=single", "pass=none"]).unwrap(),
         )
         .unwrap();
-        let mut rng = crate::game::Rng::seed_from_u64(1);
+        let mut rng = crate::model::game::Rng::seed_from_u64(1);
         let deal = g.sample_chance(&mut rng);
         g.apply(deal);
         g.phase = Phase::Play;
@@ -158,7 +158,7 @@ mod tests {
     }
 
     fn rules(g: &Hearts) -> String {
-        let mut rng = crate::game::Rng::seed_from_u64(1);
+        let mut rng = crate::model::game::Rng::seed_from_u64(1);
         match g.rules_move(&mut rng) {
             Some(HeartsMove::Play(c)) => c.to_string(),
             other => format!("{other:?}"),

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{HAND_SIZE, Hearts, HeartsMove, Phase, SEATS};
-use crate::game::{Observation, Rng, Seat};
+use crate::model::game::{Observation, Rng, Seat};
 use crate::games::cards::{
     Card, CardSet, Unseen, deal_seeded, sample_deal, sample_deal_or_drop_inferences,
 };

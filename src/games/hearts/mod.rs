@@ -18,7 +18,7 @@
 //!   the seat-bound state at all; their plays arrive as `play east 5H`.
 //!
 //! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
-//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! as typed [`Observation`](crate::model::game::Observation)s (the referee writes
 //! them as the commands above), so a referee holding the full deal can
 //! drive seat-bound engines.
 //!
@@ -63,12 +63,12 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand, parse_deal_seed, trick_plays,
     reward_as_evaluation,
 };
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// Number of seats.
 pub const SEATS: usize = 4;
@@ -200,9 +200,9 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
 };
 
 /// What it declares beyond its rules: how it is shown to a person.
-pub const EXTRAS: crate::extras::Extras<Hearts> = crate::extras::Extras {
+pub const EXTRAS: crate::model::extras::Extras<Hearts> = crate::model::extras::Extras {
     pictures: page::PICTURES,
-    ..crate::extras::Extras::NONE
+    ..crate::model::extras::Extras::NONE
 };
 
 /// A Hearts state: self-dealt (full) or seat-bound (one seat's knowledge).
@@ -658,7 +658,7 @@ impl Hearts {
 }
 
 impl Game for Hearts {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = HeartsMove;
 
     const NAME: &'static str = NAME;

@@ -3,14 +3,14 @@
 //! a move tells a human seat, and why a card is refused.
 
 use super::{HEARTS, Hearts, HeartsMove, POINT_CARDS, Phase, points_of};
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{
     Card, CardSet, Taken, card_list_words, card_words, cards_json, suit_symbol, taken_json,
     taken_words, trick_json,
 };
 use crate::json::{self, Object};
-use crate::pictures::{News, Pictures, count, hand_start, seat_values};
-use crate::played::Played;
+use crate::model::pictures::{News, Pictures, count, hand_start, seat_values};
+use crate::model::played::Played;
 
 /// How Hearts is shown to a person.
 pub const PICTURES: Pictures<Hearts> = Pictures {
@@ -244,13 +244,13 @@ mod tests {
     use rand::SeedableRng as _;
 
     use super::*;
-    use crate::options::Options;
+    use crate::model::options::Options;
 
     /// A full game played at random until `done` says stop.
     fn played_until(done: impl Fn(&Hearts) -> bool) -> Played<Hearts> {
         let options = Options::parse(Hearts::OPTIONS, &["pass=none"]).expect("options");
         let mut played = Played::new(Hearts::new_game(&options).expect("a game"));
-        let mut rng = crate::game::Rng::seed_from_u64(7);
+        let mut rng = crate::model::game::Rng::seed_from_u64(7);
         let mut buf = Vec::new();
         while !done(played.state()) {
             let s = played.state();

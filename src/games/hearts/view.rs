@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{Hearts, Phase, SEATS};
-use crate::game::{Game, Seat};
+use crate::model::game::{Game, Seat};
 use crate::games::cards::{CardSet, knows_hand, shows_hand, to_move_text, trick_plays, trick_text};
 
 impl Hearts {

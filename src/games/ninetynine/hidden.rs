@@ -9,7 +9,7 @@
 use super::{
     FILLER, HAND_SIZE, MAX_PLAYERS, NinetyNine, NnMove, Phase, card_at, choices, play_value,
 };
-use crate::game::{Observation, Rng, Seat};
+use crate::model::game::{Observation, Rng, Seat};
 use crate::games::cards::{Card, shuffle};
 
 /// Unseen cards of one generation, and the slots they fill: `(seat, count)`

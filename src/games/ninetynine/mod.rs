@@ -62,12 +62,12 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, Rank, SplitMix64, bound_seat_option, seat_option_spec, deal_seed_text, knows_hand, numbered_seat_name,
     parse_deal_seed, parse_numbered_seat, reward_as_evaluation,
 };
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
 pub const MAX_PLAYERS: usize = 10;
@@ -182,9 +182,9 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
 };
 
 /// What it declares beyond its rules: how it is shown to a person.
-pub const EXTRAS: crate::extras::Extras<NinetyNine> = crate::extras::Extras {
+pub const EXTRAS: crate::model::extras::Extras<NinetyNine> = crate::model::extras::Extras {
     pictures: page::PICTURES,
-    ..crate::extras::Extras::NONE
+    ..crate::model::extras::Extras::NONE
 };
 
 /// A Ninety-Nine state: self-dealt (full) or seat-bound (one seat's
@@ -739,7 +739,7 @@ impl NinetyNine {
 }
 
 impl Game for NinetyNine {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = NnMove;
 
     const NAME: &'static str = NAME;

@@ -3,11 +3,11 @@
 //! why a card is refused.
 
 use super::{Choice, NinetyNine, NnMove, Phase};
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{card_list_json, card_words};
 use crate::json::{self, Object};
-use crate::pictures::{News, Pictures, count, seat_values};
-use crate::played::Played;
+use crate::model::pictures::{News, Pictures, count, seat_values};
+use crate::model::played::Played;
 
 /// How Ninety-Nine is shown to a person.
 pub const PICTURES: Pictures<NinetyNine> = Pictures {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{NinetyNine, Phase};
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text};
 
 impl NinetyNine {

@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn playouts_match_the_generic_loop_move_for_move() {
-        use crate::game::{Game, Rng, play_randomly};
+        use crate::model::game::{Game, Rng, play_randomly};
         use crate::games::othello::Othello;
         use rand::SeedableRng;
         if !available() {

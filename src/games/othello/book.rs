@@ -2,7 +2,7 @@
 //! with the moves worth playing there and their values in discs, made by
 //! `tabula book-othello` (the lines experts played often, valued by a
 //! negamax over the book tree whose leaves the engine's own search valued:
-//! see `src/lab/othello_book.rs`).
+//! see `src/tools/lab/othello_book.rs`).
 //!
 //! A position is stored once for its eight symmetric images: under the
 //! least `(player, opponent)` pair of the images ([`canonical`]), with its
@@ -244,7 +244,7 @@ pub fn builtin_entries() -> Result<usize, BookError> {
 
 /// The built-in book's moves for a position with their values in the
 /// evaluation's unit (margin / 64), best first: Othello's
-/// [`crate::extras::Extras::book`].
+/// [`crate::model::extras::Extras::book`].
 pub fn book_moves(state: &Othello) -> Vec<(Move, f64)> {
     builtin()
         .moves(state.player(), state.opponent())
@@ -256,7 +256,7 @@ pub fn book_moves(state: &Othello) -> Vec<(Move, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game as _;
+    use crate::model::game::Game as _;
 
     #[test]
     fn canonical_is_the_same_for_all_eight_images() {

@@ -240,7 +240,7 @@ pub fn solve_window(
     scores.first().map(|&(_, score)| (score, nodes))
 }
 
-/// Othello's [`crate::extras::Solver::window`]: [`solve_window`] of the
+/// Othello's [`crate::model::extras::Solver::window`]: [`solve_window`] of the
 /// position for the side to move, the moves ordered by the built-in
 /// evaluation as [`super::Othello::solve`]'s are; `None` if the game is
 /// over.
@@ -251,7 +251,7 @@ pub(super) fn window_of(
     control: &Control,
     table_bytes: usize,
 ) -> Option<(i32, u64)> {
-    if crate::game::Game::is_over(state) {
+    if crate::model::game::Game::is_over(state) {
         return None;
     }
     let weights = Some(pattern::builtin());
@@ -1017,7 +1017,7 @@ mod tests {
         let setup = Setup::new(control, table_bytes, Some(pattern::builtin()));
         Setup { simd, ..setup }.best(p, o)
     }
-    use crate::game::Game;
+    use crate::model::game::Game;
     use crate::games::othello::random_position;
 
     #[test]

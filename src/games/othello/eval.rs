@@ -18,8 +18,8 @@ use std::sync::Arc;
 use super::bitboard::{final_margin, moves};
 use super::pattern::{self, Weights, WeightsError};
 use super::{Othello, probcut};
-use crate::game::{Evaluator, ProbCutFit, Seat};
-use crate::peer_file::{self, PeerFileError};
+use crate::model::game::{Evaluator, ProbCutFit, Seat};
+use crate::files::input::{self, PeerFileError};
 
 /// Othello's evaluations, one of which the engine hands to its searches.
 #[derive(Clone, Debug, Default)]
@@ -113,11 +113,11 @@ impl std::error::Error for LoadError {}
 pub fn load_weights(path: &Path) -> Result<Weights, LoadError> {
     // A name from a peer: a regular file only, its magic first, no more
     // than a weight file can hold, in bounded time.
-    let bytes = peer_file::read(
+    let bytes = input::read(
         path,
         pattern::MAGIC,
         pattern::max_file_len(),
-        peer_file::READ_WITHIN,
+        input::READ_WITHIN,
     )
     .map_err(LoadError::Read)?;
     Weights::decode(&bytes).map_err(|e| LoadError::Format(path.to_path_buf(), e))

@@ -22,9 +22,9 @@ pub mod probcut;
 use rand::Rng as _;
 
 use crate::control::Control;
-use crate::extras::{Extras, RootSolve, Solver};
-use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::model::extras::{Extras, RootSolve, Solver};
+use crate::model::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 use bitboard::{flips, moves};
 
@@ -551,13 +551,13 @@ impl Game for Othello {
             self.side ^= (plies & 1) as u8;
             return plies;
         }
-        crate::game::play_randomly(self, rng, buf)
+        crate::model::game::play_randomly(self, rng, buf)
     }
 
     /// The built-in pattern evaluation ([`eval::OthelloEval::Builtin`]);
     /// a search holds the one the engine chose.
     fn evaluate(&self, seat: Seat) -> f64 {
-        crate::game::Evaluator::evaluate(&eval::OthelloEval::Builtin, self, seat)
+        crate::model::game::Evaluator::evaluate(&eval::OthelloEval::Builtin, self, seat)
     }
 
     /// `table`, `pattern` (or `default`), or a weight file.

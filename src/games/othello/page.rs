@@ -2,10 +2,10 @@
 //! counts, the discs the last move turned) and why a square is refused.
 
 use super::{Othello, square_name};
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::json::{self, Object};
-use crate::pictures::Pictures;
-use crate::played::Played;
+use crate::model::pictures::Pictures;
+use crate::model::played::Played;
 
 /// How Othello is shown to a person.
 pub const PICTURES: Pictures<Othello> = Pictures {

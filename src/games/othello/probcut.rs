@@ -13,7 +13,7 @@
 //! residuals. Deeper nodes reuse the deepest calibrated depth of their
 //! parity with the same gap between the two depths.
 
-use crate::game::ProbCutFit;
+use crate::model::game::ProbCutFit;
 
 /// The shallowest depth tested.
 pub const MIN_DEPTH: u32 = 3;
@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn the_table_evaluation_has_no_probcut_fit() {
         use super::super::eval::OthelloEval;
-        use crate::game::Evaluator;
+        use crate::model::game::Evaluator;
         let start = Othello::start();
         assert!(OthelloEval::Builtin.probcut_fit(&start, 6).is_some());
         assert!(OthelloEval::Table.probcut_fit(&start, 6).is_none());

@@ -6,7 +6,7 @@ use rand::Rng as _;
 
 use super::board::{self, bit};
 use super::{QuoridorGame, QuoridorMove, eval};
-use crate::game::{Game, Rng, Seat};
+use crate::model::game::{Game, Rng, Seat};
 
 impl<const P: usize> QuoridorGame<P> {
     /// Baseline: while not behind in the race (counting whose turn it is),

@@ -23,7 +23,7 @@
 
 use super::QuoridorGame;
 use super::board::Levels;
-use crate::game::Seat;
+use crate::model::game::Seat;
 
 /// The value of a wall in hand, in steps. At 1 a wall the rival places
 /// must gain more than a step to look good to it; at 0.5, alpha-beta at
@@ -189,8 +189,8 @@ pub(super) fn evaluate<const P: usize>(q: &QuoridorGame<P>, me: Seat) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::options::Options;
+    use crate::model::game::Game;
+    use crate::model::options::Options;
 
     /// Issue 19's walls: p1 boxed in at e-f 2-5, p2's shortest way down
     /// the g column to h1, the only way to row 1 east of the box.

@@ -66,9 +66,9 @@ mod text;
 
 use rand::Rng as _;
 
-use crate::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
+use crate::model::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::games::{GameFamily, GameVisitor};
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Walls, bit};
 
@@ -245,15 +245,15 @@ impl GameFamily for QuoridorFamily {
 
 /// What two-player Quoridor declares beyond its rules: how it is shown
 /// to a person.
-pub const EXTRAS_TWO: crate::extras::Extras<Quoridor> = crate::extras::Extras {
+pub const EXTRAS_TWO: crate::model::extras::Extras<Quoridor> = crate::model::extras::Extras {
     pictures: Quoridor::PICTURES,
-    ..crate::extras::Extras::NONE
+    ..crate::model::extras::Extras::NONE
 };
 
 /// What four-player Quoridor declares beyond its rules.
-pub const EXTRAS_FOUR: crate::extras::Extras<Quoridor4> = crate::extras::Extras {
+pub const EXTRAS_FOUR: crate::model::extras::Extras<Quoridor4> = crate::model::extras::Extras {
     pictures: Quoridor4::PICTURES,
-    ..crate::extras::Extras::NONE
+    ..crate::model::extras::Extras::NONE
 };
 
 /// The goal side (index into [`Geo::goal`]) of each seat.
@@ -631,7 +631,7 @@ impl<const P: usize> QuoridorGame<P> {
 }
 
 impl<const P: usize> Game for QuoridorGame<P> {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = QuoridorMove;
 
     const NAME: &'static str = NAME;
@@ -855,7 +855,7 @@ impl<const P: usize> Game for QuoridorGame<P> {
         let k = self.pawn_moves(&mut pawns);
         if k == 0 {
             // A pawn boxed in by walls and pawns: walls or a pass.
-            return crate::game::random_legal_move(self, rng, buf).unwrap_or(QuoridorMove::Pass);
+            return crate::model::game::random_legal_move(self, rng, buf).unwrap_or(QuoridorMove::Pass);
         }
         if self.walls_left[me] == 0 {
             return QuoridorMove::Pawn(pawns[rng.gen_range(0..k)]);

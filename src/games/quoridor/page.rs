@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 
 use super::QuoridorGame;
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::json::{self, Object};
-use crate::pictures::Pictures;
-use crate::played::Played;
+use crate::model::pictures::Pictures;
+use crate::model::played::Played;
 
 impl<const P: usize> QuoridorGame<P> {
     /// How Quoridor is shown to a person.
@@ -138,7 +138,7 @@ fn refusals<const P: usize>(q: &QuoridorGame<P>) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Options;
+    use crate::model::options::Options;
 
     #[test]
     fn a_refused_wall_says_why() {

@@ -4,7 +4,7 @@
 
 use super::QuoridorGame;
 use super::board::{Levels, Walls, bit};
-use crate::game::Seat;
+use crate::model::game::Seat;
 
 impl<const P: usize> QuoridorGame<P> {
     /// The row of `seat`'s pawn (0 is row 1).

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::board::{GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, bit};
 use super::{QuoridorGame, QuoridorMove, goal_side};
-use crate::game::{Game, MoveError, PositionError, Turn};
+use crate::model::game::{Game, MoveError, PositionError, Turn};
 
 /// The row number a text gives square `s`'s row: from 1 on p1's side, or
 /// (`flip`, OpenSpiel's notation) from 1 on p2's side. A wall is named by

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{DECK, MAX_PLAYERS, Phase, Wizard, WizardMove};
-use crate::game::{Game, Observation, Rng, Seat, Turn};
+use crate::model::game::{Game, Observation, Rng, Seat, Turn};
 use crate::games::cards::{Card, CardSet, Unseen, sample_deal_or_drop_inferences};
 
 /// The hands [`Unseen`] fills for a Wizard table: every player's, and after

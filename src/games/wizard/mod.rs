@@ -32,7 +32,7 @@
 //!   `play p2 bid:1`, `play p2 QS`, `play p3 trump:H`.
 //!
 //! [`Game::tell`] on a self-dealt state gives each seat exactly these steps
-//! as typed [`Observation`](crate::game::Observation)s (the referee writes
+//! as typed [`Observation`](crate::model::game::Observation)s (the referee writes
 //! them as the commands above), so a referee holding the full deal can
 //! drive seat-bound engines.
 //!
@@ -65,12 +65,12 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, seat_option_spec, deal_seed_text, deal_seeded, knows_hand,
     numbered_seat_name, parse_deal_seed, parse_numbered_seat, reward_as_evaluation, trick_plays,
 };
-use crate::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
 /// The most players.
 pub const MAX_PLAYERS: usize = 6;
@@ -177,9 +177,9 @@ pub const LISTING: crate::games::Listing = crate::games::Listing {
 };
 
 /// What it declares beyond its rules: how it is shown to a person.
-pub const EXTRAS: crate::extras::Extras<Wizard> = crate::extras::Extras {
+pub const EXTRAS: crate::model::extras::Extras<Wizard> = crate::model::extras::Extras {
     pictures: page::PICTURES,
-    ..crate::extras::Extras::NONE
+    ..crate::model::extras::Extras::NONE
 };
 
 /// A Wizard state: self-dealt (full) or seat-bound (one seat's knowledge).
@@ -602,7 +602,7 @@ impl Wizard {
 }
 
 impl Game for Wizard {
-    type Eval = crate::game::OwnEvaluation;
+    type Eval = crate::model::game::OwnEvaluation;
     type Move = WizardMove;
 
     const NAME: &'static str = NAME;

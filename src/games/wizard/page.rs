@@ -3,13 +3,13 @@
 //! human seat, and why a card is refused.
 
 use super::{Phase, Wizard, WizardMove, led_suit, trick_winner};
-use crate::game::{Game, Seat, Turn};
+use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{
     Card, Suit, Taken, card_words, cards_json, suit_symbol, taken_json, taken_words, trick_json,
 };
 use crate::json::{self, Object};
-use crate::pictures::{News, Pictures, count, hand_start, seat_values};
-use crate::played::Played;
+use crate::model::pictures::{News, Pictures, count, hand_start, seat_values};
+use crate::model::played::Played;
 
 /// How Wizard is shown to a person.
 pub const PICTURES: Pictures<Wizard> = Pictures {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{Phase, Wizard};
-use crate::game::{Game, Seat};
+use crate::model::game::{Game, Seat};
 use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text, trick_text};
 
 impl Wizard {

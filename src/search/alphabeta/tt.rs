@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 
 use super::BOARD_WIN;
-use crate::atomic_rows::AtomicRows;
+use crate::memory::atomic_rows::AtomicRows;
 
 /// What a stored score says of the true value. `Exact` is zero, so a zeroed
 /// slot reads as a valid [`Entry`].
@@ -165,7 +165,7 @@ pub(super) fn from_table(score: i32, ply: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::zeroed::ZeroedTable;
+    use crate::memory::zeroed::ZeroedTable;
     use std::sync::atomic::AtomicBool;
 
     #[test]

@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
-use crate::atomic_rows::AtomicRows;
-use crate::zeroed::ZeroedTable;
+use crate::memory::atomic_rows::AtomicRows;
+use crate::memory::zeroed::ZeroedTable;
 
 /// One transposition table entry, as read from or written to a bucket.
 /// The full position is stored, so a hit is never a collision. An entry

@@ -4,15 +4,15 @@
 //! seat beyond itself (a trick taken, a hand's scores) and why a move the
 //! page offers is refused.
 //!
-//! A game declares its [`Pictures`] in its [`crate::extras::Extras`], so
+//! A game declares its [`Pictures`] in its [`crate::model::extras::Extras`], so
 //! that the edges (the page's server, the human seat) ask the game and
 //! never test which game it is. [`Pictures::PLAIN`] is what every game
 //! has without declaring anything: its text picture (`render`) and plain
 //! words.
 
-use crate::game::{Game, Seat};
 use crate::json::Object;
-use crate::played::Played;
+use crate::model::game::{Game, Seat};
+use crate::model::played::Played;
 
 /// What a move tells a human seat beyond the move itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub struct News {
 }
 
 /// How a game is shown to a person. Plain data and fn pointers, as the
-/// rest of [`crate::extras::Extras`].
+/// rest of [`crate::model::extras::Extras`].
 pub struct Pictures<G: Game> {
     /// The page's picture of the game in play, as `observer` sees it
     /// (`None`: all of it): a JSON object whose `kind` says how the page

@@ -16,22 +16,22 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use crate::build_signature::othello_alpha_beta;
 use crate::engine::settings::Settings;
-use crate::game::{Game, Rng, Turn};
+use crate::engine::signature::othello_alpha_beta;
 use crate::games::hearts::Hearts;
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::{Othello, random_position};
 use crate::games::quoridor::Quoridor;
-use crate::options::Options;
-use crate::perft::perft;
+use crate::model::game::{Game, Rng, Turn};
+use crate::model::options::Options;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ismcts::Ismcts;
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::pimc::Pimc;
 use crate::search::sampling::SampledSearch as _;
 use crate::search::{Budget, Control, Search};
-use crate::tool_args::{self, ArgError, within};
+use crate::tools::args::{self, ArgError, within};
+use crate::tools::perft::perft;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -101,7 +101,7 @@ impl BenchConfig {
         within("--ffo-count", self.ffo_count, 0..=FFO_POSITIONS)?;
         within("--hash", self.hash_mib, 1..=65536)?;
         within("--runs", self.runs, 1..=100)?;
-        tool_args::threads("--threads", self.threads, force_threads)?;
+        args::threads("--threads", self.threads, force_threads)?;
         Ok(self)
     }
 }
@@ -116,7 +116,7 @@ pub fn check_latency(config: &latency::LatencyConfig) -> Result<(), ArgError> {
     for &ms in &config.movetimes {
         within("--movetime", ms, 1..=3_600_000)?;
     }
-    tool_args::threads("--threads", config.threads, false)?;
+    args::threads("--threads", config.threads, false)?;
     if let Some((main, byoyomi, stones)) = config.clock {
         within("--clock main time", main, 0.0..=1e6)?;
         within("--clock byo-yomi", byoyomi, 0.0..=1e6)?;
@@ -330,7 +330,7 @@ pub fn run_reporting(
     );
 
     progress("the build signature");
-    let _ = writeln!(out, "{}", crate::build_signature::measure().line());
+    let _ = writeln!(out, "{}", crate::engine::signature::measure().line());
 
     let start = Othello::start();
     progress(&format!("othello perft {}", config.perft_depth));
@@ -481,10 +481,10 @@ pub fn run_reporting(
     if let Some(dir) = &config.ffo {
         let path = dir.join("fforum-40-59.obf");
         // The one reader of named files: a regular file, checked first.
-        match crate::peer_file::read_text(
+        match crate::files::input::read_text(
             &path,
-            &crate::peer_file::POSITIONS,
-            &crate::peer_file::never,
+            &crate::files::input::POSITIONS,
+            &crate::files::input::never,
         ) {
             Ok(text) => {
                 let mut totals = [Vec::new(), Vec::new()];

@@ -9,10 +9,10 @@
 
 use std::any::Any;
 
-use crate::extras::Extras;
-use crate::game::Game;
 use crate::games::{self, AddError, GameEntry, GameVisitor, Listing};
-use crate::options::Options;
+use crate::model::extras::Extras;
+use crate::model::game::Game;
+use crate::model::options::Options;
 
 /// Adds game type `G`, described by its [`Game`] consts and `listing`,
 /// to the registry: from then on `game <name>` and every lookup find it.
@@ -60,7 +60,7 @@ fn visit<G: Game>(options: &Options, visitor: Box<dyn Any>) -> Option<Box<dyn An
         try_visit::<G, crate::gui::view::OpenMirror>,
         try_visit::<G, crate::gui::SeatCount>,
         try_visit::<G, crate::gui::Fits>,
-        try_visit::<G, crate::perft::PerftRun>,
+        try_visit::<G, crate::tools::perft::PerftRun>,
     ];
     let mut visitor = visitor;
     for t in tries {
@@ -113,7 +113,7 @@ mod tests {
             &mut names,
         );
         names.sort();
-        let source = include_str!("outside.rs");
+        let source = include_str!("added_games.rs");
         let listed: Vec<&str> = source
             .lines()
             .filter_map(|l| l.trim().strip_prefix("try_visit::<G, "))

@@ -4,7 +4,7 @@
 //! ([`crate::arena`]) use, so that a move text is read, checked and refused
 //! the same way everywhere.
 
-use crate::game::{Game, MoveError, Outcome, PositionError, Seat, Turn};
+use crate::model::game::{Game, MoveError, Outcome, PositionError, Seat, Turn};
 
 /// One step taken: the state before it, who took it, and its text.
 #[derive(Clone, Debug)]

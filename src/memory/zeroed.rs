@@ -141,7 +141,7 @@ impl<T: Zeroable> Drop for ZeroedTable<T> {
         }
         // Unmapping a large table takes milliseconds per hundred MiB
         // touched: not in the time of the move or reply that dropped it.
-        crate::dispose::dispose(allocation);
+        crate::memory::dispose::dispose(allocation);
     }
 }
 

@@ -11,13 +11,13 @@ use rand::{Rng as _, SeedableRng};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
-use crate::game::Game;
 use crate::games::othello::Othello;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
+use crate::model::game::Game;
 use crate::search::Search as _;
 use crate::search::playout::shallow_best;
-use crate::tool_args::{ArgError, within};
+use crate::tools::args::{ArgError, within};
 
 /// `tabula calibrate-probcut`: measure the ProbCut regressions.
 #[derive(clap::Args, Debug, Clone)]

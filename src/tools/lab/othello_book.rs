@@ -33,13 +33,13 @@ use super::wthor::{self, WthorError};
 use crate::control::{Budget, Control};
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
-use crate::game::{Game as _, Rng};
 use crate::games::othello::bitboard::{flips, moves};
 use crate::games::othello::book::{Book, BookMove, Entry, canonical};
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
+use crate::model::game::{Game as _, Rng};
 use crate::search::Search as _;
-use crate::tool_args::{ArgError, within};
+use crate::tools::args::{ArgError, within};
 
 /// `tabula book-othello`: build the opening book.
 #[derive(clap::Args, Debug, Clone)]

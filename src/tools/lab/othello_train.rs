@@ -39,7 +39,7 @@ use crate::games::othello::eval::square_score;
 use crate::games::othello::pattern::{
     self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
 };
-use crate::tool_args::{ArgError, within};
+use crate::tools::args::{ArgError, within};
 
 /// `tabula train-othello`: generate self-play data and fit the weights.
 #[derive(clap::Args, Debug, Clone)]
@@ -218,13 +218,13 @@ pub enum TrainError {
     Labels(String),
     /// The data file refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
-    Read(crate::peer_file::PeerFileError),
+    Read(crate::files::input::PeerFileError),
     /// Another run writes into the data folder.
     Locked {
         /// The folder.
         path: PathBuf,
         /// Who holds it, or why it could not be locked.
-        source: crate::file_lock::LockError,
+        source: crate::files::lock::LockError,
     },
 }
 
@@ -323,7 +323,7 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
             .map_err(data_error(format!("create {}", args.data.display())))?;
         // One writer per data folder: a second generation into it is
         // refused at once (two seeds' games would mix).
-        let lock = crate::file_lock::WriteLock::inside(&args.data).map_err(|source| {
+        let lock = crate::files::lock::WriteLock::inside(&args.data).map_err(|source| {
             TrainError::Locked {
                 path: args.data.clone(),
                 source,
@@ -1255,7 +1255,7 @@ mod tests {
         let mut args = TrainArgs {
             data: PathBuf::from("unused"),
             games: 3,
-            workers: crate::lab::Workers {
+            workers: crate::tools::lab::Workers {
                 threads: 1,
                 force_threads: false,
                 seed: 2,

@@ -19,7 +19,7 @@
 use std::fmt;
 use std::hash::Hash;
 
-use crate::options::{OptionError, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 /// The random generator used everywhere: seeded, fast, reproducible.
 pub type Rng = rand::rngs::SmallRng;

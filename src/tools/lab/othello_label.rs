@@ -43,11 +43,11 @@ use super::wthor::{self, WthorError};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
-use crate::game::Game as _;
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
-use crate::tool_args::{ArgError, within};
+use crate::model::game::Game as _;
+use crate::tools::args::{ArgError, within};
 
 /// Bytes of one record of `labels.bin`.
 pub const RECORD_BYTES: usize = 24;
@@ -140,13 +140,13 @@ pub enum LabelError {
     },
     /// `labels.bin` refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
-    Read(crate::peer_file::PeerFileError),
+    Read(crate::files::input::PeerFileError),
     /// Another run writes into the output folder.
     Locked {
         /// The folder.
         path: PathBuf,
         /// Who holds it, or why it could not be locked.
-        source: crate::file_lock::LockError,
+        source: crate::files::lock::LockError,
     },
     /// No position to label.
     Empty,
@@ -485,7 +485,7 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
     })?;
     // One writer per folder: a second run into it is refused at once.
     let lock =
-        crate::file_lock::WriteLock::inside(&args.out).map_err(|source| LabelError::Locked {
+        crate::files::lock::WriteLock::inside(&args.out).map_err(|source| LabelError::Locked {
             path: args.out.clone(),
             source,
         })?;

@@ -28,8 +28,8 @@ pub struct Workers {
 
 impl Workers {
     /// The threads, checked against the cores (`--force-threads` aside).
-    pub fn checked_threads(&self) -> Result<usize, crate::tool_args::ArgError> {
-        crate::tool_args::threads("--threads", self.threads, self.force_threads)
+    pub fn checked_threads(&self) -> Result<usize, crate::tools::args::ArgError> {
+        crate::tools::args::threads("--threads", self.threads, self.force_threads)
     }
 }
 
@@ -37,7 +37,7 @@ impl Workers {
 /// `label-othello`'s `labels.bin`), read through the one reader of files
 /// a person names: a FIFO, a device or a link to one is refused without
 /// being opened, and a file over 16 GiB without being read.
-pub const TRAINING_DATA: crate::peer_file::Kind = crate::peer_file::Kind {
+pub const TRAINING_DATA: crate::files::input::Kind = crate::files::input::Kind {
     what: "training data file",
     max_len: 16 << 30,
     magic: b"",
@@ -47,11 +47,11 @@ pub const TRAINING_DATA: crate::peer_file::Kind = crate::peer_file::Kind {
 
 /// Reads a training data file through the one reader; a file that does
 /// not exist yet (a first run) reads as empty.
-pub fn read_data(file: &std::path::Path) -> Result<Vec<u8>, crate::peer_file::PeerFileError> {
+pub fn read_data(file: &std::path::Path) -> Result<Vec<u8>, crate::files::input::PeerFileError> {
     if let Err(e) = std::fs::symlink_metadata(file)
         && e.kind() == std::io::ErrorKind::NotFound
     {
         return Ok(Vec::new());
     }
-    crate::peer_file::read_kind(file, &TRAINING_DATA, &crate::peer_file::never)
+    crate::files::input::read_kind(file, &TRAINING_DATA, &crate::files::input::never)
 }

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
-use crate::game::Game;
 use crate::games::othello::{Othello, random_position};
+use crate::model::game::Game;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::{Budget, Control, Search};
 
@@ -71,11 +71,11 @@ pub fn measure() -> Signature {
             std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
             &budget,
         );
-        let seat = match crate::game::Game::turn(p) {
-            crate::game::Turn::Player(s) => s,
+        let seat = match crate::model::game::Game::turn(p) {
+            crate::model::game::Turn::Player(s) => s,
             _ => 0,
         };
-        let mut rng = <crate::game::Rng as rand::SeedableRng>::seed_from_u64(1);
+        let mut rng = <crate::model::game::Rng as rand::SeedableRng>::seed_from_u64(1);
         nodes += search
             .search(p, seat, &budget, &control, &mut rng)
             .iterations;

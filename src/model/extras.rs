@@ -2,11 +2,11 @@
 //! an exact solver, an opening book, the protocol conventions only some games have
 //! (GTP's fixed board size, its `final_score` text, a pass move, a count
 //! of the moves left for the clock), and its pictures for a person (the
-//! page's view, its moves in words: [`crate::pictures`]).
+//! page's view, its moves in words: [`crate::model::pictures`]).
 //!
 //! A game declares its [`Extras`] as a constant in its module and names it
 //! on its line of the registry (`games/mod.rs`); the layers above ask the
-//! registry for them with [`crate::games::extras`]. The [`crate::game::Game`]
+//! registry for them with [`crate::games::extras`]. The [`crate::model::game::Game`]
 //! trait does not grow for what one game has: a search reaches the solver
 //! through the engine, which hands it to the exact search at the root
 //! ([`crate::search::exact::SolveFirst`]) and to alpha-beta for the nodes
@@ -14,8 +14,8 @@
 //! and the protocol reaches the conventions through the engine's table.
 
 use crate::control::Control;
-use crate::game::Game;
-use crate::pictures::Pictures;
+use crate::model::game::Game;
+use crate::model::pictures::Pictures;
 
 /// What a solve of the root found: moves with their exact values, best
 /// first, and the nodes it searched (what a front end shows while and
@@ -108,7 +108,7 @@ pub struct Extras<G: Game> {
     /// the disc margin with the empty squares to the winner, as its
     /// solver and `final_score` count it): one rule for every exact end a
     /// search reaches, solved or played out on the board.
-    pub end_margin: Option<fn(&G, crate::game::Seat) -> i32>,
+    pub end_margin: Option<fn(&G, crate::model::game::Seat) -> i32>,
     /// How the game is shown to a person: the page's picture, its moves
     /// in words, what a move tells a human seat ([`Pictures::PLAIN`]: its
     /// text and plain words).

@@ -13,9 +13,9 @@
 
 use rand::SeedableRng;
 
-use crate::game::{Game, PositionError, Rng, Turn};
 use crate::games::GameVisitor;
-use crate::options::{OptionError, Options};
+use crate::model::game::{Game, PositionError, Rng, Turn};
+use crate::model::options::{OptionError, Options};
 
 /// The number of leaves `depth` plies below `state`, for a game without
 /// chance steps: 0 if one is met (see [`perft_dealt`]).

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crate::arena::clock::seat_clock::{Rounding, SeatClock};
 use crate::arena::config::spec::{ConfigError, TimeControl, fmt_seconds};
 use crate::arena::engines::process::{EngineProcess, Launch, ProcessError};
-use crate::bench::sorted;
+use crate::tools::bench::sorted;
 
 /// The longest wait for a reply that has no time limit of its own (a
 /// busy machine may take seconds to load a game's tables).
