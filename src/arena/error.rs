@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use crate::arena::config::spec::ConfigError;
 use crate::arena::engines::process;
-use crate::arena::output::paths as output;
 use crate::arena::record::match_file::RecordError;
 use crate::arena::stats::sprt::SprtError;
+use crate::files::output;
 use crate::model::options::OptionError;
 
 /// Why a match could not run.

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use crate::arena::config::cli::MatchArgs;
 use crate::arena::engines::stdio;
 use crate::arena::error::ArenaError;
+use crate::arena::output::export;
 use crate::arena::output::match_report::{MatchReport, publish};
 use crate::arena::output::report::Summary;
-use crate::arena::output::{export, paths as output};
 use crate::arena::record::codec;
 use crate::arena::record::match_file::{
     Ending, EngineInfo, GAMES_KEY, GameRecord, MAGIC_V1, OPENINGS_KEY, OPENINGS_SIZE_KEY,
@@ -20,6 +20,7 @@ use crate::arena::record::match_file::{MatchRecord, RecordError};
 use crate::arena::record::parse::{CutOff, Reading};
 use crate::arena::run::{interrupt, progress, schedule};
 use crate::arena::stats::sprt::Sprt;
+use crate::files::output;
 
 /// `--merge`: combines record files into one report.
 pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
@@ -59,7 +60,8 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     }
     // One writer per file: a run or a merge writing one of these refuses
     // this merge; held until the report is out.
-    let _locks = output::lock_all(&roles).map_err(ArenaError::Output)?;
+    let _locks = output::lock_all(&roles, &mut crate::arena::run::progress::tell_lock)
+        .map_err(ArenaError::Output)?;
     let roles: Vec<(&str, &std::path::Path)> = roles
         .into_iter()
         .chain(args.merge.iter().map(|p| ("a merged record", p.as_path())))

@@ -418,12 +418,12 @@ impl EngineProcess {
                 File::options()
                     .create(true)
                     .append(true)
-                    .open(match crate::arena::output::paths::resolve(path) {
+                    .open(match crate::files::output::resolve(path) {
                         Ok(
-                            crate::arena::output::paths::Target::File(at)
-                            | crate::arena::output::paths::Target::Device(at),
+                            crate::files::output::Target::File(at)
+                            | crate::files::output::Target::Device(at),
                         ) => at,
-                        Err(e) => return Err(spawn_err(std::io::Error::other(e.reason))),
+                        Err(e) => return Err(spawn_err(std::io::Error::other(e.why.to_string()))),
                     })
                     .map_err(spawn_err)?,
             ),

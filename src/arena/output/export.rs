@@ -56,7 +56,7 @@ pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Vec<(ExportFormat, PathBuf)>,
 }
 
 /// The exports of `words` as outputs, `(role, path)`, for the one check
-/// of every output path ([`crate::arena::output::paths::check_all`]): the role is
+/// of every output path ([`crate::files::output::check_all`]): the role is
 /// `--export FORMAT=`, so that two formats on one file are refused.
 pub fn outputs<S: AsRef<str>>(words: &[S]) -> Result<Vec<(String, PathBuf)>, ConfigError> {
     Ok(parse(words)?
@@ -76,8 +76,7 @@ pub fn outputs<S: AsRef<str>>(words: &[S]) -> Result<Vec<(String, PathBuf)>, Con
 pub fn check<S: AsRef<str>>(words: &[S], game: &str) -> Result<(), ConfigError> {
     for (format, path) in parse(words)? {
         // Checked before the first game, as the record and charts are.
-        crate::arena::output::paths::check(&path)
-            .map_err(|e| ConfigError(format!("--export: {e}")))?;
+        crate::files::output::check(&path).map_err(|e| ConfigError(format!("--export: {e}")))?;
         let rec = MatchRecord {
             game: game.to_string(),
             ..MatchRecord::default()
@@ -101,7 +100,7 @@ pub fn write_exports<S: AsRef<str>>(words: &[S], rec: &MatchRecord) -> Result<()
             ExportFormat::Jsonl => jsonl(rec),
         };
         // Written whole, through a link or device, never renamed over one.
-        crate::arena::output::paths::write_whole(&path, text.as_bytes())
+        crate::files::output::write_whole(&path, text.as_bytes())
             .map_err(|e| ConfigError(format!("--export: {e}")))?;
     }
     Ok(())

@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::arena::error::ArenaError;
+use crate::arena::output::chart;
 use crate::arena::output::report::Summary;
-use crate::arena::output::{chart, paths as output};
 use crate::arena::record::match_file::MatchRecord;
 use crate::arena::run::progress;
 use crate::arena::stats::sprt::Sprt;
+use crate::files::output;
 
 /// `--live`: the chart rewritten while the match runs, best effort: a
 /// failed write is said (once until a write succeeds again) and tried

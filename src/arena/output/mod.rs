@@ -1,6 +1,6 @@
-//! The output room: what a match leaves behind. [`paths`] (every path
-//! written, checked before and written whole), [`report`] (the text
-//! report), [`match_report`] (what a run returns, published), [`chart`]
+//! The output room: what a match leaves behind (every path it writes is
+//! checked and written whole by `crate::files::output`): [`report`] (the
+//! text report), [`match_report`] (what a run returns, published), [`chart`]
 //! (SVG), [`live`] (the chart kept up to date while a match runs) and
 //! [`export`] (the games in formats other programs read).
 
@@ -8,5 +8,4 @@ pub mod chart;
 pub mod export;
 pub mod live;
 pub mod match_report;
-pub mod paths;
 pub mod report;

@@ -39,9 +39,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::arena::output::paths as output;
 use crate::arena::record::codec;
 use crate::arena::record::transcript::Transcript;
+use crate::files::output;
 
 /// The comment that marks a game played by a restarted engine
 /// ([`crate::arena::record::recover`]).
@@ -607,7 +607,7 @@ impl MatchRecord {
         })
         .map_err(|e| RecordError::Io {
             path: path.to_path_buf(),
-            source: std::io::Error::other(e.reason),
+            source: std::io::Error::other(e.why.to_string()),
         })
     }
 }

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::arena::error::ArenaError;
-use crate::arena::output::paths as output;
 use crate::arena::record::match_file::{GameRecord, MatchRecord, RecordError};
 use crate::arena::run::interrupt;
+use crate::files::output;
 
 /// Appends games to the record file as they finish, so that an
 /// interrupted match keeps what it played. The file is shared with the
@@ -64,9 +64,12 @@ impl RecordWriter {
             ),
             None => {
                 let (path, file) = output::create_new_numbered(stem).map_err(ArenaError::Output)?;
-                let lock = output::lock_all(&[("--record", path.as_path())])
-                    .map_err(ArenaError::Output)?
-                    .pop();
+                let lock = output::lock_all(
+                    &[("--record", path.as_path())],
+                    &mut crate::arena::run::progress::tell_lock,
+                )
+                .map_err(ArenaError::Output)?
+                .pop();
                 (path, file, lock)
             }
         };

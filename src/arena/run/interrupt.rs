@@ -107,7 +107,7 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
         }
     }
     crate::arena::engines::process::end_all();
-    crate::arena::output::paths::remove_temporaries();
+    crate::files::output::remove_temporaries();
     crate::arena::run::progress::eprint_line(&format!(
         "tabula match: stopped by {name}; no engine is left running, and the record (if any) \
          holds every game finished"

@@ -44,6 +44,12 @@ pub fn eprint_line(line: &str) {
     let _ = writeln!(err, "{line}");
 }
 
+/// Tells the user what locking the outputs found (a lock taken over from
+/// a killed run, a file left unlocked), as the runner says everything.
+pub fn tell_lock(note: String) {
+    eprint_line(&format!("tabula match: {note}"));
+}
+
 /// The progress display of one match.
 pub struct MatchProgress {
     mode: Mode,

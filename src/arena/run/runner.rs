@@ -18,10 +18,10 @@ use crate::arena::engines::process::{self, TrafficLog};
 use crate::arena::engines::stdio;
 use crate::arena::error::ArenaError;
 use crate::arena::merge;
+use crate::arena::output::export;
 use crate::arena::output::live::LiveChart;
 use crate::arena::output::match_report::{MatchReport, publish};
 use crate::arena::output::report::Summary;
-use crate::arena::output::{export, paths as output};
 use crate::arena::record::match_file::{self as record, Ending, GameRecord, MatchRecord};
 use crate::arena::record::recover;
 use crate::arena::record::writer::RecordWriter;
@@ -33,6 +33,7 @@ use crate::arena::seed;
 use crate::arena::stats::elo::{self as stats, Wdl};
 use crate::arena::stats::pentanomial;
 use crate::arena::stats::sprt::{Sprt, SprtDecision};
+use crate::files::output;
 
 /// Runs `tabula match`: plays the match (or merges records with
 /// `--merge`), prints the report on stdout and returns it.
@@ -240,7 +241,8 @@ fn check_outputs(
         .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
         .collect();
     output::check_all(&roles).map_err(ArenaError::Output)?;
-    output::lock_all(&roles).map_err(ArenaError::Output)
+    output::lock_all(&roles, &mut crate::arena::run::progress::tell_lock)
+        .map_err(ArenaError::Output)
 }
 
 /// A match under way: the record so far, its file, the progress display,

@@ -8,7 +8,6 @@
 pub mod othello_book;
 pub mod othello_label;
 pub mod othello_train;
-pub mod out_file;
 pub mod probcut_calibration;
 pub mod wthor;
 

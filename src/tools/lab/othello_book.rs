@@ -28,11 +28,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 
-use super::out_file::{OutError, OutFile};
 use super::wthor::{self, WthorError};
 use crate::control::{Budget, Control};
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
+use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::bitboard::{flips, moves};
 use crate::games::othello::book::{Book, BookMove, Entry, canonical};
 use crate::games::othello::eval::OthelloEval;
@@ -95,7 +95,7 @@ pub enum BookBuildError {
     /// A WTHOR file could not be read.
     Wthor(WthorError),
     /// The book file could not be written.
-    Out(OutError),
+    Out(OutputError),
     /// No position was reached often enough.
     Empty {
         /// The `--min-games` asked.
@@ -131,8 +131,8 @@ impl From<WthorError> for BookBuildError {
     }
 }
 
-impl From<OutError> for BookBuildError {
-    fn from(e: OutError) -> Self {
+impl From<OutputError> for BookBuildError {
+    fn from(e: OutputError) -> Self {
         BookBuildError::Out(e)
     }
 }

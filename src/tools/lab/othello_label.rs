@@ -38,11 +38,11 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 
-use super::out_file::{OutError, OutFile};
 use super::wthor::{self, WthorError};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
+use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
@@ -123,7 +123,7 @@ pub enum LabelError {
     /// A WTHOR file that could not be read or replayed.
     Wthor(WthorError),
     /// The output folder's files.
-    Out(OutError),
+    Out(OutputError),
     /// Reading or writing `labels.bin`.
     Io {
         /// What was being done, on which file.
@@ -184,8 +184,8 @@ impl From<WthorError> for LabelError {
         LabelError::Wthor(e)
     }
 }
-impl From<OutError> for LabelError {
-    fn from(e: OutError) -> Self {
+impl From<OutputError> for LabelError {
+    fn from(e: OutputError) -> Self {
         LabelError::Out(e)
     }
 }

@@ -31,8 +31,8 @@ use rand::{Rng, SeedableRng};
 use super::othello_label::{
     GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, outcome_labels, read_labels,
 };
-use super::out_file::{OutError, OutFile};
 use crate::control::Control;
+use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::bitboard::{final_margin, flips, moves};
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::square_score;
@@ -184,7 +184,7 @@ pub enum TrainError {
     /// An argument out of range or arguments that conflict.
     Args(ArgError),
     /// The weight file cannot be written (checked before any game).
-    Out(OutError),
+    Out(OutputError),
     /// Reading or writing the data folder failed.
     Data {
         /// What was being done, and on which file.
@@ -270,8 +270,8 @@ impl From<ArgError> for TrainError {
     }
 }
 
-impl From<OutError> for TrainError {
-    fn from(e: OutError) -> Self {
+impl From<OutputError> for TrainError {
+    fn from(e: OutputError) -> Self {
         TrainError::Out(e)
     }
 }

@@ -1,13 +1,17 @@
-//! The runner's output files (record, chart, live chart, engine stderr):
-//! what a path may name, and writing a file whole.
+//! The one writer of the files a person names: the match runner's outputs
+//! (record, chart, live chart, export, engine stderr) and the lab's (a
+//! weight file, a book, a labelling run's progress): what a path may
+//! name, and writing a file whole.
 //!
 //! A path may name a regular file (new or existing), a symbolic link to
-//! one (the file it points to is written; the link stays a link), or a
-//! character device such as `/dev/null` (written through, never
-//! replaced). A directory, a FIFO (opening one for writing waits for a
-//! reader, for ever), a socket or a block device is refused, as is a path
-//! in a directory that does not exist. Every path is checked before the
-//! first game ([`check`]), so a mistake costs nothing.
+//! one (the file it points to is written; the link stays a link, and a
+//! link to a file not made yet makes it), or a character device such as
+//! `/dev/null` (written through, never replaced; the lab's [`OutFile`]
+//! refuses it: a weight file is read back). A directory, a FIFO (opening
+//! one for writing waits for a reader, for ever), a socket or a block
+//! device is refused, as is a path in a folder that does not exist. Every
+//! path is checked before the work starts ([`check`], [`OutFile::check`]),
+//! so a mistake costs nothing.
 //!
 //! A file written whole ([`write_whole`]) goes to a temporary file beside
 //! its target and is renamed over it, so that a reader never sees half of
@@ -33,31 +37,127 @@ pub enum Target {
     Device(PathBuf),
 }
 
-/// Why an output path cannot be used.
+/// Why an output path cannot be used: the path as given and why.
 #[derive(Debug)]
 pub struct OutputError {
     /// The path as given.
     pub path: PathBuf,
     /// Why.
-    pub reason: String,
+    pub why: Why,
+}
+
+/// Why an output path cannot be used.
+#[derive(Debug)]
+pub enum Why {
+    /// It names something that is not written whole: what it is, and
+    /// what to give instead.
+    Kind(&'static str),
+    /// The folder it would be in is missing or not a folder.
+    Folder {
+        /// The folder.
+        folder: PathBuf,
+        /// What the system said of it (none: it is not a folder).
+        source: Option<std::io::Error>,
+    },
+    /// More links than the system follows.
+    Links,
+    /// Two outputs of different roles name one file.
+    Shared {
+        /// This output's role.
+        role: String,
+        /// The other's role.
+        other: String,
+        /// The other's path.
+        other_path: PathBuf,
+    },
+    /// It is the match record under way.
+    Protected {
+        /// The record's name.
+        record: PathBuf,
+    },
+    /// Another run writes it (its lock is held).
+    Locked {
+        /// The output's role.
+        role: String,
+        /// The lock's refusal.
+        source: LockError,
+    },
+    /// The system refused an operation on it.
+    Io(std::io::Error),
 }
 
 impl fmt::Display for OutputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.reason)
+        write!(f, "{}: {}", self.path.display(), self.why)
     }
 }
 
-impl std::error::Error for OutputError {}
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Kind(what) => f.write_str(what),
+            Why::Folder {
+                folder,
+                source: None,
+            } => write!(f, "{} is not a folder", folder.display()),
+            Why::Folder {
+                folder,
+                source: Some(e),
+            } if e.kind() == std::io::ErrorKind::NotFound => {
+                write!(f, "its folder does not exist ({})", folder.display())
+            }
+            Why::Folder {
+                folder,
+                source: Some(e),
+            } => write!(f, "its folder {}: {e}", folder.display()),
+            Why::Links => f.write_str("too many levels of symbolic links"),
+            Why::Shared {
+                role,
+                other,
+                other_path,
+            } => write!(
+                f,
+                "{role} and {other} ({}) name the same file: one would overwrite the other; \
+                 give each output a file of its own",
+                other_path.display()
+            ),
+            Why::Protected { record } => write!(
+                f,
+                "is the match record {}: not replaced (give the output a file of its own)",
+                record.display()
+            ),
+            Why::Locked { role, source } => write!(f, "({role}) {source}"),
+            Why::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.why {
+            Why::Folder {
+                source: Some(e), ..
+            }
+            | Why::Io(e) => Some(e),
+            Why::Locked { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 /// The most links followed from one path (as the system's own limit).
 const MAX_LINKS: usize = 40;
 
-fn error(path: &Path, reason: impl Into<String>) -> OutputError {
+fn error(path: &Path, why: Why) -> OutputError {
     OutputError {
         path: path.to_path_buf(),
-        reason: reason.into(),
+        why,
     }
+}
+
+/// An operation's failure on `path`, as an [`OutputError`].
+fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
+    move |e| error(path, Why::Io(e))
 }
 
 /// What `path` names, with links followed (a link to a file that does not
@@ -71,15 +171,27 @@ pub fn resolve(path: &Path) -> Result<Target, OutputError> {
                 let dir = parent_dir(&at);
                 return match std::fs::metadata(&dir) {
                     Ok(m) if m.is_dir() => Ok(Target::File(at)),
-                    Ok(_) => Err(error(path, format!("{} is not a directory", dir.display()))),
-                    Err(e) => Err(error(path, format!("its directory {}: {e}", dir.display()))),
+                    Ok(_) => Err(error(
+                        path,
+                        Why::Folder {
+                            folder: dir,
+                            source: None,
+                        },
+                    )),
+                    Err(e) => Err(error(
+                        path,
+                        Why::Folder {
+                            folder: dir,
+                            source: Some(e),
+                        },
+                    )),
                 };
             }
-            Err(e) => return Err(error(path, e.to_string())),
+            Err(e) => return Err(io(path)(e)),
         };
         let kind = meta.file_type();
         if kind.is_symlink() {
-            let link = std::fs::read_link(&at).map_err(|e| error(path, e.to_string()))?;
+            let link = std::fs::read_link(&at).map_err(io(path))?;
             at = parent_dir(&at).join(link);
             continue;
         }
@@ -87,7 +199,7 @@ pub fn resolve(path: &Path) -> Result<Target, OutputError> {
             return Ok(Target::File(at));
         }
         if kind.is_dir() {
-            return Err(error(path, "is a directory"));
+            return Err(error(path, Why::Kind("is a directory")));
         }
         #[cfg(unix)]
         {
@@ -96,23 +208,23 @@ pub fn resolve(path: &Path) -> Result<Target, OutputError> {
                 return Ok(Target::Device(at));
             }
             let what = if kind.is_fifo() {
-                "is a FIFO (writing to it would wait for a reader)"
+                "is a FIFO (writing to it would wait for a reader): give a regular file (or a \
+                 character device such as /dev/null)"
             } else if kind.is_socket() {
-                "is a socket"
+                "is a socket: give a regular file (or a character device such as /dev/null)"
             } else if kind.is_block_device() {
-                "is a block device"
+                "is a block device: give a regular file (or a character device such as \
+                 /dev/null)"
             } else {
-                "is not a regular file"
+                "is not a regular file: give a regular file (or a character device such as \
+                 /dev/null)"
             };
-            return Err(error(
-                path,
-                format!("{what}: give a regular file (or a character device such as /dev/null)"),
-            ));
+            return Err(error(path, Why::Kind(what)));
         }
         #[cfg(not(unix))]
-        return Err(error(path, "is not a regular file"));
+        return Err(error(path, Why::Kind("is not a regular file")));
     }
-    Err(error(path, "too many levels of symbolic links"))
+    Err(error(path, Why::Links))
 }
 
 /// The directory holding `path` (`.` for a bare name).
@@ -130,18 +242,15 @@ pub fn check(path: &Path) -> Result<Target, OutputError> {
     let target = resolve(path)?;
     match &target {
         Target::Device(at) => {
-            open_device(at).map_err(|e| error(path, e.to_string()))?;
+            open_device(at).map_err(io(path))?;
         }
         // An existing file needs only to open for writing (where its
         // directory takes no new file, it is rewritten in place).
         Target::File(at) if at.exists() => {
-            OpenOptions::new()
-                .append(true)
-                .open(at)
-                .map_err(|e| error(path, e.to_string()))?;
+            OpenOptions::new().append(true).open(at).map_err(io(path))?;
         }
         Target::File(at) => {
-            let (tmp, file) = new_temporary(at).map_err(|e| error(path, e.to_string()))?;
+            let (tmp, file) = new_temporary(at).map_err(io(path))?;
             drop(file);
             forget_temporary(&tmp);
         }
@@ -212,11 +321,11 @@ pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
             {
                 return Err(error(
                     path,
-                    format!(
-                        "{role} and {other} ({}) name the same file: one would overwrite the \
-                         other; give each output a file of its own",
-                        other_path.display()
-                    ),
+                    Why::Shared {
+                        role: role.to_string(),
+                        other: other.to_string(),
+                        other_path: other_path.to_path_buf(),
+                    },
                 ));
             }
         }
@@ -238,9 +347,13 @@ pub fn check_all(outputs: &[(&str, &Path)]) -> Result<(), OutputError> {
 /// live (one writer per file, see [`crate::files::lock`]): a file that
 /// another run is writing is refused, naming its process. A lock left by
 /// a killed run is taken over, and said on stderr. A device is not locked
-/// (it takes every output), nor a file whose directory takes no lock file
-/// (said on stderr).
-pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError> {
+/// (it takes every output), nor a file whose directory takes no lock file.
+/// What the caller should tell its user (a lock taken over, a file left
+/// unlocked) goes to `note`.
+pub fn lock_all(
+    outputs: &[(&str, &Path)],
+    note: &mut dyn FnMut(String),
+) -> Result<Vec<WriteLock>, OutputError> {
     let mut locks: Vec<(PathBuf, WriteLock)> = Vec::new();
     for (role, path) in outputs {
         let Some(id) = identity(path) else {
@@ -253,8 +366,8 @@ pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError
         }
         match WriteLock::beside(&id.name) {
             Ok(lock) => {
-                if let Some(note) = lock.took_over_note(path) {
-                    crate::arena::run::progress::eprint_line(&format!("tabula match: {note}"));
+                if let Some(took_over) = lock.took_over_note(path) {
+                    note(took_over);
                 }
                 locks.push((id.name, lock));
             }
@@ -264,11 +377,17 @@ pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError
                 holder: Some(pid), ..
             }) if pid == std::process::id() => {}
             Err(e @ LockError::Held { .. }) => {
-                return Err(error(path, format!("({role}) {e}")));
+                return Err(error(
+                    path,
+                    Why::Locked {
+                        role: role.to_string(),
+                        source: e,
+                    },
+                ));
             }
             Err(e @ LockError::Io { .. }) => {
-                crate::arena::run::progress::eprint_line(&format!(
-                    "tabula match: {} ({role}): not locked against a second writer: {e}",
+                note(format!(
+                    "{} ({role}): not locked against a second writer: {e}",
                     path.display()
                 ));
             }
@@ -322,10 +441,9 @@ fn refuse_protected(path: &Path) -> Result<(), OutputError> {
     match list.iter().find(|(_, p)| p.same(&id)) {
         Some((_, p)) => Err(error(
             path,
-            format!(
-                "is the match record {}: not replaced (give the output a file of its own)",
-                p.name.display()
-            ),
+            Why::Protected {
+                record: p.name.clone(),
+            },
         )),
         None => Ok(()),
     }
@@ -350,7 +468,7 @@ pub fn create(path: &Path) -> Result<File, OutputError> {
         Target::Device(at) => open_device(&at),
         Target::File(at) => File::create(at),
     }
-    .map_err(|e| error(path, e.to_string()))
+    .map_err(io(path))
 }
 
 /// Temporary files being written now (removed if a signal ends the runner).
@@ -411,18 +529,31 @@ pub fn write_whole_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
+    write_whole_durably(path, fill, false)
+}
+
+/// [`write_whole_with`], and with `sync` the new file is flushed to disk
+/// before it replaces the old one (a weight file after an hour's fit; a
+/// chart rewritten every game need not wait for the disk).
+fn write_whole_durably(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    sync: bool,
+) -> Result<(), OutputError> {
     // Buffered, then flushed: every failure is the write's.
     let mut fill_file = |file: &mut File| -> std::io::Result<()> {
-        let mut buffered = std::io::BufWriter::new(file);
+        let mut buffered = std::io::BufWriter::new(&mut *file);
         fill(&mut buffered)?;
-        buffered.flush()
+        buffered.flush()?;
+        drop(buffered);
+        if sync { file.sync_all() } else { Ok(()) }
     };
     refuse_protected(path)?;
     let at = match resolve(path)? {
         Target::Device(at) => {
             return open_device(&at)
                 .and_then(|mut f| fill_file(&mut f))
-                .map_err(|e| error(path, e.to_string()));
+                .map_err(io(path));
         }
         Target::File(at) => at,
     };
@@ -433,7 +564,7 @@ pub fn write_whole_with(
         if meta.nlink() > 1 {
             return File::create(&at)
                 .and_then(|mut f| fill_file(&mut f))
-                .map_err(|e| error(path, e.to_string()));
+                .map_err(io(path));
         }
     }
     let (tmp, mut file) = match new_temporary(&at) {
@@ -443,9 +574,9 @@ pub fn write_whole_with(
         Err(_) if existing.is_some() => {
             return File::create(&at)
                 .and_then(|mut f| fill_file(&mut f))
-                .map_err(|e| error(path, e.to_string()));
+                .map_err(io(path));
         }
-        Err(e) => return Err(error(path, e.to_string())),
+        Err(e) => return Err(io(path)(e)),
     };
     let written = fill_file(&mut file)
         .and_then(|()| match &existing {
@@ -466,8 +597,61 @@ pub fn write_whole_with(
         }
         Err(e) => {
             forget_temporary(&tmp);
-            Err(error(path, e.to_string()))
+            Err(io(path)(e))
         }
+    }
+}
+
+/// A file a lab tool writes whole (a weight file, a book, a run's
+/// progress), checked before any work starts: a regular file or none yet
+/// (through links) in a folder that takes a new file now, not after hours
+/// of work. A device is refused: what the lab writes is read back.
+#[derive(Clone, Debug)]
+pub struct OutFile {
+    /// The target as named.
+    named: PathBuf,
+}
+
+impl OutFile {
+    /// Checks `path` as a lab output (see [`check`]; a device is refused).
+    /// `make_folder` creates a missing folder first (the data folder a run
+    /// makes anyway).
+    pub fn check(path: &Path, make_folder: bool) -> Result<OutFile, OutputError> {
+        if make_folder {
+            let folder = parent_dir(path);
+            if !folder.exists() {
+                std::fs::create_dir_all(&folder).map_err(|e| {
+                    error(
+                        path,
+                        Why::Folder {
+                            folder,
+                            source: Some(e),
+                        },
+                    )
+                })?;
+            }
+        }
+        match check(path)? {
+            Target::File(_) => Ok(OutFile {
+                named: path.to_path_buf(),
+            }),
+            Target::Device(_) => Err(error(
+                path,
+                Why::Kind("is a device: give a regular file (what the lab writes is read back)"),
+            )),
+        }
+    }
+
+    /// The target as named.
+    pub fn path(&self) -> &Path {
+        &self.named
+    }
+
+    /// Writes `bytes` as the whole file ([`write_whole`]), flushed to disk
+    /// before it replaces the old one: a run that stops or fails part way
+    /// leaves the old file as it was.
+    pub fn replace(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        write_whole_durably(&self.named, &mut |w| w.write_all(bytes), true)
     }
 }
 
@@ -485,7 +669,7 @@ pub fn create_new_numbered(stem: &str) -> Result<(PathBuf, File), OutputError> {
         match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 10_000 => n += 1,
-            Err(e) => return Err(error(&path, e.to_string())),
+            Err(e) => return Err(io(&path)(e)),
         }
     }
 }
@@ -521,7 +705,7 @@ mod tests {
         let (x, y) = (dir.join("x"), dir.join("y"));
         std::os::unix::fs::symlink("y", &x).unwrap();
         std::os::unix::fs::symlink("x", &y).unwrap();
-        assert!(resolve(&x).unwrap_err().reason.contains("symbolic links"));
+        assert!(matches!(resolve(&x).unwrap_err().why, Why::Links));
         assert_eq!(
             resolve(Path::new("/dev/null")).unwrap(),
             Target::Device("/dev/null".into())
@@ -544,5 +728,70 @@ mod tests {
         std::fs::hard_link(&a, &b).unwrap();
         write_whole(&a, b"new").unwrap();
         assert_eq!(std::fs::read(&b).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_lab_file_is_replaced_whole_and_no_scratch_file_stays() {
+        let dir = scratch("replace");
+        let target = dir.join("w.bin");
+        std::fs::write(&target, b"old").unwrap();
+        let out = OutFile::check(&target, false).unwrap();
+        out.replace(b"new and longer").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new and longer");
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
+    fn a_lab_file_refuses_directories_fifos_devices_and_missing_folders() {
+        let dir = scratch("refuse");
+        let kind = |p: &Path| match OutFile::check(p, false) {
+            Err(OutputError {
+                why: Why::Kind(what),
+                ..
+            }) => what,
+            other => panic!("{other:?}"),
+        };
+        assert!(kind(&dir).starts_with("is a directory"));
+        assert!(kind(Path::new("/dev/null")).starts_with("is a device"));
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert!(kind(&fifo).starts_with("is a FIFO"));
+        }
+        let missing = OutFile::check(&dir.join("no/such/folder/w.bin"), false).unwrap_err();
+        assert!(matches!(missing.why, Why::Folder { .. }), "{missing}");
+        assert!(missing.to_string().contains("does not exist"), "{missing}");
+        // With make_folder the folder is made, and nothing else.
+        let made = OutFile::check(&dir.join("new/w.bin"), true).unwrap();
+        assert!(dir.join("new").is_dir() && !made.path().exists());
+    }
+
+    #[test]
+    fn a_lab_file_through_a_link_replaces_the_file_and_keeps_the_link() {
+        let dir = scratch("lablink");
+        let real = dir.join("real.bin");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.join("link.bin");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        OutFile::check(&link, false)
+            .unwrap()
+            .replace(b"new")
+            .unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // A link to a file not made yet makes it, as the runner's outputs.
+        let ahead = dir.join("ahead.bin");
+        std::os::unix::fs::symlink(dir.join("made.bin"), &ahead).unwrap();
+        OutFile::check(&ahead, false)
+            .unwrap()
+            .replace(b"made")
+            .unwrap();
+        assert_eq!(std::fs::read(dir.join("made.bin")).unwrap(), b"made");
     }
 }
