@@ -179,13 +179,16 @@ impl TrainArgs {
 }
 
 /// Why a training run stopped (nothing is written over `--out` then).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// An argument out of range or arguments that conflict.
-    Args(ArgError),
+    #[error(transparent)]
+    Args(#[from] ArgError),
     /// The weight file cannot be written (checked before any game).
-    Out(OutError),
+    #[error("--out: {0}")]
+    Out(#[from] OutError),
     /// Reading or writing the data folder failed.
+    #[error("cannot {doing}: {source}")]
     Data {
         /// What was being done, and on which file.
         doing: String,
@@ -193,8 +196,16 @@ pub enum TrainError {
         source: std::io::Error,
     },
     /// No complete game in the data.
+    #[error(
+        "no positions to fit in {} (generate them first): no weight file written",
+        .0.display()
+    )]
     NoPositions(PathBuf),
     /// Too few positions to fit a stage.
+    #[error(
+        "too little data to fit: stage {stage} has {have} training positions (from {games} \
+         games), at least {need} needed (--min-positions): no weight file written"
+    )]
     TooLittle {
         /// The first stage short of positions.
         stage: usize,
@@ -206,6 +217,7 @@ pub enum TrainError {
         games: usize,
     },
     /// The fit came out with a weight that is no number.
+    #[error("the fit gave weight {index} the value {value}: no weight file written")]
     NotFinite {
         /// Its index.
         index: usize,
@@ -213,67 +225,23 @@ pub enum TrainError {
         value: f32,
     },
     /// The fitted weights did not make a weight table.
+    #[error("the fitted weights: {0}: no weight file written")]
     Weights(pattern::WeightsError),
     /// The labelled positions could not be read.
+    #[error("--labels: {0}: no weight file written")]
     Labels(String),
     /// The data file refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
+    #[error(transparent)]
     Read(crate::peer_file::PeerFileError),
     /// Another run writes into the data folder.
+    #[error("{}: {source}", path.display())]
     Locked {
         /// The folder.
         path: PathBuf,
         /// Who holds it, or why it could not be locked.
         source: crate::file_lock::LockError,
     },
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TrainError::Args(e) => write!(f, "{e}"),
-            TrainError::Out(e) => write!(f, "--out: {e}"),
-            TrainError::Data { doing, source } => write!(f, "cannot {doing}: {source}"),
-            TrainError::NoPositions(file) => write!(
-                f,
-                "no positions to fit in {} (generate them first): no weight file written",
-                file.display()
-            ),
-            TrainError::TooLittle {
-                stage,
-                have,
-                need,
-                games,
-            } => write!(
-                f,
-                "too little data to fit: stage {stage} has {have} training positions \
-                 (from {games} games), at least {need} needed (--min-positions): no weight \
-                 file written"
-            ),
-            TrainError::NotFinite { index, value } => write!(
-                f,
-                "the fit gave weight {index} the value {value}: no weight file written"
-            ),
-            TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
-            TrainError::Labels(e) => write!(f, "--labels: {e}: no weight file written"),
-            TrainError::Read(e) => write!(f, "{e}"),
-            TrainError::Locked { path, source } => write!(f, "{}: {source}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<ArgError> for TrainError {
-    fn from(e: ArgError) -> Self {
-        TrainError::Args(e)
-    }
-}
-
-impl From<OutError> for TrainError {
-    fn from(e: OutError) -> Self {
-        TrainError::Out(e)
-    }
 }
 
 fn data_error(doing: impl Into<String>) -> impl FnOnce(std::io::Error) -> TrainError {
