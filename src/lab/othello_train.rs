@@ -926,6 +926,73 @@ fn tune_lambda(
     best.1
 }
 
+/// The end of [`fit_labels`]'s report: per stage, the errors of today's
+/// weights and the `new` ones on the exact labels of the WTHOR games no
+/// fit saw (`unseen_exact`, if any), then on every held-out label, with
+/// each stage's training positions and the fit's word on its lambda
+/// (`stage_fit`).
+fn report_held_out(
+    report: &mut String,
+    builtin: &Weights,
+    new: &Weights,
+    unseen_exact: &[&Labelled],
+    held: &[&Labelled],
+    stage_fit: impl Fn(usize) -> (usize, String),
+) {
+    if !unseen_exact.is_empty() {
+        let _ = writeln!(
+            report,
+            "held-out EXACT labels of unseen WTHOR games ({} positions):\n\
+             stage discs  count | rmse today  new | mae today  new  (discs)",
+            unseen_exact.len()
+        );
+        for s in 0..STAGES {
+            let set: Vec<&Labelled> = unseen_exact
+                .iter()
+                .copied()
+                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+                .collect();
+            if set.is_empty() {
+                continue;
+            }
+            let lo = 4 + 4 * s as u32;
+            let (rt, at) = errors(builtin, &set);
+            let (rn, an) = errors(new, &set);
+            let _ = writeln!(
+                report,
+                "{s:>5} {:>2}-{:<2} {:>6} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}",
+                lo,
+                lo + 3,
+                set.len()
+            );
+        }
+    }
+    let _ = writeln!(
+        report,
+        "all held-out labels (exact and searched):\n\
+         stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
+    );
+    for s in 0..STAGES {
+        let lo = 4 + 4 * s as u32;
+        let (train_n, lambda) = stage_fit(s);
+        let set: Vec<&Labelled> = held
+            .iter()
+            .copied()
+            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+            .collect();
+        let (rt, at) = errors(builtin, &set);
+        let (rn, an) = errors(new, &set);
+        let _ = writeln!(
+            report,
+            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}         | {}",
+            lo,
+            lo + 3,
+            set.len(),
+            lambda
+        );
+    }
+}
+
 /// Fits every stage on labelled positions (`label-othello`'s): each
 /// stage's weights solve the ridge least-squares problem on the positions
 /// within 2 discs of it, shrunk towards today's weights with
@@ -1110,64 +1177,16 @@ fn fit_labels(
         .filter(|r| r.kind == super::othello_label::EXACT && held_games.contains(&(r.p, r.o)))
         .chain(held_theoretical.iter())
         .collect();
-    if !unseen_exact.is_empty() {
-        let _ = writeln!(
-            report,
-            "held-out EXACT labels of unseen WTHOR games ({} positions):\n\
-             stage discs  count | rmse today  new | mae today  new  (discs)",
-            unseen_exact.len()
-        );
-        for s in 0..STAGES {
-            let set: Vec<&Labelled> = unseen_exact
-                .iter()
-                .copied()
-                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-                .collect();
-            if set.is_empty() {
-                continue;
-            }
-            let lo = 4 + 4 * s as u32;
-            let (rt, at) = errors(builtin, &set);
-            let (rn, an) = errors(&new, &set);
-            let _ = writeln!(
-                report,
-                "{s:>5} {:>2}-{:<2} {:>6} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}",
-                lo,
-                lo + 3,
-                set.len()
-            );
-        }
-    }
-    let _ = writeln!(
-        report,
-        "all held-out labels (exact and searched):\n\
-         stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
-    );
-    for s in 0..STAGES {
-        let lo = 4 + 4 * s as u32;
-        let train_n = sizes[s];
-        let set: Vec<&Labelled> = held
-            .iter()
-            .copied()
-            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-            .collect();
-        let (rt, at) = errors(builtin, &set);
-        let (rn, an) = errors(&new, &set);
-        let _ = writeln!(
-            report,
-            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}         | {}",
-            lo,
-            lo + 3,
-            set.len(),
-            if fitted[s] {
-                format!("{}", lambdas[s])
-            } else if lambdas[s].is_infinite() {
-                "none better than today's on validation: kept".to_string()
-            } else {
-                "too few positions: kept today's".to_string()
-            }
-        );
-    }
+    report_held_out(report, builtin, &new, &unseen_exact, &held, |s| {
+        let lambda = if fitted[s] {
+            format!("{}", lambdas[s])
+        } else if lambdas[s].is_infinite() {
+            "none better than today's on validation: kept".to_string()
+        } else {
+            "too few positions: kept today's".to_string()
+        };
+        (sizes[s], lambda)
+    });
     Ok(new)
 }
 
