@@ -215,6 +215,21 @@ fn bench_as_measured(config: &tabula::tools::bench::BenchConfig) {
     clear();
 }
 
+/// `tabula bench` (the figures): checks `config`, then measures and
+/// prints as it goes.
+fn run_bench(config: tabula::tools::bench::BenchConfig, force_threads: bool) -> ExitCode {
+    match config.validated(force_threads) {
+        Ok(config) => {
+            bench_as_measured(&config);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tabula bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -233,32 +248,7 @@ fn main() -> ExitCode {
     match command {
         Tool::Engine(args) => {
             let args = if args.is_empty() { cli.startup } else { args };
-            let mut engine = match Engine::new(seed) {
-                Ok(e) => e,
-                Err(e) => {
-                    eprintln!("tabula: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            if cli.seed.is_none() {
-                engine.keep_deals_secret();
-            }
-            if let Err(e) = args.startup().and_then(|s| s.apply(&mut engine)) {
-                eprintln!("tabula: {e}");
-                return ExitCode::from(2);
-            }
-            let protocol = args
-                .protocol
-                .as_deref()
-                .and_then(tabula::protocol::Protocol::from_name)
-                .unwrap_or_default();
-            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                eprintln!("{}", tabula::protocol::banner());
-            }
-            let stdin = BufReader::new(std::io::stdin());
-            let ending = tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
-            log::debug!("session ended: {ending:?}");
-            ExitCode::SUCCESS
+            run_engine(args, seed, cli.seed.is_some())
         }
         Tool::Bench {
             latency: Some(game),
@@ -269,31 +259,24 @@ fn main() -> ExitCode {
             rounds,
             clock,
             ..
-        } => match latency_config(
-            game,
-            search,
-            threads.unwrap_or(1),
-            set,
-            movetime,
-            rounds,
-            clock,
-        )
-        .and_then(|c| {
-            tabula::tools::bench::check_latency(&c)
-                .map_err(|e| e.to_string())
-                .map(|()| c)
-        })
-        .and_then(|c| tabula::tools::bench::latency::run(&c).map_err(|e| e.to_string()))
-        {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("tabula bench: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        } => print_report(
+            "bench",
+            latency_config(
+                game,
+                search,
+                threads.unwrap_or(1),
+                set,
+                movetime,
+                rounds,
+                clock,
+            )
+            .and_then(|c| {
+                tabula::tools::bench::check_latency(&c)
+                    .map_err(|e| e.to_string())
+                    .map(|()| c)
+            })
+            .and_then(|c| tabula::tools::bench::latency::run(&c).map_err(|e| e.to_string())),
+        ),
         Tool::Bench {
             signature: true, ..
         } => {
@@ -326,59 +309,23 @@ fn main() -> ExitCode {
                 runs: runs.unwrap_or(lengths.runs),
                 threads: threads.unwrap_or_else(tabula::engine::settings::available_cores),
             };
-            match config.validated(force_threads) {
-                Ok(config) => {
-                    bench_as_measured(&config);
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("tabula bench: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+            run_bench(config, force_threads)
         }
-        Tool::TrainOthello(args) => match tabula::tools::lab::othello_train::run(&args) {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("tabula train-othello: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        Tool::LabelOthello(args) => match tabula::tools::lab::othello_label::run(&args) {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("tabula label-othello: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        Tool::BookOthello(args) => match tabula::tools::lab::othello_book::run(&args) {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("tabula book-othello: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        Tool::CalibrateProbcut(args) => {
-            match tabula::tools::lab::probcut_calibration::calibrate(&args) {
-                Ok(report) => {
-                    print!("{report}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("tabula calibrate-probcut: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+        Tool::TrainOthello(args) => print_report(
+            "train-othello",
+            tabula::tools::lab::othello_train::run(&args),
+        ),
+        Tool::LabelOthello(args) => print_report(
+            "label-othello",
+            tabula::tools::lab::othello_label::run(&args),
+        ),
+        Tool::BookOthello(args) => {
+            print_report("book-othello", tabula::tools::lab::othello_book::run(&args))
         }
+        Tool::CalibrateProbcut(args) => print_report(
+            "calibrate-probcut",
+            tabula::tools::lab::probcut_calibration::calibrate(&args),
+        ),
         Tool::Gui(args) => match tabula::gui::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -386,33 +333,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Tool::Match(args) => match tabula::arena::run(&args) {
-            Ok(report) => {
-                let lost = report.forfeited_all();
-                if let Some(why) = &report.stopped {
-                    let _ = writeln!(std::io::stderr(), "tabula match: stopped: {why}");
-                }
-                if !lost.is_empty() {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "tabula match: {} forfeited every game it played: its results say nothing \
-                         about its strength (see the faults above)",
-                        lost.join(", ")
-                    );
-                }
-                // A file that failed was said already; the report is
-                // printed, the file is not.
-                if lost.is_empty() && report.stopped.is_none() && report.file_errors.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::FAILURE
-                }
-            }
-            Err(e) => {
-                let _ = writeln!(std::io::stderr(), "tabula match: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        Tool::Match(args) => run_match(&args),
         Tool::Perft {
             game,
             depth,
@@ -426,6 +347,88 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+/// `tabula` and `tabula engine`: an engine with the start-up settings
+/// `args`, speaking its protocol on stdin and stdout until the session
+/// ends. `seed_given`: the seed came from `--seed` (else the deals stay
+/// secret).
+fn run_engine(args: StartupArgs, seed: u64, seed_given: bool) -> ExitCode {
+    let mut engine = match Engine::new(seed) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("tabula: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !seed_given {
+        engine.keep_deals_secret();
+    }
+    if let Err(e) = args.startup().and_then(|s| s.apply(&mut engine)) {
+        eprintln!("tabula: {e}");
+        return ExitCode::from(2);
+    }
+    let protocol = args
+        .protocol
+        .as_deref()
+        .and_then(tabula::protocol::Protocol::from_name)
+        .unwrap_or_default();
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("{}", tabula::protocol::banner());
+    }
+    let stdin = BufReader::new(std::io::stdin());
+    let ending = tabula::protocol::run_protocol(stdin, std::io::stdout(), engine, protocol);
+    log::debug!("session ended: {ending:?}");
+    ExitCode::SUCCESS
+}
+
+/// `tabula match`: runs the match; fails where it stopped early, an
+/// engine forfeited every game it played, or a file could not be written.
+fn run_match(args: &tabula::arena::MatchArgs) -> ExitCode {
+    match tabula::arena::run(args) {
+        Ok(report) => {
+            let lost = report.forfeited_all();
+            if let Some(why) = &report.stopped {
+                let _ = writeln!(std::io::stderr(), "tabula match: stopped: {why}");
+            }
+            if !lost.is_empty() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "tabula match: {} forfeited every game it played: its results say nothing \
+                     about its strength (see the faults above)",
+                    lost.join(", ")
+                );
+            }
+            // A file that failed was said already; the report is
+            // printed, the file is not.
+            if lost.is_empty() && report.stopped.is_none() && report.file_errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "tabula match: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a lab tool's report, or its error after `tabula {tool}:`.
+fn print_report<R: std::fmt::Display, E: std::fmt::Display>(
+    tool: &str,
+    result: Result<R, E>,
+) -> ExitCode {
+    match result {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tabula {tool}: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

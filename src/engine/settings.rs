@@ -350,6 +350,42 @@ fn in_range<T: std::str::FromStr + PartialOrd>(
     num(v).filter(|n| range.contains(n))
 }
 
+/// A row of [`SETTINGS`] whose value is one field of [`Settings`],
+/// named once for both directions: a number `within` a range, any
+/// `number` its type reads, or `on_off`. A macro, as a row's `set` and
+/// `get` are plain functions and only code can name a field.
+macro_rules! field_setting {
+    (
+        name: $name:expr,
+        expected: $expected:expr,
+        help: $help:expr,
+        field: $field:ident $how:ident $($range:expr)? $(,)?
+    ) => {
+        SettingSpec {
+            name: $name,
+            expected: $expected,
+            help: $help,
+            set: |s, v| field_setting!(@set s.$field, v, $how $($range)?),
+            get: |s| field_setting!(@get s.$field, $how),
+        }
+    };
+    (@set $place:expr, $v:ident, within $range:expr) => {
+        set_within($v, $range, &mut $place)
+    };
+    (@set $place:expr, $v:ident, number) => {
+        num($v).map(|n| $place = n).is_some()
+    };
+    (@set $place:expr, $v:ident, on_off) => {
+        on_off($v).map(|b| $place = b).is_some()
+    };
+    (@get $place:expr, on_off) => {
+        if $place { "on" } else { "off" }.to_string()
+    };
+    (@get $place:expr, $number:ident) => {
+        $place.to_string()
+    };
+}
+
 /// The settings table.
 pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
@@ -359,26 +395,23 @@ pub static SETTINGS: &[SettingSpec] = &[
         set: |s, v| SearchKind::parse(v).map(|k| s.search = k).is_some(),
         get: |s| s.search.name().to_string(),
     },
-    SettingSpec {
+    field_setting! {
         name: "iterations",
         expected: "a whole number (0 = no limit)",
         help: "iterations per move: playouts, simulations, or alpha-beta nodes",
-        set: |s, v| num(v).map(|n| s.iterations = n).is_some(),
-        get: |s| s.iterations.to_string(),
+        field: iterations number,
     },
-    SettingSpec {
+    field_setting! {
         name: "movetime",
         expected: "milliseconds (0 = no limit)",
         help: "time per move",
-        set: |s, v| num(v).map(|n| s.movetime = n).is_some(),
-        get: |s| s.movetime.to_string(),
+        field: movetime number,
     },
-    SettingSpec {
+    field_setting! {
         name: "depth",
         expected: "plies (0 = no limit)",
         help: "depth limit of alpha-beta",
-        set: |s, v| num(v).map(|n| s.depth = n).is_some(),
-        get: |s| s.depth.to_string(),
+        field: depth number,
     },
     SettingSpec {
         name: "selectivity",
@@ -401,19 +434,17 @@ pub static SETTINGS: &[SettingSpec] = &[
             Selectivity::Sigmas(x) => format!("{x}"),
         },
     },
-    SettingSpec {
+    field_setting! {
         name: "seed",
         expected: "a whole number",
         help: "reseeds the session generator (deals, playouts, random moves)",
-        set: |s, v| num(v).map(|n| s.seed = n).is_some(),
-        get: |s| s.seed.to_string(),
+        field: seed number,
     },
-    SettingSpec {
+    field_setting! {
         name: "c",
         expected: "a number from 0 to 100",
         help: "UCB1 exploration constant",
-        set: |s, v| set_within(v, 0.0..=100.0, &mut s.c),
-        get: |s| format!("{}", s.c),
+        field: c within 0.0..=100.0,
     },
     SettingSpec {
         name: "final",
@@ -453,26 +484,23 @@ pub static SETTINGS: &[SettingSpec] = &[
             PlayoutPolicy::Eval => "eval".into(),
         },
     },
-    SettingSpec {
+    field_setting! {
         name: "greedy",
         expected: "a probability from 0 to 1",
         help: "chance that a heuristic playout takes the heuristic move",
-        set: |s, v| set_within(v, 0.0..=1.0, &mut s.greedy),
-        get: |s| format!("{}", s.greedy),
+        field: greedy within 0.0..=1.0,
     },
-    SettingSpec {
+    field_setting! {
         name: "playout_depth",
         expected: "1 or 2",
         help: "depth of the alpha-beta that picks heuristic playout moves",
-        set: |s, v| set_within(v, 1..=2, &mut s.playout_depth),
-        get: |s| s.playout_depth.to_string(),
+        field: playout_depth within 1..=2,
     },
-    SettingSpec {
+    field_setting! {
         name: "playout_cutoff",
         expected: "plies from 0 to 1000",
         help: "random plies an eval playout plays before the evaluation scores it",
-        set: |s, v| set_within(v, 0..=1000, &mut s.playout_cutoff),
-        get: |s| s.playout_cutoff.to_string(),
+        field: playout_cutoff within 0..=1000,
     },
     SettingSpec {
         name: "playout_rules",
@@ -485,19 +513,17 @@ pub static SETTINGS: &[SettingSpec] = &[
         },
         get: |s| format!("{}", s.playout_rules),
     },
-    SettingSpec {
+    field_setting! {
         name: "ismcts_c_scale",
         expected: "a number from 0 to 100",
         help: "the factor on c in ismcts (a game whose rewards crowd near 1/2 explores less)",
-        set: |s, v| set_within(v, 0.0..=100.0, &mut s.ismcts_c_scale),
-        get: |s| format!("{}", s.ismcts_c_scale),
+        field: ismcts_c_scale within 0.0..=100.0,
     },
-    SettingSpec {
+    field_setting! {
         name: "reward_decay",
         expected: "a number from 0 to 0.5",
         help: "per ply to a playout's end, Monte Carlo results move this share towards 1/2 (quicker wins worth more)",
-        set: |s, v| set_within(v, 0.0..=0.5, &mut s.reward_decay),
-        get: |s| format!("{}", s.reward_decay),
+        field: reward_decay within 0.0..=0.5,
     },
     SettingSpec {
         name: "eval_win_scale",
@@ -513,33 +539,29 @@ pub static SETTINGS: &[SettingSpec] = &[
         set: |s, v| set_within_or_off(v, 1..=64, &mut s.order_from),
         get: |s| s.order_from.map_or("off".into(), |d| d.to_string()),
     },
-    SettingSpec {
+    field_setting! {
         name: "probcut",
         expected: "on or off",
         help: "alpha-beta's ProbCut, where the evaluation has a calibrated fit (Othello's pattern weights)",
-        set: |s, v| on_off(v).map(|b| s.probcut = b).is_some(),
-        get: |s| if s.probcut { "on" } else { "off" }.to_string(),
+        field: probcut on_off,
     },
-    SettingSpec {
+    field_setting! {
         name: "probcut_sigmas",
         expected: "a number from 0 to 10",
         help: "how many sigmas of the fit a ProbCut bound must be cleared by",
-        set: |s, v| set_within(v, 0.0..=10.0, &mut s.probcut_sigmas),
-        get: |s| format!("{}", s.probcut_sigmas),
+        field: probcut_sigmas within 0.0..=10.0,
     },
-    SettingSpec {
+    field_setting! {
         name: "book",
         expected: "on or off",
         help: "genmove plays from the game's opening book where the position is in it (Othello's, from expert games), drawing among the moves within book_margin of the best",
-        set: |s, v| on_off(v).map(|b| s.book = b).is_some(),
-        get: |s| if s.book { "on" } else { "off" }.to_string(),
+        field: book on_off,
     },
-    SettingSpec {
+    field_setting! {
         name: "book_margin",
         expected: "discs from 0 to 16",
         help: "the book draws among the moves whose value is within this many discs of the best (0: only moves of the best value)",
-        set: |s, v| set_within(v, 0.0..=16.0, &mut s.book_margin),
-        get: |s| format!("{}", s.book_margin),
+        field: book_margin within 0.0..=16.0,
     },
     SettingSpec {
         name: "eval",
@@ -554,54 +576,47 @@ pub static SETTINGS: &[SettingSpec] = &[
         },
         get: |s| s.eval.clone(),
     },
-    SettingSpec {
+    field_setting! {
         name: "rucb1_depth",
         expected: "a depth from 1 to 64",
         help: "depth of the UCB1 tree of rucb1",
-        set: |s, v| set_within(v, 1..=64, &mut s.rucb1_depth),
-        get: |s| s.rucb1_depth.to_string(),
+        field: rucb1_depth within 1..=64,
     },
-    SettingSpec {
+    field_setting! {
         name: "threads",
         expected: "a number of threads from 1 to 256 (and at most the cores available)",
         help: "search threads",
-        set: |s, v| set_within(v, 1..=256, &mut s.threads),
-        get: |s| s.threads.to_string(),
+        field: threads within 1..=256,
     },
-    SettingSpec {
+    field_setting! {
         name: "memory",
         expected: "MiB from 1 to 65536",
         help: "memory cap of Monte Carlo searches (trees, PIMC's samples)",
-        set: |s, v| set_within(v, 1..=65536, &mut s.memory),
-        get: |s| s.memory.to_string(),
+        field: memory within 1..=65536,
     },
-    SettingSpec {
+    field_setting! {
         name: "hash",
         expected: "MiB from 1 to 65536",
         help: "size of the alpha-beta and endgame solver transposition tables",
-        set: |s, v| set_within(v, 1..=65536, &mut s.hash),
-        get: |s| s.hash.to_string(),
+        field: hash within 1..=65536,
     },
-    SettingSpec {
+    field_setting! {
         name: "solve_reach",
         expected: "a whole number (0 = off)",
         help: "switch to the exact solver at or below this many empties (Othello)",
-        set: |s, v| set_within(v, 0..=64, &mut s.solve_reach),
-        get: |s| s.solve_reach.to_string(),
+        field: solve_reach within 0..=64,
     },
-    SettingSpec {
+    field_setting! {
         name: "overhead",
         expected: "milliseconds",
         help: "kept back from every time budget for I/O",
-        set: |s, v| set_within(v, 0..=60_000, &mut s.overhead),
-        get: |s| s.overhead.to_string(),
+        field: overhead within 0..=60_000,
     },
-    SettingSpec {
+    field_setting! {
         name: "timeman",
         expected: "on or off",
         help: "under a clock, spend more time on critical moves and less on settled ones",
-        set: |s, v| on_off(v).map(|b| s.timeman = b).is_some(),
-        get: |s| if s.timeman { "on" } else { "off" }.to_string(),
+        field: timeman on_off,
     },
 ];
 

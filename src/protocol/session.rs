@@ -273,6 +273,9 @@ fn all_commands() -> impl Iterator<Item = &'static str> {
         .chain(kgs::COMMANDS.iter().copied())
 }
 
+/// Runs one parsed command on `engine`: the reply's text, or why it
+/// failed. A dispatcher with one short arm per command, it reads best
+/// whole: the arms are the table of what each command does.
 fn execute(engine: &mut Engine, command: Command) -> Result<String, Failure> {
     Ok(match command {
         Command::ProtocolVersion => "2".into(),

@@ -30,7 +30,9 @@ use crate::memory::dispose::dispose;
 use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
-use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
+use crate::search::{
+    Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text, paced_steps,
+};
 
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
@@ -445,22 +447,17 @@ impl<G: Game> Run<G> {
         rng: &mut Rng,
         report: bool,
     ) -> (u64, u32) {
-        let mut iterations = 0u64;
-        let mut max_depth = 0u32;
-        let mut pacer = control.pacer(POLL_EVERY);
-        while limit.is_none_or(|n| iterations < n) {
-            if iterations > 0 && pacer.tick() {
-                break;
-            }
-            if report {
-                pacer.report(|elapsed| {
-                    self.progress(root, iterations, max_depth, elapsed, control.multipv())
-                });
-            }
-            iterations += 1;
-            max_depth = max_depth.max(self.iterate(root, seat, rng));
-        }
-        (iterations, max_depth)
+        paced_steps(
+            self,
+            control,
+            POLL_EVERY,
+            limit,
+            report,
+            |run, _| run.iterate(root, seat, rng),
+            |run, iterations, depth, elapsed| {
+                run.progress(root, iterations, depth, elapsed, control.multipv())
+            },
+        )
     }
 
     /// The search so far, for a progress report.

@@ -22,6 +22,39 @@ pub(crate) mod simple;
 mod tests;
 pub mod tree;
 
+/// The loop of the Monte Carlo searches that step without a tree of
+/// their own pacing (ISMCTS's iterations, PIMC's pulls): steps `work`
+/// until `limit` steps (if any) or `control` stops it, one step at least;
+/// the reporting thread (`report`) sends `progress` (of the steps done,
+/// the deepest step and the time) whenever the pacer says a report is
+/// due. `step` gets the number of steps done before it and returns its
+/// depth. Returns the steps and the deepest.
+pub(crate) fn paced_steps<W: ?Sized>(
+    work: &mut W,
+    control: &Control,
+    poll_every: u64,
+    limit: Option<u64>,
+    report: bool,
+    mut step: impl FnMut(&mut W, u64) -> u32,
+    progress: impl Fn(&W, u64, u32, std::time::Duration) -> Option<Progress>,
+) -> (u64, u32) {
+    let mut steps = 0u64;
+    let mut deepest = 0u32;
+    let mut pacer = control.pacer(poll_every);
+    while limit.is_none_or(|n| steps < n) {
+        if steps > 0 && pacer.tick() {
+            break;
+        }
+        if report {
+            pacer.report(|elapsed| progress(work, steps, deepest, elapsed));
+        }
+        let depth = step(work, steps);
+        steps += 1;
+        deepest = deepest.max(depth);
+    }
+    (steps, deepest)
+}
+
 /// The answer of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {

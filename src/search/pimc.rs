@@ -22,7 +22,9 @@ use rand::Rng as _;
 use crate::model::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
-use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, lines_text};
+use crate::search::{
+    Ask, Candidate, Control, Progress, Search, SearchResult, lines_text, paced_steps,
+};
 
 /// Iterations between two polls of the stop flag and deadline.
 const POLL_EVERY: u64 = 64;
@@ -185,34 +187,25 @@ fn pull<G: Game>(
 ) -> (u64, u32) {
     let k = worlds.len();
     let mut buf = Vec::new();
-    let mut iterations = 0u64;
-    let mut max_plies = 0u32;
-    let mut pacer = control.pacer(POLL_EVERY);
-    while limit.is_none_or(|n| iterations < n) {
-        if iterations > 0 && pacer.tick() {
-            break;
-        }
-        if report {
-            pacer.report(|elapsed| {
-                let values = aggregate(worlds);
-                best_of(&values).map(|(m, v)| Progress {
-                    iterations,
-                    depth: max_plies,
-                    elapsed,
-                    best: root.move_text(m),
-                    best_move: Some(crate::control::MoveHandle::new(m)),
-                    score: v,
-                    kind: crate::search::ScoreKind::WinChance,
-                    exact: None,
-                    pv: vec![root.move_text(m)],
-                    lines: lines_text(root, &ranked(&values, control.multipv())),
-                })
-            });
-        }
-        let w = &mut worlds[(iterations % k as u64) as usize];
-        iterations += 1;
+    let progress = |worlds: &[World<G>], pulls, deepest, elapsed| {
+        let values = aggregate(worlds);
+        best_of(&values).map(|(m, v)| Progress {
+            iterations: pulls,
+            depth: deepest,
+            elapsed,
+            best: root.move_text(m),
+            best_move: Some(crate::control::MoveHandle::new(m)),
+            score: v,
+            kind: crate::search::ScoreKind::WinChance,
+            exact: None,
+            pv: vec![root.move_text(m)],
+            lines: lines_text(root, &ranked(&values, control.multipv())),
+        })
+    };
+    let pull_one = |worlds: &mut [World<G>], pulls: u64| {
+        let w = &mut worlds[(pulls % k as u64) as usize];
         if w.moves.is_empty() {
-            continue;
+            return 0;
         }
         // UCB1: untried moves first, in a random order.
         let untried: Vec<usize> = (0..w.moves.len()).filter(|&i| w.visits[i] == 0).collect();
@@ -234,12 +227,15 @@ fn pull<G: Game>(
         };
         let mut s = w.state.clone();
         s.apply(w.moves[arm]);
-        max_plies = max_plies.max(1 + rules_playout(&mut s, rules, rng, &mut buf));
+        let plies = 1 + rules_playout(&mut s, rules, rng, &mut buf);
         w.visits[arm] += 1;
         w.totals[arm] += s.reward(seat);
         w.pulls += 1;
-    }
-    (iterations, max_plies)
+        plies
+    };
+    paced_steps(
+        worlds, control, POLL_EVERY, limit, report, pull_one, progress,
+    )
 }
 
 impl<G: Game> Search<G> for Pimc {

@@ -71,6 +71,54 @@ pub fn reward_as_evaluation(reward: f64) -> f64 {
     2.0 * reward - 1.0
 }
 
+/// The [`Game`](crate::model::game::Game) hooks that Hearts, Wizard and
+/// Ninety-Nine answer alike, written once into each impl: `render` from
+/// the game's `describe(out, viewer)`, `bound_seat` from its `observer`,
+/// `at_horizon` (playouts stop once the hand or round is scored: the
+/// flag `$scored`), `evaluate` ([`reward_as_evaluation`]), and
+/// `determinize` and `tell` from the game's `determinize_for` and
+/// `tell_seat`. A macro, as a trait's provided methods cannot stand in
+/// for another trait's.
+macro_rules! card_game_hooks {
+    (scored: $scored:ident) => {
+        fn render(&self) -> String {
+            let mut out = String::new();
+            self.describe(&mut out, None);
+            out
+        }
+
+        fn bound_seat(&self) -> Option<$crate::model::game::Seat> {
+            self.observer
+        }
+
+        /// Playouts stop once the hand or round is scored.
+        fn at_horizon(&self) -> bool {
+            self.$scored || self.is_over()
+        }
+
+        fn evaluate(&self, seat: $crate::model::game::Seat) -> f64 {
+            $crate::games::cards::reward_as_evaluation(self.reward(seat))
+        }
+
+        fn determinize(
+            &self,
+            observer: $crate::model::game::Seat,
+            rng: &mut $crate::model::game::Rng,
+        ) -> Self {
+            self.determinize_for(observer, rng)
+        }
+
+        fn tell(
+            &self,
+            mv: Self::Move,
+            seat: $crate::model::game::Seat,
+        ) -> Vec<$crate::model::game::Observation<Self::Move>> {
+            self.tell_seat(mv, seat)
+        }
+    };
+}
+pub(crate) use card_game_hooks;
+
 #[cfg(test)]
 mod tests {
     use super::*;

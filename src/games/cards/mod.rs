@@ -15,7 +15,7 @@
 //! - `hooks.rs`: what the card games' `Game` impls would otherwise each
 //!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
 //!   numbered seat names, whether a state knows a hand, the evaluation
-//!   hook).
+//!   hook, and the hooks they answer alike, [`card_game_hooks`]).
 
 mod card;
 mod card_set;
@@ -28,6 +28,7 @@ mod view;
 pub use card::{Card, CardParseError, NORMAL_CARDS, Rank, Suit};
 pub use card_set::{CardIter, CardSet};
 pub use deal_sampler::{Unseen, sample_deal, sample_deal_or_drop_inferences};
+pub(crate) use hooks::card_game_hooks;
 pub use hooks::{
     bound_seat_option, deal_seed_text, knows_hand, numbered_seat_name, parse_deal_seed,
     parse_numbered_seat, reward_as_evaluation, seat_option_spec,
@@ -37,4 +38,4 @@ pub use page::{
     taken_words, trick_json,
 };
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
-pub use view::{shows_hand, to_move_text, trick_plays, trick_text};
+pub use view::{card_count_text, shows_hand, to_move_text, trick_plays, trick_text};

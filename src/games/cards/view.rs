@@ -1,6 +1,6 @@
 //! What the card games' pictures share: the trick ([`trick_plays`],
 //! [`trick_text`]), who is to move ([`to_move_text`]) and whose cards show
-//! ([`shows_hand`]).
+//! ([`shows_hand`]) and a hand that does not ([`card_count_text`]).
 
 use std::fmt;
 
@@ -22,6 +22,11 @@ pub fn trick_text<S: fmt::Display>(
         .map(|&(seat, card)| format!("{} {card}", seat_name(seat)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A hand the viewer may not see, by its size: `1 card`, `5 cards`.
+pub fn card_count_text(count: u8) -> String {
+    format!("{count} card{}", if count == 1 { "" } else { "s" })
 }
 
 /// The plays of a trick whose `cards` were played in turn from seat

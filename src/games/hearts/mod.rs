@@ -63,10 +63,10 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
-    Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand, parse_deal_seed, trick_plays,
-    reward_as_evaluation,
+    Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand,
+    parse_deal_seed, trick_plays,
 };
 use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -913,11 +913,7 @@ impl Game for Hearts {
         }
     }
 
-    fn render(&self) -> String {
-        let mut out = String::new();
-        self.describe(&mut out, None);
-        out
-    }
+    crate::games::cards::card_game_hooks!(scored: hand_over);
 
     fn sample_chance(&self, rng: &mut Rng) -> HeartsMove {
         HeartsMove::Deal(rand::Rng::r#gen(rng))
@@ -940,19 +936,6 @@ impl Game for Hearts {
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    /// Playouts stop once the hand is scored.
-    fn at_horizon(&self) -> bool {
-        self.hand_over || self.is_over()
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        reward_as_evaluation(self.reward(seat))
-    }
-
     fn rules_move(&self, _rng: &mut Rng) -> Option<HeartsMove> {
         match self.phase {
             Phase::Pass if self.mover_known() => {
@@ -966,15 +949,7 @@ impl Game for Hearts {
         }
     }
 
-    fn determinize(&self, observer: Seat, rng: &mut Rng) -> Hearts {
-        self.determinize_for(observer, rng)
-    }
-
     fn view_text(&self, observer: Seat) -> String {
         self.view_for(observer)
-    }
-
-    fn tell(&self, mv: HeartsMove, seat: Seat) -> Vec<Observation<HeartsMove>> {
-        self.tell_seat(mv, seat)
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Hearts, Phase, SEATS};
 use crate::model::game::{Game, Seat};
-use crate::games::cards::{CardSet, knows_hand, shows_hand, to_move_text, trick_plays, trick_text};
+use crate::games::cards::{card_count_text, CardSet, knows_hand, shows_hand, to_move_text, trick_plays, trick_text};
 
 impl Hearts {
     pub(super) fn describe(&self, out: &mut String, observer: Option<Seat>) {
@@ -45,11 +45,7 @@ impl Hearts {
                     self.counts[s] as usize - known[s].len()
                 )
             } else {
-                format!(
-                    "{} card{}",
-                    self.counts[s],
-                    if self.counts[s] == 1 { "" } else { "s" }
-                )
+                card_count_text(self.counts[s])
             };
             let _ = writeln!(
                 out,

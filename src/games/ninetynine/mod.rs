@@ -62,10 +62,10 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, Rank, SplitMix64, bound_seat_option, seat_option_spec, deal_seed_text, knows_hand, numbered_seat_name,
-    parse_deal_seed, parse_numbered_seat, reward_as_evaluation,
+    parse_deal_seed, parse_numbered_seat,
 };
 use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -924,11 +924,7 @@ impl Game for NinetyNine {
         }
     }
 
-    fn render(&self) -> String {
-        let mut out = String::new();
-        self.describe(&mut out, None);
-        out
-    }
+    crate::games::cards::card_game_hooks!(scored: hand_over);
 
     fn sample_chance(&self, rng: &mut Rng) -> NnMove {
         if self.phase == Phase::Draw && self.stock_len > 0 && self.observer.is_none() {
@@ -956,19 +952,6 @@ impl Game for NinetyNine {
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    /// Playouts stop once the hand is scored.
-    fn at_horizon(&self) -> bool {
-        self.hand_over || self.is_over()
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        reward_as_evaluation(self.reward(seat))
-    }
-
     fn rules_move(&self, rng: &mut Rng) -> Option<NnMove> {
         match self.phase {
             Phase::Play if self.mover_known() => Some(self.rules_play()),
@@ -977,17 +960,9 @@ impl Game for NinetyNine {
         }
     }
 
-    fn determinize(&self, observer: Seat, rng: &mut Rng) -> NinetyNine {
-        self.determinize_for(observer, rng)
-    }
-
     fn view_text(&self, observer: Seat) -> String {
         let mut out = String::new();
         self.describe(&mut out, Some(observer % self.cfg.players));
         out
-    }
-
-    fn tell(&self, mv: NnMove, seat: Seat) -> Vec<Observation<NnMove>> {
-        self.tell_seat(mv, seat)
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{NinetyNine, Phase};
 use crate::model::game::{Game, Seat, Turn};
-use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text};
+use crate::games::cards::{card_count_text, numbered_seat_name, shows_hand, to_move_text};
 
 impl NinetyNine {
     pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
@@ -50,11 +50,7 @@ impl NinetyNine {
                     .collect::<Vec<_>>()
                     .join(" ")
             } else {
-                format!(
-                    "{} card{}",
-                    self.counts[s],
-                    if self.counts[s] == 1 { "" } else { "s" }
-                )
+                card_count_text(self.counts[s])
             };
             let _ = writeln!(
                 out,

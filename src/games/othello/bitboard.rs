@@ -46,29 +46,30 @@ pub fn moves(p: u64, o: u64) -> u64 {
     m & empty
 }
 
-/// `RAYS[sq][d]`: the squares strictly beyond `sq` in direction `d`, up to
-/// the board edge. Directions (column step, row step): 0 = (+1, 0),
-/// 1 = (-1, 0), 2 = (0, +1), 3 = (0, -1), 4 = (+1, +1), 5 = (-1, -1),
-/// 6 = (-1, +1), 7 = (+1, -1); even ones go up in square index.
+/// The eight directions as (column step, row step), in the order of
+/// [`RAYS`]'s second index: even ones go up in square index.
+const STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+];
+
+/// `RAYS[sq][d]`: the squares strictly beyond `sq` in direction
+/// [`STEPS`]`[d]`, up to the board edge.
 static RAYS: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
     let mut rays = [[0u64; 8]; 64];
-    let steps: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (-1, -1),
-        (-1, 1),
-        (1, -1),
-    ];
     let mut sq = 0;
     while sq < 64 {
         let mut d = 0;
         while d < 8 {
-            let (dc, dr) = steps[d];
+            let (dc, dr) = STEPS[d];
             let mut c = (sq % 8) as i32 + dc;
             let mut r = (sq / 8) as i32 + dr;
             let mut ray = 0u64;
@@ -228,16 +229,7 @@ mod tests {
     /// Slow reference: walk each ray one square at a time.
     fn naive_flips(p: u64, o: u64, sq: usize) -> u64 {
         let mut f = 0;
-        for (dc, dr) in [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (-1, -1),
-            (-1, 1),
-            (1, -1),
-        ] {
+        for (dc, dr) in STEPS {
             let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
             let mut run = 0u64;
             while (0..8).contains(&c) && (0..8).contains(&r) {

@@ -925,54 +925,22 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
     /// Exact score with the three empty squares `sq`, tried in order.
     #[inline(always)]
     fn last3_body(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
-        self.nodes += 1;
-        let mut best = NEG_INF;
-        for i in 0..3 {
-            let s = sq[i];
-            if NEIGHBOURS[s as usize] & o == 0 {
-                continue;
-            }
-            let f = K::flips(p, o, s as usize);
-            if f == 0 {
-                continue;
-            }
+        let pass = |me: &mut Self| -me.last3(o, p, -beta, -alpha, sq, true);
+        self.last_few(p, o, alpha, beta, sq, passed, pass, |me, p, o, alpha, beta, i| {
             let (x, y) = match i {
                 0 => (sq[1], sq[2]),
                 1 => (sq[0], sq[2]),
                 _ => (sq[0], sq[1]),
             };
-            let v = -self.last2(o ^ f, p | f | (1 << s), -beta, -alpha.max(best), x, y, false);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return best;
-                }
-            }
-        }
-        if best == NEG_INF {
-            return if passed {
-                final_margin(p, o)
-            } else {
-                -self.last3(o, p, -beta, -alpha, sq, true)
-            };
-        }
-        best
+            me.last2(p, o, alpha, beta, x, y, false)
+        })
     }
 
     /// Exact score with the four empty squares `sq`, tried in order.
     #[inline(always)]
     fn last4_body(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
-        self.nodes += 1;
-        let mut best = NEG_INF;
-        for i in 0..4 {
-            let s = sq[i];
-            if NEIGHBOURS[s as usize] & o == 0 {
-                continue;
-            }
-            let f = K::flips(p, o, s as usize);
-            if f == 0 {
-                continue;
-            }
+        let pass = |me: &mut Self| -me.last4(o, p, -beta, -alpha, sq, true);
+        self.last_few(p, o, alpha, beta, sq, passed, pass, |me, p, o, alpha, beta, i| {
             // The other three, in their order.
             let mut rest = [0u8; 3];
             let mut k = 0;
@@ -982,7 +950,42 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
                     k += 1;
                 }
             }
-            let v = -self.last3(o ^ f, p | f | (1 << s), -beta, -alpha.max(best), rest, false);
+            me.last3(p, o, alpha, beta, rest, false)
+        })
+    }
+
+    /// The search of [`Self::last3_body`] and [`Self::last4_body`]: each
+    /// of the `N` empty squares `sq` in order, whose child position
+    /// `after(self, p, o, alpha, beta, i)` scores with the squares other
+    /// than `sq[i]` (spelled out per `N` by the caller); where the mover
+    /// has no move, the game ends if the opponent has just passed, else
+    /// `pass` searches for the opponent (through the entry point: the
+    /// kernel's recursion). Inlined, so each `N` compiles to its own
+    /// unrolled loop.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn last_few<const N: usize>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; N],
+        passed: bool,
+        pass: impl FnOnce(&mut Self) -> i32,
+        after: impl Fn(&mut Self, u64, u64, i32, i32, usize) -> i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = NEG_INF;
+        for (i, &s) in sq.iter().enumerate() {
+            if NEIGHBOURS[s as usize] & o == 0 {
+                continue;
+            }
+            let f = K::flips(p, o, s as usize);
+            if f == 0 {
+                continue;
+            }
+            let v = -after(self, o ^ f, p | f | (1 << s), -beta, -alpha.max(best), i);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -991,11 +994,7 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
             }
         }
         if best == NEG_INF {
-            return if passed {
-                final_margin(p, o)
-            } else {
-                -self.last4(o, p, -beta, -alpha, sq, true)
-            };
+            return if passed { final_margin(p, o) } else { pass(self) };
         }
         best
     }

@@ -65,10 +65,10 @@ mod hidden;
 mod page;
 mod view;
 
-use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn, random_legal_move};
+use crate::model::game::{Game, MoveError, Outcome, Rng, Seat, Turn, random_legal_move};
 use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, seat_option_spec, deal_seed_text, deal_seeded, knows_hand,
-    numbered_seat_name, parse_deal_seed, parse_numbered_seat, reward_as_evaluation, trick_plays,
+    numbered_seat_name, parse_deal_seed, parse_numbered_seat, trick_plays,
 };
 use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
 
@@ -819,11 +819,7 @@ impl Game for Wizard {
         }
     }
 
-    fn render(&self) -> String {
-        let mut out = String::new();
-        self.describe(&mut out, None);
-        out
-    }
+    crate::games::cards::card_game_hooks!(scored: round_over);
 
     fn sample_chance(&self, rng: &mut Rng) -> WizardMove {
         WizardMove::Deal(rand::Rng::r#gen(rng))
@@ -843,19 +839,6 @@ impl Game for Wizard {
         }
     }
 
-    fn bound_seat(&self) -> Option<Seat> {
-        self.observer
-    }
-
-    /// Playouts stop once the round is scored.
-    fn at_horizon(&self) -> bool {
-        self.round_over || self.is_over()
-    }
-
-    fn evaluate(&self, seat: Seat) -> f64 {
-        reward_as_evaluation(self.reward(seat))
-    }
-
     fn rules_move(&self, rng: &mut Rng) -> Option<WizardMove> {
         match self.phase {
             Phase::Deal if self.observer.is_none() => Some(self.sample_chance(rng)),
@@ -866,17 +849,9 @@ impl Game for Wizard {
         }
     }
 
-    fn determinize(&self, observer: Seat, rng: &mut Rng) -> Wizard {
-        self.determinize_for(observer, rng)
-    }
-
     fn view_text(&self, observer: Seat) -> String {
         let mut out = String::new();
         self.describe(&mut out, Some(observer % self.n()));
         out
-    }
-
-    fn tell(&self, mv: WizardMove, seat: Seat) -> Vec<Observation<WizardMove>> {
-        self.tell_seat(mv, seat)
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Phase, Wizard};
 use crate::model::game::{Game, Seat};
-use crate::games::cards::{numbered_seat_name, shows_hand, to_move_text, trick_text};
+use crate::games::cards::{card_count_text, numbered_seat_name, shows_hand, to_move_text, trick_text};
 
 impl Wizard {
     pub(super) fn describe(&self, out: &mut String, viewer: Option<Seat>) {
@@ -43,11 +43,7 @@ impl Wizard {
             let cards = if visible {
                 self.hands[s].to_string()
             } else {
-                format!(
-                    "{} card{}",
-                    self.counts[s],
-                    if self.counts[s] == 1 { "" } else { "s" }
-                )
+                card_count_text(self.counts[s])
             };
             let bid = if self.has_bid(s) {
                 self.bids[s].to_string()

@@ -88,53 +88,23 @@ impl BookArgs {
 }
 
 /// Why a book was not made.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BookBuildError {
     /// An argument out of its range.
-    Args(ArgError),
+    #[error(transparent)]
+    Args(#[from] ArgError),
     /// A WTHOR file could not be read.
-    Wthor(WthorError),
+    #[error(transparent)]
+    Wthor(#[from] WthorError),
     /// The book file could not be written.
-    Out(OutputError),
+    #[error(transparent)]
+    Out(#[from] OutputError),
     /// No position was reached often enough.
+    #[error("no position was reached in {min_games} games: lower --min-games")]
     Empty {
         /// The `--min-games` asked.
         min_games: u32,
     },
-}
-
-impl std::fmt::Display for BookBuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BookBuildError::Args(e) => write!(f, "{e}"),
-            BookBuildError::Wthor(e) => write!(f, "{e}"),
-            BookBuildError::Out(e) => write!(f, "{e}"),
-            BookBuildError::Empty { min_games } => write!(
-                f,
-                "no position was reached in {min_games} games: lower --min-games"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BookBuildError {}
-
-impl From<ArgError> for BookBuildError {
-    fn from(e: ArgError) -> Self {
-        BookBuildError::Args(e)
-    }
-}
-
-impl From<WthorError> for BookBuildError {
-    fn from(e: WthorError) -> Self {
-        BookBuildError::Wthor(e)
-    }
-}
-
-impl From<OutputError> for BookBuildError {
-    fn from(e: OutputError) -> Self {
-        BookBuildError::Out(e)
-    }
 }
 
 /// A position as the book keys it: the side to move's and the other

@@ -116,15 +116,19 @@ impl LabelArgs {
 }
 
 /// Why a labelling run stopped.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LabelError {
     /// An argument out of range, or no source.
-    Args(ArgError),
+    #[error(transparent)]
+    Args(#[from] ArgError),
     /// A WTHOR file that could not be read or replayed.
-    Wthor(WthorError),
+    #[error(transparent)]
+    Wthor(#[from] WthorError),
     /// The output folder's files.
-    Out(OutputError),
+    #[error(transparent)]
+    Out(#[from] OutputError),
     /// Reading or writing `labels.bin`.
+    #[error("cannot {doing}: {source}")]
     Io {
         /// What was being done, on which file.
         doing: String,
@@ -132,6 +136,11 @@ pub enum LabelError {
         source: std::io::Error,
     },
     /// The folder holds a run with other sources or settings.
+    #[error(
+        "'{}' belongs to a run with {what}: continue it with the same command, or use \
+         another --out",
+        path.display()
+    )]
     Mismatch {
         /// The progress file.
         path: PathBuf,
@@ -140,8 +149,10 @@ pub enum LabelError {
     },
     /// `labels.bin` refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
+    #[error(transparent)]
     Read(crate::files::input::PeerFileError),
     /// Another run writes into the output folder.
+    #[error("{}: {source}", path.display())]
     Locked {
         /// The folder.
         path: PathBuf,
@@ -149,47 +160,9 @@ pub enum LabelError {
         source: crate::files::lock::LockError,
     },
     /// No position to label.
+    #[error("no positions to label")]
     Empty,
 }
-
-impl std::fmt::Display for LabelError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LabelError::Args(e) => write!(f, "{e}"),
-            LabelError::Wthor(e) => write!(f, "{e}"),
-            LabelError::Out(e) => write!(f, "{e}"),
-            LabelError::Io { doing, source } => write!(f, "cannot {doing}: {source}"),
-            LabelError::Read(e) => write!(f, "{e}"),
-            LabelError::Locked { path, source } => write!(f, "{}: {source}", path.display()),
-            LabelError::Mismatch { path, what } => write!(
-                f,
-                "'{}' belongs to a run with {what}: continue it with the same command, or use \
-                 another --out",
-                path.display()
-            ),
-            LabelError::Empty => f.write_str("no positions to label"),
-        }
-    }
-}
-
-impl std::error::Error for LabelError {}
-
-impl From<ArgError> for LabelError {
-    fn from(e: ArgError) -> Self {
-        LabelError::Args(e)
-    }
-}
-impl From<WthorError> for LabelError {
-    fn from(e: WthorError) -> Self {
-        LabelError::Wthor(e)
-    }
-}
-impl From<OutputError> for LabelError {
-    fn from(e: OutputError) -> Self {
-        LabelError::Out(e)
-    }
-}
-
 /// A position to label and where it came from (0 WTHOR, 1 self-play).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Job {

@@ -179,13 +179,16 @@ impl TrainArgs {
 }
 
 /// Why a training run stopped (nothing is written over `--out` then).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// An argument out of range or arguments that conflict.
-    Args(ArgError),
+    #[error(transparent)]
+    Args(#[from] ArgError),
     /// The weight file cannot be written (checked before any game).
-    Out(OutputError),
+    #[error("--out: {0}")]
+    Out(#[from] OutputError),
     /// Reading or writing the data folder failed.
+    #[error("cannot {doing}: {source}")]
     Data {
         /// What was being done, and on which file.
         doing: String,
@@ -193,8 +196,16 @@ pub enum TrainError {
         source: std::io::Error,
     },
     /// No complete game in the data.
+    #[error(
+        "no positions to fit in {} (generate them first): no weight file written",
+        .0.display()
+    )]
     NoPositions(PathBuf),
     /// Too few positions to fit a stage.
+    #[error(
+        "too little data to fit: stage {stage} has {have} training positions (from {games} \
+         games), at least {need} needed (--min-positions): no weight file written"
+    )]
     TooLittle {
         /// The first stage short of positions.
         stage: usize,
@@ -206,6 +217,7 @@ pub enum TrainError {
         games: usize,
     },
     /// The fit came out with a weight that is no number.
+    #[error("the fit gave weight {index} the value {value}: no weight file written")]
     NotFinite {
         /// Its index.
         index: usize,
@@ -213,67 +225,23 @@ pub enum TrainError {
         value: f32,
     },
     /// The fitted weights did not make a weight table.
+    #[error("the fitted weights: {0}: no weight file written")]
     Weights(pattern::WeightsError),
     /// The labelled positions could not be read.
+    #[error("--labels: {0}: no weight file written")]
     Labels(String),
     /// The data file refused by the one reader (a FIFO, a device, too
     /// large) or unreadable.
+    #[error(transparent)]
     Read(crate::files::input::PeerFileError),
     /// Another run writes into the data folder.
+    #[error("{}: {source}", path.display())]
     Locked {
         /// The folder.
         path: PathBuf,
         /// Who holds it, or why it could not be locked.
         source: crate::files::lock::LockError,
     },
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TrainError::Args(e) => write!(f, "{e}"),
-            TrainError::Out(e) => write!(f, "--out: {e}"),
-            TrainError::Data { doing, source } => write!(f, "cannot {doing}: {source}"),
-            TrainError::NoPositions(file) => write!(
-                f,
-                "no positions to fit in {} (generate them first): no weight file written",
-                file.display()
-            ),
-            TrainError::TooLittle {
-                stage,
-                have,
-                need,
-                games,
-            } => write!(
-                f,
-                "too little data to fit: stage {stage} has {have} training positions \
-                 (from {games} games), at least {need} needed (--min-positions): no weight \
-                 file written"
-            ),
-            TrainError::NotFinite { index, value } => write!(
-                f,
-                "the fit gave weight {index} the value {value}: no weight file written"
-            ),
-            TrainError::Weights(e) => write!(f, "the fitted weights: {e}: no weight file written"),
-            TrainError::Labels(e) => write!(f, "--labels: {e}: no weight file written"),
-            TrainError::Read(e) => write!(f, "{e}"),
-            TrainError::Locked { path, source } => write!(f, "{}: {source}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<ArgError> for TrainError {
-    fn from(e: ArgError) -> Self {
-        TrainError::Args(e)
-    }
-}
-
-impl From<OutputError> for TrainError {
-    fn from(e: OutputError) -> Self {
-        TrainError::Out(e)
-    }
 }
 
 fn data_error(doing: impl Into<String>) -> impl FnOnce(std::io::Error) -> TrainError {
@@ -958,6 +926,73 @@ fn tune_lambda(
     best.1
 }
 
+/// The end of [`fit_labels`]'s report: per stage, the errors of today's
+/// weights and the `new` ones on the exact labels of the WTHOR games no
+/// fit saw (`unseen_exact`, if any), then on every held-out label, with
+/// each stage's training positions and the fit's word on its lambda
+/// (`stage_fit`).
+fn report_held_out(
+    report: &mut String,
+    builtin: &Weights,
+    new: &Weights,
+    unseen_exact: &[&Labelled],
+    held: &[&Labelled],
+    stage_fit: impl Fn(usize) -> (usize, String),
+) {
+    if !unseen_exact.is_empty() {
+        let _ = writeln!(
+            report,
+            "held-out EXACT labels of unseen WTHOR games ({} positions):\n\
+             stage discs  count | rmse today  new | mae today  new  (discs)",
+            unseen_exact.len()
+        );
+        for s in 0..STAGES {
+            let set: Vec<&Labelled> = unseen_exact
+                .iter()
+                .copied()
+                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+                .collect();
+            if set.is_empty() {
+                continue;
+            }
+            let lo = 4 + 4 * s as u32;
+            let (rt, at) = errors(builtin, &set);
+            let (rn, an) = errors(new, &set);
+            let _ = writeln!(
+                report,
+                "{s:>5} {:>2}-{:<2} {:>6} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}",
+                lo,
+                lo + 3,
+                set.len()
+            );
+        }
+    }
+    let _ = writeln!(
+        report,
+        "all held-out labels (exact and searched):\n\
+         stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
+    );
+    for s in 0..STAGES {
+        let lo = 4 + 4 * s as u32;
+        let (train_n, lambda) = stage_fit(s);
+        let set: Vec<&Labelled> = held
+            .iter()
+            .copied()
+            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+            .collect();
+        let (rt, at) = errors(builtin, &set);
+        let (rn, an) = errors(new, &set);
+        let _ = writeln!(
+            report,
+            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}         | {}",
+            lo,
+            lo + 3,
+            set.len(),
+            lambda
+        );
+    }
+}
+
 /// Fits every stage on labelled positions (`label-othello`'s): each
 /// stage's weights solve the ridge least-squares problem on the positions
 /// within 2 discs of it, shrunk towards today's weights with
@@ -1142,64 +1177,16 @@ fn fit_labels(
         .filter(|r| r.kind == super::othello_label::EXACT && held_games.contains(&(r.p, r.o)))
         .chain(held_theoretical.iter())
         .collect();
-    if !unseen_exact.is_empty() {
-        let _ = writeln!(
-            report,
-            "held-out EXACT labels of unseen WTHOR games ({} positions):\n\
-             stage discs  count | rmse today  new | mae today  new  (discs)",
-            unseen_exact.len()
-        );
-        for s in 0..STAGES {
-            let set: Vec<&Labelled> = unseen_exact
-                .iter()
-                .copied()
-                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-                .collect();
-            if set.is_empty() {
-                continue;
-            }
-            let lo = 4 + 4 * s as u32;
-            let (rt, at) = errors(builtin, &set);
-            let (rn, an) = errors(&new, &set);
-            let _ = writeln!(
-                report,
-                "{s:>5} {:>2}-{:<2} {:>6} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}",
-                lo,
-                lo + 3,
-                set.len()
-            );
-        }
-    }
-    let _ = writeln!(
-        report,
-        "all held-out labels (exact and searched):\n\
-         stage discs   train  held | rmse today  new | mae today  new  (discs) | lambda"
-    );
-    for s in 0..STAGES {
-        let lo = 4 + 4 * s as u32;
-        let train_n = sizes[s];
-        let set: Vec<&Labelled> = held
-            .iter()
-            .copied()
-            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-            .collect();
-        let (rt, at) = errors(builtin, &set);
-        let (rn, an) = errors(&new, &set);
-        let _ = writeln!(
-            report,
-            "{s:>5} {:>2}-{:<2} {train_n:>7} {:>5} | {rt:>10.2} {rn:>4.2} | {at:>9.2} {an:>4.2}         | {}",
-            lo,
-            lo + 3,
-            set.len(),
-            if fitted[s] {
-                format!("{}", lambdas[s])
-            } else if lambdas[s].is_infinite() {
-                "none better than today's on validation: kept".to_string()
-            } else {
-                "too few positions: kept today's".to_string()
-            }
-        );
-    }
+    report_held_out(report, builtin, &new, &unseen_exact, &held, |s| {
+        let lambda = if fitted[s] {
+            format!("{}", lambdas[s])
+        } else if lambdas[s].is_infinite() {
+            "none better than today's on validation: kept".to_string()
+        } else {
+            "too few positions: kept today's".to_string()
+        };
+        (sizes[s], lambda)
+    });
     Ok(new)
 }
 
