@@ -624,15 +624,10 @@ fn process_cpu() -> Option<f64> {
 /// CPU time of this process so far, in seconds (all its threads).
 #[cfg(unix)]
 fn process_cpu() -> Option<f64> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: `usage` is a valid place for one `rusage`, which the call fills.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
-    ok.then(|| {
-        // SAFETY: filled by the successful call above.
-        let u = unsafe { usage.assume_init() };
-        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-        secs(u.ru_utime) + secs(u.ru_stime)
-    })
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    std::time::Duration::try_from(ts)
+        .ok()
+        .map(|t| t.as_secs_f64())
 }
 
 /// The default folder of the FFO files: `../shared/data/ffo` beside the

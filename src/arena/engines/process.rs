@@ -137,12 +137,12 @@ pub fn end_live() {
 /// Sends SIGKILL to the process group `pid` leads.
 fn signal_group(pid: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals the process group
-        // created at spawn; it has no memory-safety preconditions.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    if let Some(group) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        // The process group created at spawn, led by the engine.
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
     #[cfg(not(unix))]
     let _ = pid;
@@ -450,20 +450,29 @@ impl EngineProcess {
         }
         #[cfg(target_os = "linux")]
         {
+            use rustix::process::{Pid, Signal};
             use std::os::unix::process::CommandExt;
-            let runner = i32::try_from(std::process::id()).unwrap_or(0);
-            // SAFETY: between fork and exec only async-signal-safe calls
-            // (prctl, getppid) are made, and nothing is allocated.
+            let runner = i32::try_from(std::process::id())
+                .ok()
+                .and_then(Pid::from_raw);
+            // SAFETY: `pre_exec` is unsafe because its closure runs in the
+            // forked child of a threaded process, between fork and exec;
+            // this one makes only async-signal-safe system calls (prctl,
+            // getppid), allocates nothing and touches no lock or shared
+            // state. No safe way to set the parent-death signal of a child
+            // exists in std.
             unsafe {
                 cmd.pre_exec(move || {
                     // A runner killed outright (SIGKILL, the OOM killer)
                     // takes its engines along: the kernel sends them
                     // SIGKILL when the thread that started them ends.
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    if libc::getppid() != runner {
-                        return Err(std::io::Error::other("the runner is gone"));
+                    rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+                    if rustix::process::getppid() != runner {
+                        // The runner ended before the signal was set. std
+                        // reports only an error number to the parent, so
+                        // the one `io::Error::other` would have become,
+                        // without its allocation.
+                        return Err(rustix::io::Errno::INVAL.into());
                     }
                     Ok(())
                 });
@@ -485,14 +494,9 @@ impl EngineProcess {
         if let Some(stdin) = &stdin {
             // Writes wait by `poll` with a deadline (see `write_within`):
             // an engine that stops reading cannot block the runner.
-            use std::os::fd::AsRawFd;
-            let fd = stdin.as_raw_fd();
-            // SAFETY: fcntl on a descriptor we own; no memory involved.
-            unsafe {
-                let flags = libc::fcntl(fd, libc::F_GETFL);
-                if flags >= 0 {
-                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-                }
+            use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+            if let Ok(flags) = fcntl_getfl(stdin) {
+                let _ = fcntl_setfl(stdin, flags | OFlags::NONBLOCK);
             }
         }
         let stdout = child
@@ -906,17 +910,14 @@ fn write_within(stdin: &mut ChildStdin, bytes: &[u8], timeout: Duration) -> std:
 fn wait_writable(stdin: &ChildStdin, left: Duration) {
     #[cfg(unix)]
     {
-        use std::os::fd::AsRawFd;
-        let mut fd = libc::pollfd {
-            fd: stdin.as_raw_fd(),
-            events: libc::POLLOUT,
-            revents: 0,
-        };
-        let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
-        // SAFETY: one valid pollfd, the count says one.
-        unsafe {
-            libc::poll(&mut fd, 1, ms);
-        }
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        // Whole milliseconds, as poll(2) counts them, 1 to 1000.
+        let ms = left.as_millis().clamp(1, 1000) as u64;
+        let timeout = Timespec::try_from(Duration::from_millis(ms)).unwrap_or(Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        });
+        let _ = poll(&mut [PollFd::new(stdin, PollFlags::OUT)], Some(&timeout));
     }
     #[cfg(not(unix))]
     {
@@ -957,13 +958,12 @@ fn kill_marked(token: &str, prefix: bool) {
                 } else {
                     var == needle.as_bytes()
                 }
-            }) && let Ok(pid) = i32::try_from(pid)
+            }) && let Some(pid) = i32::try_from(pid)
+                .ok()
+                .and_then(rustix::process::Pid::from_raw)
             {
                 found = true;
-                // SAFETY: kill(2) has no memory-safety preconditions.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
             }
         }
         if !found {
