@@ -114,15 +114,8 @@ pub(crate) fn ask_for_short_slices() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A report of the move `mv` alone.
-    fn said(mv: &str) -> Progress {
-        Progress {
-            best: mv.into(),
-            ..Progress::default()
-        }
-    }
     use crate::control::Progress;
+    use crate::control::tests::said;
     use std::sync::Mutex;
 
     #[test]
