@@ -552,11 +552,11 @@ impl<'a> Answer<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A report of the move `mv` alone.
-    fn said(mv: &str) -> Progress {
+    /// A report of the move `mv` alone (the reply thread's tests use it too).
+    pub(crate) fn said(mv: &str) -> Progress {
         Progress {
             best: mv.into(),
             ..Progress::default()

@@ -354,7 +354,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags((rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY).bits() as i32)
         .open(path)
 }
 
@@ -415,14 +415,16 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_a_device_or_a_file_over_the_cap_is_refused_unread() {
-        use std::os::unix::ffi::OsStrExt;
         let d = std::env::temp_dir().join(format!("tabula-peer-kinds-{}", std::process::id()));
         std::fs::create_dir_all(&d).expect("dir");
         let fifo = d.join("fifo");
         let _ = std::fs::remove_file(&fifo);
-        let name = std::ffi::CString::new(fifo.as_os_str().as_bytes()).expect("name");
-        // SAFETY: a valid C string; mkfifo only reads it.
-        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .expect("fifo");
         let start = std::time::Instant::now();
         let e = read_text(&fifo, &SETTINGS, &never).expect_err("fifo");
         assert!(matches!(e.reason, Refusal::NotRegular("a FIFO")), "{e}");

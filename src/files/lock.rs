@@ -212,18 +212,14 @@ fn same_file(_file: &File, path: &Path) -> bool {
 /// holds it.
 #[cfg(unix)]
 fn try_lock(file: &File) -> std::io::Result<bool> {
-    use std::os::unix::io::AsRawFd;
+    use rustix::fs::{FlockOperation, flock};
+    use rustix::io::Errno;
     loop {
-        // SAFETY: flock on a descriptor this `File` owns and keeps open.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(true);
-        }
-        let e = std::io::Error::last_os_error();
-        match e.raw_os_error() {
-            Some(libc::EWOULDBLOCK) => return Ok(false),
-            Some(libc::EINTR) => continue,
-            _ => return Err(e),
+        match flock(file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Ok(true),
+            Err(Errno::WOULDBLOCK) => return Ok(false),
+            Err(Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -137,12 +137,12 @@ pub fn end_live() {
 /// Sends SIGKILL to the process group `pid` leads.
 fn signal_group(pid: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals the process group
-        // created at spawn; it has no memory-safety preconditions.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    if let Some(group) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        // The process group created at spawn, led by the engine.
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
     #[cfg(not(unix))]
     let _ = pid;
@@ -355,6 +355,127 @@ fn needs_shell(command: &str) -> bool {
     command.chars().any(|c| "'\"|&;<>()$`\\*?~{}".contains(c))
 }
 
+/// The command that runs `launch`: its words, or the whole line under
+/// `sh -c` when it needs a shell; in its working directory.
+fn command_of(launch: &Launch) -> std::io::Result<Command> {
+    let mut cmd = if needs_shell(&launch.command) {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(&launch.command);
+        c
+    } else {
+        let mut words = launch.command.split_whitespace();
+        let program = words.next().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command")
+        })?;
+        let mut c = Command::new(program);
+        c.args(words);
+        c
+    };
+    if let Some(dir) = &launch.dir {
+        cmd.current_dir(dir);
+    }
+    Ok(cmd)
+}
+
+/// Opens an engine's `stderr=` file to append to: links followed; a FIFO
+/// (which would block the open) or a directory refused.
+fn open_stderr_file(path: &std::path::Path) -> std::io::Result<File> {
+    use crate::files::output::{Target, resolve};
+    let at = match resolve(path) {
+        Ok(Target::File(at) | Target::Device(at)) => at,
+        Err(e) => return Err(std::io::Error::other(e.why.to_string())),
+    };
+    File::options().create(true).append(true).open(at)
+}
+
+/// Puts the engine in a process group of its own: killing the group also
+/// ends helpers the engine started, and a Ctrl-C in the terminal reaches
+/// only the runner. On Linux, a runner killed outright (SIGKILL, the OOM
+/// killer) takes its engines along: the kernel sends them SIGKILL when
+/// the thread that started them ends.
+fn confine(cmd: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{Pid, Signal};
+        use std::os::unix::process::CommandExt;
+        let runner = i32::try_from(std::process::id())
+            .ok()
+            .and_then(Pid::from_raw);
+        // SAFETY: `pre_exec` is unsafe because its closure runs in the
+        // forked child of a threaded process, between fork and exec;
+        // this one makes only async-signal-safe system calls (prctl,
+        // getppid), allocates nothing and touches no lock or shared
+        // state. No safe way to set the parent-death signal of a child
+        // exists in std.
+        unsafe {
+            cmd.pre_exec(move || {
+                rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+                if rustix::process::getppid() != runner {
+                    // The runner ended before the signal was set. std
+                    // reports only an error number to the parent, so
+                    // the one `io::Error::other` would have become,
+                    // without its allocation.
+                    return Err(rustix::io::Errno::INVAL.into());
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+/// Starts `cmd` and lists its process group as engine `serial`, under the
+/// lock, so that `end_all` either sees the new group or has already
+/// stopped every start.
+fn start_listed(cmd: &mut Command, serial: u64) -> std::io::Result<Child> {
+    let mut live = live();
+    if live.closing {
+        return Err(std::io::Error::other("the match is stopping"));
+    }
+    let child = cmd.spawn()?;
+    live.groups.push((serial, child.id()));
+    Ok(child)
+}
+
+/// Makes writes to an engine's input return at once when the pipe is
+/// full: they wait by `poll` with a deadline (see `write_within`), so an
+/// engine that stops reading cannot block the runner.
+fn set_nonblocking(stdin: &ChildStdin) {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+        if let Ok(flags) = fcntl_getfl(stdin) {
+            let _ = fcntl_setfl(stdin, flags | OFlags::NONBLOCK);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = stdin;
+}
+
+/// Starts the thread that drains engine `pid`'s stderr `pipe` into
+/// `file` (up to `cap` bytes, see [`forward_stderr`]); what it returns
+/// closes once the pipe is read to its end.
+fn drain_stderr(
+    pipe: impl Read + Send + 'static,
+    file: File,
+    cap: u64,
+    pid: u32,
+    label: &str,
+) -> std::io::Result<Receiver<()>> {
+    let (done, stderr_done) = mpsc::channel::<()>();
+    thread::Builder::new()
+        .name(format!("stderr {label}"))
+        .spawn(move || {
+            forward_stderr(pipe, file, cap, pid);
+            drop(done);
+        })?;
+    Ok(stderr_done)
+}
+
 /// A running engine.
 pub struct EngineProcess {
     label: String,
@@ -392,41 +513,9 @@ impl EngineProcess {
             command: launch.command.clone(),
             source,
         };
-        let mut cmd = if needs_shell(&launch.command) {
-            let mut c = Command::new("sh");
-            c.arg("-c").arg(&launch.command);
-            c
-        } else {
-            let mut words = launch.command.split_whitespace();
-            let program = words.next().ok_or_else(|| {
-                spawn_err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "empty command",
-                ))
-            })?;
-            let mut c = Command::new(program);
-            c.args(words);
-            c
-        };
-        if let Some(dir) = &launch.dir {
-            cmd.current_dir(dir);
-        }
+        let mut cmd = command_of(launch).map_err(spawn_err)?;
         let stderr_file = match &launch.stderr {
-            // Links followed; a FIFO (which would block the open) or a
-            // directory refused.
-            Some(path) => Some(
-                File::options()
-                    .create(true)
-                    .append(true)
-                    .open(match crate::files::output::resolve(path) {
-                        Ok(
-                            crate::files::output::Target::File(at)
-                            | crate::files::output::Target::Device(at),
-                        ) => at,
-                        Err(e) => return Err(spawn_err(std::io::Error::other(e.why.to_string()))),
-                    })
-                    .map_err(spawn_err)?,
-            ),
+            Some(path) => Some(open_stderr_file(path).map_err(spawn_err)?),
             None => None,
         };
         // Through a pipe the runner drains (see the module's text).
@@ -441,59 +530,11 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(stderr)
             .env(TOKEN_VAR, &token);
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // A group of its own: killing the group also ends helpers the
-            // engine started, and a Ctrl-C in the terminal reaches only us.
-            cmd.process_group(0);
-        }
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::unix::process::CommandExt;
-            let runner = i32::try_from(std::process::id()).unwrap_or(0);
-            // SAFETY: between fork and exec only async-signal-safe calls
-            // (prctl, getppid) are made, and nothing is allocated.
-            unsafe {
-                cmd.pre_exec(move || {
-                    // A runner killed outright (SIGKILL, the OOM killer)
-                    // takes its engines along: the kernel sends them
-                    // SIGKILL when the thread that started them ends.
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    if libc::getppid() != runner {
-                        return Err(std::io::Error::other("the runner is gone"));
-                    }
-                    Ok(())
-                });
-            }
-        }
-        // Started and registered under the lock, so that `end_all` either
-        // sees the new group or has already stopped every start.
-        let mut child = {
-            let mut live = live();
-            if live.closing {
-                return Err(spawn_err(std::io::Error::other("the match is stopping")));
-            }
-            let child = cmd.spawn().map_err(spawn_err)?;
-            live.groups.push((serial, child.id()));
-            child
-        };
+        confine(&mut cmd);
+        let mut child = start_listed(&mut cmd, serial).map_err(spawn_err)?;
         let stdin = child.stdin.take();
-        #[cfg(unix)]
         if let Some(stdin) = &stdin {
-            // Writes wait by `poll` with a deadline (see `write_within`):
-            // an engine that stops reading cannot block the runner.
-            use std::os::fd::AsRawFd;
-            let fd = stdin.as_raw_fd();
-            // SAFETY: fcntl on a descriptor we own; no memory involved.
-            unsafe {
-                let flags = libc::fcntl(fd, libc::F_GETFL);
-                if flags >= 0 {
-                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-                }
-            }
+            set_nonblocking(stdin);
         }
         let stdout = child
             .stdout
@@ -509,20 +550,14 @@ impl EngineProcess {
         }
         let stderr_done = match (child.stderr.take(), stderr_file) {
             (Some(pipe), Some(file)) => {
-                let (done, stderr_done) = mpsc::channel::<()>();
                 let cap = launch.stderr_cap.unwrap_or(STDERR_CAP);
-                let pid = child.id();
-                let forwarding = thread::Builder::new()
-                    .name(format!("stderr {label}"))
-                    .spawn(move || {
-                        forward_stderr(pipe, file, cap, pid);
-                        drop(done);
-                    });
-                if let Err(e) = forwarding {
-                    kill_tree(&mut child, serial, &token);
-                    return Err(spawn_err(e));
+                match drain_stderr(pipe, file, cap, child.id(), label) {
+                    Ok(done) => Some(done),
+                    Err(e) => {
+                        kill_tree(&mut child, serial, &token);
+                        return Err(spawn_err(e));
+                    }
                 }
-                Some(stderr_done)
             }
             _ => None,
         };
@@ -906,17 +941,14 @@ fn write_within(stdin: &mut ChildStdin, bytes: &[u8], timeout: Duration) -> std:
 fn wait_writable(stdin: &ChildStdin, left: Duration) {
     #[cfg(unix)]
     {
-        use std::os::fd::AsRawFd;
-        let mut fd = libc::pollfd {
-            fd: stdin.as_raw_fd(),
-            events: libc::POLLOUT,
-            revents: 0,
-        };
-        let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
-        // SAFETY: one valid pollfd, the count says one.
-        unsafe {
-            libc::poll(&mut fd, 1, ms);
-        }
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        // Whole milliseconds, as poll(2) counts them, 1 to 1000.
+        let ms = left.as_millis().clamp(1, 1000) as u64;
+        let timeout = Timespec::try_from(Duration::from_millis(ms)).unwrap_or(Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        });
+        let _ = poll(&mut [PollFd::new(stdin, PollFlags::OUT)], Some(&timeout));
     }
     #[cfg(not(unix))]
     {
@@ -957,13 +989,12 @@ fn kill_marked(token: &str, prefix: bool) {
                 } else {
                     var == needle.as_bytes()
                 }
-            }) && let Ok(pid) = i32::try_from(pid)
+            }) && let Some(pid) = i32::try_from(pid)
+                .ok()
+                .and_then(rustix::process::Pid::from_raw)
             {
                 found = true;
-                // SAFETY: kill(2) has no memory-safety preconditions.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
             }
         }
         if !found {

@@ -11,26 +11,38 @@
 /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed.
 pub fn ensure_open() {
     #[cfg(unix)]
-    for fd in 0..=2 {
-        // SAFETY: fcntl(F_GETFD) only asks whether `fd` is open.
-        let closed = unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
-        if !closed {
-            continue;
-        }
-        let flags = if fd == 0 {
-            libc::O_RDONLY
-        } else {
-            libc::O_WRONLY
-        };
-        // SAFETY: a NUL-terminated path; open(2) returns the lowest free
-        // descriptor, which is `fd` itself when the lower ones are open;
-        // otherwise dup2 moves it there.
-        unsafe {
-            let null = libc::open(c"/dev/null".as_ptr(), flags);
-            if null >= 0 && null != fd {
-                libc::dup2(null, fd);
-                libc::close(null);
+    {
+        use rustix::fs::{Mode, OFlags};
+        use rustix::stdio::{dup2_stderr, dup2_stdin, dup2_stdout};
+        use std::os::fd::{AsRawFd, IntoRawFd};
+        let streams = [
+            (rustix::stdio::stdin(), OFlags::RDONLY),
+            (rustix::stdio::stdout(), OFlags::WRONLY),
+            (rustix::stdio::stderr(), OFlags::WRONLY),
+        ];
+        for (stream, flags) in streams {
+            // F_GETFD fails only on a closed descriptor.
+            if rustix::io::fcntl_getfd(stream).is_ok() {
+                continue;
             }
+            // Not close-on-exec: the descriptor stands for the stream in
+            // the programs the runner starts too.
+            let Ok(null) = rustix::fs::open(c"/dev/null", flags, Mode::empty()) else {
+                continue;
+            };
+            let fd = stream.as_raw_fd();
+            if null.as_raw_fd() == fd {
+                // open(2) took the lowest free descriptor, the stream's own
+                // (the lower ones are open): it is kept, not closed.
+                let _ = null.into_raw_fd();
+                continue;
+            }
+            // Moved onto the stream's number; `null` itself closes.
+            let _ = match fd {
+                0 => dup2_stdin(&null),
+                1 => dup2_stdout(&null),
+                _ => dup2_stderr(&null),
+            };
         }
     }
 }

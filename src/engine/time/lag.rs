@@ -83,19 +83,8 @@ impl LagWatch {
 pub fn thread_cpu_time() -> Option<Duration> {
     #[cfg(unix)]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a valid timespec that outlives the call.
-        let failed = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        if failed != 0 {
-            return None;
-        }
-        Some(Duration::new(
-            u64::try_from(ts.tv_sec).ok()?,
-            u32::try_from(ts.tv_nsec).ok()?,
-        ))
+        let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::try_from(ts).ok()
     }
     #[cfg(not(unix))]
     {

@@ -71,9 +71,8 @@ pub(crate) fn ask_for_short_slices() {
         // tabula` costs nobody anything); without the privilege to lower
         // its nice value that is refused, and the thread's own value is
         // asked for instead, with the short slices.
-        // SAFETY: no pointers; on Linux `PRIO_PROCESS` with 0 names the
-        // calling thread.
-        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        // On Linux the "process" none names the calling thread.
+        let own = rustix::process::getpriority_process(None).unwrap_or(0);
         let mut refusal = None;
         for nice in [0, own] {
             let attr = libc::sched_attr {
@@ -88,8 +87,11 @@ pub(crate) fn ask_for_short_slices() {
                 sched_period: 0,
             };
             // SAFETY: `attr` is a valid, fully initialised `sched_attr`
-            // that outlives the call; pid 0 is the calling thread; a
-            // refusal (an older kernel, no privilege) is an error code.
+            // that outlives the call, and its `size` tells the kernel how
+            // much of it to read; pid 0 is the calling thread; a refusal
+            // (an older kernel, no privilege) is an error code. A raw
+            // syscall because neither std, rustix nor nix wraps
+            // sched_setattr (glibc neither).
             let refused = unsafe {
                 libc::syscall(
                     libc::SYS_sched_setattr,
@@ -112,15 +114,8 @@ pub(crate) fn ask_for_short_slices() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A report of the move `mv` alone.
-    fn said(mv: &str) -> Progress {
-        Progress {
-            best: mv.into(),
-            ..Progress::default()
-        }
-    }
     use crate::control::Progress;
+    use crate::control::tests::said;
     use std::sync::Mutex;
 
     #[test]

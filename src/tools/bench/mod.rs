@@ -315,92 +315,136 @@ pub fn run_reporting(
     emit: &mut dyn FnMut(&str),
     progress: Progress<'_>,
 ) -> String {
-    let mut out = Report {
-        text: String::new(),
-        pending: String::new(),
-        emit,
-    };
     let runs = config.runs.max(1);
+    let mut bench = Bench {
+        out: Report {
+            text: String::new(),
+            pending: String::new(),
+            emit,
+        },
+        progress,
+        config,
+        runs,
+        threads: config.threads.max(1),
+    };
     let _ = writeln!(
-        out,
+        bench.out,
         "tabula bench {} ({} cores seen; medians of {runs} run{})",
         env!("CARGO_PKG_VERSION"),
         std::thread::available_parallelism().map_or(1, |n| n.get()),
         if runs == 1 { "" } else { "s" }
     );
-
-    progress("the build signature");
-    let _ = writeln!(out, "{}", crate::engine::signature::measure().line());
-
+    (bench.progress)("the build signature");
+    let _ = writeln!(bench.out, "{}", crate::engine::signature::measure().line());
     let start = Othello::start();
-    progress(&format!("othello perft {}", config.perft_depth));
-    let mut leaves = 0;
-    let mut times = Vec::new();
-    for _ in 0..runs {
-        let t = Instant::now();
-        leaves = perft(&start, config.perft_depth);
-        times.push(t.elapsed().as_secs_f64());
+    bench.perft(&start);
+    bench.mcts(&start);
+    bench.hearts();
+    bench.alpha_beta(&start);
+    if bench.threads > 1 {
+        bench.lazy_smp_time_to_depth();
     }
-    let (secs, range) = median_and_range(&times, 3);
-    let _ = writeln!(
-        out,
-        "othello perft {}: {leaves} leaves in {secs:.3} s{range}, {:.1} M leaves/s",
-        config.perft_depth,
-        leaves as f64 / secs / 1e6
-    );
-
-    let s = config.seconds;
-    let threads = config.threads.max(1);
-    let mcts = |n: usize| {
-        let config = MctsConfig {
-            threads: n,
-            ..MctsConfig::uct(1.4)
-        };
-        rate(Mcts::<Othello>::new(config), &start, s).1
-    };
-    let label = "othello mcts, random playouts";
-    progress(label);
-    let (one, many) = if threads > 1 {
-        let (one, line) = thread_rates(label, "simulations", runs, threads, mcts);
-        (one, Some(line))
-    } else {
-        ((0..runs).map(|_| mcts(1)).collect(), None)
-    };
-    let _ = writeln!(
-        out,
-        "{label}, 1 thread: {} simulations/s ({s} s a run)",
-        rate_text(&one)
-    );
-    if let Some(line) = many {
-        let _ = writeln!(out, "{line}");
+    if let Some(dir) = &config.ffo {
+        bench.ffo(dir);
     }
+    bench.out.text
+}
 
-    if let Ok(q) = Quoridor::new_game(&Options::default()) {
-        progress("quoridor 9x9 mcts");
-        let rates: Vec<f64> = (0..runs)
-            .map(|_| {
-                let config = MctsConfig {
-                    reward_decay: tuned(Quoridor::NAME, 2).reward_decay,
-                    ..MctsConfig::uct(1.4)
-                };
-                rate(Mcts::<Quoridor>::new(config), &q, s).1
-            })
-            .collect();
+/// One run of the benchmark: where its lines go, and what each figure
+/// is measured with. Each method measures one group of figures and
+/// writes its lines, in the report's order.
+struct Bench<'a> {
+    out: Report<'a>,
+    progress: Progress<'a>,
+    config: &'a BenchConfig,
+    /// Runs of each figure (at least 1).
+    runs: usize,
+    /// Threads of the many-thread figures (at least 1; 1: none).
+    threads: usize,
+}
+
+impl Bench<'_> {
+    /// Othello perft from `start`.
+    fn perft(&mut self, start: &Othello) {
+        let depth = self.config.perft_depth;
+        (self.progress)(&format!("othello perft {depth}"));
+        let mut leaves = 0;
+        let mut times = Vec::new();
+        for _ in 0..self.runs {
+            let t = Instant::now();
+            leaves = perft(start, depth);
+            times.push(t.elapsed().as_secs_f64());
+        }
+        let (secs, range) = median_and_range(&times, 3);
         let _ = writeln!(
-            out,
-            "quoridor 9x9 mcts, random playouts, 1 thread: {} simulations/s",
-            rate_text(&rates)
+            self.out,
+            "othello perft {depth}: {leaves} leaves in {secs:.3} s{range}, {:.1} M leaves/s",
+            leaves as f64 / secs / 1e6
         );
     }
-    if let Some(h) = first_decision_of_a_hand() {
+
+    /// MCTS simulations a second: Othello from `start` on one thread (and
+    /// on every thread), Quoridor 9x9 on one.
+    fn mcts(&mut self, start: &Othello) {
+        let (s, runs, threads) = (self.config.seconds, self.runs, self.threads);
+        let mcts = |n: usize| {
+            let config = MctsConfig {
+                threads: n,
+                ..MctsConfig::uct(1.4)
+            };
+            rate(Mcts::<Othello>::new(config), start, s).1
+        };
+        let label = "othello mcts, random playouts";
+        (self.progress)(label);
+        let (one, many) = if threads > 1 {
+            let (one, line) = thread_rates(label, "simulations", runs, threads, mcts);
+            (one, Some(line))
+        } else {
+            ((0..runs).map(|_| mcts(1)).collect(), None)
+        };
+        let _ = writeln!(
+            self.out,
+            "{label}, 1 thread: {} simulations/s ({s} s a run)",
+            rate_text(&one)
+        );
+        if let Some(line) = many {
+            let _ = writeln!(self.out, "{line}");
+        }
+
+        if let Ok(q) = Quoridor::new_game(&Options::default()) {
+            (self.progress)("quoridor 9x9 mcts");
+            let rates: Vec<f64> = (0..runs)
+                .map(|_| {
+                    let config = MctsConfig {
+                        reward_decay: tuned(Quoridor::NAME, 2).reward_decay,
+                        ..MctsConfig::uct(1.4)
+                    };
+                    rate(Mcts::<Quoridor>::new(config), &q, s).1
+                })
+                .collect();
+            let _ = writeln!(
+                self.out,
+                "quoridor 9x9 mcts, random playouts, 1 thread: {} simulations/s",
+                rate_text(&rates)
+            );
+        }
+    }
+
+    /// The card searches' iterations a second at Hearts' first real
+    /// decision: ISMCTS on one thread, ISMCTS and PIMC on every thread.
+    fn hearts(&mut self) {
+        let Some(h) = first_decision_of_a_hand() else {
+            return;
+        };
+        let (s, runs, threads) = (self.config.seconds, self.runs, self.threads);
         // Hearts' tuning as the engine plays it, at c 0.7.
         let tuning = tuned(Hearts::NAME, 4);
         let ismcts = || Ismcts::new(0.7 * tuning.ismcts_c_scale).with_rules(tuning.playout_rules);
         let pimc = || Pimc::new(0.7).with_rules(tuning.playout_rules);
-        progress("hearts ismcts");
+        (self.progress)("hearts ismcts");
         let rates: Vec<f64> = (0..runs).map(|_| rate(ismcts(), &h, s).1).collect();
         let _ = writeln!(
-            out,
+            self.out,
             "hearts ismcts, first decision after the 2C trick: {} iterations/s",
             rate_text(&rates)
         );
@@ -416,54 +460,59 @@ pub fn run_reporting(
                     }
                 };
                 let label = format!("hearts {name}");
-                progress(&format!("{label} on {threads} threads"));
+                (self.progress)(&format!("{label} on {threads} threads"));
                 let (_, line) = thread_rates(&label, "iterations", runs, threads, rate_on);
-                let _ = writeln!(out, "{line}");
+                let _ = writeln!(self.out, "{line}");
             }
         }
     }
 
-    // Alpha-beta from the start position for the same time on one thread
-    // and on every core, alternating: nodes a second of all threads, and
-    // the depth the main thread completed.
-    let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
-    for &n in counts {
-        progress(&format!(
-            "othello alphabeta on {n} thread{}",
-            if n == 1 { "" } else { "s" }
-        ));
-        let mut rates = Vec::new();
-        let mut depths = Vec::new();
-        for _ in 0..runs {
-            let search = othello_alpha_beta(config.hash_mib as u64).with_threads(n);
-            let (result, rate) = timed(search, &start, s);
-            rates.push(rate);
-            depths.push(result.depth as f64);
+    /// Alpha-beta from `start` for the same time on one thread and on
+    /// every core, alternating: nodes a second of all threads, and the
+    /// depth the main thread completed.
+    fn alpha_beta(&mut self, start: &Othello) {
+        let (s, threads) = (self.config.seconds, self.threads);
+        let counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+        for &n in counts {
+            (self.progress)(&format!(
+                "othello alphabeta on {n} thread{}",
+                if n == 1 { "" } else { "s" }
+            ));
+            let mut rates = Vec::new();
+            let mut depths = Vec::new();
+            for _ in 0..self.runs {
+                let search = othello_alpha_beta(self.config.hash_mib as u64).with_threads(n);
+                let (result, rate) = timed(search, start, s);
+                rates.push(rate);
+                depths.push(result.depth as f64);
+            }
+            let (depth, _) = median_and_range(&depths, 0);
+            let _ = writeln!(
+                self.out,
+                "othello alphabeta, {n} thread{}: {} nodes/s, depth {depth:.0} in {s} s",
+                if n == 1 { "" } else { "s" },
+                rate_text(&rates)
+            );
         }
-        let (depth, _) = median_and_range(&depths, 0);
-        let _ = writeln!(
-            out,
-            "othello alphabeta, {n} thread{}: {} nodes/s, depth {depth:.0} in {s} s",
-            if n == 1 { "" } else { "s" },
-            rate_text(&rates)
-        );
     }
-    if threads > 1 {
-        // Time to depth, the figure lazy SMP is judged by (its helpers'
-        // nodes are partly spent again, so nodes a second overstate it):
-        // the depth is the first that one thread needs `s` seconds for
-        // over the positions (at most 24), so the runs are long enough to
-        // measure on any core count.
-        progress("othello alphabeta time to depth");
+
+    /// Time to depth, the figure lazy SMP is judged by (its helpers' nodes
+    /// are partly spent again, so nodes a second overstate it): the depth
+    /// is the first that one thread needs `s` seconds for over the
+    /// positions (at most 24), so the runs are long enough to measure on
+    /// any core count.
+    fn lazy_smp_time_to_depth(&mut self) {
+        let (s, threads, hash_mib) = (self.config.seconds, self.threads, self.config.hash_mib);
+        (self.progress)("othello alphabeta time to depth");
         let positions = midgame_positions(TTD_POSITIONS);
-        let mut one = othello_alpha_beta(config.hash_mib as u64);
-        let mut many = othello_alpha_beta(config.hash_mib as u64).with_threads(threads);
+        let mut one = othello_alpha_beta(hash_mib as u64);
+        let mut many = othello_alpha_beta(hash_mib as u64).with_threads(threads);
         let mut depth = 6;
         while depth < 24 && time_to_depth(&mut one, &positions, depth) < s {
             depth += 1;
         }
         let (mut ones, mut manys, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..runs {
+        for _ in 0..self.runs {
             let a = time_to_depth(&mut one, &positions, depth);
             let b = time_to_depth(&mut many, &positions, depth);
             ones.push(a);
@@ -474,54 +523,56 @@ pub fn run_reporting(
         let (b, _) = median_and_range(&manys, 2);
         let (speedup, range) = median_and_range(&ratios, 2);
         let _ = writeln!(
-            out,
+            self.out,
             "othello alphabeta, depth {depth} on {TTD_POSITIONS} positions: {a:.2} s on 1 thread, {b:.2} s on {threads}: {speedup:.2}x{range}"
         );
     }
-    if let Some(dir) = &config.ffo {
+
+    /// The FFO endgame positions #40 on of the folder `dir`, one line
+    /// each, and the whole set's speed-up on every thread.
+    fn ffo(&mut self, dir: &Path) {
+        let (runs, threads, count) = (self.runs, self.threads, self.config.ffo_count);
         let path = dir.join("fforum-40-59.obf");
         // The one reader of named files: a regular file, checked first.
-        match crate::files::input::read_text(
+        let text = match crate::files::input::read_text(
             &path,
             &crate::files::input::POSITIONS,
             &crate::files::input::never,
         ) {
-            Ok(text) => {
-                let mut totals = [Vec::new(), Vec::new()];
-                for (i, line) in text.lines().take(config.ffo_count).enumerate() {
-                    progress(&format!("ffo #{}", 40 + i));
-                    let solved = solve_line(40 + i, line, config.hash_mib << 20, runs, threads);
-                    let _ = writeln!(out, "{}", solved.text);
-                    for (total, times) in totals.iter_mut().zip(&solved.times) {
-                        total.push(times.clone());
-                    }
-                }
-                if threads > 1 && config.ffo_count > 0 {
-                    // Run k of the whole set: the sum of every position's run k.
-                    let solved = totals[0].len();
-                    let sums = totals.map(|per_position| {
-                        (0..runs)
-                            .map(|k| per_position.iter().map(|t: &Vec<f64>| t[k]).sum::<f64>())
-                            .collect::<Vec<f64>>()
-                    });
-                    let ratios: Vec<f64> =
-                        sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
-                    let (one, _) = median_and_range(&sums[0], 2);
-                    let (many, _) = median_and_range(&sums[1], 2);
-                    let (speedup, range) = median_and_range(&ratios, 2);
-                    let _ = writeln!(
-                        out,
-                        "ffo #40-#{}: {one:.2} s on 1 thread, {many:.2} s on {threads}: {speedup:.2}x{range}",
-                        39 + solved
-                    );
-                }
-            }
+            Ok(text) => text,
             Err(e) => {
-                let _ = writeln!(out, "ffo: {e}");
+                let _ = writeln!(self.out, "ffo: {e}");
+                return;
+            }
+        };
+        let mut totals = [Vec::new(), Vec::new()];
+        for (i, line) in text.lines().take(count).enumerate() {
+            (self.progress)(&format!("ffo #{}", 40 + i));
+            let solved = solve_line(40 + i, line, self.config.hash_mib << 20, runs, threads);
+            let _ = writeln!(self.out, "{}", solved.text);
+            for (total, times) in totals.iter_mut().zip(&solved.times) {
+                total.push(times.clone());
             }
         }
+        if threads > 1 && count > 0 {
+            // Run k of the whole set: the sum of every position's run k.
+            let solved = totals[0].len();
+            let sums = totals.map(|per_position| {
+                (0..runs)
+                    .map(|k| per_position.iter().map(|t: &Vec<f64>| t[k]).sum::<f64>())
+                    .collect::<Vec<f64>>()
+            });
+            let ratios: Vec<f64> = sums[0].iter().zip(&sums[1]).map(|(a, b)| a / b).collect();
+            let (one, _) = median_and_range(&sums[0], 2);
+            let (many, _) = median_and_range(&sums[1], 2);
+            let (speedup, range) = median_and_range(&ratios, 2);
+            let _ = writeln!(
+                self.out,
+                "ffo #40-#{}: {one:.2} s on 1 thread, {many:.2} s on {threads}: {speedup:.2}x{range}",
+                39 + solved
+            );
+        }
     }
-    out.text
 }
 
 /// One FFO position's report line, and its solve times: run by run, on one
@@ -624,15 +675,10 @@ fn process_cpu() -> Option<f64> {
 /// CPU time of this process so far, in seconds (all its threads).
 #[cfg(unix)]
 fn process_cpu() -> Option<f64> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: `usage` is a valid place for one `rusage`, which the call fills.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
-    ok.then(|| {
-        // SAFETY: filled by the successful call above.
-        let u = unsafe { usage.assume_init() };
-        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-        secs(u.ru_utime) + secs(u.ru_stime)
-    })
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    std::time::Duration::try_from(ts)
+        .ok()
+        .map(|t| t.as_secs_f64())
 }
 
 /// The default folder of the FFO files: `../shared/data/ffo` beside the
