@@ -81,6 +81,50 @@ impl Object {
     }
 }
 
+/// Test support: `actual` must equal the bytes pinned in
+/// `tests/pins/NAME.json` (written from the JSON tabula printed before its
+/// writer moved to serde). A mismatch leaves the actual bytes in the
+/// system's temporary folder, `tabula-pins/NAME.json`, to compare.
+#[cfg(test)]
+pub(crate) fn assert_pinned(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/pins")
+        .join(format!("{name}.json"));
+    let pinned = std::fs::read_to_string(&path).unwrap_or_default();
+    if pinned != actual {
+        let dir = std::env::temp_dir().join("tabula-pins");
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(format!("{name}.json")), actual);
+        panic!(
+            "{name}: the JSON differs from {} (actual bytes in {})",
+            path.display(),
+            dir.display()
+        );
+    }
+}
+
+/// Test support: a record of two short Othello games whose names,
+/// ending and results show every escape and number form the exports and
+/// the page's replies write (a forfeit whose detail holds quotes, `<` and
+/// a tab; a drawn game's halves).
+#[cfg(test)]
+pub(crate) const PIN_RECORD: &str = "# tabula-match 2
+# match game=othello options=\"\" seed=7 seats=black,white
+# settings games=2 table=alternate random-plies=0 max-moves=2000 timemargin=1000 timeout=60 game-seeds=on openings=none adjudicate=none tc-scale=none
+# engine index=0 name=a<b proto=tabula cmd=x
+# engine index=1 name=c/d proto=tabula cmd=y
+
+# game number=1 pairing=a<b,c/d deal=0 seats=a<b,c/d ending=forfeit culprit=c/d fault=illegal detail=\"played \\\"z9\\\" <here>\\tthere\" winners=0 results=1,0 plies=2 ms=15 lines=3
+game othello
+play black d3
+play white c5
+
+# game number=2 pairing=a<b,c/d deal=0 seats=c/d,a<b ending=normal scores=32,32 winners=\"\" results=0.5,0.5 plies=1 ms=9 lines=2
+game othello
+play black f5
+
+";
+
 #[cfg(test)]
 mod tests {
     use super::*;

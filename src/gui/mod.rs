@@ -760,3 +760,22 @@ pub fn run(args: &GuiArgs) -> Result<(), GuiError> {
     server.serve();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's setup data as it got it before serde: the games with
+    /// their options and seats, and the searches offered for a game.
+    #[test]
+    fn setup_data_keeps_its_bytes() {
+        let searches = ["othello", "quoridor", "hearts"]
+            .map(|g| Searches::of(g, &[]).expect("searches").json())
+            .join("\n");
+        crate::json::assert_pinned("setup", &format!("{}\n{searches}", games_json()));
+        assert_eq!(
+            Response::error(409, "not \"now\" <x>").body,
+            b"{\"error\":\"not \\\"now\\\" \\u003cx>\"}"
+        );
+    }
+}

@@ -954,3 +954,89 @@ fn referee_thread(
     drop(s);
     session.changed.notify_all();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page at `game`'s start with the person at `human`, its session
+    /// not started (no referee thread: the events are built directly).
+    fn page(game: &str, human: Option<Seat>) -> Page {
+        let (tx, rx) = mpsc::channel();
+        let session = Arc::new(PageGame {
+            perfect: true,
+            game: game.to_string(),
+            human,
+            shared: Mutex::new(LiveState {
+                events: Vec::new(),
+                human_turn: false,
+                closed: false,
+                streams: 0,
+                last_seen: Instant::now(),
+                record: String::new(),
+                analysis: false,
+                ended: false,
+                connected_once: false,
+                turn_step: 3,
+                over: false,
+                turn_id: 0,
+                thinking: Some(Thinking {
+                    seat: 1,
+                    since: Instant::now() - Duration::from_secs(5),
+                    movetime: Some(Duration::from_millis(250)),
+                    told_late: false,
+                }),
+            }),
+            changed: Condvar::new(),
+            commands: Mutex::new(tx),
+        });
+        Page {
+            session,
+            human,
+            perfect: true,
+            game: game.to_string(),
+            words: vec!["size=7".to_string()],
+            labels: vec!["you".to_string(), "tabula <mcts> 1 s".to_string()],
+            view: mirror(game, &[], human, true).expect("a view"),
+            commands: rx,
+            replay: Vec::new(),
+            undo: None,
+            advisor: None,
+            told: vec!["black plays \"d3\"".to_string()],
+            step: 2,
+            last: Some((1, "c5".to_string())),
+            movetimes: Vec::new(),
+        }
+    }
+
+    /// The page's stream events and the summary as the page got them
+    /// before serde: a state event waiting for the person (legal moves
+    /// and refusals) and one not, the over events of a forfeit and a
+    /// draw, the summary, the late event.
+    #[test]
+    fn page_events_keep_their_bytes() {
+        let othello = page("othello", Some(0));
+        let watched = page("quoridor", None);
+        let record = MatchRecord::parse(crate::json::PIN_RECORD, std::path::Path::new("pins"))
+            .expect("reads");
+        othello.session.watch_late();
+        let late = othello.session.lock().events.clone();
+        let events = [
+            othello.state_event(None, true),
+            othello.state_event(Some(1), false),
+            watched.state_event(Some(0), false),
+            over_event(&record.games[0], &othello.seat_names()),
+            over_event(&record.games[1], &othello.seat_names()),
+            othello.session.summary_json(),
+            watched.session.summary_json(),
+        ]
+        .into_iter()
+        // The wait itself is the clock's: the event up to it is pinned.
+        .chain(
+            late.iter()
+                .filter_map(|e| e.split("\"waited\"").next().map(str::to_string)),
+        )
+        .collect::<Vec<_>>();
+        crate::json::assert_pinned("events", &events.join("\n"));
+    }
+}

@@ -186,3 +186,21 @@ pub fn replay_window(
         .raw("steps", json::array(steps))
         .end())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The replay reply as the page got it before serde: the list, the
+    /// game's steps with their views, a window that a byte limit cut.
+    #[test]
+    fn replay_replies_keep_their_bytes() {
+        let record = crate::json::PIN_RECORD;
+        let replies = [
+            replay_json(record, 1).expect("game 1 replays"),
+            replay_json(record, 2).expect("game 2 replays"),
+            replay_window(record, 1, 1, 10).expect("a window of game 1"),
+        ];
+        crate::json::assert_pinned("replay", &replies.join("\n"));
+    }
+}

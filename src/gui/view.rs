@@ -178,3 +178,68 @@ pub fn mirror(
         Ok(Err(e)) | Err(e) => Err(PageError::Options(e)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Plays a game's first steps (chance drawn from a fixed seed, each
+    /// seat's first legal move), the page's view and refusals after each.
+    struct PinViews {
+        observer: Option<Seat>,
+        steps: usize,
+    }
+
+    impl GameVisitor for PinViews {
+        type Output = String;
+        fn visit<G: Game>(self, options: &Options) -> String {
+            let Ok(game) = G::new_game(options) else {
+                return "no game".to_string();
+            };
+            let mut mirror = Mirrored {
+                game: Played::new(game),
+                observer: self.observer,
+            };
+            let mut rng = crate::game::Rng::seed_from_u64(1);
+            let mut out = vec![mirror.view(), mirror.refused()];
+            for _ in 0..self.steps {
+                let state = mirror.game.state().clone();
+                let mv = match state.turn() {
+                    Turn::Over => break,
+                    Turn::Chance => state.sample_chance(&mut rng),
+                    Turn::Player(_) => {
+                        let mut moves = Vec::new();
+                        state.legal_moves(&mut moves);
+                        moves[0]
+                    }
+                };
+                let text = state.move_text(mv);
+                if mirror.play(&text).is_err() {
+                    out.push(format!("refused {text}"));
+                    break;
+                }
+                out.push(mirror.view());
+                out.push(mirror.refused());
+            }
+            out.join("\n")
+        }
+    }
+
+    /// Every game's page view and refusals as the page got them before
+    /// serde, the full game and one seat's (other hands `null`).
+    #[test]
+    fn page_views_keep_their_bytes() {
+        let mut all = Vec::new();
+        for name in ["othello", "quoridor", "hearts", "wizard", "ninetynine"] {
+            let entry = crate::games::find(name).expect("registered");
+            for observer in [None, Some(0)] {
+                let views = entry
+                    .visit::<&str, _>(&[], PinViews { observer, steps: 8 })
+                    .expect("default options");
+                all.push(format!("{name} {observer:?}\n{views}"));
+            }
+        }
+        crate::json::assert_pinned("views", &all.join("\n"));
+    }
+}

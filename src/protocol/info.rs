@@ -283,4 +283,54 @@ mod tests {
                 .contains("\"pv\":[]")
         );
     }
+
+    /// The analysis JSON as `set output json` printed it before serde:
+    /// every kind of line, a score at four decimals (`1.0000`), a NaN
+    /// score as `null`, a solved margin, escapes.
+    #[test]
+    fn analysis_json_keeps_its_bytes() {
+        let progress = Progress {
+            iterations: 16384,
+            depth: 9,
+            elapsed: Duration::from_millis(101),
+            best: "d3".into(),
+            score: 0.50213,
+            kind: ScoreKind::WinChance,
+            exact: None,
+            pv: vec!["d3".into(), "c5".into()],
+            lines: Vec::new(),
+            ..Progress::default()
+        };
+        let unknown = Progress {
+            score: f64::NAN,
+            kind: ScoreKind::WinChance,
+            ..Progress::default()
+        };
+        let decision = Decision {
+            mv: "a1".into(),
+            score: 1.0,
+            kind: ScoreKind::Exact,
+            iterations: 7,
+            depth: 60,
+            exact: Some(12),
+            lines: Vec::new(),
+        };
+        let line = RootLine {
+            mv: "c4".into(),
+            score: 0.0,
+            kind: ScoreKind::Eval,
+            visits: Some(7),
+            exact: None,
+            pv: vec!["c4".into(), "e3".into()],
+        };
+        let json = [
+            Info::progress(&progress).render(OutputFormat::Json),
+            Info::progress(&unknown).render(OutputFormat::Json),
+            Info::decision(&decision).render(OutputFormat::Json),
+            render_lines(&[line], 10, 3, 5, OutputFormat::Json),
+            Info::error("a <b> \"c\" \u{8}\u{c}\t\u{1f} \u{e9}").render(OutputFormat::Json),
+        ]
+        .concat();
+        crate::json::assert_pinned("analysis", &json);
+    }
 }

@@ -362,6 +362,16 @@ mod tests {
         );
     }
 
+    /// The JSON-lines export as it was written before serde: every key
+    /// in its order, a forfeit's culprit, fault and detail with escapes,
+    /// `null`s, whole results as `1`, halves as `0.5`.
+    #[test]
+    fn jsonl_keeps_its_bytes() {
+        let rec = MatchRecord::parse(crate::json::PIN_RECORD, std::path::Path::new("pins"))
+            .expect("the pinned record reads");
+        crate::json::assert_pinned("export", &jsonl(&rec));
+    }
+
     #[test]
     fn export_words() {
         assert_eq!(parse(&["ggf=a.ggf"]).unwrap()[0].0, ExportFormat::Ggf);
