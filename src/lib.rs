@@ -8,7 +8,8 @@
 //!    `zeroed` and `dispose`: large tables made and freed off the clock;
 //!    `atomic_rows`: a table's words shared between threads as atomics;
 //!    [`peer_file`]: files opened on a peer's word, read safely; [`json`]:
-//!    the one JSON writer.
+//!    how every JSON message is written (serde, tabula's escapes and
+//!    number forms).
 //! 2. [`game`]: the game trait every game implements; [`extras`]: what a
 //!    game may declare beyond it (an exact solver, protocol conventions);
 //!    [`played`]: a game in play as text (history, checked moves), shared

@@ -6,9 +6,8 @@
 use tabula::extras::Extras;
 use tabula::game::{Game, MoveError, Outcome, OwnEvaluation, Seat, Turn};
 use tabula::games::Listing;
-use tabula::json::Object;
 use tabula::options::{OptionError, OptionKind, OptionSpec, Options};
-use tabula::pictures::Pictures;
+use tabula::pictures::{Picture, Pictures};
 use tabula::played::Played;
 
 /// What Pile declares beyond its rules: a picture of its own for the
@@ -23,12 +22,21 @@ pub const EXTRAS: Extras<Pile> = Extras {
     ..Extras::NONE
 };
 
-fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Object {
+/// Pile's picture: the text view, with the stones left.
+#[derive(serde::Serialize)]
+struct PilePicture {
+    kind: &'static str,
+    text: String,
+    stones: u32,
+}
+
+fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Box<dyn Picture> {
     let pile = played.state();
-    Object::new()
-        .str("kind", "text")
-        .str("text", &pile.render())
-        .num("stones", pile.stones)
+    Box::new(PilePicture {
+        kind: "text",
+        text: pile.render(),
+        stones: pile.stones,
+    })
 }
 
 /// A pile of stones, and who is to take.

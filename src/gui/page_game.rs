@@ -17,7 +17,7 @@ use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::arena::run::referee::{Referee, Told};
 use crate::game::{Observation, Seat, Turn};
-use crate::json::{self, Object};
+use crate::json::{Plain, ordered_map};
 
 /// What the page asks of a session's referee thread.
 ///
@@ -239,12 +239,12 @@ impl PageGame {
     /// own view only.
     pub fn summary_json(&self) -> String {
         let s = self.lock();
-        Object::new()
-            .str("game", &self.game)
-            .opt("you", self.human.map(|h| h.to_string()))
-            .num("step", s.turn_step)
-            .num("over", s.over)
-            .end()
+        crate::json::to_string(&Summary {
+            game: &self.game,
+            you: self.human,
+            step: s.turn_step,
+            over: s.over,
+        })
     }
 
     /// Whether the game's page left: no stream for longer than a reload
@@ -277,12 +277,11 @@ impl PageGame {
             return;
         }
         t.told_late = true;
-        let event = Object::new()
-            .str("type", "late")
-            .num("seat", t.seat)
-            .num("movetime", movetime.as_millis())
-            .num("waited", waited.as_millis())
-            .end();
+        let event = crate::json::to_string(&LateEvent {
+            seat: t.seat,
+            movetime: movetime.as_millis(),
+            waited: waited.as_millis(),
+        });
         s.events.push(event);
         drop(s);
         self.changed.notify_all();
@@ -327,6 +326,86 @@ impl PageGame {
             .map_err(PageError::Thread)?;
         Ok(session)
     }
+}
+
+/// What a page that comes back to a game learns first
+/// ([`PageGame::summary_json`]).
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    game: &'a str,
+    /// The person's seat; `None`: watching.
+    you: Option<Seat>,
+    /// The step of the position the person is to move in.
+    step: usize,
+    over: bool,
+}
+
+/// The event that says the engine at `seat` is late: its move time and
+/// how long it has been waited for, in milliseconds.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "late")]
+struct LateEvent {
+    seat: Seat,
+    movetime: u128,
+    waited: u128,
+}
+
+/// The state event: the seat's view, whose turn, and the person's legal
+/// moves when the referee waits for them ([`Page::state_event`]).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "state")]
+struct StateEvent<'a> {
+    /// Steps applied so far in this game.
+    step: usize,
+    game: &'a str,
+    /// The game's option words.
+    options: &'a [String],
+    /// The seats' names.
+    seats: Vec<String>,
+    /// How the page describes each seat's player.
+    labels: &'a [String],
+    /// The person's seat; `None`: watching.
+    you: Option<Seat>,
+    /// The seat to move's name, `chance` or `over`.
+    turn: String,
+    to_move: Option<Seat>,
+    /// Whether the referee waits for the person's move.
+    waiting: bool,
+    /// The person's legal moves while it waits.
+    legal: Vec<String>,
+    /// Why each move the page offers and may not play is refused.
+    #[serde(serialize_with = "ordered_map")]
+    refused: Vec<(String, String)>,
+    /// The lines the person's seat was told since the last event.
+    told: &'a [String],
+    /// The last move the person may see.
+    last: Option<SeatMove<'a>>,
+    /// The seat whose engine is thinking.
+    thinking: Option<Seat>,
+    view: Box<serde_json::value::RawValue>,
+}
+
+/// A move with its seat.
+#[derive(serde::Serialize)]
+struct SeatMove<'a> {
+    seat: Seat,
+    #[serde(rename = "move")]
+    mv: &'a str,
+}
+
+/// The over event: the game's result, public once it is played.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "over")]
+struct OverEvent<'a> {
+    /// How the game ended, in words.
+    ending: String,
+    /// The game's own scores, where it has them.
+    scores: Option<Vec<Plain>>,
+    winners: &'a [usize],
+    /// Each seat's result: 1, 0.5 or 0.
+    results: Vec<Plain>,
+    /// The seats' names.
+    seats: &'a [String],
 }
 
 /// The page's side of the game: the person's seat, the moves replayed
@@ -380,31 +459,28 @@ impl Page {
         let refused = if mine {
             self.view.refused()
         } else {
-            "{}".to_string()
+            Vec::new()
         };
-        Object::new()
-            .str("type", "state")
-            .num("step", self.step)
-            .str("game", &self.game)
-            .raw("options", json::strings(&self.words))
-            .raw("seats", json::strings(self.seat_names()))
-            .raw("labels", json::strings(&self.labels))
-            .opt("you", self.human.map(|s| s.to_string()))
-            .str("turn", &turn_text)
-            .opt("to_move", to_move.map(|s| s.to_string()))
-            .num("waiting", mine)
-            .raw("legal", json::strings(legal))
-            .raw("refused", refused)
-            .raw("told", json::strings(&self.told))
-            .opt(
-                "last",
-                self.last
-                    .as_ref()
-                    .map(|(s, m)| Object::new().num("seat", *s).str("move", m).end()),
-            )
-            .opt("thinking", thinking.map(|s| s.to_string()))
-            .raw("view", self.view.view())
-            .end()
+        crate::json::to_string(&StateEvent {
+            step: self.step,
+            game: &self.game,
+            options: &self.words,
+            seats: self.seat_names(),
+            labels: &self.labels,
+            you: self.human,
+            turn: turn_text,
+            to_move,
+            waiting: mine,
+            legal,
+            refused,
+            told: &self.told,
+            last: self
+                .last
+                .as_ref()
+                .map(|(seat, mv)| SeatMove { seat: *seat, mv }),
+            thinking,
+            view: self.view.view(),
+        })
     }
 
     fn publish_state(&mut self, thinking: Option<Seat>) {
@@ -576,17 +652,13 @@ fn over_event(record: &GameRecord, names: &[String]) -> String {
         Ending::Error(m) => m.clone(),
         Ending::Adjudicated(detail) => format!("adjudicated: {detail}"),
     };
-    Object::new()
-        .str("type", "over")
-        .str("ending", &ending)
-        .opt(
-            "scores",
-            record.scores.as_ref().map(|s| json::numbers(s.iter())),
-        )
-        .raw("winners", json::numbers(record.winners.iter()))
-        .raw("results", json::numbers(record.seat_results.iter()))
-        .raw("seats", json::strings(names))
-        .end()
+    crate::json::to_string(&OverEvent {
+        ending,
+        scores: record.scores.as_deref().map(Plain::all),
+        winners: &record.winners,
+        results: Plain::all(&record.seat_results),
+        seats: names,
+    })
 }
 
 /// Who plays where, for the runner and for the record. Seats given the
