@@ -643,70 +643,13 @@ impl Server {
             ),
         };
         let searches = Searches::of(&game, &words)?;
-        let offered = &searches.offered;
         let mut seat_engines = Vec::new();
         for s in 0..seats {
             if Some(s) == human {
                 seat_engines.push(None);
                 continue;
             }
-            let engine = request
-                .param(&format!("engine{s}"))
-                .unwrap_or("0")
-                .parse::<usize>()
-                .ok()
-                .filter(|&e| e < self.engines.len())
-                .ok_or(PageError::BadEngine {
-                    seat: s,
-                    engines: self.engines.len(),
-                })?;
-            let search = request.param(&format!("search{s}")).unwrap_or("default");
-            if !offered.iter().any(|o| o == search) {
-                return Err(PageError::SearchNotOffered {
-                    search: search.to_string(),
-                    game: game.clone(),
-                    offered: offered.clone(),
-                });
-            }
-            let ms = request
-                .param(&format!("ms{s}"))
-                .unwrap_or("1000")
-                .parse::<u64>()
-                .ok()
-                .filter(|&ms| (10..=self.max_movetime).contains(&ms))
-                .ok_or(PageError::BadMoveTime {
-                    most: self.max_movetime,
-                })?;
-            let mut spec = self.engines[engine].clone();
-            let label = match spec.proto {
-                Proto::Tabula => {
-                    // `default` sets nothing: the engine's own player for
-                    // the game (its search and what goes with it).
-                    let shown = if search == "default" {
-                        searches.default.as_str()
-                    } else {
-                        spec.init.push(format!("set search {search}"));
-                        search
-                    };
-                    spec.limits.movetime = Some(ms);
-                    format!("{} {shown} {ms} ms", spec.name)
-                }
-                Proto::Gtp => {
-                    // GTP time is in whole seconds: rounded up, but never
-                    // past the server's --max-movetime (rounded down).
-                    let most = self.max_movetime / 1000 * 1000;
-                    if most == 0 {
-                        return Err(PageError::WholeSeconds {
-                            engine: spec.name.clone(),
-                            most: self.max_movetime,
-                        });
-                    }
-                    let ms = (ms.div_ceil(1000) * 1000).min(most);
-                    spec.limits.movetime = Some(ms);
-                    format!("{} {} s", spec.name, ms / 1000)
-                }
-            };
-            seat_engines.push(Some(SeatEngine { spec, label }));
+            seat_engines.push(Some(self.seat_engine(request, s, &game, &searches)?));
         }
         // The analysis plays the engine's own player for the game: its
         // default search (Othello's alpha-beta with the endgame solver).
@@ -743,6 +686,75 @@ impl Server {
         // from it one way by the runner, so none of them tells the deals.
         let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
         Ok(self.games.admit(place, client, session))
+    }
+
+    /// The engine the page chose for seat `s` of `game`: the server's
+    /// engine `engine{s}` with search `search{s}` and move time `ms{s}`
+    /// (GTP engines: whole seconds).
+    fn seat_engine(
+        &self,
+        request: &HttpRequest,
+        s: usize,
+        game: &str,
+        searches: &Searches,
+    ) -> Result<SeatEngine, PageError> {
+        let engine = request
+            .param(&format!("engine{s}"))
+            .unwrap_or("0")
+            .parse::<usize>()
+            .ok()
+            .filter(|&e| e < self.engines.len())
+            .ok_or(PageError::BadEngine {
+                seat: s,
+                engines: self.engines.len(),
+            })?;
+        let search = request.param(&format!("search{s}")).unwrap_or("default");
+        if !searches.offered.iter().any(|o| o == search) {
+            return Err(PageError::SearchNotOffered {
+                search: search.to_string(),
+                game: game.to_string(),
+                offered: searches.offered.clone(),
+            });
+        }
+        let ms = request
+            .param(&format!("ms{s}"))
+            .unwrap_or("1000")
+            .parse::<u64>()
+            .ok()
+            .filter(|&ms| (10..=self.max_movetime).contains(&ms))
+            .ok_or(PageError::BadMoveTime {
+                most: self.max_movetime,
+            })?;
+        let mut spec = self.engines[engine].clone();
+        let label = match spec.proto {
+            Proto::Tabula => {
+                // `default` sets nothing: the engine's own player for
+                // the game (its search and what goes with it).
+                let shown = if search == "default" {
+                    searches.default.as_str()
+                } else {
+                    spec.init.push(format!("set search {search}"));
+                    search
+                };
+                spec.limits.movetime = Some(ms);
+                format!("{} {shown} {ms} ms", spec.name)
+            }
+            Proto::Gtp => {
+                // GTP time is in whole seconds: rounded up, but never
+                // past the server's --max-movetime (rounded down).
+                let most = self.max_movetime / 1000 * 1000;
+                if most == 0 {
+                    return Err(PageError::WholeSeconds {
+                        engine: spec.name.clone(),
+                        most: self.max_movetime,
+                    });
+                }
+                let ms = (ms.div_ceil(1000) * 1000).min(most);
+                spec.limits.movetime = Some(ms);
+                format!("{} {} s", spec.name, ms / 1000)
+            }
+        };
+        Ok(SeatEngine { spec, label })
     }
 
     /// The event stream of a session: every event so far, then each new

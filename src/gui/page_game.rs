@@ -436,6 +436,43 @@ struct Page {
 }
 
 impl Page {
+    /// The page of a new session, its first game not started.
+    fn new(
+        session: Arc<PageGame>,
+        config: &GameConfig,
+        perfect: bool,
+        labels: Vec<String>,
+        view: Box<dyn Mirror>,
+        commands: Receiver<PageCommand>,
+        advisor: Option<Advisor>,
+    ) -> Page {
+        Page {
+            session,
+            human: config.human,
+            perfect,
+            game: config.game.clone(),
+            words: config.words.clone(),
+            labels,
+            view,
+            commands,
+            replay: Vec::new(),
+            undo: None,
+            advisor,
+            told: Vec::new(),
+            step: 0,
+            last: None,
+            movetimes: config
+                .seats
+                .iter()
+                .map(|e| {
+                    e.as_ref()
+                        .and_then(|e| e.spec.limits.movetime)
+                        .map(Duration::from_millis)
+                })
+                .collect(),
+        }
+    }
+
     fn seat_names(&self) -> Vec<String> {
         self.view.seat_names()
     }
@@ -769,6 +806,45 @@ impl Cast {
         }
     }
 
+    /// The runner's setup for the page's games: no move limit, no
+    /// random opening, a casual game's patience with a late engine.
+    fn match_setup(&self, config: &GameConfig, seed: u64) -> MatchSetup {
+        MatchSetup {
+            engines: self.engines.clone(),
+            seed,
+            margin: config.grace,
+            timeout: Duration::from_secs(30),
+            max_moves: 0,
+            random_plies: 0,
+            game_seeds: true,
+            log: None,
+            openings: None,
+            adjudication: Default::default(),
+        }
+    }
+
+    /// The record of the games played so far, as `tabula match` writes
+    /// it.
+    fn match_record(
+        &self,
+        config: &GameConfig,
+        seed: u64,
+        seat_names: Vec<String>,
+        games: &VecDeque<GameRecord>,
+    ) -> MatchRecord {
+        MatchRecord {
+            game: config.game.clone(),
+            options: config.words.clone(),
+            seeds: vec![seed],
+            seat_names,
+            engines: self.record_engines.clone(),
+            shard: None,
+            settings: Vec::new(),
+            stopped: None,
+            games: games.iter().cloned().collect(),
+        }
+    }
+
     /// The record's engine for the runner's `engine`.
     fn record_engine(&self, engine: usize) -> usize {
         self.seats
@@ -820,6 +896,96 @@ impl Cast {
     }
 }
 
+/// What the page asks once a game is over.
+enum AfterOver {
+    /// Take back the person's last move: the game again, up to the moves
+    /// before it.
+    Undo(Vec<String>),
+    /// Nothing more: the page left or the server stops.
+    End,
+}
+
+/// Answers the page's commands after a game is over (`over_turn`, its
+/// turn id) until it asks to take back the person's last move of
+/// `record` (perfect information only) or leaves: a move is refused, an
+/// undo of another turn too.
+fn wait_after_over(
+    page: &Page,
+    over_turn: u64,
+    record: Option<&GameRecord>,
+    seat: Option<&str>,
+    perfect: bool,
+) -> AfterOver {
+    loop {
+        match page.commands.recv_timeout(Duration::from_millis(200)) {
+            Ok(PageCommand::Move(_, _, reply)) => {
+                let _ = reply.send(Err(PageError::GameOver));
+            }
+            Ok(PageCommand::Undo(asked, reply)) if asked != over_turn => {
+                let _ = reply.send(Err(PageError::UndoNotNow));
+            }
+            Ok(PageCommand::Undo(_, reply)) => {
+                match record
+                    .zip(seat)
+                    .and_then(|(r, seat)| moves_before_last(r, seat))
+                {
+                    Some(point) if perfect => {
+                        let _ = reply.send(Ok(()));
+                        return AfterOver::Undo(point);
+                    }
+                    _ => {
+                        let _ = reply.send(Err(PageError::NothingToUndo));
+                    }
+                }
+            }
+            Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => return AfterOver::End,
+            Err(RecvTimeoutError::Timeout) => {
+                if page.session.lock().closed {
+                    return AfterOver::End;
+                }
+            }
+        }
+    }
+}
+
+/// The moves of `record` before the last one of the seat named `seat`,
+/// from its `play <seat> <move>` lines.
+fn moves_before_last(record: &GameRecord, seat: &str) -> Option<Vec<String>> {
+    let plays: Vec<(&str, &str)> = record
+        .transcript
+        .iter()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("play ")?.split_whitespace();
+            Some((w.next()?, w.next()?))
+        })
+        .collect();
+    let k = plays.iter().rposition(|(s, _)| *s == seat)?;
+    Some(plays[..k].iter().map(|(_, m)| m.to_string()).collect())
+}
+
+/// The analysis engine at the person's seat, where the page asked for
+/// one.
+fn start_advisor(
+    config: &GameConfig,
+    prototype: &dyn Referee,
+    perfect: bool,
+    session: &Arc<PageGame>,
+) -> Option<Advisor> {
+    let (spec, human) = config.advisor.as_ref().zip(config.human)?;
+    Advisor::start(
+        spec,
+        &config.game,
+        &config.words,
+        human,
+        &prototype.seat_name(human),
+        perfect,
+        Arc::clone(session),
+    )
+}
+
+/// The session's referee thread: the page's games one after another (a
+/// game again after an undo), each played by the arena's runner with the
+/// page as its outside seat, then its record and result published.
 fn referee_thread(
     session: Arc<PageGame>,
     config: GameConfig,
@@ -832,66 +998,22 @@ fn referee_thread(
     let cast = Cast::new(&config);
     let labels = cast.labels.clone();
     let job_seats = cast.seats.clone();
-    let setup = MatchSetup {
-        engines: cast.engines.clone(),
-        seed,
-        margin: config.grace,
-        timeout: Duration::from_secs(30),
-        max_moves: 0,
-        random_plies: 0,
-        game_seeds: true,
-        log: None,
-        openings: None,
-        adjudication: Default::default(),
-    };
-    let start_advisor = || {
-        config
-            .advisor
-            .as_ref()
-            .zip(config.human)
-            .and_then(|(spec, human)| {
-                Advisor::start(
-                    spec,
-                    &config.game,
-                    &config.words,
-                    human,
-                    &prototype.seat_name(human),
-                    perfect,
-                    Arc::clone(&session),
-                )
-            })
-    };
-    let advisor = start_advisor();
-    let mut page = Page {
-        session: Arc::clone(&session),
-        human: config.human,
+    let setup = cast.match_setup(&config, seed);
+    let advisor = start_advisor(&config, prototype.as_ref(), perfect, &session);
+    let mut page = Page::new(
+        Arc::clone(&session),
+        &config,
         perfect,
-        game: config.game.clone(),
-        words: config.words.clone(),
         labels,
         view,
         commands,
-        replay: Vec::new(),
-        undo: None,
         advisor,
-        told: Vec::new(),
-        step: 0,
-        last: None,
-        movetimes: config
-            .seats
-            .iter()
-            .map(|e| {
-                e.as_ref()
-                    .and_then(|e| e.spec.limits.movetime)
-                    .map(Duration::from_millis)
-            })
-            .collect(),
-    };
+    );
     let mut pool = Pool::default();
     let mut records: VecDeque<GameRecord> = VecDeque::new();
     let mut number = 1;
     let mut first = true;
-    'games: loop {
+    loop {
         // Each game, and each game again after an undo, starts from a
         // fresh view.
         if !std::mem::take(&mut first) {
@@ -931,17 +1053,7 @@ fn referee_thread(
         cast.settle(&mut record);
         let over = over_event(&record, &page.seat_names());
         records.push_back(record);
-        let rec = MatchRecord {
-            game: config.game.clone(),
-            options: config.words.clone(),
-            seeds: vec![seed],
-            seat_names: page.seat_names(),
-            engines: cast.record_engines.clone(),
-            shard: None,
-            settings: Vec::new(),
-            stopped: None,
-            games: records.iter().cloned().collect(),
-        };
+        let rec = cast.match_record(&config, seed, page.seat_names(), &records);
         // The record is there before the page hears of the result; the
         // game's place in the budget is free, and an undo names this
         // point.
@@ -961,59 +1073,17 @@ fn referee_thread(
             a.quit();
         }
         // The game is over: undo (perfect information), or the end.
-        loop {
-            match page.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(PageCommand::Move(_, _, reply)) => {
-                    let _ = reply.send(Err(PageError::GameOver));
-                }
-                Ok(PageCommand::Undo(asked, reply)) if asked != over_turn => {
-                    let _ = reply.send(Err(PageError::UndoNotNow));
-                }
-                Ok(PageCommand::Undo(_, reply)) => {
-                    // The moves before the person's last one, from the
-                    // record's `play <seat> <move>` lines.
-                    let point = records.back().zip(config.human).and_then(|(r, human)| {
-                        let seat = prototype.seat_name(human);
-                        let plays: Vec<(&str, &str)> = r
-                            .transcript
-                            .iter()
-                            .filter_map(|l| {
-                                let mut w = l.strip_prefix("play ")?.split_whitespace();
-                                Some((w.next()?, w.next()?))
-                            })
-                            .collect();
-                        let k = plays.iter().rposition(|(s, _)| *s == seat)?;
-                        Some(
-                            plays[..k]
-                                .iter()
-                                .map(|(_, m)| m.to_string())
-                                .collect::<Vec<_>>(),
-                        )
-                    });
-                    match point {
-                        Some(p) if perfect => {
-                            let _ = reply.send(Ok(()));
-                            session.lock().over = false;
-                            page.advisor = start_advisor();
-                            records.pop_back();
-                            page.replay = p;
-                            // The game taken back is played on under
-                            // its own number.
-                            number -= 1;
-                            continue 'games;
-                        }
-                        _ => {
-                            let _ = reply.send(Err(PageError::NothingToUndo));
-                        }
-                    }
-                }
-                Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => break 'games,
-                Err(RecvTimeoutError::Timeout) => {
-                    if session.lock().closed {
-                        break 'games;
-                    }
-                }
+        let seat = config.human.map(|h| prototype.seat_name(h));
+        match wait_after_over(&page, over_turn, records.back(), seat.as_deref(), perfect) {
+            AfterOver::Undo(point) => {
+                session.lock().over = false;
+                page.advisor = start_advisor(&config, prototype.as_ref(), perfect, &session);
+                records.pop_back();
+                page.replay = point;
+                // The game taken back is played on under its own number.
+                number -= 1;
             }
+            AfterOver::End => break,
         }
     }
     pool.close();
