@@ -188,63 +188,64 @@ mod tests {
     #[derive(serde::Serialize)]
     struct Refused(#[serde(serialize_with = "crate::json::ordered_map")] Vec<(String, String)>);
 
-    /// Plays a game's first steps (chance drawn from a fixed seed, each
-    /// seat's first legal move), the page's view and refusals after each.
-    struct PinViews {
-        observer: Option<Seat>,
-        steps: usize,
-    }
-
-    impl GameVisitor for PinViews {
-        type Output = String;
-        fn visit<G: Game>(self, options: &Options) -> String {
-            let Ok(game) = G::new_game(options) else {
-                return "no game".to_string();
-            };
-            let mut mirror = Mirrored {
-                game: Played::new(game),
-                observer: self.observer,
-            };
-            let mut rng = crate::game::Rng::seed_from_u64(1);
-            let refused = |m: &Mirrored<G>| crate::json::to_string(&Refused(m.refused()));
-            let mut out = vec![mirror.view().get().to_string(), refused(&mirror)];
-            for _ in 0..self.steps {
-                let state = mirror.game.state().clone();
-                let mv = match state.turn() {
-                    Turn::Over => break,
-                    Turn::Chance => state.sample_chance(&mut rng),
-                    Turn::Player(_) => {
-                        let mut moves = Vec::new();
-                        state.legal_moves(&mut moves);
-                        moves[0]
-                    }
-                };
-                let text = state.move_text(mv);
-                if mirror.play(&text).is_err() {
-                    out.push(format!("refused {text}"));
-                    break;
+    /// Plays game `G`'s first steps with its default options (chance
+    /// drawn from a fixed seed, each seat's first legal move), the page's
+    /// view and refusals after each, as `observer` sees them.
+    fn pin_views<G: Game>(observer: Option<Seat>, steps: usize) -> String {
+        let options = Options::parse::<&str>(G::OPTIONS, &[]).expect("default options");
+        let game = G::new_game(&options).expect("a game");
+        let mut mirror = Mirrored {
+            game: Played::new(game),
+            observer,
+        };
+        let refused = |m: &Mirrored<G>| crate::json::to_string(&Refused(m.refused()));
+        let mut rng = crate::game::Rng::seed_from_u64(1);
+        let mut out = vec![mirror.view().get().to_string(), refused(&mirror)];
+        for _ in 0..steps {
+            let state = mirror.game.state().clone();
+            let mv = match state.turn() {
+                Turn::Over => break,
+                Turn::Chance => state.sample_chance(&mut rng),
+                Turn::Player(_) => {
+                    let mut moves = Vec::new();
+                    state.legal_moves(&mut moves);
+                    moves[0]
                 }
-                out.push(mirror.view().get().to_string());
-                out.push(refused(&mirror));
+            };
+            let text = state.move_text(mv);
+            if mirror.play(&text).is_err() {
+                out.push(format!("refused {text}"));
+                break;
             }
-            out.join("\n")
+            out.push(mirror.view().get().to_string());
+            out.push(refused(&mirror));
         }
+        out.join("\n")
     }
 
     /// Every game's page view and refusals as the page got them before
     /// serde, the full game and one seat's (other hands `null`).
     #[test]
     fn page_views_keep_their_bytes() {
+        use crate::games::{hearts::Hearts, ninetynine::NinetyNine, othello::Othello};
+        use crate::games::{quoridor::Quoridor, wizard::Wizard};
         let mut all = Vec::new();
-        for name in ["othello", "quoridor", "hearts", "wizard", "ninetynine"] {
-            let entry = crate::games::find(name).expect("registered");
-            for observer in [None, Some(0)] {
-                let views = entry
-                    .visit::<&str, _>(&[], PinViews { observer, steps: 8 })
-                    .expect("default options");
-                all.push(format!("{name} {observer:?}\n{views}"));
-            }
+        for observer in [None, Some(0)] {
+            all.push(("othello", observer, pin_views::<Othello>(observer, 8)));
+            all.push(("quoridor", observer, pin_views::<Quoridor>(observer, 8)));
+            all.push(("hearts", observer, pin_views::<Hearts>(observer, 8)));
+            all.push(("wizard", observer, pin_views::<Wizard>(observer, 8)));
+            all.push(("ninetynine", observer, pin_views::<NinetyNine>(observer, 8)));
         }
+        // In the pinned order: each game, the full view then seat 0's.
+        all.sort_by_key(|(name, observer, _)| {
+            let order = ["othello", "quoridor", "hearts", "wizard", "ninetynine"];
+            (order.iter().position(|n| n == name), observer.is_some())
+        });
+        let all: Vec<String> = all
+            .into_iter()
+            .map(|(name, observer, views)| format!("{name} {observer:?}\n{views}"))
+            .collect();
         crate::json::assert_pinned("views", &all.join("\n"));
     }
 }
