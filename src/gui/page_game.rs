@@ -97,6 +97,27 @@ pub struct LiveState {
     pub thinking: Option<Thinking>,
 }
 
+impl LiveState {
+    /// A new session's: no event, no stream yet, nobody to move.
+    fn new() -> LiveState {
+        LiveState {
+            events: Vec::new(),
+            human_turn: false,
+            closed: false,
+            streams: 0,
+            last_seen: Instant::now(),
+            record: String::new(),
+            analysis: false,
+            ended: false,
+            connected_once: false,
+            turn_step: 0,
+            over: false,
+            turn_id: 0,
+            thinking: None,
+        }
+    }
+}
+
 /// An engine's move under way, watched for lateness.
 #[derive(Clone, Copy, Debug)]
 pub struct Thinking {
@@ -301,21 +322,7 @@ impl PageGame {
             perfect,
             game: config.game.clone(),
             human: config.human,
-            shared: Mutex::new(LiveState {
-                events: Vec::new(),
-                human_turn: false,
-                closed: false,
-                streams: 0,
-                last_seen: Instant::now(),
-                record: String::new(),
-                analysis: false,
-                ended: false,
-                connected_once: false,
-                turn_step: 0,
-                over: false,
-                turn_id: 0,
-                thinking: None,
-            }),
+            shared: Mutex::new(LiveState::new()),
             changed: Condvar::new(),
             commands: Mutex::new(tx),
         });
@@ -1110,24 +1117,14 @@ mod tests {
             game: game.to_string(),
             human,
             shared: Mutex::new(LiveState {
-                events: Vec::new(),
-                human_turn: false,
-                closed: false,
-                streams: 0,
-                last_seen: Instant::now(),
-                record: String::new(),
-                analysis: false,
-                ended: false,
-                connected_once: false,
                 turn_step: 3,
-                over: false,
-                turn_id: 0,
                 thinking: Some(Thinking {
                     seat: 1,
                     since: Instant::now() - Duration::from_secs(5),
                     movetime: Some(Duration::from_millis(250)),
                     told_late: false,
                 }),
+                ..LiveState::new()
             }),
             changed: Condvar::new(),
             commands: Mutex::new(tx),
@@ -1157,8 +1154,10 @@ mod tests {
     /// draw, the summary, the late event.
     #[test]
     fn page_events_keep_their_bytes() {
-        let othello = page("othello", Some(0));
-        let watched = page("quoridor", None);
+        use crate::game::Game;
+        use crate::games::{othello::Othello, quoridor::Quoridor};
+        let othello = page(Othello::NAME, Some(0));
+        let watched = page(Quoridor::NAME, None);
         let record = MatchRecord::parse(crate::json::PIN_RECORD, std::path::Path::new("pins"))
             .expect("reads");
         othello.session.watch_late();
