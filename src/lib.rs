@@ -9,7 +9,8 @@
 //!    progress; `memory`: large tables made, shared and freed off the
 //!    clock; [`files`]: the one reader of files a person names, the one
 //!    writer of what tabula writes, and the lock that keeps one writer a
-//!    file; [`json`]: JSON as tabula writes it.
+//!    file; [`json`]: how every JSON message is written (serde, tabula's
+//!    escapes and number forms).
 //! 2. [`games`]: one module per game, and the registry that names them
 //!    and visits their types; [`search`]: searches generic over the game
 //!    trait, which never name a game.

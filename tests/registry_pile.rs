@@ -4,11 +4,10 @@
 //! that every edge serves it with no edit elsewhere.
 
 use tabula::games::Listing;
-use tabula::json::Object;
 use tabula::model::extras::Extras;
 use tabula::model::game::{Game, MoveError, Outcome, OwnEvaluation, Seat, Turn};
 use tabula::model::options::{OptionError, OptionKind, OptionSpec, Options};
-use tabula::model::pictures::Pictures;
+use tabula::model::pictures::{Picture, Pictures};
 use tabula::model::played::Played;
 
 /// What Pile declares beyond its rules: a picture of its own for the
@@ -23,12 +22,21 @@ pub const EXTRAS: Extras<Pile> = Extras {
     ..Extras::NONE
 };
 
-fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Object {
+/// Pile's picture: the text view, with the stones left.
+#[derive(serde::Serialize)]
+struct PilePicture {
+    kind: &'static str,
+    text: String,
+    stones: u32,
+}
+
+fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Box<dyn Picture> {
     let pile = played.state();
-    Object::new()
-        .str("kind", "text")
-        .str("text", &pile.render())
-        .num("stones", pile.stones)
+    Box::new(PilePicture {
+        kind: "text",
+        text: pile.render(),
+        stones: pile.stones,
+    })
 }
 
 /// A pile of stones, and who is to take.

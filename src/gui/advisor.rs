@@ -17,7 +17,7 @@ use super::page_game::PageGame;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::engines::info_line::{InfoLine, parse_info};
 use crate::arena::engines::process::EngineProcess;
-use crate::json::{self, Object};
+use crate::json::Fixed;
 use crate::model::game::Seat;
 
 /// One analysis call: short, so that a move of the person or a new
@@ -198,50 +198,8 @@ fn advise(
                 continue;
             }
         };
-        // The last line of each move is the freshest; across slices a
-        // move keeps its deepest value (a slice's search may end with
-        // only its first moves searched deeper).
-        for (info, line) in reply.lines().filter_map(|l| parse_info(l).map(|i| (i, l))) {
-            let exact = exact_margin(line);
-            match best.iter_mut().find(|(i, _)| i.mv == info.mv) {
-                Some(old) => {
-                    let deeper = info.depth.unwrap_or(0) >= old.0.depth.unwrap_or(0);
-                    if deeper || exact.is_some() {
-                        *old = (info, exact);
-                    }
-                }
-                None => best.push((info, exact)),
-            }
-        }
-        best.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-        let depth = best.iter().filter_map(|(i, _)| i.depth).max();
-        let iterations = best.iter().filter_map(|(i, _)| i.iterations).max();
-        let moves = json::array(best.iter().map(|(i, exact)| {
-            // Alpha-beta reports `1/2 + margin / 128` (protocol.md); the
-            // solver its exact margin.
-            let margin = margins.then(|| {
-                exact.map_or_else(
-                    || format!("{:.1}", ((i.score - 0.5) * 128.0).clamp(-64.0, 64.0)),
-                    |m| m.to_string(),
-                )
-            });
-            Object::new()
-                .num("rank", i.rank)
-                .str("move", &i.mv)
-                .num("score", format!("{:.4}", i.score.clamp(0.0, 1.0)))
-                .opt("margin", margin)
-                .num("exact", exact.is_some())
-                .end()
-        }));
-        let event = Object::new()
-            .str("type", "analysis")
-            .num("step", step)
-            .raw("moves", moves)
-            .num("multipv", multipv)
-            .opt("depth", depth.map(|d| d.to_string()))
-            .opt("iterations", iterations.map(|n| n.to_string()))
-            .num("ms", since.elapsed().as_millis())
-            .end();
+        merge_lines(&mut best, &reply);
+        let event = analysis_event(step, &best, margins, multipv, since.elapsed());
         // A position left while it was analysed is not shown.
         session.publish_if(event, |s| s.human_turn && s.turn_step == step);
         if since.elapsed() >= MAX_THINK {
@@ -249,6 +207,103 @@ fn advise(
         }
     }
     process.kill();
+}
+
+/// Merges the info lines of one reply into the values found so far,
+/// best first. The last line of each move is the freshest; across slices
+/// a move keeps its deepest value (a slice's search may end with only its
+/// first moves searched deeper).
+fn merge_lines(best: &mut Vec<(InfoLine, Option<i32>)>, reply: &str) {
+    for (info, line) in reply.lines().filter_map(|l| parse_info(l).map(|i| (i, l))) {
+        let exact = exact_margin(line);
+        match best.iter_mut().find(|(i, _)| i.mv == info.mv) {
+            Some(old) => {
+                let deeper = info.depth.unwrap_or(0) >= old.0.depth.unwrap_or(0);
+                if deeper || exact.is_some() {
+                    *old = (info, exact);
+                }
+            }
+            None => best.push((info, exact)),
+        }
+    }
+    best.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+}
+
+/// The analysis event: the values of the moves at `step`, best first.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "analysis")]
+struct AnalysisEvent {
+    step: usize,
+    moves: Vec<MoveValue>,
+    /// Whether the engine values many moves (else its best only).
+    multipv: bool,
+    depth: Option<u64>,
+    iterations: Option<u64>,
+    /// How long the position has been analysed.
+    ms: u128,
+}
+
+/// One move's value.
+#[derive(serde::Serialize)]
+struct MoveValue {
+    rank: usize,
+    #[serde(rename = "move")]
+    mv: String,
+    /// The mover's value in [0, 1], at four decimals.
+    score: Fixed,
+    /// In a solved game, the margin in its own unit: exact where the
+    /// solver decided, else estimated at one decimal.
+    margin: Option<Margin>,
+    /// Whether the margin is exact.
+    exact: bool,
+}
+
+/// A margin: the solver's, or one estimated from a score.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Margin {
+    Exact(i32),
+    Estimate(Fixed),
+}
+
+/// The page's event for the values found so far at `step`, analysed for
+/// `elapsed`.
+fn analysis_event(
+    step: usize,
+    best: &[(InfoLine, Option<i32>)],
+    margins: bool,
+    multipv: bool,
+    elapsed: Duration,
+) -> String {
+    let moves = best
+        .iter()
+        .map(|(i, exact)| MoveValue {
+            rank: i.rank,
+            mv: i.mv.clone(),
+            score: Fixed {
+                value: i.score.clamp(0.0, 1.0),
+                decimals: 4,
+            },
+            // Alpha-beta reports `1/2 + margin / 128` (protocol.md); the
+            // solver its exact margin.
+            margin: margins.then(|| match exact {
+                Some(m) => Margin::Exact(*m),
+                None => Margin::Estimate(Fixed {
+                    value: ((i.score - 0.5) * 128.0).clamp(-64.0, 64.0),
+                    decimals: 1,
+                }),
+            }),
+            exact: exact.is_some(),
+        })
+        .collect();
+    crate::json::to_string(&AnalysisEvent {
+        step,
+        moves,
+        multipv,
+        depth: best.iter().filter_map(|(i, _)| i.depth).max(),
+        iterations: best.iter().filter_map(|(i, _)| i.iterations).max(),
+        ms: elapsed.as_millis(),
+    })
 }
 
 /// The `exact <margin>` of an info line, where the solver decided.
@@ -262,4 +317,31 @@ fn exact_margin(line: &str) -> Option<i32> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The analysis event as the page got it before serde: scores at four
+    /// decimals, an estimated margin at one, a solver's margin whole, the
+    /// deepest reply kept, `null` for what no line reported.
+    #[test]
+    fn the_analysis_event_keeps_its_bytes() {
+        let mut best = Vec::new();
+        merge_lines(
+            &mut best,
+            "info multipv 1 move d3 score 0.75 depth 5 pv d3\n\
+             info multipv 2 move c4 score 0.5 depth 4 exact -2 pv c4\n\
+             info multipv 1 move d3 score 0.8 depth 3 pv d3\n",
+        );
+        assert_eq!(
+            analysis_event(3, &best, true, true, Duration::from_millis(12)),
+            r#"{"type":"analysis","step":3,"moves":[{"rank":1,"move":"d3","score":0.7500,"margin":32.0,"exact":false},{"rank":2,"move":"c4","score":0.5000,"margin":-2,"exact":true}],"multipv":true,"depth":5,"iterations":null,"ms":12}"#
+        );
+        assert_eq!(
+            analysis_event(0, &best[..1], false, false, Duration::ZERO),
+            r#"{"type":"analysis","step":0,"moves":[{"rank":1,"move":"d3","score":0.7500,"margin":null,"exact":false}],"multipv":false,"depth":5,"iterations":null,"ms":0}"#
+        );
+    }
 }

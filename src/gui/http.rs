@@ -248,10 +248,14 @@ impl Response {
 
     /// An error with a JSON `{"error": message}` body.
     pub fn error(status: u16, message: &str) -> Response {
+        #[derive(serde::Serialize)]
+        struct ErrorReply<'a> {
+            error: &'a str,
+        }
         Response::new(
             status,
             "application/json",
-            format!("{{\"error\":{}}}", super::json::string(message)),
+            crate::json::to_string(&ErrorReply { error: message }),
         )
     }
 

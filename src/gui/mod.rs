@@ -37,7 +37,6 @@ use crate::arena::config::spec::{EngineSpec, Proto};
 use crate::engine::searchers;
 use crate::engine::settings::{SearchKind, Settings};
 use crate::games::GameVisitor;
-use crate::json::{self, Object};
 use crate::model::game::Game;
 use crate::model::options::{OptionKind, OptionSpec, Options};
 
@@ -112,6 +111,7 @@ const FIRST_CONNECT: Duration = Duration::from_secs(15);
 /// its tuned default, e.g. Othello's alpha-beta with its endgame solver),
 /// then every search of the engine's registry that fits the game type and
 /// its number of seats (but the exact solver, `solve`).
+#[derive(serde::Serialize, PartialEq)]
 struct Searches {
     /// The search the engine plays this game with when none is set.
     default: String,
@@ -166,12 +166,59 @@ impl Searches {
             offered,
         })
     }
+}
 
-    fn json(&self) -> String {
-        Object::new()
-            .str("default", &self.default)
-            .raw("offered", json::strings(&self.offered))
-            .end()
+/// A game as the page lists it ([`listed_games`]).
+#[derive(serde::Serialize)]
+struct ListedGame {
+    name: &'static str,
+    /// Its first GTP name.
+    title: &'static str,
+    summary: &'static str,
+    /// Whether it has perfect information (a person may watch, and undo).
+    perfect: bool,
+    /// The options a page may set.
+    options: Vec<ListedOption>,
+    /// The numbers of players it allows, the default first.
+    players: Vec<usize>,
+    /// Its seats' names for each number of players.
+    seats: Vec<Vec<String>>,
+}
+
+/// One option a page may set: `{"name", "kind": int|bool|choice|text,
+/// "min", "max" (int), "choices" (choice), "default", "help"}`.
+#[derive(serde::Serialize)]
+struct ListedOption {
+    name: &'static str,
+    #[serde(flatten)]
+    kind: ListedKind,
+    default: &'static str,
+    help: &'static str,
+}
+
+/// An option's kind, with its range or choices.
+#[derive(serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum ListedKind {
+    Int { min: i64, max: i64 },
+    Bool,
+    Choice { choices: &'static [&'static str] },
+    Text,
+}
+
+impl ListedOption {
+    fn of(spec: &OptionSpec) -> ListedOption {
+        ListedOption {
+            name: spec.name,
+            kind: match spec.kind {
+                OptionKind::Int { min, max } => ListedKind::Int { min, max },
+                OptionKind::Bool => ListedKind::Bool,
+                OptionKind::Choice(choices) => ListedKind::Choice { choices },
+                OptionKind::Text => ListedKind::Text,
+            },
+            default: spec.default,
+            help: spec.help,
+        }
     }
 }
 
@@ -183,58 +230,102 @@ impl Searches {
 /// first). The page draws its tabs, its option choices and its seat lists
 /// from this, so a game added to the registry is offered with no edit to
 /// the page.
-fn games_json() -> String {
-    json::array(crate::games::all().into_iter().filter_map(|entry| {
-        let has_players = entry.options.iter().any(|o| o.name == "players");
-        let mut players = Vec::new();
-        let mut seat_names = Vec::new();
-        for n in entry.player_counts() {
-            let words = if has_players {
-                vec![format!("players={n}")]
-            } else {
-                Vec::new()
-            };
-            if let Ok(m) = view::mirror(entry.name, &words, None, true) {
-                players.push(n);
-                seat_names.push(json::strings(m.seat_names()));
+fn listed_games() -> Vec<ListedGame> {
+    crate::games::all()
+        .into_iter()
+        .filter_map(|entry| {
+            let has_players = entry.options.iter().any(|o| o.name == "players");
+            let mut players = Vec::new();
+            let mut seats = Vec::new();
+            for n in entry.player_counts() {
+                let words = if has_players {
+                    vec![format!("players={n}")]
+                } else {
+                    Vec::new()
+                };
+                if let Ok(m) = view::mirror(entry.name, &words, None, true) {
+                    players.push(n);
+                    seats.push(m.seat_names());
+                }
             }
-        }
-        // A game the registry cannot set up with its defaults is not
-        // offered.
-        let traits = entry.traits::<&str>(&[]).ok()?;
-        let options = entry
-            .options
-            .iter()
-            .filter(|o| entry.page_options.contains(&o.name))
-            .map(option_json);
-        Some(
-            Object::new()
-                .str("name", entry.name)
-                .str(
-                    "title",
-                    entry.gtp_names.first().copied().unwrap_or(entry.name),
-                )
-                .str("summary", entry.summary)
-                .num("perfect", traits.perfect_information)
-                .raw("options", json::array(options))
-                .raw("players", json::numbers(players))
-                .raw("seats", json::array(seat_names))
-                .end(),
-        )
-    }))
+            // A game the registry cannot set up with its defaults is not
+            // offered.
+            let traits = entry.traits::<&str>(&[]).ok()?;
+            Some(ListedGame {
+                name: entry.name,
+                title: entry.gtp_names.first().copied().unwrap_or(entry.name),
+                summary: entry.summary,
+                perfect: traits.perfect_information,
+                options: entry
+                    .options
+                    .iter()
+                    .filter(|o| entry.page_options.contains(&o.name))
+                    .map(ListedOption::of)
+                    .collect(),
+                players,
+                seats,
+            })
+        })
+        .collect()
 }
 
-/// One option a page may set: `{"name", "kind": int|bool|choice|text,
-/// "min", "max" (int), "choices" (choice), "default", "help"}`.
-fn option_json(spec: &OptionSpec) -> String {
-    let o = Object::new().str("name", spec.name);
-    let o = match spec.kind {
-        OptionKind::Int { min, max } => o.str("kind", "int").num("min", min).num("max", max),
-        OptionKind::Bool => o.str("kind", "bool"),
-        OptionKind::Choice(words) => o.str("kind", "choice").raw("choices", json::strings(words)),
-        OptionKind::Text => o.str("kind", "text"),
-    };
-    o.str("default", spec.default).str("help", spec.help).end()
+/// What the page sets its choices up from (`/api/setup`).
+#[derive(serde::Serialize)]
+struct Setup<'a> {
+    games: Vec<ListedGame>,
+    /// The engines a seat may be given.
+    engines: Vec<&'a str>,
+    /// The longest move time a page may ask for, in milliseconds.
+    max_movetime: u64,
+    /// The searches offered by game ([`searches_by_game`]).
+    #[serde(serialize_with = "crate::json::ordered_map")]
+    searches: Vec<(String, Searches)>,
+}
+
+/// The searches offered for each game, and for each number of players
+/// where the searches differ with it (4-player Quoridor is not
+/// zero-sum): keyed by the game's name, and by its name with the number
+/// of players.
+fn searches_by_game() -> Vec<(String, Searches)> {
+    let mut by_game = Vec::new();
+    for entry in crate::games::all() {
+        let mut first: Option<usize> = None;
+        for n in entry.player_counts() {
+            let words = match first {
+                None => vec![],
+                Some(_) => vec![format!("players={n}")],
+            };
+            let Ok(searches) = Searches::of(entry.name, &words) else {
+                continue;
+            };
+            match first {
+                None => {
+                    first = Some(by_game.len());
+                    by_game.push((entry.name.to_string(), searches));
+                }
+                Some(f) if by_game[f].1 != searches => {
+                    by_game.push((format!("{}{n}", entry.name), searches));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    by_game
+}
+
+/// The reply to a request that changed nothing else to say: `{"ok":
+/// true}`, with the analysis toggle's new state where it was that.
+#[derive(serde::Serialize)]
+struct Done {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on: Option<bool>,
+}
+
+/// The reply to `/api/new`: the new session's id.
+#[derive(serde::Serialize)]
+struct NewSession<'a> {
+    session: &'a str,
 }
 
 /// The most bytes of one replay reply (a long game is sent in windows of
@@ -421,7 +512,7 @@ impl Server {
             }
             ("GET", "/api/setup") => Response::json(self.setup_json()),
             (_, "/api/new") if post => match self.new_session(request, client) {
-                Ok(id) => Response::json(Object::new().str("session", &id).end()),
+                Ok(id) => Response::json(crate::json::to_string(&NewSession { session: &id })),
                 Err(e) => Response::error(400, &e.to_string()),
             },
             ("GET", "/api/game") => match self.session(request) {
@@ -440,13 +531,13 @@ impl Server {
                     return Response::error(400, "a move is one short word");
                 }
                 match session.play(mv) {
-                    Ok(()) => Response::json("{\"ok\":true}".to_string()),
+                    Ok(()) => Response::json(crate::json::to_string(&Done { ok: true, on: None })),
                     Err(e) => Response::error(409, &e.to_string()),
                 }
             }
             (_, "/api/undo") if post => match self.session(request) {
                 Ok(s) => match s.undo() {
-                    Ok(()) => Response::json("{\"ok\":true}".to_string()),
+                    Ok(()) => Response::json(crate::json::to_string(&Done { ok: true, on: None })),
                     Err(e) => Response::error(409, &e.to_string()),
                 },
                 Err(r) => r,
@@ -455,14 +546,17 @@ impl Server {
                 Ok(s) => {
                     let on = request.param("on") == Some("1");
                     s.lock().analysis = on;
-                    Response::json(format!("{{\"ok\":true,\"on\":{on}}}"))
+                    Response::json(crate::json::to_string(&Done {
+                        ok: true,
+                        on: Some(on),
+                    }))
                 }
                 Err(r) => r,
             },
             (_, "/api/close") if post => match self.session(request) {
                 Ok(s) => {
                     s.close();
-                    Response::json("{\"ok\":true}".to_string())
+                    Response::json(crate::json::to_string(&Done { ok: true, on: None }))
                 }
                 Err(r) => r,
             },
@@ -507,45 +601,12 @@ impl Server {
     }
 
     fn setup_json(&self) -> String {
-        Object::new()
-            .raw("games", games_json())
-            .raw(
-                "engines",
-                json::strings(self.engines.iter().map(|e| e.name.as_str())),
-            )
-            .num("max_movetime", self.max_movetime)
-            .raw("searches", {
-                // Each game, and each number of players where the searches
-                // differ with it (4-player Quoridor is not zero-sum): the
-                // game's name, and its name with the number of players.
-                let mut o = Object::new();
-                for entry in crate::games::all() {
-                    let counts = entry.player_counts();
-                    let mut first: Option<String> = None;
-                    for n in counts {
-                        let words = match &first {
-                            None => vec![],
-                            Some(_) => vec![format!("players={n}")],
-                        };
-                        let Ok(s) = Searches::of(entry.name, &words) else {
-                            continue;
-                        };
-                        let json = s.json();
-                        match &first {
-                            None => {
-                                o = o.raw(entry.name, json.clone());
-                                first = Some(json);
-                            }
-                            Some(f) if *f != json => {
-                                o = o.raw(&format!("{}{n}", entry.name), json);
-                            }
-                            Some(_) => {}
-                        }
-                    }
-                }
-                o.end()
-            })
-            .end()
+        crate::json::to_string(&Setup {
+            games: listed_games(),
+            engines: self.engines.iter().map(|e| e.name.as_str()).collect(),
+            max_movetime: self.max_movetime,
+            searches: searches_by_game(),
+        })
     }
 
     /// Reads the page's choices and starts a session for `client`, in a
@@ -582,70 +643,13 @@ impl Server {
             ),
         };
         let searches = Searches::of(&game, &words)?;
-        let offered = &searches.offered;
         let mut seat_engines = Vec::new();
         for s in 0..seats {
             if Some(s) == human {
                 seat_engines.push(None);
                 continue;
             }
-            let engine = request
-                .param(&format!("engine{s}"))
-                .unwrap_or("0")
-                .parse::<usize>()
-                .ok()
-                .filter(|&e| e < self.engines.len())
-                .ok_or(PageError::BadEngine {
-                    seat: s,
-                    engines: self.engines.len(),
-                })?;
-            let search = request.param(&format!("search{s}")).unwrap_or("default");
-            if !offered.iter().any(|o| o == search) {
-                return Err(PageError::SearchNotOffered {
-                    search: search.to_string(),
-                    game: game.clone(),
-                    offered: offered.clone(),
-                });
-            }
-            let ms = request
-                .param(&format!("ms{s}"))
-                .unwrap_or("1000")
-                .parse::<u64>()
-                .ok()
-                .filter(|&ms| (10..=self.max_movetime).contains(&ms))
-                .ok_or(PageError::BadMoveTime {
-                    most: self.max_movetime,
-                })?;
-            let mut spec = self.engines[engine].clone();
-            let label = match spec.proto {
-                Proto::Tabula => {
-                    // `default` sets nothing: the engine's own player for
-                    // the game (its search and what goes with it).
-                    let shown = if search == "default" {
-                        searches.default.as_str()
-                    } else {
-                        spec.init.push(format!("set search {search}"));
-                        search
-                    };
-                    spec.limits.movetime = Some(ms);
-                    format!("{} {shown} {ms} ms", spec.name)
-                }
-                Proto::Gtp => {
-                    // GTP time is in whole seconds: rounded up, but never
-                    // past the server's --max-movetime (rounded down).
-                    let most = self.max_movetime / 1000 * 1000;
-                    if most == 0 {
-                        return Err(PageError::WholeSeconds {
-                            engine: spec.name.clone(),
-                            most: self.max_movetime,
-                        });
-                    }
-                    let ms = (ms.div_ceil(1000) * 1000).min(most);
-                    spec.limits.movetime = Some(ms);
-                    format!("{} {} s", spec.name, ms / 1000)
-                }
-            };
-            seat_engines.push(Some(SeatEngine { spec, label }));
+            seat_engines.push(Some(self.seat_engine(request, s, &game, &searches)?));
         }
         // The analysis plays the engine's own player for the game: its
         // default search (Othello's alpha-beta with the endgame solver).
@@ -682,6 +686,75 @@ impl Server {
         // from it one way by the runner, so none of them tells the deals.
         let session = PageGame::start(config, rand::rngs::OsRng.next_u64())?;
         Ok(self.games.admit(place, client, session))
+    }
+
+    /// The engine the page chose for seat `s` of `game`: the server's
+    /// engine `engine{s}` with search `search{s}` and move time `ms{s}`
+    /// (GTP engines: whole seconds).
+    fn seat_engine(
+        &self,
+        request: &HttpRequest,
+        s: usize,
+        game: &str,
+        searches: &Searches,
+    ) -> Result<SeatEngine, PageError> {
+        let engine = request
+            .param(&format!("engine{s}"))
+            .unwrap_or("0")
+            .parse::<usize>()
+            .ok()
+            .filter(|&e| e < self.engines.len())
+            .ok_or(PageError::BadEngine {
+                seat: s,
+                engines: self.engines.len(),
+            })?;
+        let search = request.param(&format!("search{s}")).unwrap_or("default");
+        if !searches.offered.iter().any(|o| o == search) {
+            return Err(PageError::SearchNotOffered {
+                search: search.to_string(),
+                game: game.to_string(),
+                offered: searches.offered.clone(),
+            });
+        }
+        let ms = request
+            .param(&format!("ms{s}"))
+            .unwrap_or("1000")
+            .parse::<u64>()
+            .ok()
+            .filter(|&ms| (10..=self.max_movetime).contains(&ms))
+            .ok_or(PageError::BadMoveTime {
+                most: self.max_movetime,
+            })?;
+        let mut spec = self.engines[engine].clone();
+        let label = match spec.proto {
+            Proto::Tabula => {
+                // `default` sets nothing: the engine's own player for
+                // the game (its search and what goes with it).
+                let shown = if search == "default" {
+                    searches.default.as_str()
+                } else {
+                    spec.init.push(format!("set search {search}"));
+                    search
+                };
+                spec.limits.movetime = Some(ms);
+                format!("{} {shown} {ms} ms", spec.name)
+            }
+            Proto::Gtp => {
+                // GTP time is in whole seconds: rounded up, but never
+                // past the server's --max-movetime (rounded down).
+                let most = self.max_movetime / 1000 * 1000;
+                if most == 0 {
+                    return Err(PageError::WholeSeconds {
+                        engine: spec.name.clone(),
+                        most: self.max_movetime,
+                    });
+                }
+                let ms = (ms.div_ceil(1000) * 1000).min(most);
+                spec.limits.movetime = Some(ms);
+                format!("{} {} s", spec.name, ms / 1000)
+            }
+        };
+        Ok(SeatEngine { spec, label })
     }
 
     /// The event stream of a session: every event so far, then each new
@@ -759,4 +832,26 @@ pub fn run(args: &GuiArgs) -> Result<(), GuiError> {
     let _ = std::io::Write::flush(&mut std::io::stdout());
     server.serve();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's setup data as it got it before serde: the games with
+    /// their options and seats, and the searches offered for a game.
+    #[test]
+    fn setup_data_keeps_its_bytes() {
+        let searches = ["othello", "quoridor", "hearts"]
+            .map(|g| crate::json::to_string(&Searches::of(g, &[]).expect("searches")))
+            .join("\n");
+        crate::json::assert_pinned(
+            "setup",
+            &format!("{}\n{searches}", crate::json::to_string(&listed_games())),
+        );
+        assert_eq!(
+            Response::error(409, "not \"now\" <x>").body,
+            b"{\"error\":\"not \\\"now\\\" \\u003cx>\"}"
+        );
+    }
 }

@@ -16,7 +16,7 @@ use crate::arena::config::spec::EngineSpec;
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::arena::run::referee::{Referee, Told};
-use crate::json::{self, Object};
+use crate::json::{Plain, ordered_map};
 use crate::model::game::{Observation, Seat, Turn};
 
 /// What the page asks of a session's referee thread.
@@ -95,6 +95,27 @@ pub struct LiveState {
     pub turn_id: u64,
     /// The engine that is thinking now, if one is.
     pub thinking: Option<Thinking>,
+}
+
+impl LiveState {
+    /// A new session's: no event, no stream yet, nobody to move.
+    fn new() -> LiveState {
+        LiveState {
+            events: Vec::new(),
+            human_turn: false,
+            closed: false,
+            streams: 0,
+            last_seen: Instant::now(),
+            record: String::new(),
+            analysis: false,
+            ended: false,
+            connected_once: false,
+            turn_step: 0,
+            over: false,
+            turn_id: 0,
+            thinking: None,
+        }
+    }
 }
 
 /// An engine's move under way, watched for lateness.
@@ -239,12 +260,12 @@ impl PageGame {
     /// own view only.
     pub fn summary_json(&self) -> String {
         let s = self.lock();
-        Object::new()
-            .str("game", &self.game)
-            .opt("you", self.human.map(|h| h.to_string()))
-            .num("step", s.turn_step)
-            .num("over", s.over)
-            .end()
+        crate::json::to_string(&Summary {
+            game: &self.game,
+            you: self.human,
+            step: s.turn_step,
+            over: s.over,
+        })
     }
 
     /// Whether the game's page left: no stream for longer than a reload
@@ -277,12 +298,11 @@ impl PageGame {
             return;
         }
         t.told_late = true;
-        let event = Object::new()
-            .str("type", "late")
-            .num("seat", t.seat)
-            .num("movetime", movetime.as_millis())
-            .num("waited", waited.as_millis())
-            .end();
+        let event = crate::json::to_string(&LateEvent {
+            seat: t.seat,
+            movetime: movetime.as_millis(),
+            waited: waited.as_millis(),
+        });
         s.events.push(event);
         drop(s);
         self.changed.notify_all();
@@ -302,21 +322,7 @@ impl PageGame {
             perfect,
             game: config.game.clone(),
             human: config.human,
-            shared: Mutex::new(LiveState {
-                events: Vec::new(),
-                human_turn: false,
-                closed: false,
-                streams: 0,
-                last_seen: Instant::now(),
-                record: String::new(),
-                analysis: false,
-                ended: false,
-                connected_once: false,
-                turn_step: 0,
-                over: false,
-                turn_id: 0,
-                thinking: None,
-            }),
+            shared: Mutex::new(LiveState::new()),
             changed: Condvar::new(),
             commands: Mutex::new(tx),
         });
@@ -327,6 +333,86 @@ impl PageGame {
             .map_err(PageError::Thread)?;
         Ok(session)
     }
+}
+
+/// What a page that comes back to a game learns first
+/// ([`PageGame::summary_json`]).
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    game: &'a str,
+    /// The person's seat; `None`: watching.
+    you: Option<Seat>,
+    /// The step of the position the person is to move in.
+    step: usize,
+    over: bool,
+}
+
+/// The event that says the engine at `seat` is late: its move time and
+/// how long it has been waited for, in milliseconds.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "late")]
+struct LateEvent {
+    seat: Seat,
+    movetime: u128,
+    waited: u128,
+}
+
+/// The state event: the seat's view, whose turn, and the person's legal
+/// moves when the referee waits for them ([`Page::state_event`]).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "state")]
+struct StateEvent<'a> {
+    /// Steps applied so far in this game.
+    step: usize,
+    game: &'a str,
+    /// The game's option words.
+    options: &'a [String],
+    /// The seats' names.
+    seats: Vec<String>,
+    /// How the page describes each seat's player.
+    labels: &'a [String],
+    /// The person's seat; `None`: watching.
+    you: Option<Seat>,
+    /// The seat to move's name, `chance` or `over`.
+    turn: String,
+    to_move: Option<Seat>,
+    /// Whether the referee waits for the person's move.
+    waiting: bool,
+    /// The person's legal moves while it waits.
+    legal: Vec<String>,
+    /// Why each move the page offers and may not play is refused.
+    #[serde(serialize_with = "ordered_map")]
+    refused: Vec<(String, String)>,
+    /// The lines the person's seat was told since the last event.
+    told: &'a [String],
+    /// The last move the person may see.
+    last: Option<SeatMove<'a>>,
+    /// The seat whose engine is thinking.
+    thinking: Option<Seat>,
+    view: Box<serde_json::value::RawValue>,
+}
+
+/// A move with its seat.
+#[derive(serde::Serialize)]
+struct SeatMove<'a> {
+    seat: Seat,
+    #[serde(rename = "move")]
+    mv: &'a str,
+}
+
+/// The over event: the game's result, public once it is played.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "over")]
+struct OverEvent<'a> {
+    /// How the game ended, in words.
+    ending: String,
+    /// The game's own scores, where it has them.
+    scores: Option<Vec<Plain>>,
+    winners: &'a [usize],
+    /// Each seat's result: 1, 0.5 or 0.
+    results: Vec<Plain>,
+    /// The seats' names.
+    seats: &'a [String],
 }
 
 /// The page's side of the game: the person's seat, the moves replayed
@@ -357,6 +443,43 @@ struct Page {
 }
 
 impl Page {
+    /// The page of a new session, its first game not started.
+    fn new(
+        session: Arc<PageGame>,
+        config: &GameConfig,
+        perfect: bool,
+        labels: Vec<String>,
+        view: Box<dyn Mirror>,
+        commands: Receiver<PageCommand>,
+        advisor: Option<Advisor>,
+    ) -> Page {
+        Page {
+            session,
+            human: config.human,
+            perfect,
+            game: config.game.clone(),
+            words: config.words.clone(),
+            labels,
+            view,
+            commands,
+            replay: Vec::new(),
+            undo: None,
+            advisor,
+            told: Vec::new(),
+            step: 0,
+            last: None,
+            movetimes: config
+                .seats
+                .iter()
+                .map(|e| {
+                    e.as_ref()
+                        .and_then(|e| e.spec.limits.movetime)
+                        .map(Duration::from_millis)
+                })
+                .collect(),
+        }
+    }
+
     fn seat_names(&self) -> Vec<String> {
         self.view.seat_names()
     }
@@ -380,31 +503,28 @@ impl Page {
         let refused = if mine {
             self.view.refused()
         } else {
-            "{}".to_string()
+            Vec::new()
         };
-        Object::new()
-            .str("type", "state")
-            .num("step", self.step)
-            .str("game", &self.game)
-            .raw("options", json::strings(&self.words))
-            .raw("seats", json::strings(self.seat_names()))
-            .raw("labels", json::strings(&self.labels))
-            .opt("you", self.human.map(|s| s.to_string()))
-            .str("turn", &turn_text)
-            .opt("to_move", to_move.map(|s| s.to_string()))
-            .num("waiting", mine)
-            .raw("legal", json::strings(legal))
-            .raw("refused", refused)
-            .raw("told", json::strings(&self.told))
-            .opt(
-                "last",
-                self.last
-                    .as_ref()
-                    .map(|(s, m)| Object::new().num("seat", *s).str("move", m).end()),
-            )
-            .opt("thinking", thinking.map(|s| s.to_string()))
-            .raw("view", self.view.view())
-            .end()
+        crate::json::to_string(&StateEvent {
+            step: self.step,
+            game: &self.game,
+            options: &self.words,
+            seats: self.seat_names(),
+            labels: &self.labels,
+            you: self.human,
+            turn: turn_text,
+            to_move,
+            waiting: mine,
+            legal,
+            refused,
+            told: &self.told,
+            last: self
+                .last
+                .as_ref()
+                .map(|(seat, mv)| SeatMove { seat: *seat, mv }),
+            thinking,
+            view: self.view.view(),
+        })
     }
 
     fn publish_state(&mut self, thinking: Option<Seat>) {
@@ -576,17 +696,13 @@ fn over_event(record: &GameRecord, names: &[String]) -> String {
         Ending::Error(m) => m.clone(),
         Ending::Adjudicated(detail) => format!("adjudicated: {detail}"),
     };
-    Object::new()
-        .str("type", "over")
-        .str("ending", &ending)
-        .opt(
-            "scores",
-            record.scores.as_ref().map(|s| json::numbers(s.iter())),
-        )
-        .raw("winners", json::numbers(record.winners.iter()))
-        .raw("results", json::numbers(record.seat_results.iter()))
-        .raw("seats", json::strings(names))
-        .end()
+    crate::json::to_string(&OverEvent {
+        ending,
+        scores: record.scores.as_deref().map(Plain::all),
+        winners: &record.winners,
+        results: Plain::all(&record.seat_results),
+        seats: names,
+    })
 }
 
 /// Who plays where, for the runner and for the record. Seats given the
@@ -697,6 +813,45 @@ impl Cast {
         }
     }
 
+    /// The runner's setup for the page's games: no move limit, no
+    /// random opening, a casual game's patience with a late engine.
+    fn match_setup(&self, config: &GameConfig, seed: u64) -> MatchSetup {
+        MatchSetup {
+            engines: self.engines.clone(),
+            seed,
+            margin: config.grace,
+            timeout: Duration::from_secs(30),
+            max_moves: 0,
+            random_plies: 0,
+            game_seeds: true,
+            log: None,
+            openings: None,
+            adjudication: Default::default(),
+        }
+    }
+
+    /// The record of the games played so far, as `tabula match` writes
+    /// it.
+    fn match_record(
+        &self,
+        config: &GameConfig,
+        seed: u64,
+        seat_names: Vec<String>,
+        games: &VecDeque<GameRecord>,
+    ) -> MatchRecord {
+        MatchRecord {
+            game: config.game.clone(),
+            options: config.words.clone(),
+            seeds: vec![seed],
+            seat_names,
+            engines: self.record_engines.clone(),
+            shard: None,
+            settings: Vec::new(),
+            stopped: None,
+            games: games.iter().cloned().collect(),
+        }
+    }
+
     /// The record's engine for the runner's `engine`.
     fn record_engine(&self, engine: usize) -> usize {
         self.seats
@@ -748,6 +903,96 @@ impl Cast {
     }
 }
 
+/// What the page asks once a game is over.
+enum AfterOver {
+    /// Take back the person's last move: the game again, up to the moves
+    /// before it.
+    Undo(Vec<String>),
+    /// Nothing more: the page left or the server stops.
+    End,
+}
+
+/// Answers the page's commands after a game is over (`over_turn`, its
+/// turn id) until it asks to take back the person's last move of
+/// `record` (perfect information only) or leaves: a move is refused, an
+/// undo of another turn too.
+fn wait_after_over(
+    page: &Page,
+    over_turn: u64,
+    record: Option<&GameRecord>,
+    seat: Option<&str>,
+    perfect: bool,
+) -> AfterOver {
+    loop {
+        match page.commands.recv_timeout(Duration::from_millis(200)) {
+            Ok(PageCommand::Move(_, _, reply)) => {
+                let _ = reply.send(Err(PageError::GameOver));
+            }
+            Ok(PageCommand::Undo(asked, reply)) if asked != over_turn => {
+                let _ = reply.send(Err(PageError::UndoNotNow));
+            }
+            Ok(PageCommand::Undo(_, reply)) => {
+                match record
+                    .zip(seat)
+                    .and_then(|(r, seat)| moves_before_last(r, seat))
+                {
+                    Some(point) if perfect => {
+                        let _ = reply.send(Ok(()));
+                        return AfterOver::Undo(point);
+                    }
+                    _ => {
+                        let _ = reply.send(Err(PageError::NothingToUndo));
+                    }
+                }
+            }
+            Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => return AfterOver::End,
+            Err(RecvTimeoutError::Timeout) => {
+                if page.session.lock().closed {
+                    return AfterOver::End;
+                }
+            }
+        }
+    }
+}
+
+/// The moves of `record` before the last one of the seat named `seat`,
+/// from its `play <seat> <move>` lines.
+fn moves_before_last(record: &GameRecord, seat: &str) -> Option<Vec<String>> {
+    let plays: Vec<(&str, &str)> = record
+        .transcript
+        .iter()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("play ")?.split_whitespace();
+            Some((w.next()?, w.next()?))
+        })
+        .collect();
+    let k = plays.iter().rposition(|(s, _)| *s == seat)?;
+    Some(plays[..k].iter().map(|(_, m)| m.to_string()).collect())
+}
+
+/// The analysis engine at the person's seat, where the page asked for
+/// one.
+fn start_advisor(
+    config: &GameConfig,
+    prototype: &dyn Referee,
+    perfect: bool,
+    session: &Arc<PageGame>,
+) -> Option<Advisor> {
+    let (spec, human) = config.advisor.as_ref().zip(config.human)?;
+    Advisor::start(
+        spec,
+        &config.game,
+        &config.words,
+        human,
+        &prototype.seat_name(human),
+        perfect,
+        Arc::clone(session),
+    )
+}
+
+/// The session's referee thread: the page's games one after another (a
+/// game again after an undo), each played by the arena's runner with the
+/// page as its outside seat, then its record and result published.
 fn referee_thread(
     session: Arc<PageGame>,
     config: GameConfig,
@@ -760,66 +1005,22 @@ fn referee_thread(
     let cast = Cast::new(&config);
     let labels = cast.labels.clone();
     let job_seats = cast.seats.clone();
-    let setup = MatchSetup {
-        engines: cast.engines.clone(),
-        seed,
-        margin: config.grace,
-        timeout: Duration::from_secs(30),
-        max_moves: 0,
-        random_plies: 0,
-        game_seeds: true,
-        log: None,
-        openings: None,
-        adjudication: Default::default(),
-    };
-    let start_advisor = || {
-        config
-            .advisor
-            .as_ref()
-            .zip(config.human)
-            .and_then(|(spec, human)| {
-                Advisor::start(
-                    spec,
-                    &config.game,
-                    &config.words,
-                    human,
-                    &prototype.seat_name(human),
-                    perfect,
-                    Arc::clone(&session),
-                )
-            })
-    };
-    let advisor = start_advisor();
-    let mut page = Page {
-        session: Arc::clone(&session),
-        human: config.human,
+    let setup = cast.match_setup(&config, seed);
+    let advisor = start_advisor(&config, prototype.as_ref(), perfect, &session);
+    let mut page = Page::new(
+        Arc::clone(&session),
+        &config,
         perfect,
-        game: config.game.clone(),
-        words: config.words.clone(),
         labels,
         view,
         commands,
-        replay: Vec::new(),
-        undo: None,
         advisor,
-        told: Vec::new(),
-        step: 0,
-        last: None,
-        movetimes: config
-            .seats
-            .iter()
-            .map(|e| {
-                e.as_ref()
-                    .and_then(|e| e.spec.limits.movetime)
-                    .map(Duration::from_millis)
-            })
-            .collect(),
-    };
+    );
     let mut pool = Pool::default();
     let mut records: VecDeque<GameRecord> = VecDeque::new();
     let mut number = 1;
     let mut first = true;
-    'games: loop {
+    loop {
         // Each game, and each game again after an undo, starts from a
         // fresh view.
         if !std::mem::take(&mut first) {
@@ -859,17 +1060,7 @@ fn referee_thread(
         cast.settle(&mut record);
         let over = over_event(&record, &page.seat_names());
         records.push_back(record);
-        let rec = MatchRecord {
-            game: config.game.clone(),
-            options: config.words.clone(),
-            seeds: vec![seed],
-            seat_names: page.seat_names(),
-            engines: cast.record_engines.clone(),
-            shard: None,
-            settings: Vec::new(),
-            stopped: None,
-            games: records.iter().cloned().collect(),
-        };
+        let rec = cast.match_record(&config, seed, page.seat_names(), &records);
         // The record is there before the page hears of the result; the
         // game's place in the budget is free, and an undo names this
         // point.
@@ -889,59 +1080,17 @@ fn referee_thread(
             a.quit();
         }
         // The game is over: undo (perfect information), or the end.
-        loop {
-            match page.commands.recv_timeout(Duration::from_millis(200)) {
-                Ok(PageCommand::Move(_, _, reply)) => {
-                    let _ = reply.send(Err(PageError::GameOver));
-                }
-                Ok(PageCommand::Undo(asked, reply)) if asked != over_turn => {
-                    let _ = reply.send(Err(PageError::UndoNotNow));
-                }
-                Ok(PageCommand::Undo(_, reply)) => {
-                    // The moves before the person's last one, from the
-                    // record's `play <seat> <move>` lines.
-                    let point = records.back().zip(config.human).and_then(|(r, human)| {
-                        let seat = prototype.seat_name(human);
-                        let plays: Vec<(&str, &str)> = r
-                            .transcript
-                            .iter()
-                            .filter_map(|l| {
-                                let mut w = l.strip_prefix("play ")?.split_whitespace();
-                                Some((w.next()?, w.next()?))
-                            })
-                            .collect();
-                        let k = plays.iter().rposition(|(s, _)| *s == seat)?;
-                        Some(
-                            plays[..k]
-                                .iter()
-                                .map(|(_, m)| m.to_string())
-                                .collect::<Vec<_>>(),
-                        )
-                    });
-                    match point {
-                        Some(p) if perfect => {
-                            let _ = reply.send(Ok(()));
-                            session.lock().over = false;
-                            page.advisor = start_advisor();
-                            records.pop_back();
-                            page.replay = p;
-                            // The game taken back is played on under
-                            // its own number.
-                            number -= 1;
-                            continue 'games;
-                        }
-                        _ => {
-                            let _ = reply.send(Err(PageError::NothingToUndo));
-                        }
-                    }
-                }
-                Ok(PageCommand::Close) | Err(RecvTimeoutError::Disconnected) => break 'games,
-                Err(RecvTimeoutError::Timeout) => {
-                    if session.lock().closed {
-                        break 'games;
-                    }
-                }
+        let seat = config.human.map(|h| prototype.seat_name(h));
+        match wait_after_over(&page, over_turn, records.back(), seat.as_deref(), perfect) {
+            AfterOver::Undo(point) => {
+                session.lock().over = false;
+                page.advisor = start_advisor(&config, prototype.as_ref(), perfect, &session);
+                records.pop_back();
+                page.replay = point;
+                // The game taken back is played on under its own number.
+                number -= 1;
             }
+            AfterOver::End => break,
         }
     }
     pool.close();
@@ -953,4 +1102,82 @@ fn referee_thread(
     s.human_turn = false;
     drop(s);
     session.changed.notify_all();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page at `game`'s start with the person at `human`, its session
+    /// not started (no referee thread: the events are built directly).
+    fn page(game: &str, human: Option<Seat>) -> Page {
+        let (tx, rx) = mpsc::channel();
+        let session = Arc::new(PageGame {
+            perfect: true,
+            game: game.to_string(),
+            human,
+            shared: Mutex::new(LiveState {
+                turn_step: 3,
+                thinking: Some(Thinking {
+                    seat: 1,
+                    since: Instant::now() - Duration::from_secs(5),
+                    movetime: Some(Duration::from_millis(250)),
+                    told_late: false,
+                }),
+                ..LiveState::new()
+            }),
+            changed: Condvar::new(),
+            commands: Mutex::new(tx),
+        });
+        Page {
+            session,
+            human,
+            perfect: true,
+            game: game.to_string(),
+            words: vec!["size=7".to_string()],
+            labels: vec!["you".to_string(), "tabula <mcts> 1 s".to_string()],
+            view: mirror(game, &[], human, true).expect("a view"),
+            commands: rx,
+            replay: Vec::new(),
+            undo: None,
+            advisor: None,
+            told: vec!["black plays \"d3\"".to_string()],
+            step: 2,
+            last: Some((1, "c5".to_string())),
+            movetimes: Vec::new(),
+        }
+    }
+
+    /// The page's stream events and the summary as the page got them
+    /// before serde: a state event waiting for the person (legal moves
+    /// and refusals) and one not, the over events of a forfeit and a
+    /// draw, the summary, the late event.
+    #[test]
+    fn page_events_keep_their_bytes() {
+        use crate::games::{othello::Othello, quoridor::Quoridor};
+        use crate::model::game::Game;
+        let othello = page(Othello::NAME, Some(0));
+        let watched = page(Quoridor::NAME, None);
+        let record = MatchRecord::parse(crate::json::PIN_RECORD, std::path::Path::new("pins"))
+            .expect("reads");
+        othello.session.watch_late();
+        let late = othello.session.lock().events.clone();
+        let events = [
+            othello.state_event(None, true),
+            othello.state_event(Some(1), false),
+            watched.state_event(Some(0), false),
+            over_event(&record.games[0], &othello.seat_names()),
+            over_event(&record.games[1], &othello.seat_names()),
+            othello.session.summary_json(),
+            watched.session.summary_json(),
+        ]
+        .into_iter()
+        // The wait itself is the clock's: the event up to it is pinned.
+        .chain(
+            late.iter()
+                .filter_map(|e| e.split("\"waited\"").next().map(str::to_string)),
+        )
+        .collect::<Vec<_>>();
+        crate::json::assert_pinned("events", &events.join("\n"));
+    }
 }

@@ -4,8 +4,10 @@
 use super::error::PageError;
 use super::view::mirror;
 use crate::arena::record::{Ending, MatchRecord, RecordError};
-use crate::json::{self, Object};
 use crate::model::game::MoveError;
+use serde_json::value::RawValue;
+
+use crate::json::Plain;
 
 /// The most steps of one game replayed.
 const MAX_STEPS: usize = 20_000;
@@ -87,13 +89,16 @@ pub fn replay_window(
             .get(e)
             .map_or("?".to_string(), |e| e.name.clone())
     };
-    let list = json::array(record.games.iter().take(MAX_LISTED).map(|g| {
-        Object::new()
-            .num("number", g.number)
-            .raw("seats", json::strings(g.seats.iter().map(|&e| names(e))))
-            .raw("results", json::numbers(g.seat_results.iter()))
-            .end()
-    }));
+    let list = record
+        .games
+        .iter()
+        .take(MAX_LISTED)
+        .map(|g| ListedGame {
+            number: g.number,
+            seats: g.seats.iter().map(|&e| names(e)).collect(),
+            results: Plain::all(&g.seat_results),
+        })
+        .collect();
     let game = record
         .games
         .iter()
@@ -117,17 +122,18 @@ pub fn replay_window(
         } else {
             view.last_step_words().unwrap_or_else(|| line.to_string())
         };
-        let step = Object::new()
-            .str("line", line)
-            .str("words", &words)
-            .raw("view", view.view())
-            .end();
-        if bytes + step.len() > max_bytes && !steps.is_empty() {
+        let step = crate::json::raw(&Step {
+            line,
+            words: &words,
+            view: &view.view(),
+        });
+        let size = step.get().len();
+        if bytes + size > max_bytes && !steps.is_empty() {
             // The window is full: later steps are counted only.
             bytes = max_bytes;
             return;
         }
-        bytes += step.len() + 1;
+        bytes += size + 1;
         steps.push(step);
     };
     keep("start", view.as_ref(), &mut total);
@@ -166,23 +172,80 @@ pub fn replay_window(
         Ending::Error(m) => m.clone(),
         Ending::Adjudicated(detail) => format!("adjudicated: {detail}"),
     };
-    Ok(Object::new()
-        .str("type", "replay")
-        .str("game", &record.game)
-        .raw("options", json::strings(&record.options))
-        .raw("seat_names", json::strings(&record.seat_names))
-        .raw("games", list)
-        .num("number", game.number)
-        .raw("seats", json::strings(game.seats.iter().map(|&e| names(e))))
-        .str("ending", &ending)
-        .opt(
-            "scores",
-            game.scores.as_ref().map(|s| json::numbers(s.iter())),
-        )
-        .num("listed", record.games.len().min(MAX_LISTED))
-        .num("count", record.games.len())
-        .num("total", total)
-        .num("from", from)
-        .raw("steps", json::array(steps))
-        .end())
+    Ok(crate::json::to_string(&Replay {
+        game: &record.game,
+        options: &record.options,
+        seat_names: &record.seat_names,
+        games: list,
+        number: game.number,
+        seats: game.seats.iter().map(|&e| names(e)).collect(),
+        ending,
+        scores: game.scores.as_deref().map(Plain::all),
+        listed: record.games.len().min(MAX_LISTED),
+        count: record.games.len(),
+        total,
+        from,
+        steps,
+    }))
+}
+
+/// The replay reply ([`replay_window`]).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "replay")]
+struct Replay<'a> {
+    game: &'a str,
+    options: &'a [String],
+    seat_names: &'a [String],
+    /// The record's games (the first [`MAX_LISTED`]).
+    games: Vec<ListedGame>,
+    /// The game replayed.
+    number: usize,
+    /// Its engine at each seat.
+    seats: Vec<String>,
+    /// How it ended, in words.
+    ending: String,
+    scores: Option<Vec<Plain>>,
+    /// How many games are listed, of `count`.
+    listed: usize,
+    count: usize,
+    /// The game's steps, of which the window holds those from `from`.
+    total: usize,
+    from: usize,
+    steps: Vec<Box<RawValue>>,
+}
+
+/// A game in the record's list.
+#[derive(serde::Serialize)]
+struct ListedGame {
+    number: usize,
+    /// Its engine at each seat.
+    seats: Vec<String>,
+    results: Vec<Plain>,
+}
+
+/// One step of the game: the record's line, the step in words, the view
+/// after it.
+#[derive(serde::Serialize)]
+struct Step<'a> {
+    line: &'a str,
+    words: &'a str,
+    view: &'a RawValue,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The replay reply as the page got it before serde: the list, the
+    /// game's steps with their views, a window that a byte limit cut.
+    #[test]
+    fn replay_replies_keep_their_bytes() {
+        let record = crate::json::PIN_RECORD;
+        let replies = [
+            replay_json(record, 1).expect("game 1 replays"),
+            replay_json(record, 2).expect("game 2 replays"),
+            replay_window(record, 1, 1, 10).expect("a window of game 1"),
+        ];
+        crate::json::assert_pinned("replay", &replies.join("\n"));
+    }
 }

@@ -8,8 +8,9 @@
 
 use super::error::PageError;
 use crate::games::GameVisitor;
-use crate::json::{self, Object};
 use crate::model::game::{Game, MoveError, Seat, Turn};
+use serde_json::value::RawValue;
+
 use crate::model::options::{OptionError, Options};
 use crate::model::pictures::{Pictures, hand_start};
 use crate::model::played::Played;
@@ -24,14 +25,14 @@ pub trait Mirror: Send {
     /// The legal moves of the seat to move, as canonical texts.
     fn legal(&self) -> Vec<String>;
     /// Why each move the page offers the seat to move, and that is not
-    /// legal now, is refused, as a JSON object (move text to the reason
-    /// in the game's words); `{}` where this copy does not see that
-    /// seat's hand.
-    fn refused(&self) -> String;
+    /// legal now, is refused: the move's text and the reason in the
+    /// game's words; none where this copy does not see that seat's hand.
+    fn refused(&self) -> Vec<(String, String)>;
     /// The seats' names.
     fn seat_names(&self) -> Vec<String>;
-    /// The game's picture as JSON, for the page.
-    fn view(&self) -> String;
+    /// The game's picture as JSON, for the page: written once, carried
+    /// in the state events and replay steps as it is.
+    fn view(&self) -> Box<RawValue>;
     /// The last step in words, with who took it (`black plays d3`,
     /// `north plays Q\u{2660}`, `the cards are dealt`); `None` before any.
     fn last_step_words(&self) -> Option<String>;
@@ -63,20 +64,16 @@ impl<G: Game> Mirror for Mirrored<G> {
         self.game.legal_texts()
     }
 
-    fn refused(&self) -> String {
+    fn refused(&self) -> Vec<(String, String)> {
         let seen = match self.turn() {
             Turn::Player(s) => self.observer.is_none_or(|o| o == s),
             _ => false,
         };
-        let refusals = if seen {
+        if seen {
             (pictures::<G>().refusals)(self.game.state())
         } else {
             Vec::new()
-        };
-        refusals
-            .iter()
-            .fold(Object::new(), |o, (mv, why)| o.str(mv, why))
-            .end()
+        }
     }
 
     fn seat_names(&self) -> Vec<String> {
@@ -84,11 +81,10 @@ impl<G: Game> Mirror for Mirrored<G> {
         (0..s.num_seats()).map(|i| s.seat_name(i)).collect()
     }
 
-    fn view(&self) -> String {
+    fn view(&self) -> Box<RawValue> {
         // The game's own picture, then every view's seats' last moves.
-        (pictures::<G>().view)(&self.game, self.observer)
-            .raw("last", last_moves(&self.game))
-            .end()
+        let last = crate::json::raw(&last_moves(&self.game));
+        (pictures::<G>().view)(&self.game, self.observer).write_with_last(&last)
     }
 
     fn last_step_words(&self) -> Option<String> {
@@ -111,31 +107,35 @@ impl<G: Game> Mirror for Mirrored<G> {
     }
 }
 
-/// Each seat's last move in the game (`null` for a seat that has not
-/// moved, or whose moves this view does not see): its text and its
-/// words, for the board's last-move marks and the seats' boxes.
-fn last_moves<G: Game>(played: &Played<G>) -> String {
+/// A seat's last move: its text, its words, and where the seat's piece
+/// stood before it (Quoridor's pawn), for the board's last-move marks and
+/// the seats' boxes.
+#[derive(serde::Serialize)]
+struct LastMove {
+    #[serde(rename = "move")]
+    text: String,
+    words: String,
+    from: Option<String>,
+}
+
+/// Each seat's last move in the game (`None` for a seat that has not
+/// moved, or whose moves this view does not see).
+fn last_moves<G: Game>(played: &Played<G>) -> Vec<Option<LastMove>> {
     let pictures = pictures::<G>();
     let state = played.state();
     // A card game's last moves are those of the hand or round in play:
     // a move of an earlier hand would name cards dealt anew since.
     let history = &played.history()[hand_start(played, pictures.deals_a_hand)..];
-    json::array((0..state.num_seats()).map(|s| {
-        history
-            .iter()
-            .rev()
-            .find(|step| step.seat == Some(s))
-            .map_or("null".to_string(), |step| {
-                Object::new()
-                    .str("move", &step.text)
-                    .str("words", &(pictures.move_words)(&step.before, step.mv))
-                    .opt(
-                        "from",
-                        (pictures.moved_from)(&step.before, s).map(|q| json::string(&q)),
-                    )
-                    .end()
+    (0..state.num_seats())
+        .map(|s| {
+            let step = history.iter().rev().find(|step| step.seat == Some(s))?;
+            Some(LastMove {
+                text: step.text.clone(),
+                words: (pictures.move_words)(&step.before, step.mv),
+                from: (pictures.moved_from)(&step.before, s),
             })
-    }))
+        })
+        .collect()
 }
 
 /// The registry's visitor that builds a [`Mirror`] seen by `observer`.
@@ -176,5 +176,76 @@ pub fn mirror(
     match entry.visit(&words, OpenMirror { observer }) {
         Ok(Ok(m)) => Ok(m),
         Ok(Err(e)) | Err(e) => Err(PageError::Options(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Refusals as the state event writes them.
+    #[derive(serde::Serialize)]
+    struct Refused(#[serde(serialize_with = "crate::json::ordered_map")] Vec<(String, String)>);
+
+    /// Plays game `G`'s first steps with its default options (chance
+    /// drawn from a fixed seed, each seat's first legal move), the page's
+    /// view and refusals after each, as `observer` sees them.
+    fn pin_views<G: Game>(observer: Option<Seat>, steps: usize) -> String {
+        let options = Options::parse::<&str>(G::OPTIONS, &[]).expect("default options");
+        let game = G::new_game(&options).expect("a game");
+        let mut mirror = Mirrored {
+            game: Played::new(game),
+            observer,
+        };
+        let refused = |m: &Mirrored<G>| crate::json::to_string(&Refused(m.refused()));
+        let mut rng = crate::model::game::Rng::seed_from_u64(1);
+        let mut out = vec![mirror.view().get().to_string(), refused(&mirror)];
+        for _ in 0..steps {
+            let state = mirror.game.state().clone();
+            let mv = match state.turn() {
+                Turn::Over => break,
+                Turn::Chance => state.sample_chance(&mut rng),
+                Turn::Player(_) => {
+                    let mut moves = Vec::new();
+                    state.legal_moves(&mut moves);
+                    moves[0]
+                }
+            };
+            let text = state.move_text(mv);
+            if mirror.play(&text).is_err() {
+                out.push(format!("refused {text}"));
+                break;
+            }
+            out.push(mirror.view().get().to_string());
+            out.push(refused(&mirror));
+        }
+        out.join("\n")
+    }
+
+    /// Every game's page view and refusals as the page got them before
+    /// serde, the full game and one seat's (other hands `null`).
+    #[test]
+    fn page_views_keep_their_bytes() {
+        use crate::games::{hearts::Hearts, ninetynine::NinetyNine, othello::Othello};
+        use crate::games::{quoridor::Quoridor, wizard::Wizard};
+        let mut all = Vec::new();
+        for observer in [None, Some(0)] {
+            all.push(("othello", observer, pin_views::<Othello>(observer, 8)));
+            all.push(("quoridor", observer, pin_views::<Quoridor>(observer, 8)));
+            all.push(("hearts", observer, pin_views::<Hearts>(observer, 8)));
+            all.push(("wizard", observer, pin_views::<Wizard>(observer, 8)));
+            all.push(("ninetynine", observer, pin_views::<NinetyNine>(observer, 8)));
+        }
+        // In the pinned order: each game, the full view then seat 0's.
+        all.sort_by_key(|(name, observer, _)| {
+            let order = ["othello", "quoridor", "hearts", "wizard", "ninetynine"];
+            (order.iter().position(|n| n == name), observer.is_some())
+        });
+        let all: Vec<String> = all
+            .into_iter()
+            .map(|(name, observer, views)| format!("{name} {observer:?}\n{views}"))
+            .collect();
+        crate::json::assert_pinned("views", &all.join("\n"));
     }
 }

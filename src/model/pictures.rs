@@ -10,9 +10,37 @@
 //! has without declaring anything: its text picture (`render`) and plain
 //! words.
 
-use crate::json::Object;
+use serde::Serialize;
+use serde_json::value::RawValue;
+
 use crate::model::game::{Game, Seat};
 use crate::model::played::Played;
+
+/// A game's picture for the page: a value of the game's own
+/// `Serialize` type (a struct, written as a JSON object) whose `kind` says
+/// how the page draws it.
+pub trait Picture {
+    /// The picture written as one JSON object, with the page's `last`
+    /// (the seats' last moves, written already) added as its last key.
+    fn write_with_last(&self, last: &RawValue) -> Box<RawValue>;
+}
+
+impl<T: Serialize> Picture for T {
+    fn write_with_last(&self, last: &RawValue) -> Box<RawValue> {
+        crate::json::raw(&WithLast {
+            picture: self,
+            last,
+        })
+    }
+}
+
+/// A picture's fields, then `last`.
+#[derive(Serialize)]
+struct WithLast<'a, T> {
+    #[serde(flatten)]
+    picture: &'a T,
+    last: &'a RawValue,
+}
 
 /// What a move tells a human seat beyond the move itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,10 +56,10 @@ pub struct News {
 /// rest of [`crate::model::extras::Extras`].
 pub struct Pictures<G: Game> {
     /// The page's picture of the game in play, as `observer` sees it
-    /// (`None`: all of it): a JSON object whose `kind` says how the page
+    /// (`None`: all of it): a [`Picture`] whose `kind` says how the page
     /// draws it (`text`: the game's [`Game::render`] in `text`). The page
     /// adds the seats' last moves (`last`) to it.
-    pub view: fn(&Played<G>, Option<Seat>) -> Object,
+    pub view: fn(&Played<G>, Option<Seat>) -> Box<dyn Picture>,
     /// Why each move that the page offers the seat to move, and that is
     /// not legal now, is refused: the move's text and the reason in the
     /// game's words (`d3` and `d3: the square is taken`). Asked only when
@@ -87,10 +115,20 @@ impl<G: Game> Pictures<G> {
 }
 
 /// The text picture: `{"kind":"text","text":<render>}`.
-pub fn text_view<G: Game>(played: &Played<G>, _observer: Option<Seat>) -> Object {
-    Object::new()
-        .str("kind", "text")
-        .str("text", &played.state().render())
+#[derive(Serialize)]
+pub struct TextPicture {
+    /// `text`.
+    pub kind: &'static str,
+    /// The game's [`Game::render`].
+    pub text: String,
+}
+
+/// The text picture of the game in play.
+pub fn text_view<G: Game>(played: &Played<G>, _observer: Option<Seat>) -> Box<dyn Picture> {
+    Box::new(TextPicture {
+        kind: "text",
+        text: played.state().render(),
+    })
 }
 
 /// A move in plain words: `passes` for a move written `pass`, else

@@ -1,13 +1,15 @@
 //! The `info` lines of an analysis (`analyze`, and `genmove multipv=N`):
 //! the same fields as text (`info key value ...`, as GTP engines print
-//! analysis) or as one JSON object a line (`set output json`). The JSON is
-//! written here by hand: flat objects of numbers, strings and one list of
-//! strings need no library.
+//! analysis) or as one JSON object a line (`set output json`), written by
+//! serde from the one list of fields that the text shows too.
 
 use std::fmt::Write as _;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
 use crate::control::{Progress, RootLine, ScoreKind};
 use crate::engine::Decision;
+use crate::json::Fixed;
 use crate::protocol::command::OutputFormat;
 
 /// One field's value.
@@ -124,36 +126,41 @@ impl<'a> Info<'a> {
     }
 
     fn json(&self) -> String {
-        let mut s = String::from("{\"type\":\"info\"");
+        let mut line = crate::json::to_string(self);
+        line.push('\n');
+        line
+    }
+}
+
+/// A line's JSON: `{"type":"info"}` then its fields in order. The fields
+/// differ by the kind of line and are shared with the text form, so the
+/// object is written from the list rather than derived from a struct per
+/// kind.
+impl Serialize for Info<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.fields.len() + 1))?;
+        map.serialize_entry("type", "info")?;
         for (key, value) in &self.fields {
-            let _ = write!(s, ",\"{key}\":");
-            match value {
-                Value::Count(n) => {
-                    let _ = write!(s, "{n}");
-                }
-                // JSON has no NaN or infinity.
-                Value::Score(v) if v.is_finite() => {
-                    let _ = write!(s, "{v:.4}");
-                }
-                Value::Score(_) => s.push_str("null"),
-                Value::Margin(m) => {
-                    let _ = write!(s, "{m}");
-                }
-                Value::Text(t) => json_string(&mut s, t),
-                Value::Moves(moves) => {
-                    s.push('[');
-                    for (i, m) in moves.iter().enumerate() {
-                        if i > 0 {
-                            s.push(',');
-                        }
-                        json_string(&mut s, m);
-                    }
-                    s.push(']');
-                }
-            }
+            map.serialize_entry(key, value)?;
         }
-        s.push_str("}\n");
-        s
+        map.end()
+    }
+}
+
+impl Serialize for Value<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Value::Count(n) => serializer.serialize_u64(n),
+            // Four decimals as the text shows it; `null` if not finite.
+            Value::Score(v) => Fixed {
+                value: v,
+                decimals: 4,
+            }
+            .serialize(serializer),
+            Value::Margin(m) => serializer.serialize_i32(m),
+            Value::Text(t) => serializer.serialize_str(t),
+            Value::Moves(moves) => moves.serialize(serializer),
+        }
     }
 }
 
@@ -210,11 +217,6 @@ pub fn render_lines(
 /// Whole milliseconds, as the `time` field shows them.
 pub fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// Appends `text` as a JSON string literal.
-fn json_string(s: &mut String, text: &str) {
-    s.push_str(&crate::json::string(text));
 }
 
 #[cfg(test)]
@@ -282,5 +284,55 @@ mod tests {
                 .render(OutputFormat::Json)
                 .contains("\"pv\":[]")
         );
+    }
+
+    /// The analysis JSON as `set output json` printed it before serde:
+    /// every kind of line, a score at four decimals (`1.0000`), a NaN
+    /// score as `null`, a solved margin, escapes.
+    #[test]
+    fn analysis_json_keeps_its_bytes() {
+        let progress = Progress {
+            iterations: 16384,
+            depth: 9,
+            elapsed: Duration::from_millis(101),
+            best: "d3".into(),
+            score: 0.50213,
+            kind: ScoreKind::WinChance,
+            exact: None,
+            pv: vec!["d3".into(), "c5".into()],
+            lines: Vec::new(),
+            ..Progress::default()
+        };
+        let unknown = Progress {
+            score: f64::NAN,
+            kind: ScoreKind::WinChance,
+            ..Progress::default()
+        };
+        let decision = Decision {
+            mv: "a1".into(),
+            score: 1.0,
+            kind: ScoreKind::Exact,
+            iterations: 7,
+            depth: 60,
+            exact: Some(12),
+            lines: Vec::new(),
+        };
+        let line = RootLine {
+            mv: "c4".into(),
+            score: 0.0,
+            kind: ScoreKind::Eval,
+            visits: Some(7),
+            exact: None,
+            pv: vec!["c4".into(), "e3".into()],
+        };
+        let json = [
+            Info::progress(&progress).render(OutputFormat::Json),
+            Info::progress(&unknown).render(OutputFormat::Json),
+            Info::decision(&decision).render(OutputFormat::Json),
+            render_lines(&[line], 10, 3, 5, OutputFormat::Json),
+            Info::error("a <b> \"c\" \u{8}\u{c}\t\u{1f} \u{e9}").render(OutputFormat::Json),
+        ]
+        .concat();
+        crate::json::assert_pinned("analysis", &json);
     }
 }

@@ -15,8 +15,10 @@ use std::path::PathBuf;
 
 use crate::arena::config::spec::ConfigError;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
+use crate::arena::record::transcript::Transcript;
 use crate::arena::run::adjudicate::Decided;
 use crate::games::{othello, quoridor};
+use crate::json::Plain;
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,16 +291,34 @@ pub fn quoridor(rec: &MatchRecord) -> Result<String, ConfigError> {
     Ok(out)
 }
 
-fn json_list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
-    format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(","))
+/// One game of the JSON-lines export: see docs/match.md for the keys.
+#[derive(serde::Serialize)]
+struct JsonGame<'a> {
+    game: &'a str,
+    options: &'a [String],
+    seed: &'a [u64],
+    number: usize,
+    deal: u64,
+    pairing: [&'a str; 2],
+    seats: Vec<&'a str>,
+    seat_names: &'a [String],
+    ending: &'static str,
+    culprit: Option<&'a str>,
+    fault: Option<&'static str>,
+    detail: Option<&'a str>,
+    scores: Option<Vec<Plain>>,
+    winners: &'a [usize],
+    results: Vec<Plain>,
+    first_score: Option<Plain>,
+    plies: usize,
+    ms: u64,
+    #[serde(serialize_with = "lines")]
+    transcript: &'a Transcript,
 }
 
-fn json_num(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v}")
-    } else {
-        "null".to_string()
-    }
+/// A transcript as a list of its lines.
+fn lines<S: serde::Serializer>(transcript: &&Transcript, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(*transcript)
 }
 
 /// Every game as one JSON object a line: see docs/match.md for the keys.
@@ -316,35 +336,29 @@ pub fn jsonl(rec: &MatchRecord) -> String {
             Ending::Adjudicated(d) | Ending::Error(d) => (None, None, Some(d.as_str())),
             _ => (None, None, None),
         };
-        let opt = |v: Option<String>| v.unwrap_or_else(|| "null".to_string());
-        let _ = writeln!(
-            out,
-            "{{\"game\":{},\"options\":{},\"seed\":{},\"number\":{},\"deal\":{},\
-             \"pairing\":{},\"seats\":{},\"seat_names\":{},\"ending\":{},\"culprit\":{},\
-             \"fault\":{},\"detail\":{},\"scores\":{},\"winners\":{},\"results\":{},\
-             \"first_score\":{},\"plies\":{},\"ms\":{},\"transcript\":{}}}",
-            crate::json::string(&rec.game),
-            json_list(&rec.options, |o| crate::json::string(o)),
-            json_list(&rec.seeds, |s| s.to_string()),
-            g.number,
-            g.deal,
-            json_list(&[g.pairing.0, g.pairing.1], |&e| crate::json::string(name(
-                e
-            ))),
-            json_list(&g.seats, |&e| crate::json::string(name(e))),
-            json_list(&rec.seat_names, |s| crate::json::string(s)),
-            crate::json::string(ending_word(g)),
-            opt(culprit.map(|e| crate::json::string(name(e)))),
-            opt(fault.map(crate::json::string)),
-            opt(detail.map(crate::json::string)),
-            opt(g.scores.as_ref().map(|s| json_list(s, |&v| json_num(v)))),
-            json_list(&g.winners, |w| w.to_string()),
-            json_list(&g.seat_results, |&v| json_num(v)),
-            opt(g.first_score().map(json_num)),
-            g.plies,
-            g.millis,
-            crate::json::strings(&g.transcript),
-        );
+        let line = JsonGame {
+            game: &rec.game,
+            options: &rec.options,
+            seed: &rec.seeds,
+            number: g.number,
+            deal: g.deal,
+            pairing: [name(g.pairing.0), name(g.pairing.1)],
+            seats: g.seats.iter().map(|&e| name(e)).collect(),
+            seat_names: &rec.seat_names,
+            ending: ending_word(g),
+            culprit: culprit.map(name),
+            fault,
+            detail,
+            scores: g.scores.as_deref().map(Plain::all),
+            winners: &g.winners,
+            results: Plain::all(&g.seat_results),
+            first_score: g.first_score().map(Plain),
+            plies: g.plies,
+            ms: g.millis,
+            transcript: &g.transcript,
+        };
+        out.push_str(&crate::json::to_string(&line));
+        out.push('\n');
     }
     out
 }
@@ -353,12 +367,14 @@ pub fn jsonl(rec: &MatchRecord) -> String {
 mod tests {
     use super::*;
 
+    /// The JSON-lines export as it was written before serde: every key
+    /// in its order, a forfeit's culprit, fault and detail with escapes,
+    /// `null`s, whole results as `1`, halves as `0.5`.
     #[test]
-    fn json_strings_escape() {
-        assert_eq!(
-            crate::json::string("a\"b\\c\nd\u{1}"),
-            "\"a\\\"b\\\\c\\nd\\u0001\""
-        );
+    fn jsonl_keeps_its_bytes() {
+        let rec = MatchRecord::parse(crate::json::PIN_RECORD, std::path::Path::new("pins"))
+            .expect("the pinned record reads");
+        crate::json::assert_pinned("export", &jsonl(&rec));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! - `view.rs`: what the games' text pictures share (the trick and
 //!   to-move lines, whose cards show);
 //! - `page.rs`: what their page pictures and words share (a card in
-//!   words, hands and tricks as JSON, the tricks taken);
+//!   words, hands and tricks as the pictures hold them, the tricks taken);
 //! - `hooks.rs`: what the card games' `Game` impls would otherwise each
 //!   write out alike (the `seat` option, the `shuffle:<seed>` deal text,
 //!   numbered seat names, whether a state knows a hand, the evaluation
@@ -34,8 +34,8 @@ pub use hooks::{
     parse_numbered_seat, reward_as_evaluation, seat_option_spec,
 };
 pub use page::{
-    Taken, card_list_json, card_list_words, card_words, cards_json, suit_symbol, taken_json,
-    taken_words, trick_json,
+    Taken, TakenPicture, card_list_texts, card_list_words, card_texts, card_words, suit_symbol,
+    taken_pictures, taken_words, trick_picture,
 };
 pub use shuffle::{SplitMix64, deal_seeded, shuffle};
 pub use view::{card_count_text, shows_hand, to_move_text, trick_plays, trick_text};

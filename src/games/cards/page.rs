@@ -1,9 +1,8 @@
 //! What the card games' page pictures and words share: a card in words
-//! (`10\u{2665}`, `Wizard`), hands and tricks as JSON, and the tricks
-//! finished in the hand in play, each with who took it.
+//! (`10\u{2665}`, `Wizard`), hands and tricks as the pictures hold them,
+//! and the tricks finished in the hand in play, each with who took it.
 
 use super::{Card, CardSet};
-use crate::json::{self, Object};
 use crate::model::game::Seat;
 
 /// A card in words: `10\u{2665}`, `Q\u{2660}`, `Wizard`, `Jester`.
@@ -41,23 +40,20 @@ pub fn card_list_words(set: CardSet) -> String {
     set.iter().map(card_words).collect::<Vec<_>>().join(" ")
 }
 
-/// A set of cards as a JSON array of their texts.
-pub fn cards_json(set: CardSet) -> String {
-    json::strings(set.iter().map(|c| c.to_string()))
+/// A set of cards as their texts (a JSON array of strings).
+pub fn card_texts(set: CardSet) -> Vec<String> {
+    set.iter().map(|c| c.to_string()).collect()
 }
 
-/// A list of cards, in order, as a JSON array of their texts.
-pub fn card_list_json(list: &[Card]) -> String {
-    json::strings(list.iter().map(Card::to_string))
+/// A list of cards, in order, as their texts.
+pub fn card_list_texts(list: &[Card]) -> Vec<String> {
+    list.iter().map(Card::to_string).collect()
 }
 
-/// A trick's plays as a JSON array of `[seat, card]`.
-pub fn trick_json(trick: &[(Seat, Card)]) -> String {
-    json::array(
-        trick
-            .iter()
-            .map(|(s, c)| format!("[{s},{}]", json::string(&c.to_string()))),
-    )
+/// A trick's plays as `(seat, card)` pairs (a JSON array of `[seat,
+/// card]`).
+pub fn trick_picture(trick: &[(Seat, Card)]) -> Vec<(Seat, String)> {
+    trick.iter().map(|&(s, c)| (s, c.to_string())).collect()
 }
 
 /// A finished trick: its plays, who took it, and (where the game counts
@@ -72,16 +68,28 @@ pub struct Taken {
     pub points: Option<u32>,
 }
 
-/// Finished tricks as a JSON array of `{"cards": [[seat, card]...],
-/// "winner": seat, "points": n | null}`.
-pub fn taken_json(tricks: &[Taken]) -> String {
-    json::array(tricks.iter().map(|t| {
-        Object::new()
-            .raw("cards", trick_json(&t.plays))
-            .num("winner", t.winner)
-            .opt("points", t.points.map(|p| p.to_string()))
-            .end()
-    }))
+/// A finished trick as the pictures show it: `{"cards": [[seat,
+/// card]...], "winner": seat, "points": n | null}`.
+#[derive(serde::Serialize)]
+pub struct TakenPicture {
+    /// The plays, in playing order.
+    pub cards: Vec<(Seat, String)>,
+    /// The seat that took it.
+    pub winner: Seat,
+    /// Its points (Hearts), or `None`.
+    pub points: Option<u32>,
+}
+
+/// Finished tricks as the pictures show them.
+pub fn taken_pictures(tricks: &[Taken]) -> Vec<TakenPicture> {
+    tricks
+        .iter()
+        .map(|t| TakenPicture {
+            cards: trick_picture(&t.plays),
+            winner: t.winner,
+            points: t.points,
+        })
+        .collect()
 }
 
 /// The plays of a trick in words with who took it: `north QS, east 2S;

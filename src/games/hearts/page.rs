@@ -5,11 +5,10 @@
 use super::{HEARTS, Hearts, HeartsMove, POINT_CARDS, Phase, points_of};
 use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{
-    Card, CardSet, Taken, card_list_words, card_words, cards_json, suit_symbol, taken_json,
-    taken_words, trick_json,
+    Card, CardSet, Taken, TakenPicture, card_list_words, card_texts, card_words, suit_symbol,
+    taken_pictures, taken_words, trick_picture,
 };
-use crate::json::{self, Object};
-use crate::model::pictures::{News, Pictures, count, hand_start, seat_values};
+use crate::model::pictures::{News, Picture, Pictures, count, hand_start, seat_values};
 use crate::model::played::Played;
 
 /// How Hearts is shown to a person.
@@ -69,16 +68,47 @@ fn shows(observer: Option<Seat>, seat: Seat) -> bool {
     observer.is_none_or(|o| o == seat)
 }
 
-fn view(played: &Played<Hearts>, observer: Option<Seat>) -> Object {
+/// The page's picture of Hearts, as one seat sees it (another seat's
+/// hand and passed cards `null`).
+#[derive(serde::Serialize)]
+struct HeartsPicture {
+    /// `hearts`.
+    kind: &'static str,
+    phase: &'static str,
+    /// The hand's number, from 1.
+    hand_no: u32,
+    /// Where this hand's cards pass: `left`, `across`, `right`, `none`.
+    pass: &'static str,
+    /// Whether hearts are broken.
+    broken: bool,
+    /// Tricks played in this hand.
+    tricks: usize,
+    hands: Vec<Option<Vec<String>>>,
+    /// Cards in each hand.
+    counts: Vec<usize>,
+    /// The cards each seat passed.
+    passed: Vec<Option<Vec<String>>>,
+    /// The trick in play.
+    trick: Vec<(Seat, String)>,
+    /// Points taken in this hand.
+    points: [u8; 4],
+    totals: [i32; 4],
+    /// The last hand's scores.
+    last_hand: [i32; 4],
+    /// The score that ends the game.
+    target: i32,
+    /// The tricks of the hand, with who took each and its points.
+    taken: Vec<TakenPicture>,
+    /// Who shot the moon, if anyone.
+    moon: Option<Seat>,
+}
+
+fn view(played: &Played<Hearts>, observer: Option<Seat>) -> Box<dyn Picture> {
     let h = played.state();
     let seats = h.num_seats();
-    let hands = json::array((0..seats).map(|s| {
-        if shows(observer, s) {
-            cards_json(h.hand(s))
-        } else {
-            "null".to_string()
-        }
-    }));
+    let hands = (0..seats)
+        .map(|s| shows(observer, s).then(|| card_texts(h.hand(s))))
+        .collect();
     let phase = match h.phase() {
         Phase::Deal => "deal",
         Phase::Pass => "pass",
@@ -95,43 +125,35 @@ fn view(played: &Played<Hearts>, observer: Option<Seat>) -> Object {
     };
     // The cards each seat passed: the observer's own only (or all, in
     // the full game).
-    let passed = json::array((0..seats).map(|s| {
-        if shows(observer, s) {
-            cards_json(h.passed_cards(s))
-        } else {
-            "null".to_string()
-        }
-    }));
+    let passed = (0..seats)
+        .map(|s| shows(observer, s).then(|| card_texts(h.passed_cards(s))))
+        .collect();
     // The tricks of the hand in play (or of the one just over, until the
     // next deal), each with who took it and its points.
     let taken: Vec<Taken> = played.history()[hand_start(played, deals_a_hand)..]
         .iter()
         .filter_map(|step| finished(&step.before, step.mv))
         .collect();
-    Object::new()
-        .str("kind", Hearts::NAME)
-        .str("phase", phase)
-        .num("hand_no", h.hand_number() + 1)
-        .str("pass", pass)
-        .num("broken", h.hearts_broken())
-        .num("tricks", h.tricks_done())
-        .raw("hands", hands)
-        .raw("counts", json::numbers((0..seats).map(|s| h.hand_size(s))))
-        .raw("passed", passed)
-        .raw("trick", trick_json(&h.trick()))
-        .raw("points", json::numbers(h.hand_points()))
-        .raw("totals", json::numbers(h.totals()))
-        .raw("last_hand", json::numbers(h.last_hand_scores()))
-        .num("target", h.config().target)
-        .raw("taken", taken_json(&taken))
+    Box::new(HeartsPicture {
+        kind: Hearts::NAME,
+        phase,
+        hand_no: h.hand_number() + 1,
+        pass,
+        broken: h.hearts_broken(),
+        tricks: h.tricks_done(),
+        hands,
+        counts: (0..seats).map(|s| h.hand_size(s)).collect(),
+        passed,
+        trick: trick_picture(&h.trick()),
+        points: h.hand_points(),
+        totals: h.totals(),
+        last_hand: h.last_hand_scores(),
+        target: h.config().target,
+        taken: taken_pictures(&taken),
         // Who shot the moon: took every point of the hand in play (or of
         // the one just over, until the next deal).
-        .opt(
-            "moon",
-            (0..seats)
-                .find(|&s| h.hand_points()[s] == 26)
-                .map(|s| s.to_string()),
-        )
+        moon: (0..seats).find(|&s| h.hand_points()[s] == 26),
+    })
 }
 
 /// Each card of the mover's hand that the rules refuse now, with why.
@@ -266,7 +288,8 @@ mod tests {
     #[test]
     fn the_view_lists_the_tricks_taken_with_their_winner_and_points() {
         let played = played_until(|h| h.tricks_done() == 2 && h.trick().is_empty());
-        let view = view(&played, None).end();
+        let last = serde_json::value::RawValue::NULL;
+        let view = view(&played, None).write_with_last(last).get().to_string();
         // The leader of the next trick took the last one.
         let Turn::Player(leader) = played.state().turn() else {
             panic!("a seat to move");

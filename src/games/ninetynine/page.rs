@@ -4,9 +4,8 @@
 
 use super::{Choice, NinetyNine, NnMove, Phase};
 use crate::model::game::{Game, Seat, Turn};
-use crate::games::cards::{card_list_json, card_words};
-use crate::json::{self, Object};
-use crate::model::pictures::{News, Pictures, count, seat_values};
+use crate::games::cards::{card_list_texts, card_words};
+use crate::model::pictures::{Picture, News, Pictures, count, seat_values};
 use crate::model::played::Played;
 
 /// How Ninety-Nine is shown to a person.
@@ -26,38 +25,64 @@ fn deals_a_hand(state: &NinetyNine) -> bool {
     state.phase() == Phase::Deal
 }
 
-fn view(played: &Played<NinetyNine>, observer: Option<Seat>) -> Object {
+/// The page's picture of Ninety-Nine, as one seat sees it (another
+/// seat's hand `null`).
+#[derive(serde::Serialize)]
+struct NinetyNinePicture {
+    /// `ninetynine`.
+    kind: &'static str,
+    phase: &'static str,
+    /// The hand's number, from 1.
+    hand_no: u32,
+    /// Hands finished: at the end, the game's length.
+    hands_played: u32,
+    dealer: Seat,
+    /// The pile's total.
+    total: u8,
+    /// Whether play goes the other way round.
+    reversed: bool,
+    /// The pile's top card.
+    top: Option<String>,
+    /// Cards left to draw.
+    stock: usize,
+    tokens: Vec<u8>,
+    /// Whether each seat is still in the game.
+    #[serde(rename = "in")]
+    is_in: Vec<bool>,
+    hands: Vec<Option<Vec<String>>>,
+    /// Cards in each hand.
+    counts: Vec<usize>,
+    /// Who lost the last hand.
+    last_loser: Option<Seat>,
+}
+
+fn view(played: &Played<NinetyNine>, observer: Option<Seat>) -> Box<dyn Picture> {
     let g = played.state();
     let n = g.num_seats();
-    let hands = json::array((0..n).map(|s| {
-        if observer.is_none_or(|o| o == s) {
-            card_list_json(&g.hand(s))
-        } else {
-            "null".to_string()
-        }
-    }));
     let phase = match g.phase() {
         Phase::Deal => "deal",
         Phase::Play => "play",
         Phase::Draw => "draw",
         Phase::Over => "over",
     };
-    Object::new()
-        .str("kind", NinetyNine::NAME)
-        .str("phase", phase)
-        .num("hand_no", g.hand_number() + 1)
-        // Hands finished: at the end, the game's length.
-        .num("hands_played", g.hand_number())
-        .num("dealer", g.dealer())
-        .num("total", g.total())
-        .num("reversed", g.reversed())
-        .opt("top", g.top().map(|c| json::string(&c.to_string())))
-        .num("stock", g.stock_len())
-        .raw("tokens", json::numbers(g.tokens()))
-        .raw("in", json::numbers((0..n).map(|s| g.is_in(s))))
-        .raw("hands", hands)
-        .raw("counts", json::numbers((0..n).map(|s| g.hand_size(s))))
-        .opt("last_loser", g.last_loser().map(|s| s.to_string()))
+    Box::new(NinetyNinePicture {
+        kind: NinetyNine::NAME,
+        phase,
+        hand_no: g.hand_number() + 1,
+        hands_played: g.hand_number(),
+        dealer: g.dealer(),
+        total: g.total(),
+        reversed: g.reversed(),
+        top: g.top().map(|c| c.to_string()),
+        stock: g.stock_len(),
+        tokens: g.tokens(),
+        is_in: (0..n).map(|s| g.is_in(s)).collect(),
+        hands: (0..n)
+            .map(|s| observer.is_none_or(|o| o == s).then(|| card_list_texts(&g.hand(s))))
+            .collect(),
+        counts: (0..n).map(|s| g.hand_size(s)).collect(),
+        last_loser: g.last_loser(),
+    })
 }
 
 /// Each card of the mover's hand that no value keeps at 99 or less.

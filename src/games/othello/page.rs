@@ -3,8 +3,7 @@
 
 use super::{Othello, square_name};
 use crate::model::game::{Game, Seat, Turn};
-use crate::json::{self, Object};
-use crate::model::pictures::Pictures;
+use crate::model::pictures::{Picture, Pictures};
 use crate::model::played::Played;
 
 /// How Othello is shown to a person.
@@ -14,7 +13,20 @@ pub const PICTURES: Pictures<Othello> = Pictures {
     ..Pictures::<Othello>::PLAIN
 };
 
-fn view(played: &Played<Othello>, _observer: Option<Seat>) -> Object {
+/// The page's picture of Othello.
+#[derive(serde::Serialize)]
+struct OthelloPicture {
+    /// `othello`.
+    kind: &'static str,
+    /// The position in `setposition` text.
+    position: Option<String>,
+    /// Black's and white's discs.
+    discs: [u32; 2],
+    /// The squares whose discs the last move turned.
+    turned: Vec<String>,
+}
+
+fn view(played: &Played<Othello>, _observer: Option<Seat>) -> Box<dyn Picture> {
     let o = played.state();
     let (black, white) = o.disc_counts();
     // The discs the last move turned: those of the other colour before
@@ -34,11 +46,12 @@ fn view(played: &Played<Othello>, _observer: Option<Seat>) -> Object {
             .collect(),
         _ => Vec::new(),
     };
-    Object::new()
-        .str("kind", Othello::NAME)
-        .opt("position", o.position_text().map(|p| json::string(&p)))
-        .raw("discs", json::numbers([black, white]))
-        .raw("turned", json::strings(turned))
+    Box::new(OthelloPicture {
+        kind: Othello::NAME,
+        position: o.position_text(),
+        discs: [black, white],
+        turned,
+    })
 }
 
 /// Every square that is not a legal move now, with why.

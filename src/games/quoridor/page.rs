@@ -6,8 +6,7 @@ use std::collections::HashSet;
 
 use super::QuoridorGame;
 use crate::model::game::{Game, Seat, Turn};
-use crate::json::{self, Object};
-use crate::model::pictures::Pictures;
+use crate::model::pictures::{Picture, Pictures};
 use crate::model::played::Played;
 
 impl<const P: usize> QuoridorGame<P> {
@@ -34,25 +33,46 @@ fn square_text(square: u32, size: u32) -> String {
     )
 }
 
-fn view<const P: usize>(played: &Played<QuoridorGame<P>>, _observer: Option<Seat>) -> Object {
+/// The page's picture of Quoridor.
+#[derive(serde::Serialize)]
+struct QuoridorPicture {
+    /// `quoridor`.
+    kind: &'static str,
+    /// The board's side.
+    size: u32,
+    players: usize,
+    /// Whether pawns jump.
+    jumps: bool,
+    /// The position in `setposition` text.
+    position: Option<String>,
+    /// Each pawn's distance to its goal.
+    distance: Vec<u32>,
+    /// Each pawn's goal squares.
+    goals: Vec<Vec<String>>,
+}
+
+fn view<const P: usize>(
+    played: &Played<QuoridorGame<P>>,
+    _observer: Option<Seat>,
+) -> Box<dyn Picture> {
     let q = played.state();
-    Object::new()
-        .str("kind", QuoridorGame::<P>::NAME)
-        .num("size", q.size())
-        .num("players", q.players())
-        .num("jumps", q.jumps())
-        .opt("position", q.position_text().map(|p| json::string(&p)))
-        .raw(
-            "distance",
-            json::numbers((0..q.players()).map(|s| q.distance(s))),
-        )
-        .raw(
-            "goals",
-            json::array((0..q.players()).map(|s| {
-                let n = q.size();
-                json::strings(q.goal_squares(s).into_iter().map(|sq| square_text(sq, n)))
-            })),
-        )
+    let n = q.size();
+    Box::new(QuoridorPicture {
+        kind: QuoridorGame::<P>::NAME,
+        size: n,
+        players: q.players(),
+        jumps: q.jumps(),
+        position: q.position_text(),
+        distance: (0..q.players()).map(|s| q.distance(s)).collect(),
+        goals: (0..q.players())
+            .map(|s| {
+                q.goal_squares(s)
+                    .into_iter()
+                    .map(|sq| square_text(sq, n))
+                    .collect()
+            })
+            .collect(),
+    })
 }
 
 fn move_words<const P: usize>(before: &QuoridorGame<P>, mv: super::QuoridorMove) -> String {

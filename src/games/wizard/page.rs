@@ -5,10 +5,10 @@
 use super::{Phase, Wizard, WizardMove, led_suit, trick_winner};
 use crate::model::game::{Game, Seat, Turn};
 use crate::games::cards::{
-    Card, Suit, Taken, card_words, cards_json, suit_symbol, taken_json, taken_words, trick_json,
+    Card, Suit, Taken, TakenPicture, card_texts, card_words, suit_symbol, taken_pictures,
+    taken_words, trick_picture,
 };
-use crate::json::{self, Object};
-use crate::model::pictures::{News, Pictures, count, hand_start, seat_values};
+use crate::model::pictures::{News, Picture, Pictures, count, hand_start, seat_values};
 use crate::model::played::Played;
 
 /// How Wizard is shown to a person.
@@ -57,7 +57,39 @@ fn finished(before: &Wizard, mv: WizardMove) -> Option<Taken> {
     })
 }
 
-fn view(played: &Played<Wizard>, observer: Option<Seat>) -> Object {
+/// The page's picture of Wizard, as one seat sees it (another seat's
+/// hand `null`).
+#[derive(serde::Serialize)]
+struct WizardPicture {
+    /// `wizard`.
+    kind: &'static str,
+    phase: &'static str,
+    /// The round's number, from 1.
+    round: usize,
+    rounds: usize,
+    /// Cards dealt to each seat this round.
+    round_cards: usize,
+    dealer: Seat,
+    /// The card turned for trump.
+    turned: Option<String>,
+    trump: Option<String>,
+    /// Each seat's bid, `null` before it bids.
+    bids: Vec<Option<u8>>,
+    /// Tricks won this round.
+    won: Vec<u8>,
+    hands: Vec<Option<Vec<String>>>,
+    /// Cards in each hand.
+    counts: Vec<usize>,
+    /// The trick in play.
+    trick: Vec<(Seat, String)>,
+    totals: Vec<i32>,
+    /// The last round's scores.
+    last_round: Vec<i32>,
+    /// The tricks of the round, with who took each.
+    taken: Vec<TakenPicture>,
+}
+
+fn view(played: &Played<Wizard>, observer: Option<Seat>) -> Box<dyn Picture> {
     let w = played.state();
     let n = w.num_seats();
     let phase = w.phase();
@@ -70,20 +102,12 @@ fn view(played: &Played<Wizard>, observer: Option<Seat>) -> Object {
         _ => 0,
     };
     let bids = w.bids();
-    let bids = json::array((0..n).map(|s| {
-        if (s + n - first) % n < bid_count {
-            bids[s].to_string()
-        } else {
-            "null".to_string()
-        }
-    }));
-    let hands = json::array((0..n).map(|s| {
-        if observer.is_none_or(|o| o == s) {
-            cards_json(w.hand(s))
-        } else {
-            "null".to_string()
-        }
-    }));
+    let bids = (0..n)
+        .map(|s| ((s + n - first) % n < bid_count).then_some(bids[s]))
+        .collect();
+    let hands = (0..n)
+        .map(|s| observer.is_none_or(|o| o == s).then(|| card_texts(w.hand(s))))
+        .collect();
     let phase = match phase {
         Phase::Deal => "deal",
         Phase::Trump => "trump",
@@ -97,23 +121,24 @@ fn view(played: &Played<Wizard>, observer: Option<Seat>) -> Object {
         .iter()
         .filter_map(|step| finished(&step.before, step.mv))
         .collect();
-    Object::new()
-        .str("kind", Wizard::NAME)
-        .str("phase", phase)
-        .num("round", w.round() + 1)
-        .num("rounds", w.config().rounds)
-        .num("round_cards", w.round_cards())
-        .num("dealer", w.dealer())
-        .opt("turned", w.turned().map(|c| json::string(&c.to_string())))
-        .opt("trump", w.trump().map(|s| json::string(&s.to_string())))
-        .raw("bids", bids)
-        .raw("won", json::numbers(w.tricks_won().iter().take(n)))
-        .raw("hands", hands)
-        .raw("counts", json::numbers((0..n).map(|s| w.hand_size(s))))
-        .raw("trick", trick_json(&w.trick()))
-        .raw("totals", json::numbers(w.totals()))
-        .raw("last_round", json::numbers(w.last_round_scores()))
-        .raw("taken", taken_json(&taken))
+    Box::new(WizardPicture {
+        kind: Wizard::NAME,
+        phase,
+        round: w.round() + 1,
+        rounds: w.config().rounds,
+        round_cards: w.round_cards(),
+        dealer: w.dealer(),
+        turned: w.turned().map(|c| c.to_string()),
+        trump: w.trump().map(|s| s.to_string()),
+        bids,
+        won: w.tricks_won().iter().take(n).copied().collect(),
+        hands,
+        counts: (0..n).map(|s| w.hand_size(s)).collect(),
+        trick: trick_picture(&w.trick()),
+        totals: w.totals(),
+        last_round: w.last_round_scores(),
+        taken: taken_pictures(&taken),
+    })
 }
 
 /// Each card of the mover's hand that the rules refuse now, with why: a
