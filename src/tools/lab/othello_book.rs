@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 
+use super::workers::Workers;
 use super::wthor::{self, WthorError};
 use crate::control::{Budget, Control};
 use crate::engine::searchers::alpha_beta;
@@ -69,7 +70,7 @@ pub struct BookArgs {
     pub hash: u64,
     /// Worker threads and the searches' seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
 }
 
 impl BookArgs {

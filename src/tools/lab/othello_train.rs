@@ -25,17 +25,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-
-use super::othello_label::{
-    GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, outcome_labels, read_labels,
+use super::labels::{
+    EXACT, GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, mix, outcome_labels, read_labels,
 };
-use crate::control::Control;
+use super::self_play::{Record, UNLABELLED, play, self_play};
+use super::training_data::read_data;
+use super::workers::Workers;
 use crate::files::output::{OutFile, OutputError};
-use crate::games::othello::bitboard::{final_margin, flips, moves};
-use crate::games::othello::endgame::solve_exact;
-use crate::games::othello::eval::square_score;
+use crate::games::othello::bitboard::{final_margin, moves};
 use crate::games::othello::pattern::{
     self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
 };
@@ -52,7 +49,7 @@ pub struct TrainArgs {
     pub games: u64,
     /// Worker threads (generation and labelling, or searches) and seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
     /// Positions with at most this many empties are labelled by exact solve.
     #[arg(long, default_value_t = 14)]
     pub solve_empties: u32,
@@ -110,20 +107,6 @@ pub struct TrainArgs {
     #[arg(long)]
     pub fit_only: bool,
 }
-
-/// A position (side to move `p`) and its exact margin if solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
-    /// Discs of the side to move.
-    pub p: u64,
-    /// Discs of the other side.
-    pub o: u64,
-    /// The exact final margin for the side to move, or [`UNLABELLED`].
-    pub label: i8,
-}
-
-/// The label of a position not solved.
-pub const UNLABELLED: i8 = i8::MIN;
 
 const RECORD_BYTES: usize = 17;
 
@@ -364,7 +347,7 @@ fn enough_positions(games: &[Vec<Record>], need: usize) -> Result<(), TrainError
 
 /// Reads the games of a data file: `(games, bytes of complete games)`.
 fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), TrainError> {
-    let bytes = super::read_data(file).map_err(TrainError::Read)?;
+    let bytes = read_data(file).map_err(TrainError::Read)?;
     let mut games = Vec::new();
     let mut pos = 0usize;
     while pos + 5 <= bytes.len() {
@@ -484,98 +467,6 @@ fn generate(
         t0.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The table evaluation in table units (the self-play player).
-fn table_value(p: u64, o: u64) -> i32 {
-    square_score(p, o) + 8 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32)
-}
-
-fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
-    let f = flips(p, o, sq as usize);
-    (o ^ f, p | f | (1u64 << sq))
-}
-
-fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
-    let pm = moves(p, o);
-    if pm == 0 {
-        if moves(o, p) == 0 {
-            return 1000 * final_margin(p, o);
-        }
-        return -table_negamax(o, p, depth);
-    }
-    if depth == 0 {
-        return table_value(p, o);
-    }
-    let mut best = i32::MIN;
-    let mut m = pm;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
-        let (np, no) = play(p, o, sq);
-        best = best.max(-table_negamax(np, no, depth - 1));
-    }
-    best
-}
-
-/// One seeded self-play game: its positions with a move, the solvable
-/// ones labelled.
-pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
-    let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let random_plies = rng.gen_range(2..=20);
-    let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
-    let mut recs = Vec::new();
-    let mut ply = 0;
-    loop {
-        let pm = moves(p, o);
-        if pm == 0 {
-            if moves(o, p) == 0 {
-                break;
-            }
-            (p, o) = (o, p);
-            continue;
-        }
-        recs.push(Record {
-            p,
-            o,
-            label: UNLABELLED,
-        });
-        let n = pm.count_ones();
-        let pick = |k: u32| {
-            let mut m = pm;
-            for _ in 0..k {
-                m &= m - 1;
-            }
-            m.trailing_zeros()
-        };
-        let sq = if ply < random_plies || rng.gen_bool(0.05) {
-            pick(rng.gen_range(0..n))
-        } else {
-            let mut best = (i32::MIN, 0);
-            let mut m = pm;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                let (np, no) = play(p, o, sq);
-                let v = -table_negamax(np, no, 1) + rng.gen_range(-6..=6);
-                if v > best.0 {
-                    best = (v, sq);
-                }
-            }
-            best.1
-        };
-        (p, o) = play(p, o, sq);
-        ply += 1;
-    }
-    let control = Control::unlimited();
-    for r in &mut recs {
-        if (!(r.p | r.o)).count_ones() <= solve_empties
-            && let Some((_, score, _)) = solve_exact(r.p, r.o, &control, 1 << 20)
-        {
-            r.label = score as i8;
-        }
-    }
-    recs
 }
 
 /// Float weights of every stage in canonical form, for fitting.
@@ -879,10 +770,7 @@ fn tune_lambda(
     // A tenth of the stage's positions by a hash of the position, labels
     // and WTHOR outcomes alike: validated on labels alone (searches with
     // today's weights), a fit never beat today's in the midgame.
-    let val: Vec<bool> = part
-        .iter()
-        .map(|r| super::othello_label::mix(r.p, r.o) % 10 == 1)
-        .collect();
+    let val: Vec<bool> = part.iter().map(|r| mix(r.p, r.o) % 10 == 1).collect();
     let pick = |want: bool| -> (Vec<(u64, u64)>, Vec<f32>) {
         positions
             .iter()
@@ -1016,7 +904,7 @@ fn fit_labels(
         vec![0f32; STAGES * size]
     };
     let mut w = prior.clone();
-    let labels_error = |e: super::othello_label::LabelError| TrainError::Labels(e.to_string());
+    let labels_error = |e: super::wthor::WthorError| TrainError::Labels(e.to_string());
     // Held out of the fit: the positions numbered 0 mod 10, and with
     // --wthor every position of the WTHOR games held out of every fit
     // (a tenth of the games: their solved positions measure the error on
@@ -1051,7 +939,7 @@ fn fit_labels(
                 outcome_labels(dir, 1, &none, GameSplit::HeldOut)
                     .map_err(labels_error)?
                     .into_iter()
-                    .filter(|r| r.kind == super::othello_label::EXACT)
+                    .filter(|r| r.kind == EXACT)
                     .collect::<Vec<_>>(),
             )
         }
@@ -1082,10 +970,7 @@ fn fit_labels(
         report,
         "fit on labels: {} positions ({} exact), {} held out; lambda {}, prior {}",
         labels.len(),
-        labels
-            .iter()
-            .filter(|r| r.kind == super::othello_label::EXACT)
-            .count(),
+        labels.iter().filter(|r| r.kind == EXACT).count(),
         held.len(),
         args.lambda,
         if args.from_builtin {
@@ -1174,7 +1059,7 @@ fn fit_labels(
     let unseen_exact: Vec<&Labelled> = held
         .iter()
         .copied()
-        .filter(|r| r.kind == super::othello_label::EXACT && held_games.contains(&(r.p, r.o)))
+        .filter(|r| r.kind == EXACT && held_games.contains(&(r.p, r.o)))
         .chain(held_theoretical.iter())
         .collect();
     report_held_out(report, builtin, &new, &unseen_exact, &held, |s| {
@@ -1190,30 +1075,12 @@ fn fit_labels(
     Ok(new)
 }
 
-/// The pattern module's stage of a record (for tests and reports).
-pub fn record_stage(r: &Record) -> usize {
-    pattern::stage_of((r.p | r.o).count_ones())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng as _, SeedableRng as _};
 
-    #[test]
-    fn self_play_is_reproducible_and_labels_the_end() {
-        let a = self_play(5, 3, 10);
-        let b = self_play(5, 3, 10);
-        assert_eq!(a, b);
-        assert!(a.len() > 40);
-        let solved: Vec<_> = a.iter().filter(|r| r.label != UNLABELLED).collect();
-        assert!(!solved.is_empty());
-        assert!(
-            solved
-                .iter()
-                .all(|r| (!(r.p | r.o)).count_ones() <= 10 && record_stage(r) >= 12)
-        );
-        assert_ne!(self_play(5, 4, 10), a);
-    }
+    use super::*;
 
     #[test]
     fn fitting_a_tiny_synthetic_set_reduces_the_error() {
@@ -1242,7 +1109,7 @@ mod tests {
         let mut args = TrainArgs {
             data: PathBuf::from("unused"),
             games: 3,
-            workers: crate::tools::lab::Workers {
+            workers: Workers {
                 threads: 1,
                 force_threads: false,
                 seed: 2,

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use rand::rngs::SmallRng;
 use rand::{Rng as _, SeedableRng};
 
+use super::workers::Workers;
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
 use crate::engine::settings::Settings;
@@ -33,7 +34,7 @@ pub struct CalibrateArgs {
     pub depth: u32,
     /// Worker threads (generation and labelling, or searches) and seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 32)]
     pub hash: u64,
