@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{Seek as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -40,16 +40,15 @@ use rand::seq::SliceRandom;
 
 use super::labels::{EXACT, Labelled, NO_LABEL, RECORD_BYTES, read_labels};
 use super::self_play;
-use super::workers::Workers;
+use super::training_data::{FolderLocked, lock_folder, open_to_resume};
+use super::workers::{Workers, othello_settings};
 use super::wthor::{self, WthorError};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
-use crate::engine::settings::Settings;
 use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
-use crate::model::game::Game as _;
 use crate::tools::args::{ArgError, within};
 
 /// The most positions a list may hold (a record numbers them in 32 bits).
@@ -146,13 +145,8 @@ pub enum LabelError {
     #[error(transparent)]
     Read(crate::files::input::PeerFileError),
     /// Another run writes into the output folder.
-    #[error("{}: {source}", path.display())]
-    Locked {
-        /// The folder.
-        path: PathBuf,
-        /// Who holds it, or why it could not be locked.
-        source: crate::files::lock::LockError,
-    },
+    #[error(transparent)]
+    Locked(#[from] FolderLocked),
     /// No position to label.
     #[error("no positions to label")]
     Empty,
@@ -273,14 +267,7 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         source,
     })?;
     // One writer per folder: a second run into it is refused at once.
-    let lock =
-        crate::files::lock::WriteLock::inside(&args.out).map_err(|source| LabelError::Locked {
-            path: args.out.clone(),
-            source,
-        })?;
-    if let Some(note) = lock.took_over_note(&args.out) {
-        eprintln!("label-othello: {note}");
-    }
+    let _lock = lock_folder(&args.out, "label-othello")?;
     let data = args.out.join("labels.bin");
     let progress = OutFile::check(&args.out.join("progress.txt"), false)?;
     let t0 = std::time::Instant::now();
@@ -289,28 +276,13 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         return Err(LabelError::Empty);
     }
     let print = fingerprint(&jobs);
-    let mine = settings_of(&progress_text(args, jobs.len(), print, 0, &[0; 3]));
     let (done_records, good) = read_labels(&data).map_err(LabelError::Read)?;
-    if let Ok(text) = std::fs::read_to_string(progress.path()) {
-        let theirs = settings_of(&text);
-        if theirs != mine {
-            let what = theirs
-                .iter()
-                .filter(|t| !mine.contains(t))
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err(LabelError::Mismatch {
-                path: progress.path().to_path_buf(),
-                what,
-            });
-        }
-    } else if !done_records.is_empty() {
-        return Err(LabelError::Mismatch {
-            path: progress.path().to_path_buf(),
-            what: "no progress file beside its labels.bin".into(),
-        });
-    }
+    same_run(
+        args,
+        &progress,
+        (jobs.len(), print),
+        !done_records.is_empty(),
+    )?;
     let mut counts = [0u64; 3];
     for r in &done_records {
         counts[count_slot(r.kind)] += 1;
@@ -328,41 +300,149 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         t0.elapsed().as_secs_f64()
     );
     eprint!("{report}");
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&data)
-        .map_err(|source| LabelError::Io {
-            doing: format!("open {}", data.display()),
-            source,
-        })?;
-    f.set_len(good)
-        .and_then(|()| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
-        .map_err(|source| LabelError::Io {
-            doing: format!("resume {}", data.display()),
-            source,
-        })?;
-    progress.replace(progress_text(args, jobs.len(), print, start, &counts).as_bytes())?;
+    let file = open_to_resume(&data, good).map_err(|(doing, source)| LabelError::Io {
+        doing: format!("{doing} {}", data.display()),
+        source,
+    })?;
+    let mut sink = Sink {
+        args,
+        file,
+        data,
+        progress: &progress,
+        total: jobs.len(),
+        print,
+        counts,
+        written: start,
+    };
+    progress.replace(sink.progress_text().as_bytes())?;
     if start >= end {
         let _ = writeln!(report, "nothing left to label (limit {end})");
         return Ok(report);
     }
+    let t1 = std::time::Instant::now();
+    label_all(args, &jobs, start..end, &mut sink, t1)?;
+    let secs = t1.elapsed().as_secs_f64();
+    let (written, counts) = (sink.written, sink.counts);
+    let _ = writeln!(
+        report,
+        "labelled {} positions in {secs:.0} s ({:.2}/s); {written} of {} done: {} exact, {} searched, {} without a label",
+        written - start,
+        (written - start) as f64 / secs.max(1e-9),
+        jobs.len(),
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    Ok(report)
+}
+
+/// Refuses a rerun into a folder whose progress file names other
+/// sources or settings than this run's, or labels with no progress file
+/// beside them (`labelled`: `labels.bin` holds records); `list` is this
+/// run's list's length and fingerprint.
+fn same_run(
+    args: &LabelArgs,
+    progress: &OutFile,
+    (total, print): (usize, u64),
+    labelled: bool,
+) -> Result<(), LabelError> {
+    let mine = settings_of(&progress_text(args, total, print, 0, &[0; 3]));
+    if let Ok(text) = std::fs::read_to_string(progress.path()) {
+        let theirs = settings_of(&text);
+        if theirs != mine {
+            let what = theirs
+                .iter()
+                .filter(|t| !mine.contains(t))
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(LabelError::Mismatch {
+                path: progress.path().to_path_buf(),
+                what,
+            });
+        }
+    } else if labelled {
+        return Err(LabelError::Mismatch {
+            path: progress.path().to_path_buf(),
+            what: "no progress file beside its labels.bin".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Where the labels go: `labels.bin`, appended chunk by chunk, each
+/// flushed to disk before the progress file says it is there.
+struct Sink<'a> {
+    args: &'a LabelArgs,
+    file: std::fs::File,
+    /// `labels.bin`'s path, for errors.
+    data: PathBuf,
+    progress: &'a OutFile,
+    /// The positions in the list.
+    total: usize,
+    /// The list's fingerprint.
+    print: u64,
+    /// The labels written by kind (exact, searched, none).
+    counts: [u64; 3],
+    /// The records in `labels.bin`.
+    written: u64,
+}
+
+impl Sink<'_> {
+    /// The progress file's text for what is written.
+    fn progress_text(&self) -> String {
+        progress_text(
+            self.args,
+            self.total,
+            self.print,
+            self.written,
+            &self.counts,
+        )
+    }
+
+    /// Appends a chunk, flushes it and says so in the progress file.
+    fn write(&mut self, recs: &[Labelled]) -> Result<(), LabelError> {
+        let mut bytes = Vec::with_capacity(recs.len() * RECORD_BYTES);
+        for r in recs {
+            bytes.extend_from_slice(&r.encode());
+            self.counts[count_slot(r.kind)] += 1;
+        }
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.sync_data())
+            .map_err(|source| LabelError::Io {
+                doing: format!("write {}", self.data.display()),
+                source,
+            })?;
+        self.written += recs.len() as u64;
+        self.progress.replace(self.progress_text().as_bytes())?;
+        Ok(())
+    }
+}
+
+/// Labels the positions numbered `range` of `jobs` on the workers, in
+/// chunks of `--chunk`, and writes them to `sink` in order as they come
+/// (a chunk waits for those before it). The first write that fails
+/// stops the workers and is the error.
+fn label_all(
+    args: &LabelArgs,
+    jobs: &[Job],
+    range: std::ops::Range<u64>,
+    sink: &mut Sink,
+    t1: std::time::Instant,
+) -> Result<(), LabelError> {
+    let (start, end) = (range.start, range.end);
     let chunk = args.chunk as u64;
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Vec<Labelled>)>();
-    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    let mut settings = othello_settings(args.hash);
     settings.probcut = true;
-    settings.threads = 1;
-    settings.hash = args.hash;
     let settings = &settings;
-    let t1 = std::time::Instant::now();
-    let mut written = start;
     let mut io_error = None;
     std::thread::scope(|s| {
         for _ in 0..args.workers.threads.max(1) {
-            let (tx, next, failed, jobs) = (tx.clone(), &next, &failed, &jobs);
+            let (tx, next, failed) = (tx.clone(), &next, &failed);
             s.spawn(move || {
                 let mut search = alpha_beta::<Othello>(settings, OthelloEval::Builtin);
                 loop {
@@ -402,49 +482,21 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
                 if io_error.is_some() {
                     continue;
                 }
-                let mut bytes = Vec::with_capacity(recs.len() * RECORD_BYTES);
-                for r in &recs {
-                    bytes.extend_from_slice(&r.encode());
-                    counts[count_slot(r.kind)] += 1;
-                }
-                if let Err(e) = f.write_all(&bytes).and_then(|()| f.sync_data()) {
-                    io_error = Some(LabelError::Io {
-                        doing: format!("write {}", data.display()),
-                        source: e,
-                    });
-                    failed.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                written += recs.len() as u64;
-                let text = progress_text(args, jobs.len(), print, written, &counts);
-                if let Err(e) = progress.replace(text.as_bytes()) {
-                    io_error = Some(e.into());
+                if let Err(e) = sink.write(&recs) {
+                    io_error = Some(e);
                     failed.store(true, Ordering::Relaxed);
                     continue;
                 }
                 let secs = t1.elapsed().as_secs_f64();
                 eprintln!(
-                    "label-othello: {written}/{end} ({:.2} positions/s this run)",
-                    (written - start) as f64 / secs.max(1e-9)
+                    "label-othello: {}/{end} ({:.2} positions/s this run)",
+                    sink.written,
+                    (sink.written - start) as f64 / secs.max(1e-9)
                 );
             }
         }
     });
-    if let Some(e) = io_error {
-        return Err(e);
-    }
-    let secs = t1.elapsed().as_secs_f64();
-    let _ = writeln!(
-        report,
-        "labelled {} positions in {secs:.0} s ({:.2}/s); {written} of {} done: {} exact, {} searched, {} without a label",
-        written - start,
-        (written - start) as f64 / secs.max(1e-9),
-        jobs.len(),
-        counts[0],
-        counts[1],
-        counts[2]
-    );
-    Ok(report)
+    io_error.map_or(Ok(()), Err)
 }
 
 fn count_slot(kind: u8) -> usize {

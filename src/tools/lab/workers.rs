@@ -20,3 +20,15 @@ impl Workers {
         crate::tools::args::threads("--threads", self.threads, self.force_threads)
     }
 }
+
+/// The engine's settings for Othello on one thread with `hash` MiB of
+/// table: what every lab worker's alpha-beta starts from (ProbCut as the
+/// engine's default; a tool that needs it on or off says so).
+pub fn othello_settings(hash: u64) -> crate::engine::settings::Settings {
+    use crate::model::game::Game as _;
+    let mut settings =
+        crate::engine::settings::Settings::for_game(crate::games::othello::Othello::NAME, 2, &[]);
+    settings.threads = 1;
+    settings.hash = hash;
+    settings
+}
