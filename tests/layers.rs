@@ -3,8 +3,9 @@
 //! need both live in `src/tools/lab/`); the engine never knows the protocol, the
 //! match runner, the lab or the GUI, and its parts never stand on its
 //! facade; the game model never knows the control (the solver is an extra);
-//! the files of the match runner (src/arena/) and of the protocol
-//! (src/protocol/) import each other without a circle.
+//! the files of the match runner (src/arena/), of the protocol
+//! (src/protocol/) and of the lab (src/tools/lab/) import each other
+//! without a circle.
 
 use std::path::Path;
 
@@ -179,6 +180,11 @@ fn no_import_circle_between_files_of_the_arena() {
 #[test]
 fn no_import_circle_between_files_of_the_protocol() {
     assert_no_circles("protocol");
+}
+
+#[test]
+fn no_import_circle_between_files_of_the_lab() {
+    assert_no_circles("tools/lab");
 }
 
 #[test]

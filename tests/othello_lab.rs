@@ -198,7 +198,7 @@ fn label_othello_resumes_after_a_cut_and_refuses_other_settings() {
     );
     assert_eq!(std::fs::read(&file).expect("labels"), whole);
     // Exact labels are the solver's.
-    let (recs, _) = tabula::tools::lab::othello_label::read_labels(&file).expect("read");
+    let (recs, _) = tabula::tools::lab::labels::read_labels(&file).expect("read");
     let control = tabula::control::Control::unlimited();
     let mut exact = 0;
     for r in recs.iter().filter(|r| r.kind == 0) {

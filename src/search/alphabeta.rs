@@ -22,6 +22,7 @@ mod tt;
 
 use std::alloc::Layout;
 use std::marker::PhantomData;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -371,6 +372,39 @@ impl<'t, G: Game> Worker<'t, G> {
             solve_control: None,
             first_depth: 1,
         }
+    }
+
+    /// Joins the other threads of a search: its stop flag, its completed
+    /// iterations and the positions the threads are in.
+    fn share(
+        &mut self,
+        done: &'t AtomicBool,
+        iterations: &'t Iterations<G::Move>,
+        busy: Option<&'t Busy>,
+    ) {
+        self.done = Some(done);
+        self.iterations = Some(iterations);
+        self.busy = busy;
+    }
+
+    /// The search's answer from a completed iteration of `depth` whose
+    /// best root move `mv` scored `score`: its line and, under MultiPV
+    /// ([`Worker::multipv`]), the other best lines, from the table.
+    fn answer(&self, root: &G, mv: G::Move, score: i32, depth: u32) -> SearchResult<G::Move> {
+        let pv = self.pv(root, mv, depth as usize);
+        let (kind, exact) = self.root_kind(root, depth, score, &pv);
+        let mut result = SearchResult {
+            best: mv,
+            score: score_to_value(score),
+            kind,
+            iterations: self.nodes,
+            depth,
+            pv,
+            exact,
+            lines: Vec::new(),
+        };
+        result.lines = self.candidates(root, &result, self.multipv);
+        result
     }
 
     /// The exact value of `state` (the seat to move's), by the game's
@@ -1221,11 +1255,50 @@ fn score_to_value(score: i32) -> f64 {
     }
 }
 
-impl<G: Game> Search<G> for AlphaBeta<G> {
-    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
-        let (root, seat, budget, control, _) = ask.parts();
-        let started = Instant::now();
-        let node_limit = budget.iterations.unwrap_or(u64::MAX);
+/// How one search goes, decided from its budget before its threads start
+/// ([`AlphaBeta::plan`]) and handed to every worker.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// The deepest iteration.
+    max_depth: u32,
+    /// An exact depth budget asks for that depth's value, the same on any
+    /// number of threads: no ProbCut, and table cutoffs from entries of
+    /// that depth only ([`Worker::fixed_depth`]).
+    fixed_depth: bool,
+    /// ProbCut's sigmas in this search ([`Worker::sigmas`]).
+    sigmas: Option<f64>,
+    /// The first iteration's depth ([`Worker::first_depth`]).
+    first_depth: u32,
+}
+
+impl Plan {
+    /// A worker of the search this plan is of.
+    fn worker<'t, G: Game>(
+        self,
+        table: &'t SharedTable<'t>,
+        knobs: &'t Knobs<G>,
+        node_limit: u64,
+        buffers: Buffers<G::Move>,
+    ) -> Worker<'t, G> {
+        let mut w = Worker::new(table, knobs, node_limit, buffers);
+        w.fixed_depth = self.fixed_depth;
+        w.sigmas = self.sigmas;
+        w.first_depth = self.first_depth;
+        w
+    }
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// The plan of a search of `root` under `budget`; or, where a depth
+    /// budget reaches the solver from the root, the solve of the root
+    /// itself as the answer (`Break`), on the search's threads. A solve
+    /// the control stopped leaves the search to start at that depth.
+    fn plan(
+        &self,
+        root: &G,
+        budget: &Budget,
+        control: &Control,
+    ) -> ControlFlow<SearchResult<G::Move>, Plan> {
         let max_depth = budget.depth.unwrap_or(64).max(1);
         // An exact depth budget asks for that depth's value, the same on
         // any number of threads: ProbCut's cuts, and a deeper entry
@@ -1248,13 +1321,48 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                     && (s.size)(root) <= self.knobs.root_reach =>
             {
                 if let Some(solved) = self.solve_root(root, control, s, bytes) {
-                    return solved;
+                    return ControlFlow::Break(solved);
                 }
                 (1..max_depth)
                     .find(|&d| hands_off((s.size)(root), d))
                     .map_or(1, |d| d + 1)
             }
             _ => 1,
+        };
+        ControlFlow::Continue(Plan {
+            max_depth,
+            fixed_depth,
+            sigmas,
+            first_depth,
+        })
+    }
+}
+
+/// The progress report of an iteration's answer, `elapsed` into the
+/// search.
+fn progress<G: Game>(root: &G, result: &SearchResult<G::Move>, elapsed: Duration) -> Progress {
+    Progress {
+        iterations: result.iterations,
+        depth: result.depth,
+        elapsed,
+        best: root.move_text(result.best),
+        best_move: Some(MoveHandle::new(result.best)),
+        score: result.score,
+        kind: result.kind,
+        exact: result.exact,
+        pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
+        lines: lines_text(root, &result.lines),
+    }
+}
+
+impl<G: Game> Search<G> for AlphaBeta<G> {
+    fn choose(&mut self, ask: Ask<'_, G>) -> SearchResult<G::Move> {
+        let (root, seat, budget, control, _) = ask.parts();
+        let started = Instant::now();
+        let node_limit = budget.iterations.unwrap_or(u64::MAX);
+        let plan = match self.plan(root, budget, control) {
+            ControlFlow::Continue(plan) => plan,
+            ControlFlow::Break(solved) => return solved,
         };
         let mut first = Vec::new();
         root.legal_moves(&mut first);
@@ -1277,28 +1385,25 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
         let iterations = Iterations::new();
         let busy = (self.threads > 1).then(Busy::new);
         let knobs = &self.knobs;
+        let multipv = control.multipv();
         let (main, helper_nodes) = std::thread::scope(|scope| {
             let (table, done, iterations, busy) = (&table, &done, &iterations, busy.as_ref());
             let helpers: Vec<_> = (1..self.threads)
                 .filter_map(|helper| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, move || {
-                            let mut w =
-                                Worker::<G>::new(table, knobs, u64::MAX, (Vec::new(), Vec::new()));
-                            w.done = Some(done);
+                            let mut w = plan.worker(table, knobs, u64::MAX, Default::default());
                             w.helper = helper;
-                            w.iterations = Some(iterations);
-                            w.busy = busy;
-                            w.fixed_depth = fixed_depth;
-                            w.sigmas = sigmas;
-                            w.first_depth = first_depth;
-                            w.deepen(root, seat, max_depth, control, |_, _, _, _| {});
+                            w.share(done, iterations, busy);
+                            w.deepen(root, seat, plan.max_depth, control, |_, _, _, _| {});
                             // A helper that completed the last depth ends
                             // the search: the main thread would only
                             // complete it again (not under MultiPV: the
                             // lines are the main thread's).
-                            if control.multipv() <= 1
-                                && iterations.deepest().is_some_and(|d| d.depth >= max_depth)
+                            if multipv <= 1
+                                && iterations
+                                    .deepest()
+                                    .is_some_and(|d| d.depth >= plan.max_depth)
                             {
                                 done.store(true, Ordering::Relaxed);
                             }
@@ -1307,48 +1412,25 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                         .ok()
                 })
                 .collect();
-            let mut main = Worker::<G>::new(table, knobs, node_limit, buffers);
-            let multipv = control.multipv();
+            let mut main = plan.worker(table, knobs, node_limit, buffers);
             main.multipv = multipv;
-            main.fixed_depth = fixed_depth;
-            main.sigmas = sigmas;
-            main.first_depth = first_depth;
             if self.threads > 1 {
-                main.iterations = Some(iterations);
-                main.busy = busy;
-                main.done = Some(done);
+                main.share(done, iterations, busy);
             }
             let mut main_proven = false;
-            main.deepen(root, seat, max_depth, control, |w, mv, score, depth| {
-                main_proven = score.abs() > WIN / 2;
-                let pv = w.pv(root, mv, depth as usize);
-                let (kind, exact) = w.root_kind(root, depth, score, &pv);
-                result = SearchResult {
-                    best: mv,
-                    score: score_to_value(score),
-                    kind,
-                    iterations: w.nodes,
-                    depth,
-                    pv,
-                    exact,
-                    lines: Vec::new(),
-                };
-                result.lines = w.candidates(root, &result, multipv);
-                if control.has_reporter() {
-                    control.report(&Progress {
-                        iterations: w.nodes,
-                        depth,
-                        elapsed: started.elapsed(),
-                        best: root.move_text(mv),
-                        best_move: Some(MoveHandle::new(mv)),
-                        score: result.score,
-                        kind: result.kind,
-                        exact: result.exact,
-                        pv: result.pv.iter().map(|&m| root.move_text(m)).collect(),
-                        lines: lines_text(root, &result.lines),
-                    });
-                }
-            });
+            main.deepen(
+                root,
+                seat,
+                plan.max_depth,
+                control,
+                |w, mv, score, depth| {
+                    main_proven = score.abs() > WIN / 2;
+                    result = w.answer(root, mv, score, depth);
+                    if control.has_reporter() {
+                        control.report(&progress(root, &result, started.elapsed()));
+                    }
+                },
+            );
             done.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
             // A helper that completed a deeper iteration than the main
@@ -1361,12 +1443,7 @@ impl<G: Game> Search<G> for AlphaBeta<G> {
                 && !main_proven
                 && multipv <= 1
             {
-                result.best = d.best;
-                result.score = score_to_value(d.score);
-                result.depth = d.depth;
-                result.pv = main.pv(root, d.best, d.depth as usize);
-                (result.kind, result.exact) = main.root_kind(root, d.depth, d.score, &result.pv);
-                result.lines = main.candidates(root, &result, multipv);
+                result = main.answer(root, d.best, d.score, d.depth);
             }
             (main, helper_nodes)
         });

@@ -611,24 +611,32 @@ impl Game for SlowRace {
     numbered_moves!();
 }
 
+/// A budget of `ms` milliseconds.
+fn millis(ms: u64) -> Budget {
+    Budget {
+        time: Some(std::time::Duration::from_millis(ms)),
+        ..Budget::default()
+    }
+}
+
+/// UCT with greedy heuristic playouts of a depth-`depth` choice, the
+/// tree `tree_depth` deep.
+fn heuristic_config(tree_depth: u32, depth: u32) -> MctsConfig {
+    MctsConfig {
+        tree_depth,
+        policy: Policy::Heuristic { greedy: 1.0, depth },
+        ..MctsConfig::uct(1.4)
+    }
+}
+
 #[test]
 fn heuristic_playouts_keep_the_move_time() {
     // One playout evaluates at least 3000 plies of two moves, 200 us
     // each: over a second. The search must stop inside it.
     let state = SlowRace::new_game(&Options::default()).unwrap();
+    let budget = millis(50);
     for (name, depth) in [("ucb1", 1), ("rucb1 depth 2", 2)] {
-        let config = MctsConfig {
-            tree_depth: depth,
-            policy: Policy::Heuristic {
-                greedy: 1.0,
-                depth: 2,
-            },
-            ..MctsConfig::uct(1.4)
-        };
-        let budget = Budget {
-            time: Some(std::time::Duration::from_millis(50)),
-            ..Budget::default()
-        };
+        let config = heuristic_config(depth, 2);
         let started = std::time::Instant::now();
         let control = Control::new(Default::default(), &budget);
         let r = Mcts::<SlowRace>::new(config).search(&state, 0, &budget, &control, &mut rng());
@@ -644,17 +652,8 @@ fn heuristic_playouts_keep_the_move_time() {
     // With two threads, the visits counted on the way down (as losses)
     // are taken back when the playouts are cut.
     let config = MctsConfig {
-        tree_depth: 1,
         threads: 2,
-        policy: Policy::Heuristic {
-            greedy: 1.0,
-            depth: 1,
-        },
-        ..MctsConfig::uct(1.4)
-    };
-    let budget = Budget {
-        time: Some(std::time::Duration::from_millis(50)),
-        ..Budget::default()
+        ..heuristic_config(1, 1)
     };
     let control = Control::new(Default::default(), &budget);
     let mut mcts = Mcts::<SlowRace>::new(config);

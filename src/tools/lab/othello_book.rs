@@ -28,16 +28,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 
+use super::workers::{Workers, othello_settings};
 use super::wthor::{self, WthorError};
 use crate::control::{Budget, Control};
 use crate::engine::searchers::alpha_beta;
-use crate::engine::settings::Settings;
 use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::bitboard::{flips, moves};
 use crate::games::othello::book::{Book, BookMove, Entry, canonical};
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
-use crate::model::game::{Game as _, Rng};
+use crate::model::game::Rng;
 use crate::search::Search as _;
 use crate::tools::args::{ArgError, within};
 
@@ -69,7 +69,7 @@ pub struct BookArgs {
     pub hash: u64,
     /// Worker threads and the searches' seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
 }
 
 impl BookArgs {
@@ -157,10 +157,7 @@ struct Leaf {
 
 /// Searches every node to `depth` (threads take nodes in turn).
 fn search_nodes(nodes: &[Key], args: &BookArgs) -> Vec<Option<Leaf>> {
-    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
-    settings.threads = 1;
-    settings.hash = args.hash;
-    let settings = &settings;
+    let settings = &othello_settings(args.hash);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let t0 = std::time::Instant::now();

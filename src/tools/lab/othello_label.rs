@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{Seek as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -38,26 +38,19 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 
+use super::labels::{EXACT, Labelled, NO_LABEL, RECORD_BYTES, read_labels};
+use super::self_play;
+use super::training_data::{FolderLocked, lock_folder, open_to_resume};
+use super::workers::{Workers, othello_settings};
 use super::wthor::{self, WthorError};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
-use crate::engine::settings::Settings;
 use crate::files::output::{OutFile, OutputError};
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
-use crate::model::game::Game as _;
 use crate::tools::args::{ArgError, within};
 
-/// Bytes of one record of `labels.bin`.
-pub const RECORD_BYTES: usize = 24;
-/// The kind of an exact label.
-pub const EXACT: u8 = 0;
-/// The kind of a position left without a label.
-pub const NO_LABEL: u8 = 255;
-/// The kind of a WTHOR position labelled by its game's theoretical score
-/// (see [`outcome_labels`]).
-pub const OUTCOME: u8 = 254;
 /// The most positions a list may hold (a record numbers them in 32 bits).
 pub const MAX_JOBS: usize = u32::MAX as usize;
 
@@ -75,7 +68,7 @@ pub struct LabelArgs {
     pub out: PathBuf,
     /// Worker threads and the seed (of the shuffle and the self-play).
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
     /// Positions with at most this many empties are solved exactly.
     #[arg(long, default_value_t = 20)]
     pub exact: u32,
@@ -152,13 +145,8 @@ pub enum LabelError {
     #[error(transparent)]
     Read(crate::files::input::PeerFileError),
     /// Another run writes into the output folder.
-    #[error("{}: {source}", path.display())]
-    Locked {
-        /// The folder.
-        path: PathBuf,
-        /// Who holds it, or why it could not be locked.
-        source: crate::files::lock::LockError,
-    },
+    #[error(transparent)]
+    Locked(#[from] FolderLocked),
     /// No position to label.
     #[error("no positions to label")]
     Empty,
@@ -172,58 +160,6 @@ pub struct Job {
     pub o: u64,
     /// 0 WTHOR, 1 self-play.
     pub source: u8,
-}
-
-/// A labelled position, as `labels.bin` holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Labelled {
-    /// Its number in the shuffled list.
-    pub index: u32,
-    /// Discs of the side to move.
-    pub p: u64,
-    /// Discs of the other side.
-    pub o: u64,
-    /// The margin for the side to move, in discs.
-    pub label: i8,
-    /// [`EXACT`], a search depth, or [`NO_LABEL`].
-    pub kind: u8,
-    /// 0 WTHOR, 1 self-play.
-    pub source: u8,
-}
-
-impl Labelled {
-    /// The record's bytes.
-    pub fn encode(&self) -> [u8; RECORD_BYTES] {
-        let mut b = [0u8; RECORD_BYTES];
-        b[..4].copy_from_slice(&self.index.to_le_bytes());
-        b[4..12].copy_from_slice(&self.p.to_le_bytes());
-        b[12..20].copy_from_slice(&self.o.to_le_bytes());
-        b[20] = self.label as u8;
-        b[21] = self.kind;
-        b[22] = self.source;
-        b
-    }
-
-    /// A record from its bytes (`None` for discs on both sides of a square).
-    pub fn decode(b: &[u8]) -> Option<Labelled> {
-        let word = |i: usize| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(&b[i..i + 8]);
-            u64::from_le_bytes(a)
-        };
-        if b.len() < RECORD_BYTES {
-            return None;
-        }
-        let (p, o) = (word(4), word(12));
-        (p & o == 0).then_some(Labelled {
-            index: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            p,
-            o,
-            label: b[20] as i8,
-            kind: b[21],
-            source: b[22],
-        })
-    }
 }
 
 /// The positions of the sources, repeated ones once, shuffled by `seed`.
@@ -244,7 +180,7 @@ pub fn jobs(wthor_dir: Option<&Path>, self_play: u64, seed: u64) -> Result<Vec<J
         }
     }
     for i in 0..self_play {
-        for r in super::othello_train::self_play(seed, i, 0) {
+        for r in self_play::self_play(seed, i, 0) {
             all.push(Job {
                 p: r.p,
                 o: r.o,
@@ -257,117 +193,6 @@ pub fn jobs(wthor_dir: Option<&Path>, self_play: u64, seed: u64) -> Result<Vec<J
     all.truncate(MAX_JOBS);
     all.shuffle(&mut SmallRng::seed_from_u64(seed ^ 0x6c61_6265_6c73));
     Ok(all)
-}
-
-/// Positions of WTHOR games labelled by the game's theoretical score:
-/// black's disc count under perfect play from the position with the
-/// header's depth (24) empties, which the FFO solved. The position at that
-/// depth gets it as an exact label ([`EXACT`]); the earlier ones, where
-/// the players' later moves still decide, get it as the outcome of expert
-/// play ([`OUTCOME`]), in the margin for the side to move. Only games that
-/// reach that depth count; one position in `keep_one_in` is kept (by a
-/// hash of the position, so the same ones every time), and positions in
-/// `exclude` (a fit's held-out ones) never. Their number is `u32::MAX`.
-pub fn outcome_labels(
-    dir: &Path,
-    keep_one_in: u64,
-    exclude: &std::collections::HashSet<(u64, u64)>,
-    split: GameSplit,
-) -> Result<Vec<Labelled>, LabelError> {
-    let mut out = Vec::new();
-    for (file, f) in wthor::files_in(dir)?.iter().enumerate() {
-        let (header, games) = wthor::read_file(f)?;
-        let depth = u32::from(header.depth);
-        if !(1..=59).contains(&depth) {
-            continue;
-        }
-        for (i, g) in games.iter().enumerate() {
-            if !split.takes(file, i) {
-                continue;
-            }
-            if g.moves.len() < 60 - depth as usize || g.theoretical > 64 {
-                continue;
-            }
-            let black_margin = 2 * i32::from(g.theoretical) - 64;
-            for pos in wthor::replay(i, g)?.positions {
-                let empties = 64 - (pos.p | pos.o).count_ones();
-                if empties < depth
-                    || !mix(pos.p, pos.o).is_multiple_of(keep_one_in.max(1))
-                    || exclude.contains(&(pos.p, pos.o))
-                {
-                    continue;
-                }
-                let m = if pos.black_to_move {
-                    black_margin
-                } else {
-                    -black_margin
-                };
-                out.push(Labelled {
-                    index: u32::MAX,
-                    p: pos.p,
-                    o: pos.o,
-                    label: m as i8,
-                    kind: if empties == depth { EXACT } else { OUTCOME },
-                    source: 0,
-                });
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Which WTHOR games a reader takes: a tenth of the games (by a hash of
-/// their file's place in the folder and their number in it) are held out
-/// of every fit, so that a fit's error is measured on games it never saw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameSplit {
-    /// Every game.
-    All,
-    /// The games a fit may train on (nine in ten).
-    Training,
-    /// The games held out of every fit (one in ten).
-    HeldOut,
-}
-
-impl GameSplit {
-    /// Whether game `game` of the folder's file number `file` is taken.
-    pub fn takes(self, file: usize, game: usize) -> bool {
-        let held = mix(file as u64 + 1, game as u64).is_multiple_of(10);
-        match self {
-            GameSplit::All => true,
-            GameSplit::Training => !held,
-            GameSplit::HeldOut => held,
-        }
-    }
-}
-
-/// Every position (before a move) of the games of `split` in a WTHOR
-/// folder.
-pub fn game_positions(
-    dir: &Path,
-    split: GameSplit,
-) -> Result<std::collections::HashSet<(u64, u64)>, LabelError> {
-    let mut out = std::collections::HashSet::new();
-    for (file, f) in wthor::files_in(dir)?.iter().enumerate() {
-        let (_, games) = wthor::read_file(f)?;
-        for (i, g) in games.iter().enumerate() {
-            if !split.takes(file, i) {
-                continue;
-            }
-            if let Ok(r) = wthor::replay(i, g) {
-                out.extend(r.positions.iter().map(|q| (q.p, q.o)));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// A hash of a position (for sampling).
-pub fn mix(p: u64, o: u64) -> u64 {
-    let mut h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.rotate_left(29);
-    h ^= h >> 31;
-    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h ^ (h >> 29)
 }
 
 /// A fingerprint of a list (FNV-1a of its positions).
@@ -434,21 +259,6 @@ fn settings_of(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Reads `labels.bin`: its whole records, in order (a cut-off last one,
-/// or one out of order, ends the read); and the bytes they take.
-pub fn read_labels(file: &Path) -> Result<(Vec<Labelled>, u64), LabelError> {
-    let bytes = super::read_data(file).map_err(LabelError::Read)?;
-    let mut out = Vec::with_capacity(bytes.len() / RECORD_BYTES);
-    for chunk in bytes.chunks_exact(RECORD_BYTES) {
-        match Labelled::decode(chunk) {
-            Some(r) if r.index as usize == out.len() => out.push(r),
-            _ => break,
-        }
-    }
-    let good = (out.len() * RECORD_BYTES) as u64;
-    Ok((out, good))
-}
-
 /// Runs the labelling; returns the report.
 pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
     args.check()?;
@@ -457,14 +267,7 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         source,
     })?;
     // One writer per folder: a second run into it is refused at once.
-    let lock =
-        crate::files::lock::WriteLock::inside(&args.out).map_err(|source| LabelError::Locked {
-            path: args.out.clone(),
-            source,
-        })?;
-    if let Some(note) = lock.took_over_note(&args.out) {
-        eprintln!("label-othello: {note}");
-    }
+    let _lock = lock_folder(&args.out, "label-othello")?;
     let data = args.out.join("labels.bin");
     let progress = OutFile::check(&args.out.join("progress.txt"), false)?;
     let t0 = std::time::Instant::now();
@@ -473,28 +276,13 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         return Err(LabelError::Empty);
     }
     let print = fingerprint(&jobs);
-    let mine = settings_of(&progress_text(args, jobs.len(), print, 0, &[0; 3]));
-    let (done_records, good) = read_labels(&data)?;
-    if let Ok(text) = std::fs::read_to_string(progress.path()) {
-        let theirs = settings_of(&text);
-        if theirs != mine {
-            let what = theirs
-                .iter()
-                .filter(|t| !mine.contains(t))
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err(LabelError::Mismatch {
-                path: progress.path().to_path_buf(),
-                what,
-            });
-        }
-    } else if !done_records.is_empty() {
-        return Err(LabelError::Mismatch {
-            path: progress.path().to_path_buf(),
-            what: "no progress file beside its labels.bin".into(),
-        });
-    }
+    let (done_records, good) = read_labels(&data).map_err(LabelError::Read)?;
+    same_run(
+        args,
+        &progress,
+        (jobs.len(), print),
+        !done_records.is_empty(),
+    )?;
     let mut counts = [0u64; 3];
     for r in &done_records {
         counts[count_slot(r.kind)] += 1;
@@ -512,41 +300,149 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
         t0.elapsed().as_secs_f64()
     );
     eprint!("{report}");
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&data)
-        .map_err(|source| LabelError::Io {
-            doing: format!("open {}", data.display()),
-            source,
-        })?;
-    f.set_len(good)
-        .and_then(|()| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
-        .map_err(|source| LabelError::Io {
-            doing: format!("resume {}", data.display()),
-            source,
-        })?;
-    progress.replace(progress_text(args, jobs.len(), print, start, &counts).as_bytes())?;
+    let file = open_to_resume(&data, good).map_err(|(doing, source)| LabelError::Io {
+        doing: format!("{doing} {}", data.display()),
+        source,
+    })?;
+    let mut sink = Sink {
+        args,
+        file,
+        data,
+        progress: &progress,
+        total: jobs.len(),
+        print,
+        counts,
+        written: start,
+    };
+    progress.replace(sink.progress_text().as_bytes())?;
     if start >= end {
         let _ = writeln!(report, "nothing left to label (limit {end})");
         return Ok(report);
     }
+    let t1 = std::time::Instant::now();
+    label_all(args, &jobs, start..end, &mut sink, t1)?;
+    let secs = t1.elapsed().as_secs_f64();
+    let (written, counts) = (sink.written, sink.counts);
+    let _ = writeln!(
+        report,
+        "labelled {} positions in {secs:.0} s ({:.2}/s); {written} of {} done: {} exact, {} searched, {} without a label",
+        written - start,
+        (written - start) as f64 / secs.max(1e-9),
+        jobs.len(),
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    Ok(report)
+}
+
+/// Refuses a rerun into a folder whose progress file names other
+/// sources or settings than this run's, or labels with no progress file
+/// beside them (`labelled`: `labels.bin` holds records); `list` is this
+/// run's list's length and fingerprint.
+fn same_run(
+    args: &LabelArgs,
+    progress: &OutFile,
+    (total, print): (usize, u64),
+    labelled: bool,
+) -> Result<(), LabelError> {
+    let mine = settings_of(&progress_text(args, total, print, 0, &[0; 3]));
+    if let Ok(text) = std::fs::read_to_string(progress.path()) {
+        let theirs = settings_of(&text);
+        if theirs != mine {
+            let what = theirs
+                .iter()
+                .filter(|t| !mine.contains(t))
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(LabelError::Mismatch {
+                path: progress.path().to_path_buf(),
+                what,
+            });
+        }
+    } else if labelled {
+        return Err(LabelError::Mismatch {
+            path: progress.path().to_path_buf(),
+            what: "no progress file beside its labels.bin".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Where the labels go: `labels.bin`, appended chunk by chunk, each
+/// flushed to disk before the progress file says it is there.
+struct Sink<'a> {
+    args: &'a LabelArgs,
+    file: std::fs::File,
+    /// `labels.bin`'s path, for errors.
+    data: PathBuf,
+    progress: &'a OutFile,
+    /// The positions in the list.
+    total: usize,
+    /// The list's fingerprint.
+    print: u64,
+    /// The labels written by kind (exact, searched, none).
+    counts: [u64; 3],
+    /// The records in `labels.bin`.
+    written: u64,
+}
+
+impl Sink<'_> {
+    /// The progress file's text for what is written.
+    fn progress_text(&self) -> String {
+        progress_text(
+            self.args,
+            self.total,
+            self.print,
+            self.written,
+            &self.counts,
+        )
+    }
+
+    /// Appends a chunk, flushes it and says so in the progress file.
+    fn write(&mut self, recs: &[Labelled]) -> Result<(), LabelError> {
+        let mut bytes = Vec::with_capacity(recs.len() * RECORD_BYTES);
+        for r in recs {
+            bytes.extend_from_slice(&r.encode());
+            self.counts[count_slot(r.kind)] += 1;
+        }
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.sync_data())
+            .map_err(|source| LabelError::Io {
+                doing: format!("write {}", self.data.display()),
+                source,
+            })?;
+        self.written += recs.len() as u64;
+        self.progress.replace(self.progress_text().as_bytes())?;
+        Ok(())
+    }
+}
+
+/// Labels the positions numbered `range` of `jobs` on the workers, in
+/// chunks of `--chunk`, and writes them to `sink` in order as they come
+/// (a chunk waits for those before it). The first write that fails
+/// stops the workers and is the error.
+fn label_all(
+    args: &LabelArgs,
+    jobs: &[Job],
+    range: std::ops::Range<u64>,
+    sink: &mut Sink,
+    t1: std::time::Instant,
+) -> Result<(), LabelError> {
+    let (start, end) = (range.start, range.end);
     let chunk = args.chunk as u64;
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Vec<Labelled>)>();
-    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    let mut settings = othello_settings(args.hash);
     settings.probcut = true;
-    settings.threads = 1;
-    settings.hash = args.hash;
     let settings = &settings;
-    let t1 = std::time::Instant::now();
-    let mut written = start;
     let mut io_error = None;
     std::thread::scope(|s| {
         for _ in 0..args.workers.threads.max(1) {
-            let (tx, next, failed, jobs) = (tx.clone(), &next, &failed, &jobs);
+            let (tx, next, failed) = (tx.clone(), &next, &failed);
             s.spawn(move || {
                 let mut search = alpha_beta::<Othello>(settings, OthelloEval::Builtin);
                 loop {
@@ -586,49 +482,21 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
                 if io_error.is_some() {
                     continue;
                 }
-                let mut bytes = Vec::with_capacity(recs.len() * RECORD_BYTES);
-                for r in &recs {
-                    bytes.extend_from_slice(&r.encode());
-                    counts[count_slot(r.kind)] += 1;
-                }
-                if let Err(e) = f.write_all(&bytes).and_then(|()| f.sync_data()) {
-                    io_error = Some(LabelError::Io {
-                        doing: format!("write {}", data.display()),
-                        source: e,
-                    });
-                    failed.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                written += recs.len() as u64;
-                let text = progress_text(args, jobs.len(), print, written, &counts);
-                if let Err(e) = progress.replace(text.as_bytes()) {
-                    io_error = Some(e.into());
+                if let Err(e) = sink.write(&recs) {
+                    io_error = Some(e);
                     failed.store(true, Ordering::Relaxed);
                     continue;
                 }
                 let secs = t1.elapsed().as_secs_f64();
                 eprintln!(
-                    "label-othello: {written}/{end} ({:.2} positions/s this run)",
-                    (written - start) as f64 / secs.max(1e-9)
+                    "label-othello: {}/{end} ({:.2} positions/s this run)",
+                    sink.written,
+                    (sink.written - start) as f64 / secs.max(1e-9)
                 );
             }
         }
     });
-    if let Some(e) = io_error {
-        return Err(e);
-    }
-    let secs = t1.elapsed().as_secs_f64();
-    let _ = writeln!(
-        report,
-        "labelled {} positions in {secs:.0} s ({:.2}/s); {written} of {} done: {} exact, {} searched, {} without a label",
-        written - start,
-        (written - start) as f64 / secs.max(1e-9),
-        jobs.len(),
-        counts[0],
-        counts[1],
-        counts[2]
-    );
-    Ok(report)
+    io_error.map_or(Ok(()), Err)
 }
 
 fn count_slot(kind: u8) -> usize {
@@ -644,22 +512,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn records_round_trip() {
-        let r = Labelled {
-            index: 77,
-            p: 0x0000_0010_0800_0000,
-            o: 0x0000_0008_1000_0000,
-            label: -12,
-            kind: 10,
-            source: 1,
-        };
-        assert_eq!(Labelled::decode(&r.encode()), Some(r));
-        let mut bad = r.encode();
-        bad[12..20].copy_from_slice(&r.p.to_le_bytes());
-        assert_eq!(Labelled::decode(&bad), None);
-    }
-
-    #[test]
     fn the_list_is_the_same_for_the_same_seed_and_repeats_go() {
         let a = jobs(None, 6, 3).unwrap();
         let b = jobs(None, 6, 3).unwrap();
@@ -672,88 +524,5 @@ mod tests {
         let start = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
         assert_eq!(keys.iter().filter(|&&k| k == start).count(), 1);
         assert_ne!(fingerprint(&a), fingerprint(&jobs(None, 6, 4).unwrap()));
-    }
-
-    #[test]
-    fn wthor_outcomes_label_from_the_side_to_move_and_exactly_at_the_depth() {
-        use crate::games::othello::bitboard::{flips, moves};
-        use rand::Rng as _;
-        // A random legal game, recorded as WTHOR bytes (passes left out).
-        let mut rng = SmallRng::seed_from_u64(5);
-        let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
-        let mut black_to_move = true;
-        let mut bytes_moves = Vec::new();
-        loop {
-            let mut m = moves(p, o);
-            if m == 0 {
-                if moves(o, p) == 0 {
-                    break;
-                }
-                (p, o) = (o, p);
-                black_to_move = !black_to_move;
-                continue;
-            }
-            for _ in 0..rng.gen_range(0..m.count_ones()) {
-                m &= m - 1;
-            }
-            let sq = m.trailing_zeros() as u8;
-            bytes_moves.push((sq / 8 + 1) * 10 + sq % 8 + 1);
-            let f = flips(p, o, usize::from(sq));
-            (p, o) = (o & !f, p | f | (1u64 << sq));
-            black_to_move = !black_to_move;
-        }
-        assert!(bytes_moves.len() >= 36, "the game reaches 24 empties");
-        let mut file = vec![20, 26, 11, 28];
-        file.extend_from_slice(&1u32.to_le_bytes());
-        file.extend_from_slice(&[0, 0, 0xe8, 0x07, 8, 0, 24, 0]);
-        file.extend_from_slice(&[1, 0, 2, 0, 3, 0, 40, 40]); // theoretical 40: black +16
-        bytes_moves.resize(60, 0);
-        file.extend(bytes_moves);
-        let dir = std::env::temp_dir().join(format!("tabula-outcomes-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("WTH_2000.wtb"), &file).unwrap();
-        let none = std::collections::HashSet::new();
-        let all = outcome_labels(&dir, 1, &none, GameSplit::All).unwrap();
-        let (_, games) = wthor::read_file(&dir.join("WTH_2000.wtb")).unwrap();
-        let positions = wthor::replay(0, &games[0]).unwrap().positions;
-        let expected: Vec<_> = positions
-            .iter()
-            .filter(|q| 64 - (q.p | q.o).count_ones() >= 24)
-            .collect();
-        assert_eq!(all.len(), expected.len());
-        for (r, q) in all.iter().zip(&expected) {
-            assert_eq!((r.p, r.o), (q.p, q.o));
-            assert_eq!(i32::from(r.label), if q.black_to_move { 16 } else { -16 });
-            let exact = 64 - (q.p | q.o).count_ones() == 24;
-            assert_eq!(r.kind == EXACT, exact);
-        }
-        // Excluded positions stay out; sampling keeps a part.
-        let skip: std::collections::HashSet<_> = [(all[3].p, all[3].o)].into_iter().collect();
-        assert_eq!(
-            outcome_labels(&dir, 1, &skip, GameSplit::All)
-                .unwrap()
-                .len(),
-            all.len() - 1
-        );
-        assert!(
-            outcome_labels(&dir, 3, &none, GameSplit::All)
-                .unwrap()
-                .len()
-                < all.len()
-        );
-        // The one game is in exactly one of the two halves of the split.
-        let train = outcome_labels(&dir, 1, &none, GameSplit::Training).unwrap();
-        let held = outcome_labels(&dir, 1, &none, GameSplit::HeldOut).unwrap();
-        assert_eq!(
-            GameSplit::HeldOut.takes(0, 0),
-            !GameSplit::Training.takes(0, 0)
-        );
-        assert_eq!(train.len() + held.len(), all.len());
-        assert_eq!(
-            game_positions(&dir, GameSplit::HeldOut).unwrap().is_empty(),
-            held.is_empty()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

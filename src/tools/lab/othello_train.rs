@@ -20,22 +20,19 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{Seek as _, Write as _};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-
-use super::othello_label::{
-    GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, outcome_labels, read_labels,
+use super::labels::{
+    EXACT, GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, mix, outcome_labels, read_labels,
 };
-use crate::control::Control;
+use super::self_play::{Record, UNLABELLED, play, self_play};
+use super::training_data::{FolderLocked, lock_folder, open_to_resume, read_data};
+use super::workers::Workers;
 use crate::files::output::{OutFile, OutputError};
-use crate::games::othello::bitboard::{final_margin, flips, moves};
-use crate::games::othello::endgame::solve_exact;
-use crate::games::othello::eval::square_score;
+use crate::games::othello::bitboard::{final_margin, moves};
 use crate::games::othello::pattern::{
     self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
 };
@@ -52,7 +49,7 @@ pub struct TrainArgs {
     pub games: u64,
     /// Worker threads (generation and labelling, or searches) and seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
     /// Positions with at most this many empties are labelled by exact solve.
     #[arg(long, default_value_t = 14)]
     pub solve_empties: u32,
@@ -110,20 +107,6 @@ pub struct TrainArgs {
     #[arg(long)]
     pub fit_only: bool,
 }
-
-/// A position (side to move `p`) and its exact margin if solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
-    /// Discs of the side to move.
-    pub p: u64,
-    /// Discs of the other side.
-    pub o: u64,
-    /// The exact final margin for the side to move, or [`UNLABELLED`].
-    pub label: i8,
-}
-
-/// The label of a position not solved.
-pub const UNLABELLED: i8 = i8::MIN;
 
 const RECORD_BYTES: usize = 17;
 
@@ -235,13 +218,8 @@ pub enum TrainError {
     #[error(transparent)]
     Read(crate::files::input::PeerFileError),
     /// Another run writes into the data folder.
-    #[error("{}: {source}", path.display())]
-    Locked {
-        /// The folder.
-        path: PathBuf,
-        /// Who holds it, or why it could not be locked.
-        source: crate::files::lock::LockError,
-    },
+    #[error(transparent)]
+    Locked(#[from] FolderLocked),
 }
 
 fn data_error(doing: impl Into<String>) -> impl FnOnce(std::io::Error) -> TrainError {
@@ -291,15 +269,7 @@ pub fn run(args: &TrainArgs) -> Result<String, TrainError> {
             .map_err(data_error(format!("create {}", args.data.display())))?;
         // One writer per data folder: a second generation into it is
         // refused at once (two seeds' games would mix).
-        let lock = crate::files::lock::WriteLock::inside(&args.data).map_err(|source| {
-            TrainError::Locked {
-                path: args.data.clone(),
-                source,
-            }
-        })?;
-        if let Some(note) = lock.took_over_note(&args.data) {
-            eprintln!("train-othello: {note}");
-        }
+        let _lock = lock_folder(&args.data, "train-othello")?;
         generate(args, &file, &mut report)?;
     }
     let Some(out) = out else {
@@ -364,7 +334,7 @@ fn enough_positions(games: &[Vec<Record>], need: usize) -> Result<(), TrainError
 
 /// Reads the games of a data file: `(games, bytes of complete games)`.
 fn read_games(file: &std::path::Path) -> Result<(Vec<Vec<Record>>, u64), TrainError> {
-    let bytes = super::read_data(file).map_err(TrainError::Read)?;
+    let bytes = read_data(file).map_err(TrainError::Read)?;
     let mut games = Vec::new();
     let mut pos = 0usize;
     while pos + 5 <= bytes.len() {
@@ -415,16 +385,9 @@ fn generate(
     let (done, good_bytes) = read_games(file)?;
     let start = done.len() as u64;
     drop(done);
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(file)
-        .map_err(data_error(format!("open {}", file.display())))?;
-    // Drop a partly written last game.
-    f.set_len(good_bytes)
-        .and_then(|_| f.seek(std::io::SeekFrom::End(0)).map(|_| ()))
-        .map_err(data_error(format!("resume {}", file.display())))?;
+    // A partly written last game is dropped.
+    let mut f = open_to_resume(file, good_bytes)
+        .map_err(|(doing, source)| data_error(format!("{doing} {}", file.display()))(source))?;
     if start >= args.games {
         let _ = writeln!(report, "data: {start} games already there");
         return Ok(());
@@ -484,98 +447,6 @@ fn generate(
         t0.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The table evaluation in table units (the self-play player).
-fn table_value(p: u64, o: u64) -> i32 {
-    square_score(p, o) + 8 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32)
-}
-
-fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
-    let f = flips(p, o, sq as usize);
-    (o ^ f, p | f | (1u64 << sq))
-}
-
-fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
-    let pm = moves(p, o);
-    if pm == 0 {
-        if moves(o, p) == 0 {
-            return 1000 * final_margin(p, o);
-        }
-        return -table_negamax(o, p, depth);
-    }
-    if depth == 0 {
-        return table_value(p, o);
-    }
-    let mut best = i32::MIN;
-    let mut m = pm;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
-        let (np, no) = play(p, o, sq);
-        best = best.max(-table_negamax(np, no, depth - 1));
-    }
-    best
-}
-
-/// One seeded self-play game: its positions with a move, the solvable
-/// ones labelled.
-pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
-    let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let random_plies = rng.gen_range(2..=20);
-    let (mut p, mut o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
-    let mut recs = Vec::new();
-    let mut ply = 0;
-    loop {
-        let pm = moves(p, o);
-        if pm == 0 {
-            if moves(o, p) == 0 {
-                break;
-            }
-            (p, o) = (o, p);
-            continue;
-        }
-        recs.push(Record {
-            p,
-            o,
-            label: UNLABELLED,
-        });
-        let n = pm.count_ones();
-        let pick = |k: u32| {
-            let mut m = pm;
-            for _ in 0..k {
-                m &= m - 1;
-            }
-            m.trailing_zeros()
-        };
-        let sq = if ply < random_plies || rng.gen_bool(0.05) {
-            pick(rng.gen_range(0..n))
-        } else {
-            let mut best = (i32::MIN, 0);
-            let mut m = pm;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                let (np, no) = play(p, o, sq);
-                let v = -table_negamax(np, no, 1) + rng.gen_range(-6..=6);
-                if v > best.0 {
-                    best = (v, sq);
-                }
-            }
-            best.1
-        };
-        (p, o) = play(p, o, sq);
-        ply += 1;
-    }
-    let control = Control::unlimited();
-    for r in &mut recs {
-        if (!(r.p | r.o)).count_ones() <= solve_empties
-            && let Some((_, score, _)) = solve_exact(r.p, r.o, &control, 1 << 20)
-        {
-            r.label = score as i8;
-        }
-    }
-    recs
 }
 
 /// Float weights of every stage in canonical form, for fitting.
@@ -836,16 +707,22 @@ fn fit(
         eprint!("{}", report.lines().last().unwrap_or_default());
         eprintln!();
     }
-    if let Some(bad) = fw.w.iter().position(|x| !x.is_finite()) {
+    quantized(&fw.w)
+}
+
+/// The weight table of fitted float weights (every stage, canonical), in
+/// the table's fixed point; an error if a weight is no finite number.
+fn quantized(w: &[f32]) -> Result<Weights, TrainError> {
+    if let Some(bad) = w.iter().position(|x| !x.is_finite()) {
         return Err(TrainError::NotFinite {
             index: bad,
-            value: fw.w[bad],
+            value: w[bad],
         });
     }
-    let q: Vec<i16> =
-        fw.w.iter()
-            .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
-            .collect();
+    let q: Vec<i16> = w
+        .iter()
+        .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
+        .collect();
     Weights::from_canonical(&q).map_err(TrainError::Weights)
 }
 
@@ -879,10 +756,7 @@ fn tune_lambda(
     // A tenth of the stage's positions by a hash of the position, labels
     // and WTHOR outcomes alike: validated on labels alone (searches with
     // today's weights), a fit never beat today's in the midgame.
-    let val: Vec<bool> = part
-        .iter()
-        .map(|r| super::othello_label::mix(r.p, r.o) % 10 == 1)
-        .collect();
+    let val: Vec<bool> = part.iter().map(|r| mix(r.p, r.o) % 10 == 1).collect();
     let pick = |want: bool| -> (Vec<(u64, u64)>, Vec<f32>) {
         positions
             .iter()
@@ -926,6 +800,14 @@ fn tune_lambda(
     best.1
 }
 
+/// The positions of `set` in stage `s`.
+fn in_stage<'l>(set: &[&'l Labelled], s: usize) -> Vec<&'l Labelled> {
+    set.iter()
+        .copied()
+        .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
+        .collect()
+}
+
 /// The end of [`fit_labels`]'s report: per stage, the errors of today's
 /// weights and the `new` ones on the exact labels of the WTHOR games no
 /// fit saw (`unseen_exact`, if any), then on every held-out label, with
@@ -947,11 +829,7 @@ fn report_held_out(
             unseen_exact.len()
         );
         for s in 0..STAGES {
-            let set: Vec<&Labelled> = unseen_exact
-                .iter()
-                .copied()
-                .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-                .collect();
+            let set = in_stage(unseen_exact, s);
             if set.is_empty() {
                 continue;
             }
@@ -975,11 +853,7 @@ fn report_held_out(
     for s in 0..STAGES {
         let lo = 4 + 4 * s as u32;
         let (train_n, lambda) = stage_fit(s);
-        let set: Vec<&Labelled> = held
-            .iter()
-            .copied()
-            .filter(|r| stage_of((r.p | r.o).count_ones()) == s)
-            .collect();
+        let set = in_stage(held, s);
         let (rt, at) = errors(builtin, &set);
         let (rn, an) = errors(new, &set);
         let _ = writeln!(
@@ -993,6 +867,125 @@ fn report_held_out(
     }
 }
 
+/// The positions a fit on labels holds out: those numbered 0 mod 10,
+/// and with `--wthor` every position of the WTHOR games held out of every
+/// fit (a tenth of the games: their solved positions measure the error
+/// on games the fit never saw). Returns those games' positions, the
+/// held-out labels and the training ones.
+fn hold_out<'l>(args: &TrainArgs, labels: &'l [Labelled]) -> Result<HeldOut<'l>, TrainError> {
+    let held_games = match &args.wthor {
+        Some(dir) => game_positions(dir, GameSplit::HeldOut).map_err(labels_error)?,
+        None => std::collections::HashSet::new(),
+    };
+    let (held, train): (Vec<&Labelled>, Vec<&Labelled>) = labels
+        .iter()
+        .partition(|r| r.index % 10 == 0 || held_games.contains(&(r.p, r.o)));
+    Ok(HeldOut {
+        held_games,
+        held,
+        train,
+    })
+}
+
+/// A fit's labels split by [`hold_out`].
+struct HeldOut<'l> {
+    /// Every position of the WTHOR games held out of every fit.
+    held_games: std::collections::HashSet<(u64, u64)>,
+    /// The labels the fit never sees.
+    held: Vec<&'l Labelled>,
+    /// The labels it fits.
+    train: Vec<&'l Labelled>,
+}
+
+/// Why the WTHOR folder could not give its positions, as a fit's error.
+fn labels_error(e: super::wthor::WthorError) -> TrainError {
+    TrainError::Labels(e.to_string())
+}
+
+/// With `--wthor`: the WTHOR outcome positions the fit trains on, and
+/// the exact ones of the games held out of every fit. The held-out and
+/// validation positions never come in again as outcomes (an opening
+/// position of a held-out game still does, from the games it is also
+/// in, above 26 empties).
+fn wthor_outcomes(
+    args: &TrainArgs,
+    labels: &[Labelled],
+    held_games: &std::collections::HashSet<(u64, u64)>,
+) -> Result<(Vec<Labelled>, Vec<Labelled>), TrainError> {
+    let Some(dir) = &args.wthor else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let mut exclude: std::collections::HashSet<(u64, u64)> = labels
+        .iter()
+        .filter(|r| r.index % 10 <= 1)
+        .map(|r| (r.p, r.o))
+        .collect();
+    exclude.extend(
+        held_games
+            .iter()
+            .filter(|(p, o)| (p | o).count_ones() >= 38)
+            .copied(),
+    );
+    let none = std::collections::HashSet::new();
+    Ok((
+        outcome_labels(dir, args.wthor_sample, &exclude, GameSplit::Training)
+            .map_err(labels_error)?,
+        outcome_labels(dir, 1, &none, GameSplit::HeldOut)
+            .map_err(labels_error)?
+            .into_iter()
+            .filter(|r| r.kind == EXACT)
+            .collect(),
+    ))
+}
+
+/// How stage `s` of a fit on labels came out.
+enum StageFit {
+    /// Fitted with this lambda.
+    Fitted(f64),
+    /// No lambda beat the prior on validation: the prior kept.
+    NoneBetter,
+    /// Too few positions (under `--from-builtin`): the prior kept.
+    TooFew,
+}
+
+/// Fits stage `s` on `part` (its window's positions), as the change to
+/// `prior` that the ridge term shrinks towards zero; writes the stage's
+/// weights into `w`.
+fn fit_label_stage(
+    args: &TrainArgs,
+    s: usize,
+    part: &[&Labelled],
+    prior: &[f32],
+    w: &mut [f32],
+) -> StageFit {
+    let base = s * layout().size;
+    let mut buf = Vec::new();
+    let positions: Vec<(u64, u64)> = part.iter().map(|r| (r.p, r.o)).collect();
+    // The residual of the prior is what the stage's change fits.
+    let residual: Vec<f32> = part
+        .iter()
+        .map(|r| {
+            let (pm, om) = (moves(r.p, r.o).count_ones(), moves(r.o, r.p).count_ones());
+            features(r.p, r.o, pm, om, &mut buf);
+            let v: f32 = buf.iter().map(|&f| prior[base + f as usize]).sum();
+            f32::from(r.label) - v
+        })
+        .collect();
+    let lambda = if args.tune_lambda {
+        tune_lambda(part, &positions, &residual, args.iterations)
+    } else {
+        args.lambda
+    };
+    if !lambda.is_finite() {
+        return StageFit::NoneBetter;
+    }
+    let (delta, _, _) = fit_stage(&positions, &residual, lambda, args.iterations);
+    for (j, d) in delta.iter().enumerate() {
+        w[base + j] = prior[base + j] + d;
+    }
+    StageFit::Fitted(lambda)
+}
+
 /// Fits every stage on labelled positions (`label-othello`'s): each
 /// stage's weights solve the ridge least-squares problem on the positions
 /// within 2 discs of it, shrunk towards today's weights with
@@ -1004,7 +997,6 @@ fn fit_labels(
     labels: &[Labelled],
     report: &mut String,
 ) -> Result<Weights, TrainError> {
-    let size = layout().size;
     let builtin = pattern::builtin();
     let prior: Vec<f32> = if args.from_builtin {
         builtin
@@ -1013,50 +1005,15 @@ fn fit_labels(
             .map(|&x| f32::from(x) / SCALE as f32)
             .collect()
     } else {
-        vec![0f32; STAGES * size]
+        vec![0f32; STAGES * layout().size]
     };
     let mut w = prior.clone();
-    let labels_error = |e: super::othello_label::LabelError| TrainError::Labels(e.to_string());
-    // Held out of the fit: the positions numbered 0 mod 10, and with
-    // --wthor every position of the WTHOR games held out of every fit
-    // (a tenth of the games: their solved positions measure the error on
-    // games the fit never saw).
-    let held_games = match &args.wthor {
-        Some(dir) => game_positions(dir, GameSplit::HeldOut).map_err(labels_error)?,
-        None => std::collections::HashSet::new(),
-    };
-    let (held, train): (Vec<&Labelled>, Vec<&Labelled>) = labels
-        .iter()
-        .partition(|r| r.index % 10 == 0 || held_games.contains(&(r.p, r.o)));
-    // The held-out and validation positions never come in again as
-    // outcomes (an opening position of a held-out game still does, from
-    // the games it is also in, above 26 empties).
-    let (outcomes, held_theoretical) = match &args.wthor {
-        Some(dir) => {
-            let mut exclude: std::collections::HashSet<(u64, u64)> = labels
-                .iter()
-                .filter(|r| r.index % 10 <= 1)
-                .map(|r| (r.p, r.o))
-                .collect();
-            exclude.extend(
-                held_games
-                    .iter()
-                    .filter(|(p, o)| (p | o).count_ones() >= 38)
-                    .copied(),
-            );
-            let none = std::collections::HashSet::new();
-            (
-                outcome_labels(dir, args.wthor_sample, &exclude, GameSplit::Training)
-                    .map_err(labels_error)?,
-                outcome_labels(dir, 1, &none, GameSplit::HeldOut)
-                    .map_err(labels_error)?
-                    .into_iter()
-                    .filter(|r| r.kind == super::othello_label::EXACT)
-                    .collect::<Vec<_>>(),
-            )
-        }
-        None => (Vec::new(), Vec::new()),
-    };
+    let HeldOut {
+        held_games,
+        held,
+        train,
+    } = hold_out(args, labels)?;
+    let (outcomes, held_theoretical) = wthor_outcomes(args, labels, &held_games)?;
     let _ = writeln!(
         report,
         "WTHOR outcome positions: {} ({} exact at 24 empties), one in {}, at most {} a stage",
@@ -1077,15 +1034,11 @@ fn fit_labels(
         .iter()
         .map(|&n| n.div_ceil(args.max_outcomes).max(1))
         .collect();
-    let outcome_train: Vec<(usize, &Labelled)> = outcomes.iter().enumerate().collect();
     let _ = writeln!(
         report,
         "fit on labels: {} positions ({} exact), {} held out; lambda {}, prior {}",
         labels.len(),
-        labels
-            .iter()
-            .filter(|r| r.kind == super::othello_label::EXACT)
-            .count(),
+        labels.iter().filter(|r| r.kind == EXACT).count(),
         held.len(),
         args.lambda,
         if args.from_builtin {
@@ -1094,10 +1047,8 @@ fn fit_labels(
             "zero"
         }
     );
-    let mut fitted = [false; STAGES];
-    let mut lambdas = [args.lambda; STAGES];
+    let mut fits = Vec::with_capacity(STAGES);
     let mut sizes = [0usize; STAGES];
-    let mut buf = Vec::new();
     for s in 0..STAGES {
         let mut part: Vec<&Labelled> = train
             .iter()
@@ -1106,16 +1057,18 @@ fn fit_labels(
             .flat_map(|r| std::iter::repeat_n(r, args.label_weight))
             .collect();
         part.extend(
-            outcome_train
+            outcomes
                 .iter()
+                .enumerate()
                 .filter(|(k, r)| in_window(s, (r.p | r.o).count_ones()) && k % stride[s] == 0)
-                .map(|(_, r)| *r),
+                .map(|(_, r)| r),
         );
         sizes[s] = part.len();
-        if part.len() < args.min_positions {
-            if args.from_builtin {
-                continue;
-            }
+        if part.len() >= args.min_positions {
+            fits.push(fit_label_stage(args, s, &part, &prior, &mut w));
+        } else if args.from_builtin {
+            fits.push(StageFit::TooFew);
+        } else {
             return Err(TrainError::TooLittle {
                 stage: s,
                 have: part.len(),
@@ -1123,34 +1076,8 @@ fn fit_labels(
                 games: labels.len(),
             });
         }
-        let base = s * size;
-        let positions: Vec<(u64, u64)> = part.iter().map(|r| (r.p, r.o)).collect();
-        // The residual of the prior is what the stage's change fits.
-        let residual: Vec<f32> = part
-            .iter()
-            .map(|r| {
-                let (pm, om) = (moves(r.p, r.o).count_ones(), moves(r.o, r.p).count_ones());
-                features(r.p, r.o, pm, om, &mut buf);
-                let v: f32 = buf.iter().map(|&f| prior[base + f as usize]).sum();
-                f32::from(r.label) - v
-            })
-            .collect();
-        let lambda = if args.tune_lambda {
-            tune_lambda(&part, &positions, &residual, args.iterations)
-        } else {
-            args.lambda
-        };
-        lambdas[s] = lambda;
-        if !lambda.is_finite() {
-            continue;
-        }
-        let (delta, _, _) = fit_stage(&positions, &residual, lambda, args.iterations);
-        for (j, d) in delta.iter().enumerate() {
-            w[base + j] = prior[base + j] + d;
-        }
-        fitted[s] = true;
     }
-    if !fitted.iter().any(|&f| f) && !lambdas.iter().any(|l| l.is_infinite()) {
+    if fits.iter().all(|f| matches!(f, StageFit::TooFew)) {
         return Err(TrainError::TooLittle {
             stage: 0,
             have: 0,
@@ -1158,62 +1085,32 @@ fn fit_labels(
             games: labels.len(),
         });
     }
-    if let Some(bad) = w.iter().position(|x| !x.is_finite()) {
-        return Err(TrainError::NotFinite {
-            index: bad,
-            value: w[bad],
-        });
-    }
-    let q: Vec<i16> = w
-        .iter()
-        .map(|&x| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
-        .collect();
-    let new = Weights::from_canonical(&q).map_err(TrainError::Weights)?;
+    let new = quantized(&w)?;
     // The solved positions of the WTHOR games no fit saw: exact labels
     // (the solver's to --exact empties, the FFO's at its 24).
     let unseen_exact: Vec<&Labelled> = held
         .iter()
         .copied()
-        .filter(|r| r.kind == super::othello_label::EXACT && held_games.contains(&(r.p, r.o)))
+        .filter(|r| r.kind == EXACT && held_games.contains(&(r.p, r.o)))
         .chain(held_theoretical.iter())
         .collect();
     report_held_out(report, builtin, &new, &unseen_exact, &held, |s| {
-        let lambda = if fitted[s] {
-            format!("{}", lambdas[s])
-        } else if lambdas[s].is_infinite() {
-            "none better than today's on validation: kept".to_string()
-        } else {
-            "too few positions: kept today's".to_string()
+        let lambda = match fits[s] {
+            StageFit::Fitted(lambda) => format!("{lambda}"),
+            StageFit::NoneBetter => "none better than today's on validation: kept".to_string(),
+            StageFit::TooFew => "too few positions: kept today's".to_string(),
         };
         (sizes[s], lambda)
     });
     Ok(new)
 }
 
-/// The pattern module's stage of a record (for tests and reports).
-pub fn record_stage(r: &Record) -> usize {
-    pattern::stage_of((r.p | r.o).count_ones())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng as _, SeedableRng as _};
 
-    #[test]
-    fn self_play_is_reproducible_and_labels_the_end() {
-        let a = self_play(5, 3, 10);
-        let b = self_play(5, 3, 10);
-        assert_eq!(a, b);
-        assert!(a.len() > 40);
-        let solved: Vec<_> = a.iter().filter(|r| r.label != UNLABELLED).collect();
-        assert!(!solved.is_empty());
-        assert!(
-            solved
-                .iter()
-                .all(|r| (!(r.p | r.o)).count_ones() <= 10 && record_stage(r) >= 12)
-        );
-        assert_ne!(self_play(5, 4, 10), a);
-    }
+    use super::*;
 
     #[test]
     fn fitting_a_tiny_synthetic_set_reduces_the_error() {
@@ -1242,7 +1139,7 @@ mod tests {
         let mut args = TrainArgs {
             data: PathBuf::from("unused"),
             games: 3,
-            workers: crate::tools::lab::Workers {
+            workers: Workers {
                 threads: 1,
                 force_threads: false,
                 seed: 2,

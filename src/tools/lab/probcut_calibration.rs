@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use rand::rngs::SmallRng;
 use rand::{Rng as _, SeedableRng};
 
+use super::workers::{Workers, othello_settings};
 use crate::control::Control;
 use crate::engine::searchers::alpha_beta;
-use crate::engine::settings::Settings;
 use crate::games::othello::Othello;
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
@@ -33,7 +33,7 @@ pub struct CalibrateArgs {
     pub depth: u32,
     /// Worker threads (generation and labelling, or searches) and seed.
     #[command(flatten)]
-    pub workers: super::Workers,
+    pub workers: Workers,
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 32)]
     pub hash: u64,
@@ -140,21 +140,47 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
     let positions: Vec<Othello> = (0..args.games)
         .flat_map(|g| game_positions(args.workers.seed, g, args.per_game))
         .collect();
-    // The engine's alpha-beta for Othello on the built-in pattern
-    // evaluation, ProbCut off: the plain search measured.
-    let mut settings = Settings::for_game(Othello::NAME, 2, &[]);
+    let mut values = depth_values(args, &positions, started);
+    values.retain(|(_, v)| v.is_some());
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "{} positions searched to depth {} ({} kept, the others proved a result), {:.0} s",
+        positions.len(),
+        args.depth,
+        values.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let rows = fit_rows(&values, args.depth, &mut report);
+    if rows.iter().flatten().all(Option::is_none) {
+        return Err(format!(
+            "{} positions kept of {}: too few to fit any stage and depth (at least 8 each)",
+            values.len(),
+            positions.len()
+        ));
+    }
+    report.push_str(&params_table(&rows));
+    Ok(report)
+}
+
+/// Each position's empties and its values at every depth to `--depth`
+/// (`None` where a search proved a result), in the positions' order.
+/// The engine's alpha-beta for Othello on the built-in pattern
+/// evaluation, ProbCut off: the plain search measured. Each thread takes
+/// every `threads`th position with its own table, cleared before each
+/// position: the values do not depend on the thread count.
+fn depth_values(
+    args: &CalibrateArgs,
+    positions: &[Othello],
+    started: std::time::Instant,
+) -> Vec<(u32, Option<Vec<f64>>)> {
+    let mut settings = othello_settings(args.hash);
     settings.probcut = false;
-    settings.threads = 1;
-    settings.hash = args.hash;
     let settings = &settings;
     let threads = args.workers.threads.max(1);
-    // Each thread takes every `threads`th position with its own table,
-    // cleared before each position: the values do not depend on the
-    // thread count.
-    let mut values: Vec<(u32, Option<Vec<f64>>)> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let positions = &positions;
                 scope.spawn(move || {
                     let mut search = alpha_beta::<Othello>(settings, OthelloEval::Builtin);
                     let mut out = Vec::new();
@@ -181,24 +207,28 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
             .collect();
         all.sort_by_key(|&(i, _, _)| i);
         all.into_iter().map(|(_, e, v)| (e, v)).collect()
-    });
-    values.retain(|(_, v)| v.is_some());
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "{} positions searched to depth {} ({} kept, the others proved a result), {:.0} s",
-        positions.len(),
-        args.depth,
-        values.len(),
-        started.elapsed().as_secs_f64()
-    );
+    })
+}
+
+/// Per stage and depth, the fit of the deep value on the shallow one
+/// (slope, intercept, sigma in discs), where there were the positions.
+type Fits = [[Option<(f64, f64, f64)>; DEPTHS]; STAGES];
+
+/// A fit of each stage's and depth's (to `depth`) deep value on its
+/// shallow one, from the positions' `values`, with a report line each;
+/// `None` where too few positions fell in.
+fn fit_rows(
+    values: &[(u32, Option<Vec<f64>>)],
+    depth: u32,
+    report: &mut String,
+) -> Fits {
     let _ = writeln!(
         report,
         "stage empties  depth shallow  n  slope  intercept  sigma (discs)"
     );
     let mut rows = [[None; DEPTHS]; STAGES];
     for (st, row) in rows.iter_mut().enumerate() {
-        for d in MIN_DEPTH..=args.depth {
+        for d in MIN_DEPTH..=depth {
             let shallow = shallow_depth(d);
             let pairs: Vec<(f64, f64)> = values
                 .iter()
@@ -231,16 +261,14 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
             row[(d - MIN_DEPTH) as usize] = fit;
         }
     }
-    if rows.iter().flatten().all(Option::is_none) {
-        return Err(format!(
-            "{} positions kept of {}: too few to fit any stage and depth (at least 8 each)",
-            values.len(),
-            positions.len()
-        ));
-    }
-    // What was not measured (a stage too few positions fall in, depths
-    // beyond --depth) is taken from the nearest stage measured, then from
-    // the deepest depth measured of the same parity.
+    rows
+}
+
+/// The table to paste into [`PARAMS`]. What was not measured (a stage
+/// too few positions fall in, depths beyond --depth) is taken from the
+/// nearest stage measured, then from the deepest depth measured of the
+/// same parity.
+fn params_table(rows: &Fits) -> String {
     let mut table = String::from("const PARAMS: [[(f32, f32, f32); DEPTHS]; STAGES] = [\n");
     for st in 0..STAGES {
         table.push_str("    [");
@@ -262,8 +290,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<String, String> {
         table.push_str("],\n");
     }
     table.push_str("];\n");
-    report.push_str(&table);
-    Ok(report)
+    table
 }
 
 fn stage_range(st: usize) -> String {
