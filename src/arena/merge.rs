@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::arena::config::cli::MatchArgs;
 use crate::arena::engines::stdio;
 use crate::arena::error::ArenaError;
+use crate::arena::ground::{interrupt, progress};
 use crate::arena::output::match_report::{MatchReport, publish};
 use crate::arena::output::report::Summary;
 use crate::arena::output::{export, paths as output};
@@ -18,13 +19,14 @@ use crate::arena::record::match_file::{
 };
 use crate::arena::record::match_file::{MatchRecord, RecordError};
 use crate::arena::record::parse::{CutOff, Reading};
-use crate::arena::run::{interrupt, progress, schedule};
+use crate::arena::run::schedule;
 use crate::arena::stats::sprt::Sprt;
 
 /// `--merge`: combines record files into one report.
 pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
     // A signal removes a merged record or chart being written.
+    crate::arena::run::runner::register_cleanups();
     interrupt::watch();
     // The same file twice would count its games twice.
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
@@ -343,7 +345,7 @@ impl MatchRecord {
                 None => games?,
             };
             Ok(Schedule {
-                pairs: schedule::pairings(self.engines.len()),
+                pairs: crate::arena::ground::pairings::pairings(self.engines.len()),
                 patterns,
                 games: games as u64,
             })

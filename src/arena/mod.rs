@@ -28,6 +28,7 @@ pub mod clock;
 pub mod config;
 pub mod engines;
 pub mod error;
+pub mod ground;
 pub mod merge;
 pub mod output;
 pub mod record;
@@ -37,6 +38,25 @@ pub mod stats;
 
 pub use self::config::cli::{EngineWords, MatchArgs};
 pub use self::error::ArenaError;
+pub use self::ground::referee::{Referee, referee_for};
 pub use self::output::match_report::MatchReport;
-pub use self::run::referee::{Referee, referee_by_name, referee_for};
-pub use self::run::runner::{run, run_with_referee};
+pub use self::run::runner::run_with_referee;
+
+/// Runs `tabula match`: plays the match (or merges records with
+/// `--merge`), prints the report on stdout and returns it. The choice
+/// is made here, above both, so that the run and the merge stand beside
+/// each other.
+pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
+    if !args.merge.is_empty() {
+        return merge::merge(args);
+    }
+    config::cli::check_game_options(&args.options)?;
+    run_with_referee(args, referee_by_name(&args.game, &args.options)?)
+}
+
+/// The referee of a game by registry name, with its options as
+/// `key=value` words ([`ground::referee::referee_by_name`], its error
+/// said as a match's).
+pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
+    Ok(ground::referee::referee_by_name(name, words)?)
+}

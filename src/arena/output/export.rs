@@ -13,9 +13,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::arena::config::spec::ConfigError;
+use crate::arena::ground::adjudication::Decided;
+use crate::arena::ground::config_error::ConfigError;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
-use crate::arena::run::adjudicate::Decided;
 use crate::games::{othello, quoridor};
 
 /// An export format.

@@ -254,7 +254,7 @@ pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError
         match WriteLock::beside(&id.name) {
             Ok(lock) => {
                 if let Some(note) = lock.took_over_note(path) {
-                    crate::arena::run::progress::eprint_line(&format!("tabula match: {note}"));
+                    crate::arena::ground::progress::eprint_line(&format!("tabula match: {note}"));
                 }
                 locks.push((id.name, lock));
             }
@@ -267,7 +267,7 @@ pub fn lock_all(outputs: &[(&str, &Path)]) -> Result<Vec<WriteLock>, OutputError
                 return Err(error(path, format!("({role}) {e}")));
             }
             Err(e @ LockError::Io { .. }) => {
-                crate::arena::run::progress::eprint_line(&format!(
+                crate::arena::ground::progress::eprint_line(&format!(
                     "tabula match: {} ({role}): not locked against a second writer: {e}",
                     path.display()
                 ));

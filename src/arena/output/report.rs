@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
+use crate::arena::ground::adjudication::Decided;
+use crate::arena::ground::pairings::pairings;
 use crate::arena::record::match_file::{Ending, Fault, MatchRecord};
-use crate::arena::run::adjudicate::Decided;
-use crate::arena::run::schedule::pairings;
 use crate::arena::stats::elo::{
     self as stats, EloEstimate, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
 };
@@ -550,7 +550,7 @@ impl Summary {
             {
                 kinds[decided as usize] += 1;
             }
-            for name in crate::arena::run::adjudicate::silent_in(g) {
+            for name in crate::arena::record::recover::silent_in(g) {
                 match silent.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, n)) => *n += 1,
                     None => silent.push((name, 1)),

@@ -16,9 +16,9 @@ use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::openings::Opening;
 use crate::arena::config::spec::{EngineSpec, Proto, fmt_seconds};
 use crate::arena::engines::process::{EngineProcess, ProcessError};
+use crate::arena::ground::referee::{Referee, Told, game_command};
 use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
 use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
-use crate::arena::run::referee::{Referee, Told, game_command};
 use crate::game::{MoveError, Observation, Rng, Seat, Turn};
 
 /// One game to play.
@@ -547,7 +547,10 @@ impl RefereedGame<'_, '_> {
             && spec.proto == Proto::Tabula
             && self.scores.asks(seat);
         let reply = if asked {
-            match ask(self, &format!("{cmd} {}", adjudicate::SCORE_WORDS)) {
+            match ask(
+                self,
+                &format!("{cmd} {}", crate::arena::ground::adjudication::SCORE_WORDS),
+            ) {
                 Err(f) if f.fault == Fault::Refused => {
                     self.scores.refused(seat);
                     ask(self, &cmd)
