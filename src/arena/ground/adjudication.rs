@@ -211,8 +211,9 @@ fn unknown(key: &str, accepted: &str) -> ConfigError {
     ))
 }
 
-/// What decided an adjudicated game, read from the detail its record
-/// keeps (`solved: ...`, `resign: ...`, `draw: ...`).
+/// What decided an adjudicated game: the first word of the detail its
+/// record keeps (`solved: ...`, `resign: ...`, `draw: ...`), written by
+/// [`Decided::detail`] and read back by [`Decided::of`] from one table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decided {
     /// The exact solver (`solve=N`).
@@ -224,15 +225,31 @@ pub enum Decided {
 }
 
 impl Decided {
+    /// Each kind with the word its record detail starts with.
+    const WORDS: [(Decided, &'static str); 3] = [
+        (Decided::Solver, "solved"),
+        (Decided::Resign, "resign"),
+        (Decided::Draw, "draw"),
+    ];
+
+    /// The word a record's detail of this kind starts with.
+    pub fn word(self) -> &'static str {
+        Self::WORDS
+            .iter()
+            .find_map(|&(d, word)| (d == self).then_some(word))
+            .unwrap_or("")
+    }
+
+    /// The record's detail of a game this decided: `word: how`.
+    pub fn detail(self, how: &str) -> String {
+        format!("{}: {how}", self.word())
+    }
+
     /// What decided the game with this detail; `None` for a detail of
     /// none of these forms.
     pub fn of(detail: &str) -> Option<Decided> {
-        [
-            ("solved", Decided::Solver),
-            ("resign", Decided::Resign),
-            ("draw", Decided::Draw),
-        ]
-        .into_iter()
-        .find_map(|(prefix, d)| detail.starts_with(prefix).then_some(d))
+        Self::WORDS
+            .into_iter()
+            .find_map(|(d, word)| detail.starts_with(word).then_some(d))
     }
 }

@@ -43,7 +43,7 @@ pub use crate::arena::record::match_file::NO_SCORES_MARK;
 pub struct Verdict {
     /// The winning seats (empty: a draw).
     pub winners: Vec<usize>,
-    /// What was decided, for the record.
+    /// What was decided, for the record (written by [`Decided::detail`]).
     pub detail: String,
 }
 
@@ -78,11 +78,11 @@ impl Adjudication {
                     };
                     return Some(Verdict {
                         winners: vec![winner],
-                        detail: format!(
-                            "resign: {}'s scores at most {}{agreed} for {k} moves",
+                                                detail: Decided::Resign.detail(&format!(
+                            "{}'s scores at most {}{agreed} for {k} moves",
                             referee.seat_name(loser),
                             r.score
-                        ),
+                        )),
                     });
                 }
             }
@@ -93,10 +93,10 @@ impl Adjudication {
             if moves >= d.movenumber && watch.even.iter().all(|&run| run >= k) {
                 return Some(Verdict {
                     winners: Vec::new(),
-                    detail: format!(
-                        "draw: both scores within {} of 0.5 for {k} moves each, after {moves} moves",
+                                        detail: Decided::Draw.detail(&format!(
+                        "both scores within {} of 0.5 for {k} moves each, after {moves} moves",
                         d.score
-                    ),
+                    )),
                 });
             }
         }
@@ -208,11 +208,11 @@ fn solver_verdict(referee: &dyn Referee, seat: usize, margin: i32, reach: u32) -
     };
     Verdict {
         winners,
-        detail: format!(
-            "solved: {} {:+} at {reach} or fewer empties",
+                detail: Decided::Solver.detail(&format!(
+            "{} {:+} at {reach} or fewer empties",
             referee.seat_name(seat),
             margin
-        ),
+        )),
     }
 }
 
