@@ -78,7 +78,7 @@ impl Adjudication {
                     };
                     return Some(Verdict {
                         winners: vec![winner],
-                                                detail: Decided::Resign.detail(&format!(
+                        detail: Decided::Resign.detail(&format!(
                             "{}'s scores at most {}{agreed} for {k} moves",
                             referee.seat_name(loser),
                             r.score
@@ -93,7 +93,7 @@ impl Adjudication {
             if moves >= d.movenumber && watch.even.iter().all(|&run| run >= k) {
                 return Some(Verdict {
                     winners: Vec::new(),
-                                        detail: Decided::Draw.detail(&format!(
+                    detail: Decided::Draw.detail(&format!(
                         "both scores within {} of 0.5 for {k} moves each, after {moves} moves",
                         d.score
                     )),
@@ -208,7 +208,7 @@ fn solver_verdict(referee: &dyn Referee, seat: usize, margin: i32, reach: u32) -
     };
     Verdict {
         winners,
-                detail: Decided::Solver.detail(&format!(
+        detail: Decided::Solver.detail(&format!(
             "{} {:+} at {reach} or fewer empties",
             referee.seat_name(seat),
             margin
