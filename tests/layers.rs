@@ -4,7 +4,9 @@
 //! match runner, the lab or the GUI, and its parts never stand on its
 //! facade; the game model never knows the control (the solver is an extra);
 //! the files of the match runner (src/arena/) and of the protocol
-//! (src/protocol/) import each other without a circle.
+//! (src/protocol/) import each other without a circle; the rooms of the
+//! match runner stand on floors (`ARENA_FLOORS`), none naming a floor
+//! above its own and no two naming each other.
 
 use std::path::Path;
 

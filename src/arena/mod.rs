@@ -9,16 +9,18 @@
 //! SPRT, per-seat results, a cross-table for three or more engines, and a
 //! chart.
 //!
-//! Rooms, one concern each, as fastchess keeps them: [`config`] (the
-//! command line, engine words, openings, what every game shares),
-//! [`engines`] (the engine process), [`run`](mod@run) (the run, schedule,
-//! one game, its referee, adjudication, interrupts, progress), [`record`]
-//! (the match file and its writer), [`merge`] (`--merge` and its checks),
-//! [`stats`] (Elo, pentanomial, SPRT), [`clock`] (seat clocks,
-//! `--tc-scale`) and [`output`] (paths, report, chart, live chart,
-//! exports); [`error`] says why a match could not run. No file imports
-//! back up (tests/layers.rs): the names below are for users outside the
-//! arena.
+//! Rooms, one concern each, as fastchess keeps them, on floors (each
+//! names only its own floor and those below, and no two name each other;
+//! tests/layers.rs): [`ground`] (the referee, the stop flag with its
+//! hooks, the adjudication settings, progress), then [`record`] (the
+//! match file) and [`stats`] (Elo, pentanomial, SPRT), then [`output`]
+//! (paths, report, chart, live chart, exports, the record's writer), then
+//! [`engines`] (the engine process), then [`config`] (the command line,
+//! engine words, openings, what every game shares), [`clock`] (seat
+//! clocks, `--tc-scale`) and [`error`] (why a match could not run), then
+//! [`run`](mod@run) (the run, schedule, one game, adjudication) beside
+//! [`merge`] (`--merge` and its checks). The names below are for users
+//! outside the arena.
 //!
 //! Before the first game every engine is checked (started, sent its
 //! set-up lines and the game); `--shard K/N` plays whole deals of one
