@@ -199,7 +199,7 @@ impl From<Forfeit> for GameEnd {
 
 /// Someone outside the runner who decides some turns (a person at the
 /// GUI) and watches every step; the runner stays the referee. The seats
-/// it plays itself ([`Outside::person`]) have no engine process.
+/// it plays itself ([`Outside::human`]) have no engine process.
 pub trait Outside {
     /// Whether `seat` is played from outside for the whole game (no
     /// engine is started for it, and it is told nothing).
