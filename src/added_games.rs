@@ -56,7 +56,7 @@ fn visit<G: Game>(options: &Options, visitor: Box<dyn Any>) -> Option<Box<dyn An
         try_visit::<G, crate::engine::OpenTable>,
         try_visit::<G, crate::engine::human::Perfect>,
         try_visit::<G, crate::engine::human::Deals>,
-        try_visit::<G, crate::arena::run::referee::OpenReferee>,
+        try_visit::<G, crate::arena::ground::referee::OpenReferee>,
         try_visit::<G, crate::gui::view::OpenMirror>,
         try_visit::<G, crate::gui::SeatCount>,
         try_visit::<G, crate::gui::Fits>,

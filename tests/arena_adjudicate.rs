@@ -6,8 +6,9 @@
 use crate::common;
 
 use common::{scratch, words};
+use tabula::arena::ground::adjudication::Adjudication;
 use tabula::arena::record::{Ending, MatchRecord};
-use tabula::arena::run::adjudicate::{self, Adjudication};
+use tabula::arena::run::adjudicate;
 use tabula::arena::{Referee, referee_by_name};
 use tabula::model::game::Turn;
 

@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{fixture, nim_match, scratch, words};
+use tabula::arena::ground::adjudication::Adjudication;
 use tabula::arena::record::{Ending, MatchRecord};
-use tabula::arena::run::adjudicate::Adjudication;
 
 /// A match of `games` Nim games from 40 stones between a perfect player
 /// reporting `good` and a one-stone taker reporting `weak`.

@@ -44,8 +44,8 @@ use clap::Parser;
 use tabula::arena::MatchArgs;
 use tabula::arena::config::cli::check_game_options;
 use tabula::arena::config::spec::{EngineSpec, Limits, TimeControl, check_movetime};
+use tabula::arena::ground::adjudication::Adjudication;
 use tabula::arena::output::export;
-use tabula::arena::run::adjudicate::Adjudication;
 use tabula::arena::stats::sprt::Sprt;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tabula");

@@ -5,7 +5,9 @@
 //! facade; the game model never knows the control (the solver is an extra);
 //! the files of the match runner (src/arena/), of the protocol
 //! (src/protocol/) and of the lab (src/tools/lab/) import each other
-//! without a circle.
+//! without a circle; the rooms of the match runner stand on floors
+//! (`ARENA_FLOORS`), none naming a floor above its own and no two naming
+//! each other.
 
 use std::path::Path;
 
@@ -743,5 +745,106 @@ fn the_floor_check_finds_an_arrow_up_and_a_room_on_no_floor() {
     assert_eq!(
         found,
         ["control (floor 0) -> model (floor 1)", "lost: on no floor"]
+    );
+}
+
+/// The rooms of src/arena/ (a folder or a top file; arena's own mod.rs,
+/// the facade for users outside, left out) and, for each room, the
+/// rooms its code names with the first place it names each, as
+/// `file:line` (tests inside the files left out).
+fn arena_room_imports(
+    src: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
+    let mut files = Vec::new();
+    rust_files(&src.join("arena"), &mut files);
+    files.sort();
+    let mut rooms = std::collections::BTreeMap::new();
+    for file in &files {
+        let module = module_of(src, file);
+        let Some(room) = module.get(1).cloned() else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).expect("source");
+        // The code's lines in their places (a test's lines blank), so
+        // that line numbers stay the file's.
+        let code = crate::registry_names::code_lines(&text);
+        let mut kept = vec![""; text.lines().count()];
+        for (i, line) in code {
+            kept[i - 1] = line;
+        }
+        let named: &mut std::collections::BTreeMap<String, String> =
+            rooms.entry(room.clone()).or_default();
+        for (path, line) in imports(&kept.join("\n"), &module) {
+            if path.first().is_some_and(|a| a == "arena")
+                && let Some(other) = path.get(1)
+                && *other != room
+            {
+                let at = file.strip_prefix(src).unwrap_or(file).display();
+                named
+                    .entry(other.clone())
+                    .or_insert_with(|| format!("src/{at}:{line}"));
+            }
+        }
+    }
+    rooms
+}
+
+#[test]
+fn no_two_arena_rooms_import_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let rooms = arena_room_imports(&src);
+    assert!(rooms.len() >= 8, "the rooms of arena/ are read: {rooms:?}");
+    let mut pairs = Vec::new();
+    for (a, names) in &rooms {
+        for (b, at) in names {
+            if a < b
+                && let Some(back) = rooms.get(b).and_then(|n| n.get(a))
+            {
+                pairs.push(format!("{a} <-> {b}: {at} names {b}, {back} names {a}"));
+            }
+        }
+    }
+    assert!(
+        pairs.is_empty(),
+        "{} pairs of arena rooms import each other:\n{}",
+        pairs.len(),
+        pairs.join("\n")
+    );
+}
+
+/// The floors of src/arena/, from the bottom up: a room names rooms of its
+/// own floor or below, never above (docs/architecture.md, "The match
+/// runner's floors", says why each room stands where it does).
+const ARENA_FLOORS: &[&[&str]] = &[
+    &["ground", "seed"],
+    &["record", "stats"],
+    &["output"],
+    &["engines"],
+    &["config", "clock", "error"],
+    &["run", "merge"],
+];
+
+#[test]
+fn no_arena_room_imports_from_a_floor_above_its_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let rooms = arena_room_imports(&src);
+    let floor_of = |room: &str| ARENA_FLOORS.iter().position(|f| f.contains(&room));
+    let unplaced: Vec<&String> = rooms.keys().filter(|r| floor_of(r).is_none()).collect();
+    assert!(
+        unplaced.is_empty(),
+        "arena rooms on no floor of ARENA_FLOORS: {unplaced:?}"
+    );
+    let mut upward = Vec::new();
+    for (room, names) in &rooms {
+        for (named, at) in names {
+            if floor_of(named) > floor_of(room) {
+                upward.push(format!("{at}: {room} names {named}, a floor above it"));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "arena rooms importing from a floor above:\n{}",
+        upward.join("\n")
     );
 }

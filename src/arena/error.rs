@@ -3,8 +3,10 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::arena::config::spec::ConfigError;
 use crate::arena::engines::process;
+use crate::arena::ground::config_error::ConfigError;
+use crate::arena::ground::referee::RefereeError;
+use crate::arena::output::record_writer::OpenError;
 use crate::arena::record::match_file::RecordError;
 use crate::arena::stats::sprt::SprtError;
 use crate::files::output;
@@ -81,6 +83,24 @@ impl std::error::Error for ArenaError {}
 impl From<ConfigError> for ArenaError {
     fn from(e: ConfigError) -> Self {
         ArenaError::Config(e)
+    }
+}
+
+impl From<OpenError> for ArenaError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::Path(e) => ArenaError::Output(e),
+            OpenError::Header(e) => ArenaError::Record(e),
+        }
+    }
+}
+
+impl From<RefereeError> for ArenaError {
+    fn from(e: RefereeError) -> Self {
+        match e {
+            RefereeError::UnknownGame(name) => ArenaError::UnknownGame(name),
+            RefereeError::Options(e) => ArenaError::Options(e),
+        }
     }
 }
 

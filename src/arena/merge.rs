@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::arena::config::cli::MatchArgs;
 use crate::arena::engines::stdio;
 use crate::arena::error::ArenaError;
+use crate::arena::ground::{interrupt, progress};
 use crate::arena::output::export;
 use crate::arena::output::match_report::{MatchReport, publish};
 use crate::arena::output::report::Summary;
@@ -18,7 +19,7 @@ use crate::arena::record::match_file::{
 };
 use crate::arena::record::match_file::{MatchRecord, RecordError};
 use crate::arena::record::parse::{CutOff, Reading};
-use crate::arena::run::{interrupt, progress, schedule};
+use crate::arena::run::schedule;
 use crate::arena::stats::sprt::Sprt;
 use crate::files::output;
 
@@ -26,6 +27,7 @@ use crate::files::output;
 pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     stdio::ensure_open();
     // A signal removes a merged record or chart being written.
+    crate::arena::run::runner::register_cleanups();
     interrupt::watch();
     // The same file twice would count its games twice.
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
@@ -60,7 +62,7 @@ pub(crate) fn merge(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
     }
     // One writer per file: a run or a merge writing one of these refuses
     // this merge; held until the report is out.
-    let _locks = output::lock_all(&roles, &mut crate::arena::run::progress::tell_lock)
+    let _locks = output::lock_all(&roles, &mut crate::arena::ground::progress::tell_lock)
         .map_err(ArenaError::Output)?;
     let roles: Vec<(&str, &std::path::Path)> = roles
         .into_iter()
@@ -345,7 +347,7 @@ impl MatchRecord {
                 None => games?,
             };
             Ok(Schedule {
-                pairs: schedule::pairings(self.engines.len()),
+                pairs: crate::arena::ground::pairings::pairings(self.engines.len()),
                 patterns,
                 games: games as u64,
             })
@@ -668,63 +670,7 @@ fn merge_named(
     };
     for at in 0..records.len() {
         let (name, rec) = (&records[at].0, &records[at].1);
-        if rec.game != out.game || rec.options != out.options || rec.seat_names != out.seat_names {
-            return incompatible(format!(
-                "'{} {}' ({first_name}) and '{} {}' ({name}) are different games",
-                out.game,
-                out.options.join(" "),
-                rec.game,
-                rec.options.join(" ")
-            ));
-        }
-        // A version-1 record states no settings: it differs from a newer
-        // one in having none, not in what they say.
-        if first.settings.is_empty() != rec.settings.is_empty() {
-            let (old, new, newer) = if first.settings.is_empty() {
-                (first_name, name, rec)
-            } else {
-                (name, first_name, first)
-            };
-            return incompatible(format!(
-                "{old} is a version-1 record ('{MAGIC_V1}', which states no settings) and {new} \
-                 a version-2 record (which states them: {}): a record that states no settings \
-                 cannot be checked to be of the same match; merge records of one version (play \
-                 the version-1 match again with this tabula to merge it with newer records)",
-                codec::write_pairs(&newer.settings).trim()
-            ));
-        }
-        if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
-            return incompatible(format!(
-                "{first_name} has {} where {name} has {}: records of different matches",
-                show_setting(key, a),
-                show_setting(key, b)
-            ));
-        }
-        if one_seed {
-            // The same engines, in the same order: the games' engine
-            // numbers mean the same in every shard.
-            let names =
-                |r: &MatchRecord| r.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
-            if names(rec) != names(first) {
-                return incompatible(format!(
-                    "{first_name} has the engines {:?} and {name} {:?}: shards of one match must \
-                     run the same engines",
-                    names(first),
-                    names(rec)
-                ));
-            }
-        }
-        for e in &rec.engines {
-            if let Some(o) = out.engines.iter().find(|o| o.name == e.name)
-                && let Some(diff) = engine_difference(o, e)
-            {
-                return incompatible(format!(
-                    "engine {} is {diff} ({first_name} against {name}): records of one match \
-                     must run the same engines",
-                    e.name
-                ));
-            }
-        }
+        same_match(first_name, first, name, rec, &out, except, one_seed)?;
         if !one_seed {
             for &seed in &rec.seeds {
                 if let Some((_, other)) = seed_from.iter().find(|(s, _)| *s == seed) {
@@ -755,96 +701,206 @@ fn merge_named(
                 }
             }
         }
-        let map: Vec<usize> = rec
-            .engines
-            .iter()
-            .map(
-                |e| match out.engines.iter().position(|o| o.name == e.name) {
-                    Some(i) => i,
-                    None => {
-                        out.engines.push(e.clone());
-                        out.engines.len() - 1
-                    }
-                },
-            )
-            .collect();
-        let mut games = std::mem::take(&mut records[at].1.games);
-        let name = &records[at].0;
-        let before = out.games.len();
-        for (i, g) in games.iter_mut().enumerate() {
-            let remap = |e: usize| map.get(e).copied().unwrap_or(e);
-            if one_seed {
-                if let Some(other) = number_from.insert(g.number, at) {
-                    let other = &records[other].0;
-                    return incompatible(format!(
-                        "game {} of seed {} is in both {other} and {name}: the same games would \
-                         count twice",
-                        g.number, first.seeds[0]
-                    ));
-                }
-            } else {
-                g.number = before + i + 1;
-            }
-            g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
-            for e in &mut g.seats {
-                *e = remap(*e);
-            }
-            match &mut g.ending {
-                Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => *e = remap(*e),
-                _ => {}
-            }
-        }
-        // The first record's games become the merged record's as they
-        // are, the list not copied (a one-record merge holds its games
-        // once).
-        if out.games.is_empty() {
-            out.games = games;
-        } else {
-            out.games.append(&mut games);
-        }
+        take_games(
+            &mut out,
+            &mut records,
+            at,
+            first.seeds.first().copied().filter(|_| one_seed),
+            &mut number_from,
+        )?;
     }
     if one_seed {
-        out.seeds = first.seeds.clone();
-        // The numbers differ (checked above): an unstable sort gives the
-        // one order, without a stable sort's buffer of half the games.
-        out.games.sort_unstable_by_key(|g| g.number);
-        if first.has_suite() {
-            merge_slices(&mut out, &records)
-                .map_err(|e| RecordError::Incompatible(e.to_string()))?;
-        }
-        let sprt = records
-            .iter()
-            .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
-        match out.missing() {
-            Err(m) => return incompatible(m.to_string()),
-            Ok(None) => merged.unchecked = true,
-            Ok(Some(m)) if m.is_empty() || sprt => {}
-            Ok(Some(m)) => {
-                if !partial {
-                    let shards: Vec<String> = records
-                        .iter()
-                        .zip(&counts)
-                        .map(|((name, r), &games)| match &r.shard {
-                            Some(s) => format!("{name} (shard {s}{})", stopped_note(r, games)),
-                            None => format!("{name}{}", stopped_note(r, games)),
-                        })
-                        .collect();
-                    return incompatible(format!(
-                        "seed {} is missing {m}; given: {} (give the missing shards, or \
-                         --partial to merge what there is)",
-                        out.seeds[0],
-                        shards.join(", ")
-                    ));
-                }
-                merged.missing.push((out.seeds[0], m));
-            }
-        }
+        merge_one_seed(&mut out, first, &records, &counts, partial, &mut merged)?;
     } else {
         // Runs of different lengths: the merged record keeps no count.
         out.settings.retain(|(k, _)| k != GAMES_KEY);
     }
     merged.record = out;
     Ok(merged)
+}
+
+/// Moves the games of record `at` into the merge `out`, their engines
+/// renumbered as `out` numbers them (an engine new to it added): in a
+/// merge of one seed's shards (`one_seed`) each keeps its number, which
+/// no other record may hold; otherwise they are numbered on from `out`'s.
+fn take_games(
+    out: &mut MatchRecord,
+    records: &mut [(String, MatchRecord)],
+    at: usize,
+    one_seed: Option<u64>,
+    number_from: &mut HashMap<usize, usize>,
+) -> Result<(), RecordError> {
+    let incompatible = |m: String| Err(RecordError::Incompatible(m));
+    let map: Vec<usize> = records[at]
+        .1
+        .engines
+        .iter()
+        .map(
+            |e| match out.engines.iter().position(|o| o.name == e.name) {
+                Some(i) => i,
+                None => {
+                    out.engines.push(e.clone());
+                    out.engines.len() - 1
+                }
+            },
+        )
+        .collect();
+    let mut games = std::mem::take(&mut records[at].1.games);
+    let name = &records[at].0;
+    let before = out.games.len();
+    for (i, g) in games.iter_mut().enumerate() {
+        let remap = |e: usize| map.get(e).copied().unwrap_or(e);
+        if let Some(seed) = one_seed {
+            if let Some(other) = number_from.insert(g.number, at) {
+                let other = &records[other].0;
+                return incompatible(format!(
+                    "game {} of seed {} is in both {other} and {name}: the same games would \
+                     count twice",
+                    g.number, seed
+                ));
+            }
+        } else {
+            g.number = before + i + 1;
+        }
+        g.pairing = (remap(g.pairing.0), remap(g.pairing.1));
+        for e in &mut g.seats {
+            *e = remap(*e);
+        }
+        match &mut g.ending {
+            Ending::Resign(e) | Ending::Forfeit { engine: e, .. } => *e = remap(*e),
+            _ => {}
+        }
+    }
+    // The first record's games become the merged record's as they
+    // are, the list not copied (a one-record merge holds its games
+    // once).
+    if out.games.is_empty() {
+        out.games = games;
+    } else {
+        out.games.append(&mut games);
+    }
+    Ok(())
+}
+
+/// Checks that record `rec` (`name`) is of the same match as the first
+/// (`first_name`) and as the merge `out` so far: the game, the settings
+/// (but the keys `except`), the engines.
+fn same_match(
+    first_name: &str,
+    first: &MatchRecord,
+    name: &str,
+    rec: &MatchRecord,
+    out: &MatchRecord,
+    except: &[&str],
+    one_seed: bool,
+) -> Result<(), RecordError> {
+    let incompatible = |m: String| Err(RecordError::Incompatible(m));
+    if rec.game != out.game || rec.options != out.options || rec.seat_names != out.seat_names {
+        return incompatible(format!(
+            "'{} {}' ({first_name}) and '{} {}' ({name}) are different games",
+            out.game,
+            out.options.join(" "),
+            rec.game,
+            rec.options.join(" ")
+        ));
+    }
+    // A version-1 record states no settings: it differs from a newer
+    // one in having none, not in what they say.
+    if first.settings.is_empty() != rec.settings.is_empty() {
+        let (old, new, newer) = if first.settings.is_empty() {
+            (first_name, name, rec)
+        } else {
+            (name, first_name, first)
+        };
+        return incompatible(format!(
+            "{old} is a version-1 record ('{MAGIC_V1}', which states no settings) and {new} \
+             a version-2 record (which states them: {}): a record that states no settings \
+             cannot be checked to be of the same match; merge records of one version (play \
+             the version-1 match again with this tabula to merge it with newer records)",
+            codec::write_pairs(&newer.settings).trim()
+        ));
+    }
+    if let Some((key, a, b)) = first_difference(&first.settings, &rec.settings, except) {
+        return incompatible(format!(
+            "{first_name} has {} where {name} has {}: records of different matches",
+            show_setting(key, a),
+            show_setting(key, b)
+        ));
+    }
+    if one_seed {
+        // The same engines, in the same order: the games' engine
+        // numbers mean the same in every shard.
+        let names = |r: &MatchRecord| r.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        if names(rec) != names(first) {
+            return incompatible(format!(
+                "{first_name} has the engines {:?} and {name} {:?}: shards of one match must \
+                 run the same engines",
+                names(first),
+                names(rec)
+            ));
+        }
+    }
+    for e in &rec.engines {
+        if let Some(o) = out.engines.iter().find(|o| o.name == e.name)
+            && let Some(diff) = engine_difference(o, e)
+        {
+            return incompatible(format!(
+                "engine {} is {diff} ({first_name} against {name}): records of one match \
+                 must run the same engines",
+                e.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Completes the merge of one seed's shards: their games in the order of
+/// their numbers, the suite's slice, and the check that no deal is missing
+/// (said with the shards given, unless `partial`).
+fn merge_one_seed(
+    out: &mut MatchRecord,
+    first: &MatchRecord,
+    records: &[(String, MatchRecord)],
+    counts: &[usize],
+    partial: bool,
+    merged: &mut Merged,
+) -> Result<(), RecordError> {
+    let incompatible = |m: String| Err(RecordError::Incompatible(m));
+    out.seeds = first.seeds.clone();
+    // The numbers differ (checked above): an unstable sort gives the
+    // one order, without a stable sort's buffer of half the games.
+    out.games.sort_unstable_by_key(|g| g.number);
+    if first.has_suite() {
+        merge_slices(out, records).map_err(|e| RecordError::Incompatible(e.to_string()))?;
+    }
+    let sprt = records
+        .iter()
+        .any(|(_, r)| r.stopped.as_deref() == Some("sprt"));
+    match out.missing() {
+        Err(m) => return incompatible(m.to_string()),
+        Ok(None) => merged.unchecked = true,
+        Ok(Some(m)) if m.is_empty() || sprt => {}
+        Ok(Some(m)) => {
+            if !partial {
+                let shards: Vec<String> = records
+                    .iter()
+                    .zip(counts)
+                    .map(|((name, r), &games)| match &r.shard {
+                        Some(s) => format!("{name} (shard {s}{})", stopped_note(r, games)),
+                        None => format!("{name}{}", stopped_note(r, games)),
+                    })
+                    .collect();
+                return incompatible(format!(
+                    "seed {} is missing {m}; given: {} (give the missing shards, or \
+                     --partial to merge what there is)",
+                    out.seeds[0],
+                    shards.join(", ")
+                ));
+            }
+            merged.missing.push((out.seeds[0], m));
+        }
+    }
+    Ok(())
 }
 
 /// The merged record of opening-suite runs of one seed states the slice

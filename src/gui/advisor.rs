@@ -68,7 +68,7 @@ impl Advisor {
             }
         }
         let game_line =
-            crate::arena::run::referee::game_command(game, words, (!perfect).then_some(human));
+            crate::arena::ground::referee::game_command(game, words, (!perfect).then_some(human));
         let (notes, rx) = mpsc::channel();
         let seat_name = seat_name.to_string();
         // A solved game's values read as margins in its own unit

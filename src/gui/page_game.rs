@@ -13,9 +13,9 @@ use super::error::PageError;
 use super::view::{Mirror, mirror};
 use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::spec::EngineSpec;
+use crate::arena::ground::referee::{Referee, Told};
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
-use crate::arena::run::referee::{Referee, Told};
 use crate::json::{Plain, ordered_map};
 use crate::model::game::{Observation, Seat, Turn};
 

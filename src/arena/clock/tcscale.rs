@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use crate::arena::config::spec::{ConfigError, Limits};
+use crate::arena::config::spec::Limits;
+use crate::arena::ground::config_error::ConfigError;
 use crate::engine::signature;
 
 /// The factor every time limit is multiplied by, and the line that says so.

@@ -304,13 +304,15 @@ impl clap::Args for EngineWords {
 /// Refuses a game option given twice (`-o hands=single -o hands=game`):
 /// the game would take one of them without a word. Keys are compared as
 /// the game reads them, without regard to case.
-pub fn check_game_options(words: &[String]) -> Result<(), crate::arena::config::spec::ConfigError> {
+pub fn check_game_options(
+    words: &[String],
+) -> Result<(), crate::arena::ground::config_error::ConfigError> {
     let mut seen: Vec<(String, &str)> = Vec::new();
     for word in words {
         let key = word.split_once('=').map_or(word.as_str(), |(k, _)| k);
         let key = key.to_ascii_lowercase();
         if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-            return Err(crate::arena::config::spec::ConfigError(format!(
+            return Err(crate::arena::ground::config_error::ConfigError(format!(
                 "game option '{key}' given twice (-o {first}, -o {word}): give each option once"
             )));
         }

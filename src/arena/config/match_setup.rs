@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::arena::config::openings::OpeningSuite;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::engines::process::TrafficLog;
-use crate::arena::run::adjudicate::Adjudication;
+use crate::arena::ground::adjudication::Adjudication;
 
 /// What every game of a match shares.
 pub struct MatchSetup {

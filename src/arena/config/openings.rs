@@ -24,8 +24,9 @@ use std::path::PathBuf;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
-use crate::arena::config::spec::{ConfigError, EngineSpec, Proto};
-use crate::arena::run::referee::Referee;
+use crate::arena::config::spec::{EngineSpec, Proto};
+use crate::arena::ground::config_error::ConfigError;
+use crate::arena::ground::referee::Referee;
 use crate::model::game::Turn;
 
 /// How a suite's lines are written.
@@ -115,7 +116,7 @@ impl OpeningSuite {
         // The one reader of named files: a regular file (a FIFO or a
         // device is refused before it is opened), at most 64 MiB.
         // Given up when a signal ends the runner.
-        let cancel = crate::arena::run::interrupt::stopping;
+        let cancel = crate::arena::ground::interrupt::stopping;
         let text = crate::files::input::read_text(&path, &crate::files::input::OPENINGS, &cancel)
             .map_err(|e| ConfigError(format!("--openings: {e}")))?;
         let mut openings = Vec::new();
@@ -281,7 +282,7 @@ mod tests {
     use super::*;
 
     fn othello() -> Box<dyn Referee> {
-        crate::arena::run::referee::referee_by_name("othello", &[]).unwrap()
+        crate::arena::ground::referee::referee_by_name("othello", &[]).unwrap()
     }
 
     fn suite(text: &str, words: &[&str]) -> Result<OpeningSuite, ConfigError> {

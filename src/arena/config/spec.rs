@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::arena::engines::process::Launch;
+use crate::arena::ground::config_error::ConfigError;
 use crate::arena::record::match_file::EngineInfo;
 
 /// The keys an `--engine` (or `--each`) word may use.
@@ -447,18 +448,6 @@ pub fn settle_names(specs: &mut [EngineSpec]) {
         spec.name = name;
     }
 }
-
-/// A configuration mistake, with a message for the user.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::output::report::Summary;
+use crate::arena::output::report::{PairingStats, Summary};
 use crate::arena::record::match_file::MatchRecord;
 use crate::arena::stats::elo::fmt_estimate;
 
@@ -47,13 +47,6 @@ pub fn svg_with(rec: &MatchRecord, summary: &Summary, live: bool) -> String {
     let llr = curve && summary.sprt.is_some();
     let height =
         bars_end + if curve { PANEL + 60.0 } else { 0.0 } + if llr { PANEL + 60.0 } else { 0.0 };
-    let x_of = |fraction: f64| LEFT + BAR * fraction.clamp(0.0, 1.0);
-    let name = |i: usize| {
-        summary
-            .engines
-            .get(i)
-            .map_or("?".to_string(), |e| e.name.clone())
-    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -76,8 +69,47 @@ pub fn svg_with(rec: &MatchRecord, summary: &Summary, live: bool) -> String {
         s,
         r##"<text x="20" y="48" fill="#555">Score of the first engine per pairing: wins (green), draws (grey), losses (red); black mark = score with 95% interval</text>"##
     );
-    // The axis: 0%, 50% and 100%, the middle one dashed across all rows.
-    let bottom = TOP + ROW * rows as f64;
+    score_axis(&mut s, TOP + ROW * rows as f64);
+    for (row, p) in summary.pairings.iter().enumerate() {
+        let name = |i: usize| summary.engines.get(i).map_or("?", |e| e.name.as_str());
+        pairing_row(
+            &mut s,
+            TOP + ROW * row as f64,
+            p,
+            (name(p.first), name(p.second)),
+        );
+    }
+    if summary.pairings.is_empty() {
+        let _ = writeln!(
+            s,
+            r##"<text x="{LEFT}" y="{}">no games</text>"##,
+            TOP + 20.0
+        );
+    }
+    if curve {
+        elo_panel(&mut s, summary, bars_end + 30.0);
+    }
+    if llr {
+        llr_panel(&mut s, summary, bars_end + PANEL + 90.0);
+    }
+    if live {
+        let _ = writeln!(
+            s,
+            r##"<script>setTimeout(function () {{ location.reload(); }}, 3000);</script>"##
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Where a score (a fraction from 0 to 1) lies on the bars.
+fn x_of(fraction: f64) -> f64 {
+    LEFT + BAR * fraction.clamp(0.0, 1.0)
+}
+
+/// The score axis (0%, 25% ... 100%, the middle one dashed) down to
+/// `bottom`, across all rows.
+fn score_axis(s: &mut String, bottom: f64) {
     for (f, label) in [
         (0.0, "0%"),
         (0.25, "25%"),
@@ -102,115 +134,96 @@ pub fn svg_with(rec: &MatchRecord, summary: &Summary, live: bool) -> String {
             bottom + 18.0
         );
     }
-    for (row, p) in summary.pairings.iter().enumerate() {
-        let y = TOP + ROW * row as f64;
-        let n = p.wdl.games();
-        let _ = writeln!(
-            s,
-            r##"<text x="{}" y="{}" text-anchor="end" font-weight="bold">{} vs {}</text>"##,
-            LEFT - 10.0,
-            y + 20.0,
-            esc(&name(p.first)),
-            esc(&name(p.second))
-        );
-        if n > 0 {
-            let (w, d) = (p.wdl.wins as f64 / n as f64, p.wdl.draws as f64 / n as f64);
-            let parts = [
-                (0.0, w, "#4caf50"),
-                (w, w + d, "#bdbdbd"),
-                (w + d, 1.0, "#e57373"),
-            ];
-            for (from, to, colour) in parts {
-                if to > from {
-                    let _ = writeln!(
-                        s,
-                        r##"<rect x="{:.2}" y="{}" width="{:.2}" height="22" fill="{colour}"/>"##,
-                        x_of(from),
-                        y + 6.0,
-                        x_of(to) - x_of(from)
-                    );
-                }
-            }
-            let score = p.wdl.score();
-            let (lo, hi) = p.elo.map_or((score, score), |e| e.score_interval);
-            let mid = y + 17.0;
-            if let Some(share) = p.parity {
-                // Where equal engines would score, for an uneven table.
-                let x = x_of(share);
+}
+
+/// One pairing's row, from `y` down: its name, the W-D-L bar with the
+/// score and its interval (and parity, for an uneven table), its numbers.
+fn pairing_row(s: &mut String, y: f64, p: &PairingStats, names: (&str, &str)) {
+    let n = p.wdl.games();
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{}" text-anchor="end" font-weight="bold">{} vs {}</text>"##,
+        LEFT - 10.0,
+        y + 20.0,
+        esc(names.0),
+        esc(names.1)
+    );
+    if n > 0 {
+        let (w, d) = (p.wdl.wins as f64 / n as f64, p.wdl.draws as f64 / n as f64);
+        let parts = [
+            (0.0, w, "#4caf50"),
+            (w, w + d, "#bdbdbd"),
+            (w + d, 1.0, "#e57373"),
+        ];
+        for (from, to, colour) in parts {
+            if to > from {
                 let _ = writeln!(
                     s,
-                    r##"<line x1="{x:.2}" y1="{}" x2="{x:.2}" y2="{}" stroke="#1565c0" stroke-width="2" stroke-dasharray="3 2"/><text x="{x:.2}" y="{}" text-anchor="middle" font-size="11" fill="#1565c0">parity {:.0}%</text>"##,
-                    y + 2.0,
-                    y + 32.0,
-                    y,
-                    100.0 * share
+                    r##"<rect x="{:.2}" y="{}" width="{:.2}" height="22" fill="{colour}"/>"##,
+                    x_of(from),
+                    y + 6.0,
+                    x_of(to) - x_of(from)
                 );
             }
+        }
+        let score = p.wdl.score();
+        let (lo, hi) = p.elo.map_or((score, score), |e| e.score_interval);
+        let mid = y + 17.0;
+        if let Some(share) = p.parity {
+            // Where equal engines would score, for an uneven table.
+            let x = x_of(share);
             let _ = writeln!(
                 s,
-                r##"<line x1="{:.2}" y1="{mid}" x2="{:.2}" y2="{mid}" stroke="black" stroke-width="2"/>"##,
-                x_of(lo),
-                x_of(hi)
-            );
-            for x in [x_of(lo), x_of(hi)] {
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{x:.2}" y1="{}" x2="{x:.2}" y2="{}" stroke="black" stroke-width="2"/>"##,
-                    mid - 6.0,
-                    mid + 6.0
-                );
-            }
-            let _ = writeln!(
-                s,
-                r##"<circle cx="{:.2}" cy="{mid}" r="4" fill="black"/>"##,
-                x_of(score)
-            );
-            let _ = writeln!(
-                s,
-                r##"<text x="{}" y="{}">{:.1}% [{:.1}%, {:.1}%]</text>"##,
-                LEFT + BAR + 10.0,
-                y + 14.0,
-                100.0 * score,
-                100.0 * lo,
-                100.0 * hi
+                r##"<line x1="{x:.2}" y1="{}" x2="{x:.2}" y2="{}" stroke="#1565c0" stroke-width="2" stroke-dasharray="3 2"/><text x="{x:.2}" y="{}" text-anchor="middle" font-size="11" fill="#1565c0">parity {:.0}%</text>"##,
+                y + 2.0,
+                y + 32.0,
+                y,
+                100.0 * share
             );
         }
-        let elo = p
-            .elo
-            .map_or("Elo -".to_string(), |e| format!("Elo {}", fmt_estimate(&e)));
         let _ = writeln!(
             s,
-            r##"<text x="{}" y="{}" fill="#333">W {} D {} L {} ({} games) · {elo} · LOS {:.1}%</text>"##,
-            LEFT,
-            y + 46.0,
-            p.wdl.wins,
-            p.wdl.draws,
-            p.wdl.losses,
-            n,
-            100.0 * p.los
+            r##"<line x1="{:.2}" y1="{mid}" x2="{:.2}" y2="{mid}" stroke="black" stroke-width="2"/>"##,
+            x_of(lo),
+            x_of(hi)
         );
-    }
-    if summary.pairings.is_empty() {
+        for x in [x_of(lo), x_of(hi)] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.2}" y1="{}" x2="{x:.2}" y2="{}" stroke="black" stroke-width="2"/>"##,
+                mid - 6.0,
+                mid + 6.0
+            );
+        }
         let _ = writeln!(
             s,
-            r##"<text x="{LEFT}" y="{}">no games</text>"##,
-            TOP + 20.0
+            r##"<circle cx="{:.2}" cy="{mid}" r="4" fill="black"/>"##,
+            x_of(score)
         );
-    }
-    if curve {
-        elo_panel(&mut s, summary, bars_end + 30.0);
-    }
-    if llr {
-        llr_panel(&mut s, summary, bars_end + PANEL + 90.0);
-    }
-    if live {
         let _ = writeln!(
             s,
-            r##"<script>setTimeout(function () {{ location.reload(); }}, 3000);</script>"##
+            r##"<text x="{}" y="{}">{:.1}% [{:.1}%, {:.1}%]</text>"##,
+            LEFT + BAR + 10.0,
+            y + 14.0,
+            100.0 * score,
+            100.0 * lo,
+            100.0 * hi
         );
     }
-    s.push_str("</svg>\n");
-    s
+    let elo = p
+        .elo
+        .map_or("Elo -".to_string(), |e| format!("Elo {}", fmt_estimate(&e)));
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{}" fill="#333">W {} D {} L {} ({} games) · {elo} · LOS {:.1}%</text>"##,
+        LEFT,
+        y + 46.0,
+        p.wdl.wins,
+        p.wdl.draws,
+        p.wdl.losses,
+        n,
+        100.0 * p.los
+    );
 }
 
 /// Plot area of a panel whose top is `top`: x from games, y from a value

@@ -13,10 +13,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::arena::config::spec::ConfigError;
+use crate::arena::ground::adjudication::Decided;
+use crate::arena::ground::config_error::ConfigError;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
 use crate::arena::record::transcript::Transcript;
-use crate::arena::run::adjudicate::Decided;
 use crate::games::{othello, quoridor};
 use crate::json::Plain;
 

@@ -4,13 +4,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::arena::error::ArenaError;
+use crate::arena::ground::progress;
 use crate::arena::output::chart;
 use crate::arena::output::report::Summary;
 use crate::arena::record::match_file::MatchRecord;
-use crate::arena::run::progress;
 use crate::arena::stats::sprt::Sprt;
-use crate::files::output;
+use crate::files::output::{self, OutputError};
 
 /// `--live`: the chart rewritten while the match runs, best effort: a
 /// failed write is said (once until a write succeeds again) and tried
@@ -88,7 +87,17 @@ pub(crate) fn write_chart(
     rec: &MatchRecord,
     summary: &Summary,
     live: bool,
-) -> Result<(), ArenaError> {
-    output::write_whole(path, chart::svg_with(rec, summary, live).as_bytes())
-        .map_err(ArenaError::Output)
+) -> Result<(), ChartError> {
+    output::write_whole(path, chart::svg_with(rec, summary, live).as_bytes()).map_err(ChartError)
+}
+
+/// A chart that could not be written, said as a match's error says an
+/// output it cannot write.
+#[derive(Debug)]
+pub(crate) struct ChartError(OutputError);
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}", self.0)
+    }
 }

@@ -4,10 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::arena::ground::progress;
 use crate::arena::output::live::write_chart;
 use crate::arena::output::report::Summary;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
-use crate::arena::run::progress;
 use crate::arena::stats::sprt::SprtDecision;
 
 /// What a match (or a merge) produced.

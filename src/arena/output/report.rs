@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
+use crate::arena::ground::adjudication::Decided;
+use crate::arena::ground::pairings::pairings;
 use crate::arena::record::match_file::{Ending, Fault, MatchRecord};
-use crate::arena::run::adjudicate::Decided;
-use crate::arena::run::schedule::pairings;
 use crate::arena::stats::elo::{
     self as stats, EloEstimate, Wdl, elo_estimate, fmt_elo, fmt_estimate, los,
 };
@@ -166,6 +166,38 @@ pub struct Summary {
     pub curve: Vec<CurvePoint>,
 }
 
+impl Endings {
+    /// Counts a game's ending (and the resignation or the fault of the
+    /// engine it names); false for a runner error, a game left out.
+    fn count(&mut self, ending: &Ending, engines: &mut [EngineStats]) -> bool {
+        match ending {
+            Ending::Normal => self.normal += 1,
+            Ending::MoveLimit => self.move_limit += 1,
+            Ending::Adjudicated(_) => self.adjudicated += 1,
+            Ending::Resign(e) => {
+                self.resign += 1;
+                if let Some(s) = engines.get_mut(*e) {
+                    s.resigns += 1;
+                }
+            }
+            Ending::Forfeit { engine, fault, .. } => {
+                self.forfeit += 1;
+                if let (Some(s), Some(i)) = (
+                    engines.get_mut(*engine),
+                    Fault::ALL.iter().position(|f| f == fault),
+                ) {
+                    s.faults[i] += 1;
+                }
+            }
+            Ending::Error(_) => {
+                self.error += 1;
+                return false;
+            }
+        }
+        true
+    }
+}
+
 impl Summary {
     /// Computes the summary of a record, with an optional SPRT on the first
     /// pairing.
@@ -204,29 +236,8 @@ impl Summary {
             .collect();
         let mut shares = vec![(0.0f64, 0u64); pairs.len()];
         for g in &rec.games {
-            match &g.ending {
-                Ending::Normal => endings.normal += 1,
-                Ending::MoveLimit => endings.move_limit += 1,
-                Ending::Adjudicated(_) => endings.adjudicated += 1,
-                Ending::Resign(e) => {
-                    endings.resign += 1;
-                    if let Some(s) = engines.get_mut(*e) {
-                        s.resigns += 1;
-                    }
-                }
-                Ending::Forfeit { engine, fault, .. } => {
-                    endings.forfeit += 1;
-                    if let (Some(s), Some(i)) = (
-                        engines.get_mut(*engine),
-                        Fault::ALL.iter().position(|f| f == fault),
-                    ) {
-                        s.faults[i] += 1;
-                    }
-                }
-                Ending::Error(_) => {
-                    endings.error += 1;
-                    continue;
-                }
+            if !endings.count(&g.ending, &mut engines) {
+                continue;
             }
             let Some(first) = g.first_score() else {
                 continue;
@@ -362,96 +373,112 @@ impl Summary {
             self.engines.len(),
             seeds.join("+")
         );
-        let name = |i: usize| self.engines.get(i).map_or("?", |e| e.name.as_str());
         if self.engines.len() > 2 {
             self.rank_table(&mut out);
             self.cross_table(&mut out);
         }
         for p in &self.pairings {
-            let _ = writeln!(out);
+            self.pairing_lines(&mut out, p);
+        }
+        self.sprt_line(&mut out);
+        self.curve_table(&mut out);
+        self.seat_table(&mut out, rec);
+        self.ending_and_fault_lines(&mut out, rec);
+        self.adjudication_lines(&mut out, rec);
+        out
+    }
+
+    /// One pairing's lines: its W-D-L and Elo over games, over deals, and
+    /// the seats' share when it is not even.
+    fn pairing_lines(&self, out: &mut String, p: &PairingStats) {
+        let name = |i: usize| self.engines.get(i).map_or("?", |e| e.name.as_str());
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{} vs {}: {} games, W-D-L {} ({} wins for {}), score {:.1}%",
+            name(p.first),
+            name(p.second),
+            p.wdl.games(),
+            p.wdl,
+            p.wdl.wins,
+            name(p.first),
+            100.0 * p.wdl.score()
+        );
+        if let Some(e) = p.elo {
+            let interval = if e.margin().is_finite() {
+                format!(
+                    " (95% interval {} .. {})",
+                    fmt_elo(e.lower),
+                    fmt_elo(e.upper)
+                )
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "{} vs {}: {} games, W-D-L {} ({} wins for {}), score {:.1}%",
-                name(p.first),
-                name(p.second),
-                p.wdl.games(),
-                p.wdl,
-                p.wdl.wins,
-                name(p.first),
-                100.0 * p.wdl.score()
+                "Elo difference: {}{interval}, LOS {:.1}%",
+                fmt_estimate(&e),
+                100.0 * p.los
             );
-            if let Some(e) = p.elo {
-                let interval = if e.margin().is_finite() {
+        }
+        if let Some(d) = p.deal_estimate {
+            let unit = if p.deals.rotation == 2 {
+                "Game pairs (pentanomial)".to_string()
+            } else {
+                format!("Deals of {} games", p.deals.rotation)
+            };
+            let _ = writeln!(
+                out,
+                "{unit}: {} deals, {}{}",
+                d.deals,
+                p.deals.text(),
+                if p.deals.loose_games > 0 {
                     format!(
-                        " (95% interval {} .. {})",
-                        fmt_elo(e.lower),
-                        fmt_elo(e.upper)
+                        " ({} games of incomplete deals left out)",
+                        p.deals.loose_games
                     )
                 } else {
                     String::new()
-                };
-                let _ = writeln!(
-                    out,
-                    "Elo difference: {}{interval}, LOS {:.1}%",
-                    fmt_estimate(&e),
-                    100.0 * p.los
-                );
-            }
-            if let Some(d) = p.deal_estimate {
-                let unit = if p.deals.rotation == 2 {
-                    "Game pairs (pentanomial)".to_string()
-                } else {
-                    format!("Deals of {} games", p.deals.rotation)
-                };
-                let _ = writeln!(
-                    out,
-                    "{unit}: {} deals, {}{}",
-                    d.deals,
-                    p.deals.text(),
-                    if p.deals.loose_games > 0 {
-                        format!(
-                            " ({} games of incomplete deals left out)",
-                            p.deals.loose_games
-                        )
-                    } else {
-                        String::new()
-                    }
-                );
-                let _ = writeln!(
-                    out,
-                    "  Elo {} (95% interval {} .. {}), nElo {} ({} .. {}), LOS {:.1}%",
-                    fmt_elo(d.elo),
-                    fmt_elo(d.elo_lower),
-                    fmt_elo(d.elo_upper),
-                    fmt_elo(d.nelo),
-                    fmt_elo(d.nelo_lower),
-                    fmt_elo(d.nelo_upper),
-                    100.0 * d.los
-                );
-                if let Some(e) = p.elo {
-                    let (n, lo, hi) = trinomial_nelo(&p.wdl, &e);
-                    let _ = writeln!(
-                        out,
-                        "  beside it, games alone (trinomial): Elo {} ({} .. {}), nElo {} ({} .. {})",
-                        fmt_elo(e.elo),
-                        fmt_elo(e.lower),
-                        fmt_elo(e.upper),
-                        fmt_elo(n),
-                        fmt_elo(lo),
-                        fmt_elo(hi)
-                    );
                 }
-            }
-            if let Some(share) = p.parity {
+            );
+            let _ = writeln!(
+                out,
+                "  Elo {} (95% interval {} .. {}), nElo {} ({} .. {}), LOS {:.1}%",
+                fmt_elo(d.elo),
+                fmt_elo(d.elo_lower),
+                fmt_elo(d.elo_upper),
+                fmt_elo(d.nelo),
+                fmt_elo(d.nelo_lower),
+                fmt_elo(d.nelo_upper),
+                100.0 * d.los
+            );
+            if let Some(e) = p.elo {
+                let (n, lo, hi) = trinomial_nelo(&p.wdl, &e);
                 let _ = writeln!(
                     out,
-                    "{} holds {:.1}% of the seats: equal engines would score about {:.1}% (one winner a game); Elo and LOS above assume 50%",
-                    name(p.first),
-                    100.0 * share,
-                    100.0 * share
+                    "  beside it, games alone (trinomial): Elo {} ({} .. {}), nElo {} ({} .. {})",
+                    fmt_elo(e.elo),
+                    fmt_elo(e.lower),
+                    fmt_elo(e.upper),
+                    fmt_elo(n),
+                    fmt_elo(lo),
+                    fmt_elo(hi)
                 );
             }
         }
+        if let Some(share) = p.parity {
+            let _ = writeln!(
+                out,
+                "{} holds {:.1}% of the seats: equal engines would score about {:.1}% (one winner a game); Elo and LOS above assume 50%",
+                name(p.first),
+                100.0 * share,
+                100.0 * share
+            );
+        }
+    }
+
+    /// The SPRT's line, if the match ran one.
+    fn sprt_line(&self, out: &mut String) {
         if let Some(s) = self.sprt {
             let (lo, hi) = s.test.bounds();
             let _ = writeln!(
@@ -468,8 +495,11 @@ impl Summary {
                 s.decision
             );
         }
-        self.curve_table(&mut out);
-        self.seat_table(&mut out, rec);
+    }
+
+    /// How the games ended and each engine's faults, with what a loss on
+    /// time and a restart mean.
+    fn ending_and_fault_lines(&self, out: &mut String, rec: &MatchRecord) {
         let e = self.endings;
         let _ = writeln!(out);
         let _ = writeln!(
@@ -535,8 +565,6 @@ impl Summary {
                 games.join(", ")
             );
         }
-        self.adjudication_lines(&mut out, rec);
-        out
     }
 
     /// How the adjudicated games were decided, and the engines whose
@@ -550,7 +578,7 @@ impl Summary {
             {
                 kinds[decided as usize] += 1;
             }
-            for name in crate::arena::run::adjudicate::silent_in(g) {
+            for name in crate::arena::record::recover::silent_in(g) {
                 match silent.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, n)) => *n += 1,
                     None => silent.push((name, 1)),

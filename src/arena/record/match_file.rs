@@ -37,11 +37,10 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::arena::record::codec;
 use crate::arena::record::transcript::Transcript;
-use crate::files::output;
 
 /// The comment that marks a game played by a restarted engine
 /// ([`crate::arena::record::recover`]).
@@ -575,7 +574,7 @@ impl MatchRecord {
 
     /// The whole file, piece by piece through `put`: a merged record of
     /// many games is written without its whole text in memory at once.
-    fn put_text<E>(&self, mut put: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+    pub(crate) fn put_text<E>(&self, mut put: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
         put(&self.header_text())?;
         put("\n")?;
         for g in &self.games {
@@ -597,18 +596,6 @@ impl MatchRecord {
             Ok::<(), std::convert::Infallible>(())
         });
         out
-    }
-
-    /// Writes the whole file (at once: a reader never sees half of it; see
-    /// [`output`] for the paths it takes), piece by piece.
-    pub fn write(&self, path: &Path) -> Result<(), RecordError> {
-        output::write_whole_with(path, &mut |w| {
-            self.put_text(|piece| w.write_all(piece.as_bytes()))
-        })
-        .map_err(|e| RecordError::Io {
-            path: path.to_path_buf(),
-            source: std::io::Error::other(e.why.to_string()),
-        })
     }
 }
 

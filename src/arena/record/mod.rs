@@ -1,6 +1,5 @@
 //! The record room: the match file. [`match_file`] (its data and its
 //! text), [`codec`] (how keys, values and lists are written in it),
-//! [`writer`] (the file of a running match, written game by game),
 //! [`recover`] (crashed and hung engines, as the record notes them) and
 //! [`transcript`] (a game's lines, held in one piece).
 //!
@@ -13,7 +12,6 @@ pub mod match_file;
 pub mod parse;
 pub mod recover;
 pub mod transcript;
-pub mod writer;
 
 pub use self::match_file::*;
 pub use self::parse::{CutOff, Reading};

@@ -11,7 +11,7 @@
 //! that keeps failing makes the results say little about its strength.
 
 pub use crate::arena::record::match_file::RESTART_MARK;
-use crate::arena::record::match_file::{Ending, Fault, GameRecord};
+use crate::arena::record::match_file::{Ending, Fault, GameRecord, NO_SCORES_MARK};
 
 /// Whether a fault is a crash or a hang (or a failed restart). A hang
 /// (no reply to a command without a time limit of its own, by
@@ -64,8 +64,19 @@ impl CrashWatch {
 
 /// The engines (names) a game's record marks as restarted before it.
 pub fn restarted_in(game: &GameRecord) -> Vec<&str> {
+    marked(game, RESTART_MARK)
+}
+
+/// The engines (names) a game's record marks as having reported no scores
+/// (`--adjudicate resign.`/`draw.`).
+pub fn silent_in(game: &GameRecord) -> Vec<&str> {
+    marked(game, NO_SCORES_MARK)
+}
+
+/// The engines (names) of a game's notes that start with `mark`.
+fn marked<'a>(game: &'a GameRecord, mark: &str) -> Vec<&'a str> {
     game.transcript
         .notes()
-        .filter_map(|l| l.strip_prefix(RESTART_MARK))
+        .filter_map(|l| l.strip_prefix(mark))
         .collect()
 }

@@ -16,9 +16,9 @@ use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::openings::Opening;
 use crate::arena::config::spec::{EngineSpec, Proto, fmt_seconds};
 use crate::arena::engines::process::{EngineProcess, ProcessError};
+use crate::arena::ground::referee::{Referee, Told, game_command};
 use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
 use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
-use crate::arena::run::referee::{Referee, Told, game_command};
 use crate::model::game::{MoveError, Observation, Rng, Seat, Turn};
 
 /// One game to play.
@@ -199,7 +199,7 @@ impl From<Forfeit> for GameEnd {
 
 /// Someone outside the runner who decides some turns (a person at the
 /// GUI) and watches every step; the runner stays the referee. The seats
-/// it plays itself ([`Outside::person`]) have no engine process.
+/// it plays itself ([`Outside::human`]) have no engine process.
 pub trait Outside {
     /// Whether `seat` is played from outside for the whole game (no
     /// engine is started for it, and it is told nothing).
@@ -547,7 +547,10 @@ impl RefereedGame<'_, '_> {
             && spec.proto == Proto::Tabula
             && self.scores.asks(seat);
         let reply = if asked {
-            match ask(self, &format!("{cmd} {}", adjudicate::SCORE_WORDS)) {
+            match ask(
+                self,
+                &format!("{cmd} {}", crate::arena::ground::adjudication::SCORE_WORDS),
+            ) {
                 Err(f) if f.fault == Fault::Refused => {
                     self.scores.refused(seat);
                     ask(self, &cmd)
@@ -749,53 +752,7 @@ pub fn play_game_with(
             Err(end) => end,
         }
     };
-    let (ending, seat_results, scores, winners) = match end {
-        GameEnd::Over => {
-            let o = table.referee.outcome();
-            (
-                Ending::Normal,
-                results_from_winners(seats, &o.winners),
-                Some(o.scores),
-                o.winners,
-            )
-        }
-        GameEnd::MoveLimit => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
-        GameEnd::Adjudicated(v) => (
-            Ending::Adjudicated(v.detail),
-            results_from_winners(seats, &v.winners),
-            None,
-            v.winners,
-        ),
-        GameEnd::Abandoned => (
-            Ending::Error("left unfinished".to_string()),
-            vec![0.5; seats],
-            None,
-            Vec::new(),
-        ),
-        GameEnd::Resign(e) => (Ending::Resign(e), lose(job, e), None, others(job, e)),
-        GameEnd::Error(message) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
-        GameEnd::Forfeit(f) => {
-            // The culprit's state is unknown from here: start it afresh.
-            for (seat, p) in table.procs.iter_mut().enumerate() {
-                if job.seats.get(seat) == Some(&f.engine)
-                    && let Some(p) = p.as_mut()
-                {
-                    p.kill();
-                }
-            }
-            let results = lose(job, f.engine);
-            (
-                Ending::Forfeit {
-                    engine: f.engine,
-                    fault: f.fault,
-                    detail: f.detail,
-                },
-                results,
-                None,
-                others(job, f.engine),
-            )
-        }
-    };
+    let (ending, seat_results, scores, winners) = table.settle(end);
     for (seat, p) in table.procs.into_iter().enumerate() {
         if let (Some(p), Some(&engine)) = (p, job.seats.get(seat)) {
             pool.give(engine, p);
@@ -828,6 +785,65 @@ pub fn play_game_with(
         plies: table.plies,
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         transcript: table.transcript.into(),
+    }
+}
+
+/// A game's ending as the record keeps it: the ending, each seat's
+/// result, the game's scores (by the rules only) and the winners.
+type Settled = (Ending, Vec<f64>, Option<Vec<f64>>, Vec<usize>);
+
+impl RefereedGame<'_, '_> {
+    /// How the game ended, as the record keeps it; a forfeiting engine's
+    /// processes are killed (their state is unknown from here).
+    fn settle(&mut self, end: GameEnd) -> Settled {
+        let (job, seats) = (self.job, self.referee.num_seats());
+        match end {
+            GameEnd::Over => {
+                let o = self.referee.outcome();
+                (
+                    Ending::Normal,
+                    results_from_winners(seats, &o.winners),
+                    Some(o.scores),
+                    o.winners,
+                )
+            }
+            GameEnd::MoveLimit => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
+            GameEnd::Adjudicated(v) => (
+                Ending::Adjudicated(v.detail),
+                results_from_winners(seats, &v.winners),
+                None,
+                v.winners,
+            ),
+            GameEnd::Abandoned => (
+                Ending::Error("left unfinished".to_string()),
+                vec![0.5; seats],
+                None,
+                Vec::new(),
+            ),
+            GameEnd::Resign(e) => (Ending::Resign(e), lose(job, e), None, others(job, e)),
+            GameEnd::Error(message) => (Ending::Error(message), vec![0.5; seats], None, Vec::new()),
+            GameEnd::Forfeit(f) => {
+                // The culprit's state is unknown from here: start it afresh.
+                for (seat, p) in self.procs.iter_mut().enumerate() {
+                    if job.seats.get(seat) == Some(&f.engine)
+                        && let Some(p) = p.as_mut()
+                    {
+                        p.kill();
+                    }
+                }
+                let results = lose(job, f.engine);
+                (
+                    Ending::Forfeit {
+                        engine: f.engine,
+                        fault: f.fault,
+                        detail: f.detail,
+                    },
+                    results,
+                    None,
+                    others(job, f.engine),
+                )
+            }
+        }
     }
 }
 

@@ -12,41 +12,40 @@ use crate::arena::config::cli::MatchArgs;
 use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::openings;
 use crate::arena::config::spec::{
-    self as config, ConfigError, EngineSpec, Limits, Proto, TimeControl, settle_names,
+    self as config, EngineSpec, Limits, Proto, TimeControl, settle_names,
 };
 use crate::arena::engines::process::{self, TrafficLog};
 use crate::arena::engines::stdio;
 use crate::arena::error::ArenaError;
-use crate::arena::merge;
+use crate::arena::ground::adjudication::Adjudication;
+use crate::arena::ground::config_error::ConfigError;
+use crate::arena::ground::pairings::pairings;
+use crate::arena::ground::referee::{Referee, game_command};
+use crate::arena::ground::{interrupt, progress};
 use crate::arena::output::export;
 use crate::arena::output::live::LiveChart;
 use crate::arena::output::match_report::{MatchReport, publish};
+use crate::arena::output::record_writer::RecordWriter;
 use crate::arena::output::report::Summary;
 use crate::arena::record::match_file::{self as record, Ending, GameRecord, MatchRecord};
 use crate::arena::record::recover;
-use crate::arena::record::writer::RecordWriter;
-use crate::arena::run::adjudicate;
 use crate::arena::run::play::{self, GameJob};
-use crate::arena::run::referee::{Referee, game_command, referee_by_name};
-use crate::arena::run::{interrupt, progress, schedule};
+use crate::arena::run::schedule;
 use crate::arena::seed;
 use crate::arena::stats::elo::{self as stats, Wdl};
 use crate::arena::stats::pentanomial;
 use crate::arena::stats::sprt::{Sprt, SprtDecision};
 use crate::files::output;
 
-/// Runs `tabula match`: plays the match (or merges records with
-/// `--merge`), prints the report on stdout and returns it.
-pub fn run(args: &MatchArgs) -> Result<MatchReport, ArenaError> {
-    if !args.merge.is_empty() {
-        return merge::merge(args);
-    }
-    crate::arena::config::cli::check_game_options(&args.options)?;
-    let referee = referee_by_name(&args.game, &args.options)?;
-    run_with_referee(args, referee)
+/// Runs a match of the game behind `referee` (its `--game` and `--option`
+/// Registers what a signal that ends the runner must do whatever else is
+/// busy (before the signals are caught): end every engine, then remove
+/// the temporary files.
+pub(crate) fn register_cleanups() {
+    interrupt::at_stop("engines", process::end_all);
+    interrupt::at_stop("temporary files", output::remove_temporaries);
 }
 
-/// Runs a match of the game behind `referee` (its `--game` and `--option`
 /// arguments are ignored: the referee already is that game).
 pub fn run_with_referee(
     args: &MatchArgs,
@@ -57,6 +56,7 @@ pub fn run_with_referee(
     // One writer per file: held until the report is out.
     let _locks = check_outputs(args, &plan.setup)?;
     // From the first engine started, the signals act on the match.
+    register_cleanups();
     let ctrl_c = interrupt::Guard::install();
     check_engines(&plan.setup, referee.as_ref())?;
     let rec = MatchRecord {
@@ -190,7 +190,7 @@ impl Plan {
         // `--openings ... start=N`: the deals (and game numbers) of a longer
         // match from its first opening, so that offset runs merge into it.
         let first_deal = setup.openings.as_ref().map_or(0, |s| s.first_deal());
-        let games_per_deal = (schedule::pairings(setup.engines.len()).len() * rotation) as u64;
+        let games_per_deal = (pairings(setup.engines.len()).len() * rotation) as u64;
         let jobs = jobs
             .filter(move |j| shard.is_none_or(|s| s.holds(j.deal)))
             .map(move |mut j| {
@@ -241,7 +241,7 @@ fn check_outputs(
         .chain(exports.iter().map(|(role, p)| (role.as_str(), p.as_path())))
         .collect();
     output::check_all(&roles).map_err(ArenaError::Output)?;
-    output::lock_all(&roles, &mut crate::arena::run::progress::tell_lock)
+    output::lock_all(&roles, &mut crate::arena::ground::progress::tell_lock)
         .map_err(ArenaError::Output)
 }
 
@@ -288,7 +288,7 @@ impl Running {
             plan.concurrency,
             setup.seed
         ));
-        let pairs = schedule::pairings(setup.engines.len());
+        let pairs = pairings(setup.engines.len());
         let live = args
             .live
             .as_ref()
@@ -688,7 +688,7 @@ fn setup_from(args: &MatchArgs, referee: &dyn Referee) -> Result<MatchSetup, Are
         .into());
     }
     export::check(&args.export, referee.game_name())?;
-    let adjudication = adjudicate::Adjudication::parse(args.adjudicate.as_deref().unwrap_or(&[]))?;
+    let adjudication = Adjudication::parse(args.adjudicate.as_deref().unwrap_or(&[]))?;
     adjudication.check(referee)?;
     let log: Option<TrafficLog> = args.debug.then(|| {
         let start = Instant::now();

@@ -16,9 +16,10 @@ use std::sync::{Mutex, mpsc};
 use std::thread;
 
 use crate::arena::config::match_setup::MatchSetup;
+use crate::arena::ground::pairings::pairings;
+use crate::arena::ground::referee::Referee;
 use crate::arena::record::match_file::{Ending, GameRecord};
 use crate::arena::run::play::{GameJob, Pool, play_game};
-use crate::arena::run::referee::Referee;
 
 /// The seat patterns of a pairing: for each game of one deal, which of the
 /// two engines (0 = first, 1 = second) sits at each seat.
@@ -83,13 +84,6 @@ pub fn table_patterns(table: &[usize]) -> Vec<Vec<usize>> {
         }
     }
     out
-}
-
-/// All pairings of `engines` engines, in order: (0,1), (0,2)... (1,2)...
-pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
-    (0..engines)
-        .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
-        .collect()
 }
 
 /// The games of a match: `games` per pairing, deal by deal (one game per
@@ -255,7 +249,8 @@ pub fn run_jobs(
             let (queue, stop) = (&queue, &stop);
             let worker = move || {
                 let mut pool = Pool::default();
-                while !stop.load(Ordering::Relaxed) && !crate::arena::run::interrupt::interrupted()
+                while !stop.load(Ordering::Relaxed)
+                    && !crate::arena::ground::interrupt::interrupted()
                 {
                     let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = next else { break };

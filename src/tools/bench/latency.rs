@@ -18,8 +18,9 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::arena::clock::seat_clock::{Rounding, SeatClock};
-use crate::arena::config::spec::{ConfigError, TimeControl, fmt_seconds};
+use crate::arena::config::spec::{TimeControl, fmt_seconds};
 use crate::arena::engines::process::{EngineProcess, Launch, ProcessError};
+use crate::arena::ground::config_error::ConfigError;
 use crate::tools::bench::sorted;
 
 /// The longest wait for a reply that has no time limit of its own (a

@@ -217,11 +217,7 @@ type Fits = [[Option<(f64, f64, f64)>; DEPTHS]; STAGES];
 /// A fit of each stage's and depth's (to `depth`) deep value on its
 /// shallow one, from the positions' `values`, with a report line each;
 /// `None` where too few positions fell in.
-fn fit_rows(
-    values: &[(u32, Option<Vec<f64>>)],
-    depth: u32,
-    report: &mut String,
-) -> Fits {
+fn fit_rows(values: &[(u32, Option<Vec<f64>>)], depth: u32, report: &mut String) -> Fits {
     let _ = writeln!(
         report,
         "stage empties  depth shallow  n  slope  intercept  sigma (discs)"

@@ -11,6 +11,11 @@
 //! 143, 129, 131). A runner killed outright (SIGKILL) cannot act: its
 //! engines get SIGKILL from the kernel instead (see [`crate::arena::engines::process`]).
 //!
+//! This file names no other room: what a signal does to the record, the
+//! engines and the temporary files is what those rooms register here
+//! ([`on_stop`] for a running match's files, [`at_stop`] for what must be
+//! done whatever else is busy).
+//!
 //! Built on `signal-hook`: the handlers only queue the signal; a thread of
 //! this module, started with the first match and kept, does the work
 //! (outside a match every one of these signals ends the runner at once). Engines run in process groups of their own, so the
@@ -31,6 +36,25 @@ type StopHook = Box<dyn Fn(&str) + Send + Sync>;
 static STOP_HOOKS: Mutex<Vec<(u64, StopHook)>> = Mutex::new(Vec::new());
 
 static NEXT_HOOK: AtomicU64 = AtomicU64::new(1);
+
+/// What a signal that ends the runner does after the hooks, whatever else
+/// is busy, in the order registered, each once by its name.
+static LAST_HOOKS: Mutex<Vec<LastHook>> = Mutex::new(Vec::new());
+
+/// A cleanup of [`at_stop`] with its name.
+type LastHook = (&'static str, fn());
+
+/// Registers `cleanup` (by `name`: a second registration of a name
+/// changes nothing) to run on the signal thread, after the hooks of
+/// [`on_stop`], whenever a signal ends the runner from now on. Unlike
+/// those hooks it is never skipped for a busy lock: the engines are ended
+/// and the temporary files removed this way.
+pub fn at_stop(name: &'static str, cleanup: fn()) {
+    let mut hooks = LAST_HOOKS.lock().unwrap_or_else(|e| e.into_inner());
+    if !hooks.iter().any(|(n, _)| *n == name) {
+        hooks.push((name, cleanup));
+    }
+}
 
 /// Set when a signal ends the runner: nothing more is recorded or said.
 static STOPPING: AtomicBool = AtomicBool::new(false);
@@ -77,9 +101,9 @@ impl Drop for StopHookGuard {
     }
 }
 
-/// Ends the runner now: the record closed, every engine ended (none may
-/// outlive the runner), temporary files removed, then the exit with
-/// `128 + signal`.
+/// Ends the runner now: the hooks of [`on_stop`] (the record closed), then
+/// those of [`at_stop`] (every engine ended, none may outlive the runner;
+/// temporary files removed), then the exit with `128 + signal`.
 pub fn stop_now(signal: i32, name: &str) -> ! {
     STOPPING.store(true, Ordering::SeqCst);
     // The files first, closed after the last game written, so that the
@@ -106,9 +130,16 @@ pub fn stop_now(signal: i32, name: &str) -> ! {
             Err(()) => break,
         }
     }
-    crate::arena::engines::process::end_all();
-    crate::files::output::remove_temporaries();
-    crate::arena::run::progress::eprint_line(&format!(
+    let last: Vec<fn()> = LAST_HOOKS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|&(_, cleanup)| cleanup)
+        .collect();
+    for cleanup in last {
+        cleanup();
+    }
+    crate::arena::ground::progress::eprint_line(&format!(
         "tabula match: stopped by {name}; no engine is left running, and the record (if any) \
          holds every game finished"
     ));

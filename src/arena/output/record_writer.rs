@@ -1,15 +1,15 @@
-//! The record file of a running match, written game by game.
+//! The record file of a running match, written game by game, and a
+//! record written whole (a merge's).
 
 use std::fs::File;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::arena::error::ArenaError;
+use crate::arena::ground::interrupt;
 use crate::arena::record::match_file::{GameRecord, MatchRecord, RecordError};
-use crate::arena::run::interrupt;
-use crate::files::output;
+use crate::files::output::{self, OutputError};
 
 /// Appends games to the record file as they finish, so that an
 /// interrupted match keeps what it played. The file is shared with the
@@ -53,28 +53,28 @@ impl RecordWriter {
         path: Option<&PathBuf>,
         stem: &str,
         rec: &MatchRecord,
-    ) -> Result<RecordWriter, ArenaError> {
+    ) -> Result<RecordWriter, OpenError> {
         // A named record is locked with the run's other outputs; the
         // default one, new, is locked here (one writer per file).
         let (path, mut file, lock) = match path {
             Some(path) => (
                 path.clone(),
-                output::create(path).map_err(ArenaError::Output)?,
+                output::create(path).map_err(OpenError::Path)?,
                 None,
             ),
             None => {
-                let (path, file) = output::create_new_numbered(stem).map_err(ArenaError::Output)?;
+                let (path, file) = output::create_new_numbered(stem).map_err(OpenError::Path)?;
                 let lock = output::lock_all(
                     &[("--record", path.as_path())],
-                    &mut crate::arena::run::progress::tell_lock,
+                    &mut crate::arena::ground::progress::tell_lock,
                 )
-                .map_err(ArenaError::Output)?
+                .map_err(OpenError::Path)?
                 .pop();
                 (path, file, lock)
             }
         };
         let io = |source| {
-            ArenaError::Record(RecordError::Io {
+            OpenError::Header(RecordError::Io {
                 path: path.clone(),
                 source,
             })
@@ -186,5 +186,31 @@ impl RecordFile {
             .file
             .write_all(out.as_bytes())
             .and_then(|()| self.file.flush());
+    }
+}
+
+/// Why the record file of a match could not be opened: its path refused,
+/// or its header not written.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// The path cannot be written.
+    Path(OutputError),
+    /// The header could not be written.
+    Header(RecordError),
+}
+
+/// A record written whole: its method is defined here, with the paths it
+/// takes, so that the record's own room writes no file.
+impl MatchRecord {
+    /// Writes the whole file (at once: a reader never sees half of it; see
+    /// [`output`] for the paths it takes), piece by piece.
+    pub fn write(&self, path: &Path) -> Result<(), RecordError> {
+        output::write_whole_with(path, &mut |w| {
+            self.put_text(|piece| w.write_all(piece.as_bytes()))
+        })
+        .map_err(|e| RecordError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(e.why.to_string()),
+        })
     }
 }

@@ -9,7 +9,6 @@
 //! by [`referee_for`]. Moves are read and checked by [`Played`], as the
 //! engine reads them.
 
-use crate::arena::error::ArenaError;
 use crate::control::Control;
 use crate::games::{self, GameVisitor};
 use crate::model::game::{Game, MoveError, Observation, Outcome, Rng, Seat, Turn};
@@ -307,8 +306,35 @@ impl<G: Game> Referee for GameReferee<G> {
 
 /// The referee of a game by registry name, with its options as
 /// `key=value` words.
-pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, ArenaError> {
+pub fn referee_by_name(name: &str, words: &[String]) -> Result<Box<dyn Referee>, RefereeError> {
     let entry =
-        crate::games::find(name).ok_or_else(|| ArenaError::UnknownGame(name.to_string()))?;
+        crate::games::find(name).ok_or_else(|| RefereeError::UnknownGame(name.to_string()))?;
     Ok(entry.visit(words, OpenReferee)??)
+}
+
+/// Why no referee could be made for a game named on the command line or
+/// in a record.
+#[derive(Debug)]
+pub enum RefereeError {
+    /// The game is not known.
+    UnknownGame(String),
+    /// The game's options were refused.
+    Options(OptionError),
+}
+
+impl std::fmt::Display for RefereeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefereeError::UnknownGame(name) => write!(f, "unknown game '{name}'"),
+            RefereeError::Options(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RefereeError {}
+
+impl From<OptionError> for RefereeError {
+    fn from(e: OptionError) -> Self {
+        RefereeError::Options(e)
+    }
 }
