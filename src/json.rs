@@ -51,16 +51,9 @@ impl Formatter for Escapes {
 }
 
 /// Why a message could not be written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write JSON: {0}")]
 pub struct JsonError(String);
-
-impl std::fmt::Display for JsonError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot write JSON: {}", self.0)
-    }
-}
-
-impl std::error::Error for JsonError {}
 
 /// `value` as JSON text, or why not: serde_json fails only on a map key
 /// that is not a string and on a `Serialize` impl's own error, and the

@@ -18,7 +18,6 @@
 //!   host, not the port, and would hand it to any other server on
 //!   another port of the same host.
 
-use std::fmt;
 use std::net::IpAddr;
 
 use rand::RngCore;
@@ -26,20 +25,9 @@ use rand::RngCore;
 use super::http::HttpRequest;
 
 /// Why a name cannot be allowed with `--allow-host`.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("--allow-host {0}: a host name is letters, digits, '-' and '.'")]
 pub struct BadHostName(pub String);
-
-impl fmt::Display for BadHostName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "--allow-host {}: a host name is letters, digits, '-' and '.'",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadHostName {}
 
 /// The server's access rules.
 #[derive(Clone, Debug)]
@@ -158,35 +146,23 @@ impl Access {
 }
 
 /// Why a request was refused (403): its Host, its Origin, or no token.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
     /// A Host header that is not `name[:port]`.
+    #[error("unexpected Host '{0}'")]
     Host(String),
     /// A Host that is not this server's port, or a name not allowed.
+    #[error(
+        "unexpected Host '{0}' (names other than addresses and localhost need --allow-host NAME)"
+    )]
     HostName(String),
     /// An Origin other than the page's own.
+    #[error("cross-site request from '{0}'")]
     CrossSite(String),
     /// The server needs its token and the request has none that matches.
+    #[error("this server needs its token: open the URL that tabula gui printed (with ?token=...)")]
     Token,
 }
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Refused::Host(host) => write!(f, "unexpected Host '{host}'"),
-            Refused::HostName(host) => write!(
-                f,
-                "unexpected Host '{host}' (names other than addresses and localhost need --allow-host NAME)"
-            ),
-            Refused::CrossSite(origin) => write!(f, "cross-site request from '{origin}'"),
-            Refused::Token => f.write_str(
-                "this server needs its token: open the URL that tabula gui printed (with ?token=...)",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Refused {}
 
 #[cfg(test)]
 mod tests {

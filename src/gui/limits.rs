@@ -307,11 +307,20 @@ mod tests {
         (server, client)
     }
 
+    /// A listener on loopback, fresh limits, and the address its clients
+    /// come from.
+    fn loopback_server() -> (TcpListener, Arc<Limits>, IpAddr) {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        (
+            listener,
+            Arc::new(Limits::default()),
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+        )
+    }
+
     #[test]
     fn a_full_budget_sheds_the_oldest_waiting_connection_never_a_working_one() {
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
-        let limits = Arc::new(Limits::default());
-        let ip = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let (listener, limits, ip) = loopback_server();
         let mut held = Vec::new();
         for _ in 0..PER_CLIENT {
             let (s, c) = pair(&listener);
@@ -383,9 +392,7 @@ mod tests {
 
     #[test]
     fn streams_have_their_own_budget() {
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
-        let limits = Arc::new(Limits::default());
-        let ip = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let (listener, limits, ip) = loopback_server();
         let mut streams = Vec::new();
         for _ in 0..STREAMS_PER_SESSION + 2 {
             let (s, c) = pair(&listener);

@@ -20,7 +20,6 @@ mod page_game;
 pub mod replay;
 pub mod view;
 
-use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -92,16 +91,9 @@ pub struct GuiArgs {
 }
 
 /// Why the server could not start.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct GuiError(pub String);
-
-impl fmt::Display for GuiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GuiError {}
 
 /// How long a new session waits for its page to connect.
 const FIRST_CONNECT: Duration = Duration::from_secs(15);

@@ -17,15 +17,19 @@ const MAX_STEPS: usize = 20_000;
 const MAX_LISTED: usize = 1000;
 
 /// Why a record could not be replayed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// The text is no record.
+    #[error(transparent)]
     Record(RecordError),
     /// The record holds no game.
+    #[error("the record holds no game")]
     NoGame,
     /// The record's game could not be set up.
+    #[error(transparent)]
     View(PageError),
     /// A step of the game was refused.
+    #[error("game {game}: '{line}': {error}")]
     Step {
         /// The game's number.
         game: usize,
@@ -35,8 +39,10 @@ pub enum ReplayError {
         error: MoveError,
     },
     /// The game has more steps than a replay holds (`MAX_STEPS`).
+    #[error("game {0} is too long to replay here")]
     TooLong(usize),
     /// The window asked for starts past the game's end.
+    #[error("game {game} has {total} steps: no step {from}")]
     NoStep {
         /// The game's number.
         game: usize,
@@ -46,23 +52,6 @@ pub enum ReplayError {
         from: usize,
     },
 }
-
-impl std::fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReplayError::Record(e) => write!(f, "{e}"),
-            ReplayError::NoGame => f.write_str("the record holds no game"),
-            ReplayError::View(e) => write!(f, "{e}"),
-            ReplayError::Step { game, line, error } => write!(f, "game {game}: '{line}': {error}"),
-            ReplayError::TooLong(game) => write!(f, "game {game} is too long to replay here"),
-            ReplayError::NoStep { game, total, from } => {
-                write!(f, "game {game} has {total} steps: no step {from}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
 
 /// The record's games as a list, and game `number` (from 1) step by step,
 /// every step.

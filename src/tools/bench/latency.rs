@@ -14,7 +14,6 @@
 //! clocks are its referee's ([`SeatClock`], with no grace), so the bench
 //! measures what a match enforces.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::arena::clock::seat_clock::{Rounding, SeatClock};
@@ -28,41 +27,24 @@ use crate::tools::bench::sorted;
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// Why the latency bench could not measure.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LatencyError {
     /// This executable's path could not be found.
+    #[error(transparent)]
     Executable(std::io::Error),
     /// This executable's path is not UTF-8.
+    #[error("the executable's path is not UTF-8")]
     PathNotUtf8,
     /// The engine could not be started, or failed a command (a `?`
     /// reply, no reply in time, an exit).
-    Engine(ProcessError),
+    #[error(transparent)]
+    Engine(#[from] ProcessError),
     /// `--clock` is not a clock a referee keeps.
+    #[error("--clock: {0}")]
     Clock(ConfigError),
     /// The game waits for a chance step, which the bench does not deal.
+    #[error("the game waits for a deal: use a self-dealt game")]
     WaitsForDeal,
-}
-
-impl fmt::Display for LatencyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LatencyError::Executable(e) => write!(f, "{e}"),
-            LatencyError::PathNotUtf8 => f.write_str("the executable's path is not UTF-8"),
-            LatencyError::Engine(e) => write!(f, "{e}"),
-            LatencyError::Clock(e) => write!(f, "--clock: {e}"),
-            LatencyError::WaitsForDeal => {
-                f.write_str("the game waits for a deal: use a self-dealt game")
-            }
-        }
-    }
-}
-
-impl std::error::Error for LatencyError {}
-
-impl From<ProcessError> for LatencyError {
-    fn from(e: ProcessError) -> LatencyError {
-        LatencyError::Engine(e)
-    }
 }
 
 /// This executable as an engine, through the match runner's process
