@@ -486,6 +486,7 @@ impl Engine {
         let (game, rng) = (&mut self.game, &mut self.rng);
         let mut search = || game.genmove(&args, rng);
         let cpu_before = time::thread_cpu_time();
+        let search_start = Instant::now();
         let decision = match request.answer {
             Some(answer) => time::answer_by_deadline(
                 time::reply_deadline(&budget, request.since),
@@ -495,14 +496,16 @@ impl Engine {
             ),
             None => search(),
         };
-        // The search's own thread ran it: what it got of a core, and how
-        // far past its time the engine was free again, teach the margin.
+        // The search's own thread ran it: what it got of a core while it
+        // searched (not while the command waited to be read), and how far
+        // past its time the engine was free again, teach the margin.
         let took = request.since.elapsed();
         if let Some(time) = budget.time {
+            let searched = search_start.elapsed();
             let cpu = cpu_before
                 .zip(time::thread_cpu_time())
                 .map(|(before, after)| after.saturating_sub(before));
-            self.lag.observe(time, took, cpu);
+            self.lag.observe(time, took, cpu.map(|cpu| (cpu, searched)));
             log::debug!(
                 "timed move: {took:?} for {time:?}; margin now {:?}, CPU share {:.2}",
                 self.lag.margin(),

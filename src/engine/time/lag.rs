@@ -22,9 +22,10 @@ use std::time::Duration;
 /// time) rules.
 pub const MAX_MARGIN: Duration = Duration::from_millis(1000);
 
-/// Shortest wall time whose CPU share is believed: a shorter search is
-/// mostly its start-up.
-const SHARE_MIN_WALL: Duration = Duration::from_millis(5);
+/// Shortest search whose CPU share is believed: in a shorter one the
+/// thread's start-up and the reply thread's wake-ups weigh too much (a
+/// 10 ms search on a quiet machine measures 0.7-0.9 of a core).
+const SHARE_MIN_WALL: Duration = Duration::from_millis(20);
 
 /// How much of the last margin each move keeps (the rest fades).
 const KEEP_NUM: u32 = 3;
@@ -54,15 +55,15 @@ impl Default for LagWatch {
 impl LagWatch {
     /// Notes a timed move: `time` is the budget's time, `took` the wall
     /// time from reading the command to the search's end (when the engine
-    /// could take the next command), `cpu` the search thread's CPU time
-    /// meanwhile, where known.
-    pub fn observe(&mut self, time: Duration, took: Duration, cpu: Option<Duration>) {
+    /// could take the next command), `spent` the search thread's CPU time
+    /// and the wall time of the search alone, where known.
+    pub fn observe(&mut self, time: Duration, took: Duration, spent: Option<(Duration, Duration)>) {
         let over = took.saturating_sub(time);
         self.late = (self.late * KEEP_NUM / KEEP_DEN).max(over).min(MAX_MARGIN);
-        if let Some(cpu) = cpu
-            && took >= SHARE_MIN_WALL
+        if let Some((cpu, wall)) = spent
+            && wall >= SHARE_MIN_WALL
         {
-            self.share = (cpu.as_secs_f64() / took.as_secs_f64()).clamp(0.01, 1.0);
+            self.share = (cpu.as_secs_f64() / wall.as_secs_f64()).clamp(0.01, 1.0);
         }
     }
 
@@ -104,7 +105,7 @@ mod tests {
     fn a_quiet_machine_keeps_no_margin() {
         let mut w = LagWatch::default();
         for _ in 0..10 {
-            w.observe(ms(100), ms(99), Some(ms(99)));
+            w.observe(ms(100), ms(99), Some((ms(99), ms(98))));
         }
         assert_eq!(w.margin(), Duration::ZERO);
     }
@@ -131,14 +132,16 @@ mod tests {
     fn a_thread_without_its_core_keeps_the_pipes_lag_stretched() {
         let mut w = LagWatch::default();
         // A third of a core: the lag counts three times, 2 lags more.
-        w.observe(ms(90), ms(90), Some(ms(30)));
+        w.observe(ms(90), ms(90), Some((ms(30), ms(90))));
         assert!((w.share() - 1.0 / 3.0).abs() < 1e-9);
         assert_eq!(w.margin(), super::super::MOVE_LAG * 2);
-        // Too short to tell: the share stands.
-        w.observe(ms(2), ms(2), Some(Duration::ZERO));
+        // Too short to tell: the share stands (a 10 ms search on a quiet
+        // machine measures well under a core from its start-up alone).
+        w.observe(ms(2), ms(2), Some((Duration::ZERO, ms(2))));
+        w.observe(ms(10), ms(10), Some((ms(7), ms(10))));
         assert!((w.share() - 1.0 / 3.0).abs() < 1e-9);
         // A core again: no margin.
-        w.observe(ms(90), ms(90), Some(ms(90)));
+        w.observe(ms(90), ms(90), Some((ms(90), ms(90))));
         assert_eq!(w.margin(), Duration::ZERO);
     }
 

@@ -32,9 +32,11 @@
 //!    the time and the target (at least 1 ms is left) for the pipe.
 //! 6. **The learnt margin.** What the engine has measured of the machine
 //!    ([`LagWatch`], lag.rs: how far past their time its recent timed
-//!    moves were done, and its search thread's share of a core) is taken
-//!    off too, never more than half of what is left: on a busy machine
-//!    the engine stops early rather than late.
+//!    moves were done, and its search thread's share of a core) replaces
+//!    the overhead where it is larger (the part beyond the overhead is
+//!    taken off too, never more than half of what is left): on a busy
+//!    machine the engine stops early rather than late, and on a quiet one
+//!    its small overruns cost no search time.
 //!
 //! That gives a [`Budget`] (time: the hard limit, target), which the
 //! search polls through its [`crate::control::Control`]. Inside it:
@@ -226,9 +228,13 @@ pub fn budget(
         time = Some(DEFAULT_MOVETIME);
     }
     let overhead = Duration::from_millis(s.overhead);
+    // The overhead is the margin a quiet machine needs; the learnt one
+    // takes more only where it is larger (a quiet machine's 1-2 ms of
+    // overrun must not cut a 20 ms move's search by a third).
+    let beyond = lag.saturating_sub(overhead);
     let less_overhead = |t: Duration| {
         let kept = t.saturating_sub(overhead).max(Duration::from_millis(1));
-        kept - lag.min(kept / 2)
+        kept - beyond.min(kept / 2)
     };
     Budget {
         iterations,
@@ -446,7 +452,7 @@ mod tests {
     }
 
     #[test]
-    fn a_learnt_margin_is_taken_off_the_time_and_the_target_up_to_half() {
+    fn a_learnt_margin_beyond_the_overhead_is_taken_off_up_to_half() {
         let none = BudgetOverride::default();
         let main = Some(Allotment {
             target: ms(300),
@@ -454,13 +460,16 @@ mod tests {
         });
         let s = settings(0, 0, 0, 10, true);
         let b = budget(&s, &none, main, DEEPENING, ms(100));
-        assert_eq!((b.time, b.target), (Some(ms(790)), Some(ms(190))));
+        assert_eq!((b.time, b.target), (Some(ms(800)), Some(ms(200))));
+        // A margin the overhead already covers costs nothing.
+        let b = budget(&s, &none, main, DEEPENING, ms(8));
+        assert_eq!((b.time, b.target), (Some(ms(890)), Some(ms(290))));
         // Never more than half: a slow machine still searches.
         let b = budget(&s, &none, main, DEEPENING, ms(600));
         assert_eq!((b.time, b.target), (Some(ms(445)), Some(ms(145))));
         // A move time too.
         let b = budget(&settings(50, 0, 0, 10, true), &none, None, SPENDING, ms(15));
-        assert_eq!(b.time, Some(ms(25)));
+        assert_eq!(b.time, Some(ms(35)));
         // No time, no margin: a depth ends the search.
         let b = budget(&settings(0, 0, 5, 10, true), &none, None, DEEPENING, ms(15));
         assert_eq!(b.time, None);
