@@ -124,10 +124,6 @@ struct Worker<'t, G: Game> {
     nodes: u64,
     node_limit: u64,
     aborted: bool,
-    /// What a root search cut off by the budget had found: a move that,
-    /// searched to the whole depth, beat the move searched first (the
-    /// previous depth's best) ([`Worker::root`]).
-    partial: Option<(G::Move, i32)>,
     /// With several threads: raised when the search is over (the main
     /// thread is done, or a helper completed the last depth).
     done: Option<&'t AtomicBool>,
@@ -363,7 +359,6 @@ impl<'t, G: Game> Worker<'t, G> {
             nodes: 0,
             node_limit,
             aborted: false,
-            partial: None,
             done: None,
             helper: 0,
             iterations: None,
@@ -790,9 +785,7 @@ impl<'t, G: Game> Worker<'t, G> {
     /// Searches the root to `depth` in the window `(lo, hi)`; returns the
     /// best move and its score (fail-soft: a score at or below `lo` is an
     /// upper bound and its move means nothing, one at or above `hi` a lower
-    /// bound), or `None` if the search was cut off before finishing (then
-    /// [`Worker::partial`] keeps a better move found before the cut, if
-    /// any).
+    /// bound), or `None` if the search was cut off before finishing.
     #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
@@ -812,8 +805,6 @@ impl<'t, G: Game> Worker<'t, G> {
         self.order(root, me, &moves, hint, depth, 0, &mut order);
         let mut alpha = lo;
         let mut best: Option<(G::Move, i32, usize)> = None;
-        let mut first = None;
-        self.partial = None;
         let generated = order.len();
         let (mut k, mut searched) = (0, 0);
         while let Some(&(_, i)) = order.get(k) {
@@ -832,15 +823,8 @@ impl<'t, G: Game> Worker<'t, G> {
             self.leave(mark);
             searched += 1;
             if self.aborted {
-                // A move searched whole that beat the first (the last
-                // depth's best, searched first) is better than it at this
-                // depth: the cut-off iteration still taught that.
-                self.partial = best
-                    .filter(|&(m, s, _)| first != Some(m) && s > lo)
-                    .map(|(m, s, _)| (m, s));
                 return None;
             }
-            first.get_or_insert(mv);
             if best.is_none_or(|(_, s, _)| score > s) {
                 best = Some((mv, score, i as usize));
             }
@@ -1125,20 +1109,6 @@ impl<'t, G: Game> Worker<'t, G> {
                 self.aspirate(root, seat, depth, previous, guess, &mut pacer)
             };
             let Some((mv, score)) = searched else {
-                // Cut off by the budget: a better move it found is played
-                // (the main thread's, one line only), unless another
-                // thread completed this depth (its whole answer is better).
-                let completed = self
-                    .iterations
-                    .and_then(|it| it.deepest())
-                    .is_some_and(|d| d.depth >= depth);
-                if let Some((mv, score)) = self.partial.take()
-                    && self.helper == 0
-                    && self.multipv <= 1
-                    && !completed
-                {
-                    report(self, mv, score, depth);
-                }
                 break;
             };
             let changed = previous.is_some_and(|p| p != mv);

@@ -15,16 +15,13 @@ use crate::search::{Budget, Control, Search, SearchResult};
 /// the position as its `Debug` form.
 macro_rules! numbered_moves {
     () => {
-        numbered_moves!(u8);
-    };
-    ($ty:ty) => {
         fn render(&self) -> String {
             format!("{self:?}")
         }
-        fn move_text(&self, mv: $ty) -> String {
+        fn move_text(&self, mv: u8) -> String {
             mv.to_string()
         }
-        fn parse_move(&self, text: &str) -> Result<$ty, MoveError> {
+        fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
             text.parse().map_err(|_| MoveError::Syntax(text.into()))
         }
     };
@@ -1014,118 +1011,4 @@ fn the_shallow_choice_compares_positions_by_the_evaluation_it_is_given() {
         compared >= 20 && differ > 0,
         "{differ} of {compared} differ"
     );
-}
-
-/// A lure at the root: move 0 looks best to the evaluation but loses at
-/// once to the only reply; move 1 draws; move 2 looks worst and has 5,000
-/// replies, each followed by one last move of seat 0's: all look lost for
-/// the one who made them but the last, which wins, far more than a small
-/// node budget can search before move 2 is refuted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Lure {
-    first: Option<u8>,
-    reply: Option<u16>,
-    closed: bool,
-}
-
-const LURE: u8 = 0;
-const FAIR: u8 = 1;
-const WIDE: u8 = 2;
-const WIDE_REPLIES: u16 = 5000;
-
-impl Lure {
-    /// Seat 1 wins after the lure, and after the wide move's last reply;
-    /// seat 0 after its other replies; the fair move draws.
-    fn winner(&self) -> Option<Seat> {
-        match (self.first?, self.reply?) {
-            (LURE, _) => Some(1),
-            (WIDE, r) if r == WIDE_REPLIES - 1 => Some(1),
-            (WIDE, _) => Some(0),
-            _ => None,
-        }
-    }
-}
-
-impl Game for Lure {
-    type Eval = crate::model::game::OwnEvaluation;
-    type Move = u16;
-    const NAME: &'static str = "lure";
-    const SUMMARY: &'static str = "test game";
-    const OPTIONS: &'static [OptionSpec] = &[];
-
-    fn new_game(_: &Options) -> Result<Self, OptionError> {
-        Ok(Lure {
-            first: None,
-            reply: None,
-            closed: false,
-        })
-    }
-    fn num_seats(&self) -> usize {
-        2
-    }
-    fn turn(&self) -> Turn {
-        match (self.first, self.reply) {
-            (None, _) => Turn::Player(0),
-            (Some(_), None) => Turn::Player(1),
-            (Some(WIDE), Some(_)) if !self.closed => Turn::Player(0),
-            _ => Turn::Over,
-        }
-    }
-    fn legal_moves(&self, out: &mut Vec<u16>) {
-        out.clear();
-        match self.turn() {
-            Turn::Player(_) if self.first.is_none() => {
-                out.extend([LURE, FAIR, WIDE].map(u16::from));
-            }
-            Turn::Player(1) if self.first == Some(WIDE) => out.extend(0..WIDE_REPLIES),
-            Turn::Player(_) => out.push(0),
-            _ => {}
-        }
-    }
-    fn apply(&mut self, mv: u16) {
-        match (self.first, self.reply) {
-            (None, _) => self.first = Some(mv as u8),
-            (Some(_), None) => self.reply = Some(mv),
-            _ => self.closed = true,
-        }
-    }
-    fn reward(&self, seat: Seat) -> f64 {
-        match self.winner() {
-            Some(w) if w == seat => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        }
-    }
-    fn outcome(&self) -> Outcome {
-        Outcome {
-            scores: vec![self.reward(0), self.reward(1)],
-            winners: self.winner().into_iter().collect(),
-        }
-    }
-    fn evaluate(&self, seat: Seat) -> f64 {
-        let mine = match (self.first, self.reply) {
-            (Some(LURE), _) => 0.9,
-            (Some(FAIR), _) => 0.0,
-            (Some(WIDE), Some(r)) if r == WIDE_REPLIES - 1 => -0.9,
-            (Some(WIDE), Some(_)) => 0.9,
-            _ => -0.5,
-        };
-        if seat == 0 { mine } else { -mine }
-    }
-    numbered_moves!(u16);
-}
-
-#[test]
-fn a_cut_off_iteration_still_plays_a_move_it_proved_better() {
-    // Depth 1 prefers the lure; depth 2 refutes it and proves the fair
-    // move a draw before the budget runs out inside the wide move. The
-    // cut-off iteration's better move is played, not depth 1's.
-    let root = Lure::new_game(&Options::default()).expect("lure");
-    let shallow = AlphaBeta::<Lure>::new(1).run(&root, 0, &depth(1));
-    assert_eq!(shallow.best, u16::from(LURE), "{shallow:?}");
-    let r = AlphaBeta::<Lure>::new(1).run(&root, 0, &iterations(1024));
-    assert_eq!((r.best, r.depth), (u16::from(FAIR), 2), "{r:?}");
-    // With the budget for the whole depth, the same move.
-    let r = AlphaBeta::<Lure>::new(1).run(&root, 0, &depth(2));
-    assert_eq!(r.best, u16::from(FAIR), "{r:?}");
 }
