@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::advisor::Advisor;
+use super::advisor::{AdvisedPage, Advisor};
 use super::error::PageError;
 use super::view::{Mirror, mirror};
 use crate::arena::config::match_setup::MatchSetup;
@@ -175,15 +175,14 @@ impl PageGame {
     /// Adds an event to the stream if `current` holds of the shared state,
     /// checked and added under one lock (so that no other event comes
     /// between the check and this one).
-    pub fn publish_if(&self, event: String, current: impl FnOnce(&LiveState) -> bool) -> bool {
+    fn publish_if(&self, event: String, current: impl FnOnce(&LiveState) -> bool) {
         let mut s = self.lock();
         if !current(&s) {
-            return false;
+            return;
         }
         s.events.push(event);
         drop(s);
         self.changed.notify_all();
-        true
     }
 
     fn publish(&self, event: String) {
@@ -332,6 +331,17 @@ impl PageGame {
             .spawn(move || referee_thread(worker, config, prototype, view, rx, seed))
             .map_err(PageError::Thread)?;
         Ok(session)
+    }
+}
+
+impl AdvisedPage for PageGame {
+    fn wanted_step(&self) -> Option<usize> {
+        let s = self.lock();
+        (s.analysis && s.human_turn && !s.closed).then_some(s.turn_step)
+    }
+
+    fn show_analysis(&self, event: String, step: usize) {
+        self.publish_if(event, |s| s.human_turn && s.turn_step == step);
     }
 }
 
@@ -986,7 +996,7 @@ fn start_advisor(
         human,
         &prototype.seat_name(human),
         perfect,
-        Arc::clone(session),
+        Arc::clone(session) as Arc<dyn AdvisedPage>,
     )
 }
 
