@@ -14,6 +14,7 @@ use super::view::{Mirror, mirror};
 use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::ground::referee::{Referee, Told};
+use crate::arena::record::note::Note;
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::json::{Plain, ordered_map};
@@ -898,17 +899,10 @@ impl Cast {
         // The runner's notes name its engines; the record's are named
         // here.
         record.transcript.replace_lines(|line| {
-            [
-                crate::arena::record::recover::RESTART_MARK,
-                crate::arena::run::adjudicate::NO_SCORES_MARK,
-            ]
-            .into_iter()
-            .find_map(|mark| {
-                let name = line.strip_prefix(mark)?;
-                let e = self.engines.iter().position(|s| s.name == name)?;
-                let k = self.record_engine(e);
-                Some(format!("{mark}{}", self.record_engines[k].name))
-            })
+            let note = Note::read(line)?;
+            let e = self.engines.iter().position(|s| s.name == note.engine())?;
+            let k = self.record_engine(e);
+            Some(note.naming(&self.record_engines[k].name).to_string())
         });
     }
 }

@@ -39,16 +39,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::arena::ground::adjudication::Decision;
 use crate::arena::record::codec;
 use crate::arena::record::transcript::Transcript;
-
-/// The comment that marks a game played by a restarted engine
-/// ([`crate::arena::record::recover`]).
-pub const RESTART_MARK: &str = "# restart engine=";
-
-/// The note a game's record holds for an engine that was asked for its
-/// scores and reported none in that game ([`crate::arena::run::adjudicate`]).
-pub const NO_SCORES_MARK: &str = "# no scores engine=";
 
 /// The note a game's record holds where the engine at a seat answered
 /// `resign` (`# black resigns`): a line of its transcript, counted in its
@@ -146,8 +139,8 @@ pub enum Ending {
     /// Adjudicated a draw after the move limit.
     MoveLimit,
     /// Adjudicated by `--adjudicate` (the winners say the result): what
-    /// decided it.
-    Adjudicated(String),
+    /// decided it and how.
+    Adjudicated(Decision),
     /// The engine (index) forfeited by a fault.
     Forfeit {
         /// The culprit engine.
@@ -537,7 +530,7 @@ impl MatchRecord {
             Ending::MoveLimit => line.push_str(" ending=movelimit"),
             Ending::Adjudicated(d) => line.push_str(&format!(
                 " ending=adjudicated detail={}",
-                codec::write_value(d)
+                codec::write_value(&d.to_string())
             )),
             Ending::Resign(e) => line.push_str(&format!(
                 " ending=resign culprit={}",
@@ -665,7 +658,7 @@ pub(crate) fn parse_game(
     let ending = match get("ending") {
         "normal" => Ending::Normal,
         "movelimit" => Ending::MoveLimit,
-        "adjudicated" => Ending::Adjudicated(get("detail").to_string()),
+        "adjudicated" => Ending::Adjudicated(Decision::read(get("detail"))),
         "resign" => Ending::Resign(engine(get("culprit"))?),
         "forfeit" => Ending::Forfeit {
             engine: engine(get("culprit"))?,

@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 use crate::arena::record::codec;
 use crate::arena::record::match_file::{
-    ENGINE_KEYS, EngineInfo, MAGIC, MAGIC_V1, MatchRecord, NO_SCORES_MARK, RESTART_MARK,
-    RecordError, is_resign_note, parse_game,
+    ENGINE_KEYS, EngineInfo, MAGIC, MAGIC_V1, MatchRecord, RecordError, is_resign_note, parse_game,
 };
+use crate::arena::record::note::Note;
 
 /// How a record's end is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,11 +351,7 @@ impl Parser<'_> {
         }
         // A resignation is a line of the game's transcript, counted in its
         // `lines=`: dropped, it made the record unreadable.
-        if [RESTART_MARK, NO_SCORES_MARK]
-            .iter()
-            .any(|mark| line.starts_with(mark))
-            || is_resign_note(line, &self.rec.seat_names)
-        {
+        if Note::read(line).is_some() || is_resign_note(line, &self.rec.seat_names) {
             self.keep(offset, raw, line);
         }
         Ok(())
