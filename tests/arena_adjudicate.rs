@@ -84,7 +84,7 @@ fn the_verdict_is_perfect_play() {
         let mut played = at(&text);
         let mut out = adjudicate::play_out_with_solver(played.as_mut()).unwrap();
         out.sort_unstable();
-        assert_eq!(v.winners, out, "{text}: {}", v.detail);
+        assert_eq!(v.winners, out, "{text}: {}", v.decision);
         decided[v.winners.first().map_or(2, |&w| w)] += 1;
     }
     // Both colours win some.

@@ -68,7 +68,7 @@ fn resign_ends_games_early_for_the_agreed_winner() {
         let Ending::Adjudicated(detail) = &g.ending else {
             panic!("game {} not adjudicated: {:?}", g.number, g.ending);
         };
-        assert!(detail.starts_with("resign: "), "{detail}");
+        assert!(detail.to_string().starts_with("resign: "), "{detail}");
         // Two-sided: three scored moves of each seat, six plies.
         assert_eq!(g.plies, 6, "{:?}", g.transcript);
         assert_eq!(g.first_score(), Some(1.0), "the good engine wins");
@@ -90,11 +90,9 @@ fn resign_ends_games_early_for_the_agreed_winner() {
     );
     // The record keeps the marks.
     let back = MatchRecord::read(report.record_path.as_ref().unwrap()).unwrap();
-    assert!(
-        back.games
-            .iter()
-            .all(|g| matches!(&g.ending, Ending::Adjudicated(d) if d.starts_with("resign")))
-    );
+    assert!(back.games.iter().all(
+        |g| matches!(&g.ending, Ending::Adjudicated(d) if d.to_string().starts_with("resign"))
+    ));
 }
 
 #[test]
@@ -123,7 +121,7 @@ fn one_disagreeing_engine_prevents_a_two_sided_resign() {
     );
     for g in &onesided.record.games {
         assert!(
-            matches!(&g.ending, Ending::Adjudicated(d) if d.starts_with("resign")),
+            matches!(&g.ending, Ending::Adjudicated(d) if d.to_string().starts_with("resign")),
             "{}",
             onesided.text
         );
@@ -160,7 +158,7 @@ fn draw_when_both_scores_stay_even() {
         let Ending::Adjudicated(detail) = &g.ending else {
             panic!("game {} not adjudicated: {:?}", g.number, g.ending);
         };
-        assert!(detail.starts_with("draw: "), "{detail}");
+        assert!(detail.to_string().starts_with("draw: "), "{detail}");
         // Four moves of each seat: eight plies.
         assert_eq!(g.plies, 8, "{:?}", g.transcript);
         assert_eq!(g.first_score(), Some(0.5));
@@ -309,7 +307,7 @@ fn tabula_engines_report_scores_and_random_play_none() {
         .games
         .iter()
         .filter_map(|g| match &g.ending {
-            Ending::Adjudicated(d) if d.starts_with("resign") => Some((g, d)),
+            Ending::Adjudicated(d) if d.to_string().starts_with("resign") => Some((g, d)),
             _ => None,
         })
         .collect();
@@ -323,14 +321,14 @@ fn tabula_engines_report_scores_and_random_play_none() {
         .collect();
     assert_eq!(results.len(), report.record.games.len(), "{ggf}");
     for (g, re) in report.record.games.iter().zip(&results) {
-        if matches!(&g.ending, Ending::Adjudicated(d) if d.starts_with("resign")) {
+        if matches!(&g.ending, Ending::Adjudicated(d) if d.to_string().starts_with("resign")) {
             let black_won = g.seat_results[0] == 1.0;
             assert_eq!(*re, if black_won { "+64.000:r" } else { "-64.000:r" });
         }
     }
     for (g, detail) in resigned {
         // The detail names the seat that lost, and it lost.
-        let loser = if detail.starts_with("resign: black") {
+        let loser = if detail.to_string().starts_with("resign: black") {
             0
         } else {
             1

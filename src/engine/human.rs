@@ -3,7 +3,7 @@
 //! seat as its turn comes, and the human sees only what that seat may
 //! see: its own view in `showboard`, the other seats' moves as the game's
 //! `tell` gives them to a seat-bound player, and the boundaries of tricks,
-//! hands and rounds ([`Feed`]). Commands that would show more (the
+//! hands and rounds ([`feed::Feed`], which the table keeps). Commands that would show more (the
 //! history with its deals, an analysis over sampled hands, the seed that
 //! deals the other hands) or that belong to a referee are refused.
 //!
@@ -14,9 +14,7 @@
 //! secret while the game is on (`get seed` and `set seed` are refused,
 //! `get` hides it) and is told with the result.
 
-mod feed;
-
-pub use feed::{Feed, count};
+pub mod feed;
 
 use rand::{RngCore, SeedableRng};
 

@@ -922,4 +922,37 @@ mod tests {
         ));
         assert_eq!(s, before);
     }
+
+    /// The tuning rows (tuning.rs) as the settings read them.
+    #[test]
+    fn every_tuning_row_is_a_game_and_accepted_values() {
+        use super::super::tuning::{TUNING, Tuning};
+        for t in TUNING {
+            assert!(crate::games::find(t.game).is_some(), "{}", t.game);
+            let mut s = Settings::default();
+            for (name, value) in Tuning::pairs(t.game) {
+                s.set(name, value)
+                    .unwrap_or_else(|e| panic!("{}: {e}", t.game));
+                assert_eq!(s.get(name).unwrap(), value, "{}", t.game);
+            }
+        }
+        // Hearts' factor is the one the game once returned, to the bit.
+        let hearts = Settings::for_game("hearts", 4, &[]);
+        assert_eq!(hearts.ismcts_c_scale, 0.25 / std::f64::consts::SQRT_2);
+        // The row holds under a search chosen by name, and a chosen value
+        // wins over it.
+        let chosen = [("search", "mcts".to_string())];
+        assert_eq!(
+            Settings::for_game("othello", 2, &chosen).order_from,
+            Some(3)
+        );
+        let chosen = [("playout_rules", "0".to_string())];
+        assert_eq!(Settings::for_game("hearts", 4, &chosen).playout_rules, 0.0);
+        let auto = [("playout_rules", "auto".to_string())];
+        assert_eq!(Settings::for_game("hearts", 4, &auto).playout_rules, 0.5);
+        assert_eq!(
+            Settings::for_game("ninetynine", 3, &auto).playout_rules,
+            0.0
+        );
+    }
 }

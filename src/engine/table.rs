@@ -5,7 +5,7 @@
 
 use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind};
 use crate::engine::error::EngineError;
-use crate::engine::human;
+use crate::engine::human::feed::Feed;
 use crate::engine::searchers::{KeptSearcher, search_fits};
 use crate::engine::settings::{SearchKind, Settings};
 use crate::games;
@@ -186,7 +186,7 @@ pub struct Table<G: Game> {
     game: Played<G>,
     searcher: KeptSearcher<G>,
     /// The seat told about every move (a human's), and what it was told.
-    feed: Option<human::Feed>,
+    feed: Option<Feed>,
 }
 
 impl<G: Game> Table<G> {
@@ -673,13 +673,10 @@ impl<G: Game> AnyGame for Table<G> {
     }
 
     fn watch(&mut self, seat: Option<Seat>) {
-        self.feed = seat.map(human::Feed::new);
+        self.feed = seat.map(Feed::new);
     }
 
     fn take_told(&mut self) -> Vec<String> {
-        self.feed
-            .as_mut()
-            .map(human::Feed::take)
-            .unwrap_or_default()
+        self.feed.as_mut().map(Feed::take).unwrap_or_default()
     }
 }

@@ -13,7 +13,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::page_game::PageGame;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::engines::info_line::{InfoLine, parse_info};
 use crate::arena::engines::process::EngineProcess;
@@ -36,6 +35,19 @@ enum Note {
     Quit,
 }
 
+/// The page the advisor works for: it reads whether an analysis is
+/// wanted and shows the analyses. The page's game implements it, so that
+/// the advisor knows no more of the page than this.
+pub trait AdvisedPage: Send + Sync + 'static {
+    /// The step of the position the person is to move in, while the
+    /// analysis is on and the page open; `None` while no analysis is
+    /// wanted.
+    fn wanted_step(&self) -> Option<usize>;
+    /// Shows the analysis `event` of the position at `step`, unless the
+    /// person has left that position.
+    fn show_analysis(&self, event: String, step: usize);
+}
+
 /// The advisor's handle, held by the session's referee thread.
 pub struct Advisor {
     notes: Sender<Note>,
@@ -51,7 +63,7 @@ impl Advisor {
         human: Seat,
         seat_name: &str,
         perfect: bool,
-        session: Arc<PageGame>,
+        session: Arc<dyn AdvisedPage>,
     ) -> Option<Advisor> {
         let mut process = match EngineProcess::spawn(&spec.launch, "advisor", None) {
             Ok(p) => p,
@@ -116,7 +128,7 @@ fn advise(
     game_line: String,
     seat: String,
     notes: Receiver<Note>,
-    session: Arc<PageGame>,
+    session: Arc<dyn AdvisedPage>,
     margins: bool,
 ) {
     let timeout = Duration::from_secs(10);
@@ -132,9 +144,9 @@ fn advise(
         // the notes are drained: a turn that began before this read had
         // its moves told before it. An analysis is labelled with its
         // step; the page shows it at that step only.
-        let (wanted, step) = {
-            let s = session.lock();
-            (s.analysis && s.human_turn && !s.closed, s.turn_step)
+        let (wanted, step) = match session.wanted_step() {
+            Some(step) => (true, step),
+            None => (false, usize::MAX),
         };
         let mut changed = wanted && step != analysed;
         analysed = if wanted { step } else { usize::MAX };
@@ -201,7 +213,7 @@ fn advise(
         merge_lines(&mut best, &reply);
         let event = analysis_event(step, &best, margins, multipv, since.elapsed());
         // A position left while it was analysed is not shown.
-        session.publish_if(event, |s| s.human_turn && s.turn_step == step);
+        session.show_analysis(event, step);
         if since.elapsed() >= MAX_THINK {
             done = true;
         }

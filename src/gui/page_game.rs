@@ -8,12 +8,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::advisor::Advisor;
+use super::advisor::{AdvisedPage, Advisor};
 use super::error::PageError;
 use super::view::{Mirror, mirror};
 use crate::arena::config::match_setup::MatchSetup;
 use crate::arena::config::spec::EngineSpec;
 use crate::arena::ground::referee::{Referee, Told};
+use crate::arena::record::note::Note;
 use crate::arena::record::{Ending, GameRecord, MatchRecord};
 use crate::arena::run::play::{GameJob, Outside, Pool, observation_line, play_game_with};
 use crate::json::{Plain, ordered_map};
@@ -175,15 +176,14 @@ impl PageGame {
     /// Adds an event to the stream if `current` holds of the shared state,
     /// checked and added under one lock (so that no other event comes
     /// between the check and this one).
-    pub fn publish_if(&self, event: String, current: impl FnOnce(&LiveState) -> bool) -> bool {
+    fn publish_if(&self, event: String, current: impl FnOnce(&LiveState) -> bool) {
         let mut s = self.lock();
         if !current(&s) {
-            return false;
+            return;
         }
         s.events.push(event);
         drop(s);
         self.changed.notify_all();
-        true
     }
 
     fn publish(&self, event: String) {
@@ -332,6 +332,17 @@ impl PageGame {
             .spawn(move || referee_thread(worker, config, prototype, view, rx, seed))
             .map_err(PageError::Thread)?;
         Ok(session)
+    }
+}
+
+impl AdvisedPage for PageGame {
+    fn wanted_step(&self) -> Option<usize> {
+        let s = self.lock();
+        (s.analysis && s.human_turn && !s.closed).then_some(s.turn_step)
+    }
+
+    fn show_analysis(&self, event: String, step: usize) {
+        self.publish_if(event, |s| s.human_turn && s.turn_step == step);
     }
 }
 
@@ -888,17 +899,10 @@ impl Cast {
         // The runner's notes name its engines; the record's are named
         // here.
         record.transcript.replace_lines(|line| {
-            [
-                crate::arena::record::recover::RESTART_MARK,
-                crate::arena::run::adjudicate::NO_SCORES_MARK,
-            ]
-            .into_iter()
-            .find_map(|mark| {
-                let name = line.strip_prefix(mark)?;
-                let e = self.engines.iter().position(|s| s.name == name)?;
-                let k = self.record_engine(e);
-                Some(format!("{mark}{}", self.record_engines[k].name))
-            })
+            let note = Note::read(line)?;
+            let e = self.engines.iter().position(|s| s.name == note.engine())?;
+            let k = self.record_engine(e);
+            Some(note.naming(&self.record_engines[k].name).to_string())
         });
     }
 }
@@ -986,7 +990,7 @@ fn start_advisor(
         human,
         &prototype.seat_name(human),
         perfect,
-        Arc::clone(session),
+        Arc::clone(session) as Arc<dyn AdvisedPage>,
     )
 }
 

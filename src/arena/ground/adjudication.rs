@@ -3,6 +3,8 @@
 //! game. The trackers that apply the settings during a game are
 //! [`crate::arena::run::adjudicate`]'s.
 
+use std::fmt;
+
 use crate::arena::ground::config_error::ConfigError;
 use crate::arena::ground::referee::Referee;
 
@@ -212,8 +214,8 @@ fn unknown(key: &str, accepted: &str) -> ConfigError {
 }
 
 /// What decided an adjudicated game: the first word of the detail its
-/// record keeps (`solved: ...`, `resign: ...`, `draw: ...`), written by
-/// [`Decided::detail`] and read back by [`Decided::of`] from one table.
+/// record keeps (`solved: ...`, `resign: ...`, `draw: ...`), written and
+/// read back by [`Decision`] from one table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decided {
     /// The exact solver (`solve=N`).
@@ -239,17 +241,92 @@ impl Decided {
             .find_map(|&(d, word)| (d == self).then_some(word))
             .unwrap_or("")
     }
+}
 
-    /// The record's detail of a game this decided: `word: how`.
-    pub fn detail(self, how: &str) -> String {
-        format!("{}: {how}", self.word())
+/// What decided an adjudicated game and how: carried in the game's end
+/// (`Ending::Adjudicated`), written to its record's `detail=` as
+/// `word: how` (its `Display`) and read back by the record's parser
+/// ([`Decision::read`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Decided by `decided`; `how` says it for people (`black +6 at 14
+    /// empties`).
+    Known {
+        /// What decided it.
+        decided: Decided,
+        /// How, in words.
+        how: String,
+    },
+    /// A detail of none of the known forms (a record written by hand or
+    /// by another program), kept as read so that it is written back the
+    /// same.
+    Other(String),
+}
+
+impl Decision {
+    /// The decision of `decided`, said `how`.
+    pub fn new(decided: Decided, how: impl Into<String>) -> Decision {
+        Decision::Known {
+            decided,
+            how: how.into(),
+        }
     }
 
-    /// What decided the game with this detail; `None` for a detail of
-    /// none of these forms.
-    pub fn of(detail: &str) -> Option<Decided> {
-        Self::WORDS
+    /// The decision a record's `detail=` holds: `word: how` of a known
+    /// kind, or else the text as it is.
+    pub fn read(detail: &str) -> Decision {
+        Decided::WORDS
             .into_iter()
-            .find_map(|(d, word)| detail.starts_with(word).then_some(d))
+            .find_map(|(decided, word)| {
+                let how = detail.strip_prefix(word)?.strip_prefix(": ")?;
+                Some(Decision::new(decided, how))
+            })
+            .unwrap_or_else(|| Decision::Other(detail.to_string()))
+    }
+
+    /// What decided the game; `None` for a detail of no known form.
+    pub fn decided(&self) -> Option<Decided> {
+        match self {
+            Decision::Known { decided, .. } => Some(*decided),
+            Decision::Other(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    /// The record's detail: `word: how`, or the unknown text as read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Known { decided, how } => write!(f, "{}: {how}", decided.word()),
+            Decision::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decision_reads_back_from_its_detail_and_an_unknown_one_stays_whole() {
+        for decided in [Decided::Solver, Decided::Resign, Decided::Draw] {
+            let decision = Decision::new(decided, "black +6 at 14 empties");
+            let detail = decision.to_string();
+            assert!(detail.starts_with(&format!("{}: ", decided.word())));
+            assert_eq!(Decision::read(&detail), decision);
+            assert_eq!(Decision::read(&detail).decided(), Some(decided));
+        }
+        // Not of the form `word: how`: kept as read, decided by nothing.
+        for odd in ["resigned early", "draw", "solved:6", "", "by hand: draw"] {
+            let decision = Decision::read(odd);
+            assert_eq!(decision, Decision::Other(odd.to_string()));
+            assert_eq!(decision.decided(), None);
+            assert_eq!(decision.to_string(), odd);
+        }
+        assert_eq!(
+            Decision::read("draw: "),
+            Decision::new(Decided::Draw, ""),
+            "an empty how"
+        );
     }
 }

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::arena::ground::adjudication::Decided;
+use crate::arena::ground::adjudication::{Decided, Decision};
 use crate::arena::ground::config_error::ConfigError;
 use crate::arena::record::match_file::{Ending, GameRecord, MatchRecord};
 use crate::arena::record::transcript::Transcript;
@@ -149,10 +149,10 @@ fn moves(g: &GameRecord) -> (Option<String>, Vec<(String, String)>) {
     (start, out)
 }
 
-/// The solved margin of an adjudicated Othello game for black, read from
-/// the record's detail (`solved: white +6 ...`).
-fn solved_margin_for_black(detail: &str) -> Option<i32> {
-    let mut words = detail.strip_prefix("solved: ")?.split_whitespace();
+/// The solved margin of an Othello game the solver adjudicated, for
+/// black, read from how it was decided (`white +6 ...`).
+fn solved_margin_for_black(how: &str) -> Option<i32> {
+    let mut words = how.split_whitespace();
     let seat = words.next()?;
     let margin: i32 = words.next()?.parse().ok()?;
     Some(if seat == "black" { margin } else { -margin })
@@ -188,7 +188,7 @@ pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
         // scores) or on time is won by 64, with its reason.
         let lost_by = match &g.ending {
             Ending::Resign(_) => Some('r'),
-            Ending::Adjudicated(d) if Decided::of(d) == Some(Decided::Resign) => Some('r'),
+            Ending::Adjudicated(d) if d.decided() == Some(Decided::Resign) => Some('r'),
             Ending::Forfeit { .. } => Some('t'),
             _ => None,
         };
@@ -204,12 +204,17 @@ pub fn ggf(rec: &MatchRecord) -> Result<String, ConfigError> {
                 let d = b - w;
                 format!("{:+}.000", d + d.signum() * empties)
             }
-            (Ending::Adjudicated(d), _, _) if Decided::of(d) == Some(Decided::Draw) => {
+            (Ending::Adjudicated(d), _, _) if d.decided() == Some(Decided::Draw) => {
                 "0.000".to_string()
             }
-            (Ending::Adjudicated(detail), _, _) => {
-                solved_margin_for_black(detail).map_or("?".to_string(), |m| format!("{m:+}.000"))
-            }
+            (
+                Ending::Adjudicated(Decision::Known {
+                    decided: Decided::Solver,
+                    how,
+                }),
+                _,
+                _,
+            ) => solved_margin_for_black(how).map_or("?".to_string(), |m| format!("{m:+}.000")),
             _ => "?".to_string(),
         };
         let _ = write!(
@@ -326,6 +331,10 @@ pub fn jsonl(rec: &MatchRecord) -> String {
     let mut out = String::new();
     let name = |e: usize| rec.engines.get(e).map_or("?", |e| e.name.as_str());
     for g in &rec.games {
+        let decision = match &g.ending {
+            Ending::Adjudicated(d) => Some(d.to_string()),
+            _ => None,
+        };
         let (culprit, fault, detail) = match &g.ending {
             Ending::Resign(e) => (Some(*e), None, None),
             Ending::Forfeit {
@@ -333,7 +342,8 @@ pub fn jsonl(rec: &MatchRecord) -> String {
                 fault,
                 detail,
             } => (Some(*engine), Some(fault.word()), Some(detail.as_str())),
-            Ending::Adjudicated(d) | Ending::Error(d) => (None, None, Some(d.as_str())),
+            Ending::Adjudicated(_) => (None, None, decision.as_deref()),
+            Ending::Error(d) => (None, None, Some(d.as_str())),
             _ => (None, None, None),
         };
         let line = JsonGame {
@@ -387,8 +397,9 @@ mod tests {
 
     #[test]
     fn solved_margins_read_for_black() {
-        assert_eq!(solved_margin_for_black("solved: white +6 at 14"), Some(-6));
-        assert_eq!(solved_margin_for_black("solved: black -2 at 14"), Some(-2));
-        assert_eq!(solved_margin_for_black("resign"), None);
+        assert_eq!(solved_margin_for_black("white +6 at 14"), Some(-6));
+        assert_eq!(solved_margin_for_black("black -2 at 14"), Some(-2));
+        assert_eq!(solved_margin_for_black("black"), None);
+        assert_eq!(solved_margin_for_black("white six"), None);
     }
 }

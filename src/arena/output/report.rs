@@ -5,7 +5,6 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::ground::adjudication::Decided;
 use crate::arena::ground::pairings::pairings;
 use crate::arena::record::match_file::{Ending, Fault, MatchRecord};
 use crate::arena::stats::elo::{
@@ -573,8 +572,8 @@ impl Summary {
         let mut kinds = [0u64; 3];
         let mut silent: Vec<(&str, u64)> = Vec::new();
         for g in &rec.games {
-            if let Ending::Adjudicated(detail) = &g.ending
-                && let Some(decided) = Decided::of(detail)
+            if let Ending::Adjudicated(decision) = &g.ending
+                && let Some(decided) = decision.decided()
             {
                 kinds[decided as usize] += 1;
             }

@@ -22,6 +22,7 @@
 //! `\ ` reads differently.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Whether a word must be quoted to read back as written.
@@ -247,6 +248,34 @@ pub fn read_pairs(text: &str) -> Result<Vec<(String, String)>, CodecError> {
         .collect())
 }
 
+/// A header line's `key=value` fields by key, each key given once; a
+/// missing key reads as empty.
+pub struct Fields<'a>(BTreeMap<&'a str, &'a str>);
+
+impl<'a> Fields<'a> {
+    /// The fields of `pairs` (as [`read_pairs_in`] reads them); `Err`
+    /// with the key given twice, where one is.
+    pub fn of(pairs: &'a [Pair<'_>]) -> Result<Fields<'a>, &'a str> {
+        let mut fields = BTreeMap::new();
+        for (k, v) in pairs {
+            if fields.insert(k.as_ref(), v.as_ref()).is_some() {
+                return Err(k.as_ref());
+            }
+        }
+        Ok(Fields(fields))
+    }
+
+    /// The value of `key`: empty where it is missing.
+    pub fn get(&self, key: &str) -> &'a str {
+        self.find(key).unwrap_or("")
+    }
+
+    /// The value of `key`, if the line gives it.
+    pub fn find(&self, key: &str) -> Option<&'a str> {
+        self.0.get(key).copied()
+    }
+}
+
 /// [`read_pairs`], a bare key or value borrowed from `text` (a quoted
 /// one is unescaped into a string of its own): a record's game lines are
 /// read without a string a word.
@@ -277,6 +306,19 @@ pub fn read_pairs_in(text: &str) -> Result<Vec<Pair<'_>>, CodecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_read_each_key_once_and_a_missing_one_as_empty() {
+        let pairs = read_pairs_in(r#"game=othello "a key"="x y" empty="#).expect("pairs");
+        let fields = Fields::of(&pairs).expect("no key twice");
+        assert_eq!(fields.get("game"), "othello");
+        assert_eq!(fields.get("a key"), "x y");
+        assert_eq!(fields.find("empty"), Some(""));
+        assert_eq!(fields.find("missing"), None);
+        assert_eq!(fields.get("missing"), "");
+        let twice = read_pairs_in("a=1 b=2 a=3").expect("pairs");
+        assert_eq!(Fields::of(&twice).err(), Some("a"));
+    }
 
     const NAMES: [&str; 12] = [
         "plain",

@@ -35,20 +35,12 @@
 //! seats); a match that stopped early says so in `# stopped`. Version 1
 //! records (no settings, no `lines=`) are still read.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::arena::record::codec;
+use crate::arena::ground::adjudication::Decision;
+use crate::arena::record::codec::{self, Fields};
 use crate::arena::record::transcript::Transcript;
-
-/// The comment that marks a game played by a restarted engine
-/// ([`crate::arena::record::recover`]).
-pub const RESTART_MARK: &str = "# restart engine=";
-
-/// The note a game's record holds for an engine that was asked for its
-/// scores and reported none in that game ([`crate::arena::run::adjudicate`]).
-pub const NO_SCORES_MARK: &str = "# no scores engine=";
 
 /// The note a game's record holds where the engine at a seat answered
 /// `resign` (`# black resigns`): a line of its transcript, counted in its
@@ -146,8 +138,8 @@ pub enum Ending {
     /// Adjudicated a draw after the move limit.
     MoveLimit,
     /// Adjudicated by `--adjudicate` (the winners say the result): what
-    /// decided it.
-    Adjudicated(String),
+    /// decided it and how.
+    Adjudicated(Decision),
     /// The engine (index) forfeited by a fault.
     Forfeit {
         /// The culprit engine.
@@ -537,7 +529,7 @@ impl MatchRecord {
             Ending::MoveLimit => line.push_str(" ending=movelimit"),
             Ending::Adjudicated(d) => line.push_str(&format!(
                 " ending=adjudicated detail={}",
-                codec::write_value(d)
+                codec::write_value(&d.to_string())
             )),
             Ending::Resign(e) => line.push_str(&format!(
                 " ending=resign culprit={}",
@@ -618,11 +610,10 @@ fn parse_nums(text: &str, what: &'static str) -> Result<Vec<f64>, GameLineError>
 /// (the winners' for a game played out, a loss for a resigning or
 /// forfeiting engine's seats, a draw for a move limit or a runner error).
 pub(crate) fn parse_game(
-    pairs: &BTreeMap<&str, &str>,
+    pairs: &Fields,
     engines: &[EngineInfo],
     seat_count: usize,
 ) -> Result<GameRecord, GameLineError> {
-    let get = |key: &str| pairs.get(key).copied().unwrap_or("");
     let engine = |name: &str| {
         engines
             .iter()
@@ -630,23 +621,23 @@ pub(crate) fn parse_game(
             .ok_or_else(|| GameLineError::UnknownEngine(name.to_string()))
     };
     let int = |key: &str| -> Result<u64, GameLineError> {
-        get(key).parse().map_err(|_| GameLineError::BadCount {
+        pairs.get(key).parse().map_err(|_| GameLineError::BadCount {
             key: key.to_string(),
-            text: get(key).to_string(),
+            text: pairs.get(key).to_string(),
         })
     };
-    let pairing = codec::read_list(get("pairing"));
+    let pairing = codec::read_list(pairs.get("pairing"));
     let [a, b] = pairing.as_slice() else {
         return Err(GameLineError::PairingNotTwo);
     };
-    let seats = codec::read_list(get("seats"))
+    let seats = codec::read_list(pairs.get("seats"))
         .iter()
         .map(|n| engine(n))
         .collect::<Result<Vec<_>, _>>()?;
     let required: &[&str] = &[
         "number", "pairing", "deal", "seats", "ending", "winners", "results", "plies", "ms",
     ];
-    if let Some(key) = required.iter().find(|k| !pairs.contains_key(**k)) {
+    if let Some(key) = required.iter().find(|k| pairs.find(k).is_none()) {
         return Err(GameLineError::Missing(key));
     }
     if seats.len() != seat_count {
@@ -655,28 +646,28 @@ pub(crate) fn parse_game(
             of_match: seat_count,
         });
     }
-    let seat_results = parse_nums(get("results"), "results")?;
+    let seat_results = parse_nums(pairs.get("results"), "results")?;
     if seat_results.len() != seats.len() {
         return Err(GameLineError::ResultsLength);
     }
     if let Some(r) = seat_results.iter().find(|r| !(0.0..=1.0).contains(*r)) {
         return Err(GameLineError::NotASeatResult(*r));
     }
-    let ending = match get("ending") {
+    let ending = match pairs.get("ending") {
         "normal" => Ending::Normal,
         "movelimit" => Ending::MoveLimit,
-        "adjudicated" => Ending::Adjudicated(get("detail").to_string()),
-        "resign" => Ending::Resign(engine(get("culprit"))?),
+        "adjudicated" => Ending::Adjudicated(Decision::read(pairs.get("detail"))),
+        "resign" => Ending::Resign(engine(pairs.get("culprit"))?),
         "forfeit" => Ending::Forfeit {
-            engine: engine(get("culprit"))?,
-            fault: Fault::from_word(get("fault"))
-                .ok_or_else(|| GameLineError::UnknownFault(get("fault").to_string()))?,
-            detail: get("detail").to_string(),
+            engine: engine(pairs.get("culprit"))?,
+            fault: Fault::from_word(pairs.get("fault"))
+                .ok_or_else(|| GameLineError::UnknownFault(pairs.get("fault").to_string()))?,
+            detail: pairs.get("detail").to_string(),
         },
-        "error" => Ending::Error(get("detail").to_string()),
+        "error" => Ending::Error(pairs.get("detail").to_string()),
         other => return Err(GameLineError::UnknownEnding(other.to_string())),
     };
-    let winners: Vec<usize> = codec::read_list(get("winners"))
+    let winners: Vec<usize> = codec::read_list(pairs.get("winners"))
         .iter()
         .map(|s| match s.parse() {
             Ok(w) if w < seats.len() => Ok(w),
@@ -694,7 +685,7 @@ pub(crate) fn parse_game(
         });
     }
     let scores = pairs
-        .get("scores")
+        .find("scores")
         .map(|s| parse_nums(s, "scores"))
         .transpose()?;
     let expected = match &ending {
@@ -714,7 +705,7 @@ pub(crate) fn parse_game(
     if seat_results != expected {
         return Err(GameLineError::ResultsDisagree {
             results: seat_results,
-            ending: get("ending").to_string(),
+            ending: pairs.get("ending").to_string(),
             winners,
             expected,
         });

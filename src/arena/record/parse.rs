@@ -9,16 +9,16 @@
 //! its lines, a line without its end) is left out and counted
 //! ([`CutOff`]). Damage anywhere else is refused either way.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::arena::record::codec;
+use crate::arena::record::codec::{self, Fields};
 use crate::arena::record::match_file::{
-    ENGINE_KEYS, EngineInfo, MAGIC, MAGIC_V1, MatchRecord, NO_SCORES_MARK, RESTART_MARK,
-    RecordError, is_resign_note, parse_game,
+    ENGINE_KEYS, EngineInfo, MAGIC, MAGIC_V1, MatchRecord, RecordError, is_resign_note, parse_game,
 };
+use crate::arena::record::note::Note;
 
 /// How a record's end is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,11 +351,7 @@ impl Parser<'_> {
         }
         // A resignation is a line of the game's transcript, counted in its
         // `lines=`: dropped, it made the record unreadable.
-        if [RESTART_MARK, NO_SCORES_MARK]
-            .iter()
-            .any(|mark| line.starts_with(mark))
-            || is_resign_note(line, &self.rec.seat_names)
-        {
+        if Note::read(line).is_some() || is_resign_note(line, &self.rec.seat_names) {
             self.keep(offset, raw, line);
         }
         Ok(())
@@ -372,12 +368,8 @@ impl Parser<'_> {
         // Borrowed from the line where written bare: a game line (the
         // most of a record's headers) is read without a string a word.
         let pair_list = codec::read_pairs_in(rest).map_err(|m| self.error(index, m.0))?;
-        let mut pairs: BTreeMap<&str, &str> = BTreeMap::new();
-        for (k, v) in &pair_list {
-            if pairs.insert(k, v).is_some() {
-                return Err(self.error(index, format!("'{k}' given twice")));
-            }
-        }
+        let pairs =
+            Fields::of(&pair_list).map_err(|k| self.error(index, format!("'{k}' given twice")))?;
         self.check_place(index, kind)?;
         let owned = || {
             pair_list
@@ -415,36 +407,32 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn match_line(
-        &mut self,
-        index: usize,
-        pairs: &BTreeMap<&str, &str>,
-    ) -> Result<(), RecordError> {
-        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
+    fn match_line(&mut self, index: usize, pairs: &Fields) -> Result<(), RecordError> {
         if self.seen_match {
             return Err(self.error(index, "a second '# match' header (two records joined?)"));
         }
         self.seen_match = true;
-        self.rec.game = get("game");
+        self.rec.game = pairs.get("game").to_string();
         if self.rec.game.is_empty() {
             return Err(self.error(index, "'# match' names no game"));
         }
-        self.rec.options = get("options")
+        self.rec.options = pairs
+            .get("options")
             .split_whitespace()
             .map(str::to_string)
             .collect();
-        self.rec.seeds = codec::read_list(&get("seed"))
+        self.rec.seeds = codec::read_list(pairs.get("seed"))
             .iter()
             .map(|s| {
                 s.parse()
                     .map_err(|_| self.error(index, format!("bad seed '{s}'")))
             })
             .collect::<Result<_, _>>()?;
-        self.rec.seat_names = codec::read_list(&get("seats"));
+        self.rec.seat_names = codec::read_list(pairs.get("seats"));
         if self.rec.seat_names.is_empty() {
             return Err(self.error(index, "'# match' names no seats"));
         }
-        self.rec.shard = pairs.get("shard").map(|v| v.to_string());
+        self.rec.shard = pairs.find("shard").map(str::to_string);
         Ok(())
     }
 
@@ -467,11 +455,10 @@ impl Parser<'_> {
     fn engine_line(
         &mut self,
         index: usize,
-        pairs: &BTreeMap<&str, &str>,
+        pairs: &Fields,
         pair_list: Vec<(String, String)>,
     ) -> Result<(), RecordError> {
-        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
-        let name = get("name");
+        let name = pairs.get("name").to_string();
         if name.is_empty() {
             return Err(self.error(index, "an engine without a name"));
         }
@@ -479,14 +466,15 @@ impl Parser<'_> {
             return Err(self.error(index, format!("engine '{name}' appears twice")));
         }
         let number = self.rec.engines.len();
-        if self.version >= 2 && get("index") != number.to_string() {
+        if self.version >= 2 && pairs.get("index") != number.to_string() {
             return Err(self.error(index, format!("engine '{name}' is not numbered {number}")));
         }
         self.rec.engines.push(EngineInfo {
             name,
-            proto: get("proto"),
-            command: get("cmd"),
-            init: get("init")
+            proto: pairs.get("proto").to_string(),
+            command: pairs.get("cmd").to_string(),
+            init: pairs
+                .get("init")
                 .lines()
                 .filter(|l| !l.is_empty())
                 .map(str::to_string)
@@ -499,25 +487,20 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn stopped_line(
-        &mut self,
-        index: usize,
-        pairs: &BTreeMap<&str, &str>,
-    ) -> Result<(), RecordError> {
+    fn stopped_line(&mut self, index: usize, pairs: &Fields) -> Result<(), RecordError> {
         self.close_game()?;
         self.open = None;
-        let get = |key: &str| pairs.get(key).map_or(String::new(), |v| v.to_string());
-        let reason = get("reason");
+        let reason = pairs.get("reason").to_string();
         if reason.is_empty() {
             return Err(self.error(index, "'# stopped' without a reason"));
         }
         let games = self.rec.games.len();
-        if get("games") != games.to_string() {
+        if pairs.get("games") != games.to_string() {
             return Err(self.error(
                 index,
                 format!(
                     "'# stopped' counts {} games where the record holds {games}",
-                    get("games")
+                    pairs.get("games")
                 ),
             ));
         }
@@ -529,7 +512,7 @@ impl Parser<'_> {
         &mut self,
         index: usize,
         offset: usize,
-        pairs: &BTreeMap<&str, &str>,
+        pairs: &Fields,
     ) -> Result<(), RecordError> {
         self.close_game()?;
         let g = parse_game(pairs, &self.rec.engines, self.rec.seat_names.len())
@@ -538,7 +521,7 @@ impl Parser<'_> {
             return Err(self.error(index, format!("game {} appears twice", g.number)));
         }
         let announced = if self.version >= 2 {
-            let lines = pairs.get("lines").copied().unwrap_or("");
+            let lines = pairs.get("lines");
             Some(
                 lines
                     .parse()

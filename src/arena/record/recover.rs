@@ -10,8 +10,8 @@
 //! engine stops the match (the games under way finish), since an engine
 //! that keeps failing makes the results say little about its strength.
 
-pub use crate::arena::record::match_file::RESTART_MARK;
-use crate::arena::record::match_file::{Ending, Fault, GameRecord, NO_SCORES_MARK};
+use crate::arena::record::match_file::{Ending, Fault, GameRecord};
+use crate::arena::record::note::Note;
 
 /// Whether a fault is a crash or a hang (or a failed restart). A hang
 /// (no reply to a command without a time limit of its own, by
@@ -64,19 +64,21 @@ impl CrashWatch {
 
 /// The engines (names) a game's record marks as restarted before it.
 pub fn restarted_in(game: &GameRecord) -> Vec<&str> {
-    marked(game, RESTART_MARK)
+    noted(game, |note| matches!(note, Note::Restarted(_)))
 }
 
 /// The engines (names) a game's record marks as having reported no scores
 /// (`--adjudicate resign.`/`draw.`).
 pub fn silent_in(game: &GameRecord) -> Vec<&str> {
-    marked(game, NO_SCORES_MARK)
+    noted(game, |note| matches!(note, Note::NoScores(_)))
 }
 
-/// The engines (names) of a game's notes that start with `mark`.
-fn marked<'a>(game: &'a GameRecord, mark: &str) -> Vec<&'a str> {
+/// The engines (names) of a game's notes of the kind `wanted` picks.
+fn noted(game: &GameRecord, wanted: impl Fn(Note) -> bool) -> Vec<&str> {
     game.transcript
         .notes()
-        .filter_map(|l| l.strip_prefix(mark))
+        .filter_map(Note::read)
+        .filter(|&note| wanted(note))
+        .map(Note::engine)
         .collect()
 }

@@ -29,22 +29,18 @@
 //! and counted apart in the report.
 
 use crate::arena::engines::info_line::parse_info;
-use crate::arena::ground::adjudication::{Adjudication, Decided};
+use crate::arena::ground::adjudication::{Adjudication, Decided, Decision};
 use crate::arena::ground::referee::Referee;
 use crate::arena::record::match_file::{Ending, MatchRecord};
 use crate::model::game::{Seat, Turn};
-
-/// The record's mark of an engine that reported no scores (the page's
-/// game writes it too).
-pub use crate::arena::record::match_file::NO_SCORES_MARK;
 
 /// A game's result decided by adjudication.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The winning seats (empty: a draw).
     pub winners: Vec<usize>,
-    /// What was decided, for the record (written by [`Decided::detail`]).
-    pub detail: String,
+    /// What decided it and how, for the game's end and its record.
+    pub decision: Decision,
 }
 
 impl Adjudication {
@@ -78,11 +74,14 @@ impl Adjudication {
                     };
                     return Some(Verdict {
                         winners: vec![winner],
-                        detail: Decided::Resign.detail(&format!(
-                            "{}'s scores at most {}{agreed} for {k} moves",
-                            referee.seat_name(loser),
-                            r.score
-                        )),
+                        decision: Decision::new(
+                            Decided::Resign,
+                            format!(
+                                "{}'s scores at most {}{agreed} for {k} moves",
+                                referee.seat_name(loser),
+                                r.score
+                            ),
+                        ),
                     });
                 }
             }
@@ -93,10 +92,13 @@ impl Adjudication {
             if moves >= d.movenumber && watch.even.iter().all(|&run| run >= k) {
                 return Some(Verdict {
                     winners: Vec::new(),
-                    detail: Decided::Draw.detail(&format!(
-                        "both scores within {} of 0.5 for {k} moves each, after {moves} moves",
-                        d.score
-                    )),
+                    decision: Decision::new(
+                        Decided::Draw,
+                        format!(
+                            "both scores within {} of 0.5 for {k} moves each, after {moves} moves",
+                            d.score
+                        ),
+                    ),
                 });
             }
         }
@@ -208,11 +210,14 @@ fn solver_verdict(referee: &dyn Referee, seat: usize, margin: i32, reach: u32) -
     };
     Verdict {
         winners,
-        detail: Decided::Solver.detail(&format!(
-            "{} {:+} at {reach} or fewer empties",
-            referee.seat_name(seat),
-            margin
-        )),
+        decision: Decision::new(
+            Decided::Solver,
+            format!(
+                "{} {:+} at {reach} or fewer empties",
+                referee.seat_name(seat),
+                margin
+            ),
+        ),
     }
 }
 
@@ -249,10 +254,10 @@ pub fn verify(rec: &MatchRecord) -> Result<(usize, Vec<usize>), String> {
     let mut checked = 0;
     let mut mismatches = Vec::new();
     for g in &rec.games {
-        let Ending::Adjudicated(detail) = &g.ending else {
+        let Ending::Adjudicated(decision) = &g.ending else {
             continue;
         };
-        if Decided::of(detail) != Some(Decided::Solver) {
+        if decision.decided() != Some(Decided::Solver) {
             continue;
         }
         let mut referee = prototype.new_game();

@@ -18,6 +18,7 @@ use crate::arena::config::spec::{EngineSpec, Proto, fmt_seconds};
 use crate::arena::engines::process::{EngineProcess, ProcessError};
 use crate::arena::ground::referee::{Referee, Told, game_command};
 use crate::arena::record::match_file::{Ending, Fault, GameRecord, results_from_winners};
+use crate::arena::record::note::Note;
 use crate::arena::run::adjudicate::{self, ScoreWatch, Verdict};
 use crate::model::game::{MoveError, Observation, Rng, Seat, Turn};
 
@@ -759,15 +760,13 @@ pub fn play_game_with(
         }
     }
     for e in table.restarted {
-        table.transcript.push(format!(
-            "{}{}",
-            crate::arena::record::recover::RESTART_MARK,
-            setup.engines[e].name
-        ));
+        table
+            .transcript
+            .push(Note::Restarted(&setup.engines[e].name).to_string());
     }
     for seat in table.scores.silent() {
         if let Some(spec) = job.seats.get(seat).and_then(|&e| setup.engines.get(e)) {
-            let note = format!("{}{}", adjudicate::NO_SCORES_MARK, spec.name);
+            let note = Note::NoScores(&spec.name).to_string();
             if !table.transcript.contains(&note) {
                 table.transcript.push(note);
             }
@@ -809,7 +808,7 @@ impl RefereedGame<'_, '_> {
             }
             GameEnd::MoveLimit => (Ending::MoveLimit, vec![0.5; seats], None, Vec::new()),
             GameEnd::Adjudicated(v) => (
-                Ending::Adjudicated(v.detail),
+                Ending::Adjudicated(v.decision),
                 results_from_winners(seats, &v.winners),
                 None,
                 v.winners,

@@ -22,15 +22,22 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use super::Allotment;
 use crate::model::game::Seat;
 
 /// How much a told whole number of seconds may exceed the real time left.
 const ROUNDING: Duration = Duration::from_secs(1);
 
+/// What a move costs a seat's clock beyond the engine's own wall time for
+/// it, at most as the engine counts: the pipe both ways and a core to run
+/// on (`bench --latency` read 1-3 ms a move, median, on 2 cores at load
+/// 15). The clock charges it on every move the engine makes
+/// ([`Clock::moved`]), and main time keeps it back for each move to go,
+/// so that a game whose moves are all this late still ends in time.
+pub const MOVE_LAG: Duration = Duration::from_millis(10);
+
 /// What the engine adds to its own wall time for a move when it charges
 /// the move itself: the pipe and the GUI's clock count a little more.
-const OWN_MOVE_MARGIN: Duration = super::MOVE_LAG;
+const OWN_MOVE_MARGIN: Duration = MOVE_LAG;
 
 /// Main time, byo-yomi, and what each seat is believed to have left.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -216,7 +223,7 @@ impl Clock {
 
     /// What `seat` is believed to have left: as told and charged since,
     /// or the time as set; `None` where no clock runs.
-    fn seat_time(&self, seat: Seat) -> Option<SeatTime> {
+    pub(super) fn seat_time(&self, seat: Seat) -> Option<SeatTime> {
         match (self.left.get(&seat), self.settings) {
             (Some(&time), _) => Some(time),
             (None, Some((main, byo, per))) => Some(SeatTime::fresh(main, byo, per)),
@@ -225,7 +232,7 @@ impl Clock {
     }
 
     /// The byo-yomi period and its stones (zero without one).
-    fn period(&self) -> (Duration, u32) {
+    pub(super) fn period(&self) -> (Duration, u32) {
         self.settings
             .map_or((Duration::ZERO, 0), |(_, byo, per)| (byo, per))
     }
@@ -236,15 +243,6 @@ impl Clock {
         self.moved.clear();
         self.uncounted.clear();
         self.running.clear();
-    }
-
-    /// The time `seat` should and may spend on its next move, if a clock
-    /// runs; `moves_left` is the game's bound on the moves the seat can
-    /// still make, if it has one. The share is the time manager's
-    /// ([`super::allot`]).
-    pub fn allot(&self, seat: Seat, moves_left: Option<u32>) -> Option<Allotment> {
-        let time = self.seat_time(seat)?;
-        Some(super::allot(time, self.period(), moves_left))
     }
 }
 
@@ -401,15 +399,22 @@ mod tests {
         assert_eq!(c.allot(0, None).map(|a| a.target), Some(ms(115)));
     }
 
+    /// What a played move spends of its allotment.
+    #[derive(Clone, Copy, Debug)]
+    enum Spend {
+        Target,
+        Limit,
+    }
+
     /// Plays `moves` moves for one seat under `(main, byo, per)`, the GUI
     /// telling the time left rounded up, each move spending what `spend`
-    /// takes of its allotment and `lag` more; the referee's time left
+    /// says of its allotment and `lag` more; the referee's time left
     /// after each move, or the move that lost on time.
     fn play_rounded_up(
         settings: (Duration, Duration, u32),
         moves: usize,
         lag: Duration,
-        spend: fn(Allotment) -> Duration,
+        spend: Spend,
     ) -> Result<Vec<Duration>, usize> {
         play_told(settings, moves, None, lag, spend, f64::ceil)
     }
@@ -422,7 +427,7 @@ mod tests {
         moves: usize,
         bounded: Option<()>,
         lag: Duration,
-        spend: fn(Allotment) -> Duration,
+        spend: Spend,
         round: fn(f64) -> f64,
     ) -> Result<Vec<Duration>, usize> {
         let mut c = Clock::default();
@@ -433,7 +438,11 @@ mod tests {
             let told = Duration::from_secs(round(real.left.as_secs_f64()) as u64);
             c.time_left(0, told, real.stones);
             let moves_left = bounded.map(|()| (moves - i) as u32);
-            let spent = c.allot(0, moves_left).map(spend).unwrap_or_default() + lag;
+            let allotment = c.allot(0, moves_left).map(|a| match spend {
+                Spend::Target => a.target,
+                Spend::Limit => a.limit,
+            });
+            let spent = allotment.unwrap_or_default() + lag;
             if !real.charge(spent, byo, per) {
                 return Err(i);
             }
@@ -461,14 +470,9 @@ mod tests {
         for main in [s(1), s(2)] {
             for (name, round) in roundings {
                 for lag in [ms(0), ms(5), ms(OWN_MOVE_MARGIN.as_millis() as u64)] {
-                    for (kind, spend) in [
-                        (
-                            "target",
-                            (|a: Allotment| a.target) as fn(Allotment) -> Duration,
-                        ),
-                        ("limit", |a: Allotment| a.limit),
-                    ] {
-                        let case = format!("{main:?}, rounded {name}, lag {lag:?}, to the {kind}");
+                    for spend in [Spend::Target, Spend::Limit] {
+                        let case =
+                            format!("{main:?}, rounded {name}, lag {lag:?}, to the {spend:?}");
                         let after = play_told((main, s(0), 0), 30, Some(()), lag, spend, round)
                             .unwrap_or_else(|i| panic!("{case}: lost on time at move {}", i + 1));
                         let used = 1.0 - after[29].as_secs_f64() / main.as_secs_f64();
@@ -523,7 +527,7 @@ mod tests {
             (s(0), s(10), 5),
             (s(5), s(5), 3),
         ] {
-            for spend in [|a: Allotment| a.target, |a: Allotment| a.limit] {
+            for spend in [Spend::Target, Spend::Limit] {
                 // 60 moves, each 5 ms late: the pipe, the GUI, a busy core.
                 let after = play_rounded_up(settings, 60, ms(5), spend)
                     .unwrap_or_else(|i| panic!("{settings:?}: lost on time at move {}", i + 1));
@@ -539,11 +543,12 @@ mod tests {
             ((s(0), s(5), 3), ms(800)),
             ((s(0), s(10), 1), ms(1000)),
         ] {
-            play_rounded_up(settings, 60, late, |a| a.limit)
+            play_rounded_up(settings, 60, late, Spend::Limit)
                 .unwrap_or_else(|i| panic!("{settings:?}: lost on time at move {}", i + 1));
         }
         // A minute, spent to the target: more than 2 s are left after 60.
-        let after = play_rounded_up((s(60), s(0), 0), 60, ms(10), |a| a.target).expect("never out");
+        let after =
+            play_rounded_up((s(60), s(0), 0), 60, ms(10), Spend::Target).expect("never out");
         assert!(after[59] > s(2), "{:?}", after[59]);
     }
 }

@@ -66,12 +66,13 @@ mod reply_thread;
 
 use std::time::{Duration, Instant};
 
-pub use clock::{Clock, SeatTime};
+pub use clock::{Clock, MOVE_LAG, SeatTime};
 pub use lag::{LagWatch, thread_cpu_time};
 pub(crate) use reply_thread::{answer_by_deadline, ask_for_short_slices};
 
 use crate::control::{Budget, TimeUse};
 use crate::engine::settings::{SearchKind, Settings};
+use crate::model::game::Seat;
 
 /// The thinking time when no budget of any kind is set, and the most an
 /// exact solve may take under a budget without a time.
@@ -135,14 +136,6 @@ const MOVES_TO_GO: u32 = 20;
 /// moves spends all but 2/(n + 2) of it).
 const MOVES_KEPT: u32 = 2;
 
-/// What a move costs a seat's clock beyond the engine's own wall time for
-/// it, at most as the engine counts: the pipe both ways and a core to run
-/// on (`bench --latency` read 1-3 ms a move, median, on 2 cores at load
-/// 15). The clock charges it on every move the engine makes
-/// ([`Clock::moved`]), and main time keeps it back for each move to go,
-/// so that a game whose moves are all this late still ends in time.
-pub const MOVE_LAG: Duration = Duration::from_millis(10);
-
 /// The share of a byo-yomi stone's time kept back for the pipe, the GUI's
 /// own clock and the scheduler, in percent, and a second kept back on top
 /// (as Leela Zero's and KataGo's lag buffers do by default: on a loaded
@@ -187,6 +180,17 @@ pub fn allot(time: SeatTime, (byo, per): (Duration, u32), moves_left: Option<u32
     Allotment {
         target: target + byo,
         limit: limit + byo,
+    }
+}
+
+impl Clock {
+    /// The time `seat` should and may spend on its next move, if a clock
+    /// runs; `moves_left` is the game's bound on the moves the seat can
+    /// still make, if it has one. The clock tells what the seat has left;
+    /// its share is the time manager's ([`allot`]).
+    pub fn allot(&self, seat: Seat, moves_left: Option<u32>) -> Option<Allotment> {
+        let time = self.seat_time(seat)?;
+        Some(allot(time, self.period(), moves_left))
     }
 }
 

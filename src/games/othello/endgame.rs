@@ -26,6 +26,7 @@
 //! AVX2) in `kernel`.
 
 mod kernel;
+mod shared;
 mod split;
 mod table;
 
@@ -34,7 +35,8 @@ use super::bitboard::{CORNERS, final_margin, neighbours, stable_discs};
 use super::pattern::{self, Weights};
 use crate::control::{Control, Pacer, Progress};
 use kernel::{Kernel, Portable};
-use split::{SPLIT_EMPTIES, SolveShared, YOUNG_BROTHERS, solve_shared};
+use shared::SolveShared;
+use split::{SPLIT_EMPTIES, YOUNG_BROTHERS, solve_shared};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};

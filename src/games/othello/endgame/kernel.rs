@@ -9,7 +9,7 @@
 //! or a thread starts is an entry point of the kernel: the AVX2 kernel
 //! compiles it with the features, the portable one without.
 
-use super::split::{Job, SolveShared};
+use super::shared::{Job, SolveShared};
 use super::SolveThread;
 use crate::games::othello::bitboard;
 

@@ -2,93 +2,12 @@
 //! threads that wait for work (young brothers wait), each split offered
 //! on one shared slot and searched child by child by whoever takes part.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::kernel::Kernel;
-use super::table::SeqlockTable;
+use super::shared::{Job, SolveShared, Split};
 use super::{Child, Root, SolveThread, solve_root};
-use crate::control::Control;
-use crate::games::othello::pattern::Weights;
-
-/// What the threads of one solve share: the table, the control, the
-/// split on offer to a waiting thread and the count of those waiting.
-pub(super) struct SolveShared<'s, 'a> {
-    pub(super) table: SeqlockTable<'s>,
-    pub(super) control: &'s Control<'a>,
-    /// Threads waiting for work: helpers between splits, and threads
-    /// whose split waits for a helper's last child.
-    pub(super) waiting: AtomicUsize,
-    /// A split a waiting thread may join (null: none). It points into the
-    /// stack of the thread that offered it, which takes it back, or waits
-    /// until the thread that took it is done with it, before it returns.
-    pub(super) offer: AtomicPtr<Job>,
-    /// The root search is over: helpers leave.
-    pub(super) finished: AtomicBool,
-    /// Fewest empties where moves are ordered by the evaluation
-    /// ([`EVAL_ORDER_EMPTIES`]; tests raise it to compare).
-    pub(super) eval_from: u32,
-    /// The evaluation that orders them.
-    pub(super) weights: Option<&'static Weights>,
-}
-
-impl SolveShared<'_, '_> {
-    /// The split on offer, taken (null if none).
-    #[inline]
-    fn take(&self) -> *const Job {
-        if self.offer.load(Ordering::Relaxed).is_null() {
-            return std::ptr::null();
-        }
-        self.offer.swap(std::ptr::null_mut(), Ordering::Acquire)
-    }
-
-    /// A short pause of a thread that waits, `spins` pauses since it last
-    /// had work: it spins at first (a split is taken within microseconds),
-    /// then sleeps, so that a long wait leaves the core to the threads
-    /// that work (on a busy machine, they may share one).
-    fn pause(spins: &mut u32) {
-        *spins = spins.saturating_add(1);
-        if *spins > 4096 {
-            std::thread::sleep(std::time::Duration::from_micros(50));
-        } else if spins.is_multiple_of(64) {
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
-        }
-    }
-}
-
-/// A node whose younger children are searched by several threads
-/// (young brothers wait: the first few children are searched alone, and
-/// their score bounds the others' windows).
-struct Split {
-    /// The next child to hand out.
-    next: AtomicUsize,
-    /// The best score so far, for the windows (read without the lock).
-    score: AtomicI32,
-    /// The best score and move so far.
-    best: Mutex<(i32, u8)>,
-    /// Raised by a child that refutes the node: the others stop.
-    cutoff: Arc<AtomicBool>,
-}
-
-/// A split as offered to one helper: the children, the window, and what
-/// the helper hands back.
-pub(super) struct Job {
-    split: Split,
-    rest: *const Child,
-    len: usize,
-    alpha: i32,
-    beta: i32,
-    n: u32,
-    /// The cutoff flags the helper works under: the offering thread's and
-    /// the split's.
-    cutoffs: Vec<Arc<AtomicBool>>,
-    nodes: AtomicU64,
-    stopped: AtomicBool,
-    /// Set by the helper when it no longer touches the job.
-    done: AtomicBool,
-}
 
 /// Fewest empties at which a node's younger children are shared out with a
 /// waiting thread: below it, a subtree is too small to be worth the
@@ -178,23 +97,7 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
             .is_err();
         if taken {
             // A helper has it: help with other splits until it is done.
-            shared.waiting.fetch_add(1, Ordering::Relaxed);
-            let mut spins = 0;
-            while !job.done.load(Ordering::Acquire) {
-                let other = shared.take();
-                if other.is_null() {
-                    SolveShared::pause(&mut spins);
-                } else {
-                    shared.waiting.fetch_sub(1, Ordering::Relaxed);
-                    // SAFETY: a taken job stays alive until its `done` is
-                    // set, which only its taker does; the CPU has this
-                    // copy's features (this thread runs it already).
-                    unsafe { K::join(shared, other) };
-                    shared.waiting.fetch_add(1, Ordering::Relaxed);
-                    spins = 0;
-                }
-            }
-            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            Self::join_offers_until(shared, || job.done.load(Ordering::Acquire));
             self.nodes += job.nodes.load(Ordering::Relaxed);
             self.stopped |= job.stopped.load(Ordering::Relaxed);
         }
@@ -206,20 +109,32 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
     /// A helper thread: joins the splits on offer until the solve is over.
     #[inline(always)]
     pub(super) fn helper_body(shared: &SolveShared) {
+        Self::join_offers_until(shared, || shared.finished.load(Ordering::Relaxed));
+    }
+
+    /// Waits for work, counted among the waiting threads, and joins each
+    /// split on offer until `over` holds: a helper until the solve is
+    /// over, a thread whose split a helper took until that helper is done.
+    /// Called only on this copy's CPU (from its entry points).
+    #[inline(always)]
+    fn join_offers_until(shared: &SolveShared, over: impl Fn() -> bool) {
         shared.waiting.fetch_add(1, Ordering::Relaxed);
         let mut spins = 0;
-        while !shared.finished.load(Ordering::Relaxed) {
+        while !over() {
             let job = shared.take();
             if job.is_null() {
                 SolveShared::pause(&mut spins);
                 continue;
             }
             shared.waiting.fetch_sub(1, Ordering::Relaxed);
-            // SAFETY: as in `split`.
+            // SAFETY: a taken job stays alive until its `done` is set,
+            // which only its taker does; the CPU has this copy's features
+            // (this thread runs it already).
             unsafe { K::join(shared, job) };
             shared.waiting.fetch_add(1, Ordering::Relaxed);
             spins = 0;
         }
+        shared.waiting.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Works on the taken `job` as a helper, hands back its counts and
