@@ -22,30 +22,58 @@ pub(crate) mod simple;
 mod tests;
 pub mod tree;
 
+/// One thread's share of a search that splits an iteration budget
+/// between threads: the control it polls, its iterations (if limited),
+/// and whether it is the thread that reports progress (the first).
+#[derive(Clone, Copy)]
+pub(crate) struct Share<'c> {
+    pub control: &'c Control<'c>,
+    pub limit: Option<u64>,
+    pub report: bool,
+}
+
+impl<'c> Share<'c> {
+    /// Share `t` of `parts`: `limit` split exactly (the first shares take
+    /// the remainder, one each), so that a seeded search repeats on any
+    /// number of threads; share 0 reports.
+    pub(crate) fn of(
+        control: &'c Control,
+        limit: Option<u64>,
+        parts: usize,
+        t: usize,
+    ) -> Share<'c> {
+        let parts = parts as u64;
+        let limit = limit.map(|n| n / parts + u64::from((t as u64) < n % parts));
+        Share {
+            control,
+            limit,
+            report: t == 0,
+        }
+    }
+}
+
 /// The loop of the Monte Carlo searches that step without a tree of
 /// their own pacing (ISMCTS's iterations, PIMC's pulls): steps `work`
-/// until `limit` steps (if any) or `control` stops it, one step at least;
-/// the reporting thread (`report`) sends `progress` (of the steps done,
-/// the deepest step and the time) whenever the pacer says a report is
-/// due. `step` gets the number of steps done before it and returns its
+/// until its share's limit of steps (if any) or the control stops it, one
+/// step at least; the reporting share sends `progress` (of the steps
+/// done, the deepest step and the time) whenever the pacer says a report
+/// is due. `step` gets the number of steps done before it and returns its
 /// depth. Returns the steps and the deepest.
 pub(crate) fn paced_steps<W: ?Sized>(
     work: &mut W,
-    control: &Control,
+    share: Share<'_>,
     poll_every: u64,
-    limit: Option<u64>,
-    report: bool,
     mut step: impl FnMut(&mut W, u64) -> u32,
     progress: impl Fn(&W, u64, u32, std::time::Duration) -> Option<Progress>,
 ) -> (u64, u32) {
     let mut steps = 0u64;
     let mut deepest = 0u32;
-    let mut pacer = control.pacer(poll_every);
-    while limit.is_none_or(|n| steps < n) {
+    let mut pacer = share.control.pacer(poll_every);
+    while share.limit.is_none_or(|n| steps < n) {
         if steps > 0 && pacer.tick() {
             break;
         }
-        if report {
+        if share.report {
             pacer.report(|elapsed| progress(work, steps, deepest, elapsed));
         }
         let depth = step(work, steps);
