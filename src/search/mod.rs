@@ -8,7 +8,9 @@
 
 use crate::model::game::{Game, Rng, Seat, Turn};
 
-pub use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse};
+pub use crate::control::{
+    Budget, Candidate, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse,
+};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -124,51 +126,11 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
-/// One root move of a MultiPV search: its value for the deciding seat
-/// (as [`SearchResult::score`]) and the line it starts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate<M> {
-    /// The root move.
-    pub mv: M,
-    /// Its value for the deciding seat.
-    pub score: f64,
-    /// What its score is ([`ScoreKind`]).
-    pub kind: ScoreKind,
-    /// Playouts through it (Monte Carlo searches).
-    pub visits: Option<u64>,
-    /// Its exact value where a solver proved it, or the margin of its
-    /// proven line ([`ScoreKind::Proven`]).
-    pub exact: Option<i32>,
-    /// The line, starting with `mv`.
-    pub pv: Vec<M>,
-}
-
-impl<M: Copy> Candidate<M> {
-    /// A candidate whose line is the move alone, with a score of `kind`.
-    pub fn new(mv: M, score: f64, kind: ScoreKind) -> Candidate<M> {
-        Candidate {
-            mv,
-            score,
-            kind,
-            visits: None,
-            exact: None,
-            pv: vec![mv],
-        }
-    }
-}
-
 /// The candidates as the protocol shows them, move texts of `root`.
 pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLine> {
     lines
         .iter()
-        .map(|c| RootLine {
-            mv: root.move_text(c.mv),
-            score: c.score,
-            kind: c.kind,
-            visits: c.visits,
-            exact: c.exact,
-            pv: c.pv.iter().map(|&m| root.move_text(m)).collect(),
-        })
+        .map(|c| c.map_moves(|&m| root.move_text(m)))
         .collect()
 }
 
