@@ -31,7 +31,7 @@ use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{
-    Ask, Candidate, Progress, Search, SearchResult, Share, fast_ln, lines_text, paced_steps,
+    Ask, Candidate, Progress, Search, SearchResult, Share, fast_ln, paced_steps, win_chance_report,
 };
 
 /// Iterations between two polls of the stop flag and deadline.
@@ -461,22 +461,12 @@ impl<G: Game> Run<G> {
         multipv: usize,
     ) -> Option<Progress> {
         let best = self.tree.most_visited(0)?;
+        let lines = ranked_root(std::iter::once(&self.tree), multipv);
         Some(Progress {
             iterations,
             depth,
             elapsed,
-            best: root.move_text(best.mv),
-            best_move: Some(crate::control::MoveHandle::new(best.mv)),
-            score: mean(best),
-            kind: crate::search::ScoreKind::WinChance,
-            exact: None,
-            pv: self
-                .tree
-                .pv()
-                .into_iter()
-                .map(|m| root.move_text(m))
-                .collect(),
-            lines: lines_text(root, &ranked_root(std::iter::once(&self.tree), multipv)),
+            ..win_chance_report(root, Some(best.mv), mean(best), &self.tree.pv(), &lines)
         })
     }
 }

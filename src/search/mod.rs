@@ -126,6 +126,29 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
+/// A Monte Carlo search's report of its best move at `root` (none yet:
+/// an empty one, scored 1/2) with its mean reward, a chance to win, its
+/// line and its best root moves, as the protocol shows them; the work
+/// done is the caller's to fill in.
+pub(crate) fn win_chance_report<G: Game>(
+    root: &G,
+    best: Option<G::Move>,
+    score: f64,
+    pv: &[G::Move],
+    lines: &[Candidate<G::Move>],
+) -> Progress {
+    Progress {
+        best: best.map(|m| root.move_text(m)).unwrap_or_default(),
+        best_move: best.map(MoveHandle::new),
+        score,
+        kind: ScoreKind::WinChance,
+        exact: None,
+        pv: pv.iter().map(|&m| root.move_text(m)).collect(),
+        lines: lines_text(root, lines),
+        ..Progress::default()
+    }
+}
+
 /// The candidates as the protocol shows them, move texts of `root`.
 pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLine> {
     lines

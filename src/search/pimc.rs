@@ -23,7 +23,7 @@ use crate::model::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{
-    Ask, Candidate, Progress, Search, SearchResult, Share, lines_text, paced_steps,
+    Ask, Candidate, Progress, Search, SearchResult, Share, paced_steps, win_chance_report,
 };
 
 /// Iterations between two polls of the stop flag and deadline.
@@ -191,13 +191,7 @@ fn pull<G: Game>(
             iterations: pulls,
             depth: deepest,
             elapsed,
-            best: root.move_text(m),
-            best_move: Some(crate::control::MoveHandle::new(m)),
-            score: v,
-            kind: crate::search::ScoreKind::WinChance,
-            exact: None,
-            pv: vec![root.move_text(m)],
-            lines: lines_text(root, &ranked(&values, multipv)),
+            ..win_chance_report(root, Some(m), v, &[m], &ranked(&values, multipv))
         })
     };
     let pull_one = |worlds: &mut [World<G>], pulls: u64| {
