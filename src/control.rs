@@ -169,25 +169,56 @@ impl std::fmt::Debug for MoveHandle {
     }
 }
 
-/// One root move's line of a MultiPV analysis, as text: what a GUI draws
-/// on the move's square or card.
+/// One root move of a MultiPV search: its value for the deciding seat
+/// (as a search's result scores its best move) and the line it starts.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RootLine {
+pub struct Candidate<M> {
     /// The root move.
-    pub mv: String,
-    /// Its value for the deciding seat, in `[0, 1]` as [`Progress::score`].
+    pub mv: M,
+    /// Its value for the deciding seat.
     pub score: f64,
-    /// What its score is: each line is shown by its own kind (a MultiPV
-    /// line of a depth search may be proven where the best is not).
+    /// What its score is ([`ScoreKind`]).
     pub kind: ScoreKind,
     /// Playouts through it (Monte Carlo searches).
     pub visits: Option<u64>,
-    /// Its exact value where a solver proved it (Othello: disc margin),
-    /// or the margin of its proven line ([`ScoreKind::Proven`]).
+    /// Its exact value where a solver proved it, or the margin of its
+    /// proven line ([`ScoreKind::Proven`]).
     pub exact: Option<i32>,
-    /// The line it starts, the move first.
-    pub pv: Vec<String>,
+    /// The line, starting with `mv`.
+    pub pv: Vec<M>,
 }
+
+impl<M: Copy> Candidate<M> {
+    /// A candidate whose line is the move alone, with a score of `kind`.
+    pub fn new(mv: M, score: f64, kind: ScoreKind) -> Candidate<M> {
+        Candidate {
+            mv,
+            score,
+            kind,
+            visits: None,
+            exact: None,
+            pv: vec![mv],
+        }
+    }
+}
+
+impl<M> Candidate<M> {
+    /// The same candidate with its moves as `f` makes them (as text).
+    pub fn map_moves<N>(&self, f: impl Fn(&M) -> N) -> Candidate<N> {
+        Candidate {
+            mv: f(&self.mv),
+            score: self.score,
+            kind: self.kind,
+            visits: self.visits,
+            exact: self.exact,
+            pv: self.pv.iter().map(f).collect(),
+        }
+    }
+}
+
+/// One root move's line of a MultiPV analysis, as text: what a GUI draws
+/// on the move's square or card.
+pub type RootLine = Candidate<String>;
 
 /// The control a search polls: the stop flag and deadline, where to send
 /// progress, and how many threads a search reached through a game hook

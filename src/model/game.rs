@@ -40,47 +40,29 @@ pub enum Turn {
 
 /// Why a move text could not be read (syntax), or why a well-formed move is
 /// not allowed here (legality).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not a move of this game at all.
+    #[error("malformed move: {0}")]
     Syntax(String),
     /// The text is a move of this game but not a legal one now.
+    #[error("illegal move: {0}")]
     Illegal(String),
     /// The game is over: nothing can be played.
+    #[error("the game is over")]
     GameOver,
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Syntax(m) => write!(f, "malformed move: {m}"),
-            MoveError::Illegal(m) => write!(f, "illegal move: {m}"),
-            MoveError::GameOver => write!(f, "the game is over"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
 /// Why a position text was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// This game has no position text.
+    #[error("this game has no position text")]
     Unsupported,
     /// The text is malformed; the message says how.
+    #[error("bad position: {0}")]
     Invalid(String),
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Unsupported => write!(f, "this game has no position text"),
-            PositionError::Invalid(m) => write!(f, "bad position: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// One thing a seat-bound player is told about a step of the game
 /// ([`Game::tell`]): typed moves, never protocol text.

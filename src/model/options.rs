@@ -41,6 +41,52 @@ pub struct OptionSpec {
 }
 
 impl OptionSpec {
+    /// An integer option within `range`.
+    pub const fn int(
+        name: &'static str,
+        range: std::ops::RangeInclusive<i64>,
+        default: &'static str,
+        help: &'static str,
+    ) -> OptionSpec {
+        let kind = OptionKind::Int {
+            min: *range.start(),
+            max: *range.end(),
+        };
+        OptionSpec {
+            name,
+            kind,
+            default,
+            help,
+        }
+    }
+
+    /// A `true`/`false` option.
+    pub const fn flag(name: &'static str, default: &'static str, help: &'static str) -> OptionSpec {
+        let kind = OptionKind::Bool;
+        OptionSpec {
+            name,
+            kind,
+            default,
+            help,
+        }
+    }
+
+    /// An option that takes one of `words`.
+    pub const fn choice(
+        name: &'static str,
+        words: &'static [&'static str],
+        default: &'static str,
+        help: &'static str,
+    ) -> OptionSpec {
+        let kind = OptionKind::Choice(words);
+        OptionSpec {
+            name,
+            kind,
+            default,
+            help,
+        }
+    }
+
     /// A description such as `size=<3..11> (default 9)`.
     pub fn describe(&self) -> String {
         let range = match self.kind {
@@ -215,24 +261,9 @@ mod tests {
     use super::*;
 
     const SPECS: &[OptionSpec] = &[
-        OptionSpec {
-            name: "size",
-            kind: OptionKind::Int { min: 3, max: 11 },
-            default: "9",
-            help: "",
-        },
-        OptionSpec {
-            name: "jumps",
-            kind: OptionKind::Bool,
-            default: "true",
-            help: "",
-        },
-        OptionSpec {
-            name: "pass",
-            kind: OptionKind::Choice(&["left", "none"]),
-            default: "left",
-            help: "",
-        },
+        OptionSpec::int("size", 3..=11, "9", ""),
+        OptionSpec::flag("jumps", "true", ""),
+        OptionSpec::choice("pass", &["left", "none"], "left", ""),
     ];
 
     #[test]

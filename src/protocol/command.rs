@@ -887,30 +887,25 @@ mod tests {
             Err(ParseError::Unknown("frobnicate".into()))
         );
         assert_eq!(parse_line("7 frobnicate").id, Some(7));
-        assert!(matches!(
-            parse_line("boardsize x").command,
-            Err(ParseError::BadArgument(_))
-        ));
-        assert!(matches!(
-            parse_line("name extra").command,
-            Err(ParseError::Usage(_))
-        ));
-        assert!(matches!(
-            parse_line("genmove black white").command,
-            Err(ParseError::Usage(_))
-        ));
-        assert!(matches!(
-            parse_line("genmove nodes=5").command,
-            Err(ParseError::BadArgument(_))
-        ));
-        assert!(matches!(
-            parse_line("time_settings -1 0 0").command,
-            Err(ParseError::BadArgument(_))
-        ));
-        assert_eq!(parse_line("").command, Err(ParseError::Empty));
-        assert!(matches!(
-            parse_line("play-now").command,
-            Err(ParseError::Unknown(_))
-        ));
+        // Each line's error by its kind (the message is the variant's own).
+        let kind = |line: &str| match parse_line(line).command {
+            Err(ParseError::BadArgument(_)) => "bad argument",
+            Err(ParseError::Usage(_)) => "usage",
+            Err(ParseError::Unknown(_)) => "unknown",
+            Err(ParseError::Empty) => "empty",
+            Err(ParseError::SignedId(_)) => "signed id",
+            Ok(_) => "parsed",
+        };
+        for (line, want) in [
+            ("boardsize x", "bad argument"),
+            ("name extra", "usage"),
+            ("genmove black white", "usage"),
+            ("genmove nodes=5", "bad argument"),
+            ("time_settings -1 0 0", "bad argument"),
+            ("", "empty"),
+            ("play-now", "unknown"),
+        ] {
+            assert_eq!(kind(line), want, "{line:?}");
+        }
     }
 }

@@ -59,14 +59,27 @@ impl<'a> Info<'a> {
         }
     }
 
+    /// The fields every report of a move starts with, after `self`'s:
+    /// `move M score V iterations N depth D`.
+    fn searched(
+        self,
+        mv: &'a str,
+        kind: ScoreKind,
+        score: f64,
+        iterations: u64,
+        depth: u32,
+    ) -> Info<'a> {
+        self.with("move", Value::Text(mv))
+            .with_some("score", known(kind, score))
+            .with("iterations", Value::Count(iterations))
+            .with("depth", Value::Count(u64::from(depth)))
+    }
+
     /// A progress report's best move:
     /// `info move M score V iterations N depth D time MS pv ...`.
     pub fn progress(p: &'a Progress) -> Info<'a> {
         Info::default()
-            .with("move", Value::Text(&p.best))
-            .with_some("score", known(p.kind, p.score))
-            .with("iterations", Value::Count(p.iterations))
-            .with("depth", Value::Count(u64::from(p.depth)))
+            .searched(&p.best, p.kind, p.score, p.iterations, p.depth)
             .with("time", Value::Count(millis(p.elapsed)))
             .with("pv", Value::Moves(&p.pv))
     }
@@ -75,10 +88,7 @@ impl<'a> Info<'a> {
     /// [exact E]`.
     pub fn decision(d: &'a Decision) -> Info<'a> {
         Info::default()
-            .with("move", Value::Text(&d.mv))
-            .with_some("score", known(d.kind, d.score))
-            .with("iterations", Value::Count(d.iterations))
-            .with("depth", Value::Count(u64::from(d.depth)))
+            .searched(&d.mv, d.kind, d.score, d.iterations, d.depth)
             .with_some("exact", exact(d.kind, d.exact))
     }
 
@@ -87,10 +97,7 @@ impl<'a> Info<'a> {
     pub fn line(k: usize, line: &'a RootLine, iterations: u64, depth: u32, ms: u64) -> Info<'a> {
         Info::default()
             .with("multipv", Value::Count(k as u64))
-            .with("move", Value::Text(&line.mv))
-            .with_some("score", known(line.kind, line.score))
-            .with("iterations", Value::Count(iterations))
-            .with("depth", Value::Count(u64::from(depth)))
+            .searched(&line.mv, line.kind, line.score, iterations, depth)
             .with("time", Value::Count(ms))
             .with_some("visits", line.visits.map(Value::Count))
             .with_some("exact", exact(line.kind, line.exact))

@@ -300,17 +300,21 @@ mod tests {
         got
     }
 
+    /// Each input's text (a line's own, else its `Debug` form) and
+    /// whether its stop flag is raised (never for a non-line).
+    fn texts_and_flags(got: &[Input]) -> (Vec<String>, Vec<bool>) {
+        got.iter()
+            .map(|i| match i {
+                Input::Line { text, cancel, .. } => (text.clone(), cancel.load(Ordering::Relaxed)),
+                other => (format!("{other:?}"), false),
+            })
+            .unzip()
+    }
+
     #[test]
     fn comments_blank_lines_and_crlf() {
         let got = lines(b"# hello\n\nname # trailing\r\n  \n1 version");
-        let texts: Vec<_> = got
-            .iter()
-            .map(|i| match i {
-                Input::Line { text, .. } => text.clone(),
-                other => format!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(texts, vec!["name", "1 version"]);
+        assert_eq!(texts_and_flags(&got).0, vec!["name", "1 version"]);
     }
 
     #[test]
@@ -349,14 +353,7 @@ mod tests {
     #[test]
     fn stop_raises_the_flag_of_the_command_before_it() {
         let got = lines(b"genmove\nstop\nname\n");
-        let flags: Vec<bool> = got
-            .iter()
-            .map(|i| match i {
-                Input::Line { cancel, .. } => cancel.load(Ordering::Relaxed),
-                _ => false,
-            })
-            .collect();
-        assert_eq!(flags, vec![true, false, false]);
+        assert_eq!(texts_and_flags(&got).1, vec![true, false, false]);
     }
 
     #[test]
@@ -370,16 +367,9 @@ mod tests {
     #[test]
     fn a_line_protocol_keeps_its_hashes_and_stops_on_its_own_words() {
         let got = lines(b"nboard 2\ngo\nset game (;C[#1];)\nhint 1\nping 1\n");
-        let texts: Vec<(String, bool)> = got
-            .iter()
-            .map(|i| match i {
-                Input::Line { text, cancel, .. } => (text.clone(), cancel.load(Ordering::Relaxed)),
-                other => (format!("{other:?}"), false),
-            })
-            .collect();
-        assert_eq!(texts[2].0, "set game (;C[#1];)");
+        let (texts, stopped) = texts_and_flags(&got);
+        assert_eq!(texts[2], "set game (;C[#1];)");
         // `ping` stops the hint before it, nothing else.
-        let stopped: Vec<bool> = texts.iter().map(|t| t.1).collect();
         assert_eq!(stopped, vec![false, false, false, true, false]);
         let got = lines(b"ugi\ngo infinite\nstop\n");
         assert!(matches!(&got[1], Input::Line { cancel, .. } if cancel.load(Ordering::Relaxed)));

@@ -124,7 +124,7 @@ impl<W: Write + Send> Dialect<W> for Gtp {
                 shown,
             }) => hub.run(&cancel, |out| {
                 let stream = Stream::new(out, line.id, shown, format, interval_ms, &cancel);
-                analyze(engine, &stream, seat, budget, cancel.clone(), at);
+                analyze(engine, &stream, Asked::new(seat, budget, &cancel, at));
                 None
             }),
             Ok(Command::Genmove {
@@ -134,11 +134,11 @@ impl<W: Write + Send> Dialect<W> for Gtp {
             }) if shown.multipv > 0 => hub.run(&cancel, |out| {
                 let interval = GENMOVE_INTERVAL_MS;
                 let stream = Stream::new(out, line.id, shown, format, interval, &cancel);
-                genmove_streamed(engine, &stream, seat, budget, cancel.clone(), at);
+                genmove_streamed(engine, &stream, Asked::new(seat, budget, &cancel, at));
                 None
             }),
             Ok(Command::Genmove { seat, budget, .. }) => hub.run(&cancel, |out| {
-                genmove(engine, out, line.id, seat, budget, cancel.clone(), at)
+                genmove(engine, out, line.id, Asked::new(seat, budget, &cancel, at))
             }),
             Ok(Command::Set { name, value }) if name.eq_ignore_ascii_case("output") => {
                 Some(match OutputFormat::parse(&value) {
@@ -193,6 +193,38 @@ pub fn banner() -> String {
 
 fn seat_of(engine: &Engine, seat: &Option<String>) -> Result<Option<Seat>, EngineError> {
     seat.as_deref().map(|s| engine.seat(s)).transpose()
+}
+
+/// What a searching command (`genmove`, `analyze`) asked: the seat it
+/// named, its budget, its stop flag and when its line arrived.
+struct Asked {
+    seat: Option<String>,
+    budget: BudgetOverride,
+    cancel: Arc<AtomicBool>,
+    at: Instant,
+}
+
+impl Asked {
+    fn new(
+        seat: Option<String>,
+        budget: BudgetOverride,
+        cancel: &Arc<AtomicBool>,
+        at: Instant,
+    ) -> Asked {
+        let cancel = cancel.clone();
+        Asked {
+            seat,
+            budget,
+            cancel,
+            at,
+        }
+    }
+
+    /// The engine's request for the seat named (none: the seat to move).
+    fn request<'r>(self, engine: &Engine) -> Result<Request<'r>, EngineError> {
+        let seat = seat_of(engine, &self.seat)?;
+        Ok(Request::new(seat, self.budget, self.cancel, self.at))
+    }
 }
 
 fn format_number(x: f64) -> String {
@@ -463,15 +495,15 @@ fn genmove<W: Write + Send>(
     engine: &mut Engine,
     out: &Output<W>,
     id: Option<u64>,
-    seat: Option<String>,
-    budget: BudgetOverride,
-    cancel: Arc<AtomicBool>,
-    at: Instant,
+    asked: Asked,
 ) -> Option<Result<String, Failure>> {
-    let seat = match seat_of(engine, &seat) {
+    let seat = match seat_of(engine, &asked.seat) {
         Ok(s) => s,
         Err(e) => return Some(Err(e.into())),
     };
+    let Asked {
+        budget, cancel, at, ..
+    } = asked;
     // After the game's end, a game with a pass (Othello) answers it and
     // changes nothing: gogui-twogtp asks both programs for a move until
     // each has passed, and counts any other answer as an error.
@@ -609,21 +641,18 @@ impl<'o, W: Write> Stream<'o, W> {
 /// output end it too. Then the last `info` line (with `multipv=N`, the
 /// last N) and the empty line that end the reply. The game is left as it
 /// was; the search tree is kept.
-fn analyze<W: Write + Send>(
-    engine: &mut Engine,
-    stream: &Stream<W>,
-    seat: Option<String>,
-    budget: BudgetOverride,
-    cancel: Arc<AtomicBool>,
-    at: Instant,
-) {
-    let seat = match seat_of(engine, &seat).and_then(|s| engine.ready_to_analyze(s).map(|_| s)) {
-        Ok(s) => s,
+fn analyze<W: Write + Send>(engine: &mut Engine, stream: &Stream<W>, asked: Asked) {
+    let at = asked.at;
+    let ready = asked
+        .request(engine)
+        .and_then(|r| engine.ready_to_analyze(r.seat).map(|_| r));
+    let request = match ready {
+        Ok(r) => r,
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
     stream.open();
-    let request = Request::new(seat, budget, cancel, at)
+    let request = request
         .reporting(Some(&report))
         .with_multipv(stream.multipv);
     match engine.analyze(&request) {
@@ -640,16 +669,10 @@ fn analyze<W: Write + Send>(
 /// the time manager's reply thread with the lines of the search's last
 /// report and `play <its best move>` (the move answered is the one
 /// played, with the value sent), as plain `genmove` does.
-fn genmove_streamed<W: Write + Send>(
-    engine: &mut Engine,
-    stream: &Stream<W>,
-    seat: Option<String>,
-    budget: BudgetOverride,
-    cancel: Arc<AtomicBool>,
-    at: Instant,
-) {
-    let seat = match seat_of(engine, &seat) {
-        Ok(s) => s,
+fn genmove_streamed<W: Write + Send>(engine: &mut Engine, stream: &Stream<W>, asked: Asked) {
+    let at = asked.at;
+    let request = match asked.request(engine) {
+        Ok(r) => r,
         Err(e) => return stream.out.write(&failure(stream.id, &e.to_string())),
     };
     let report = |p: &Progress| stream.report(p);
@@ -661,7 +684,7 @@ fn genmove_streamed<W: Write + Send>(
         stream.finish(&format!("{lines}play {}\n", p.best));
     };
     let answer = Answer::early_only(&late);
-    let request = Request::new(seat, budget, cancel, at)
+    let request = request
         .reporting(Some(&report))
         .with_multipv(stream.multipv)
         .answering(&answer);

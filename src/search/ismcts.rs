@@ -31,7 +31,7 @@ use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{
-    Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text, paced_steps,
+    Ask, Candidate, Progress, Search, SearchResult, Share, fast_ln, paced_steps, win_chance_report,
 };
 
 /// Iterations between two polls of the stop flag and deadline.
@@ -435,27 +435,18 @@ impl<G: Game> Run<G> {
         }
     }
 
-    /// Iterates until `limit` iterations (if any) or the control stops
-    /// it; the reporting run reports its progress. Returns the iterations
-    /// and the deepest descent.
-    fn run(
-        &mut self,
-        root: &G,
-        seat: Seat,
-        limit: Option<u64>,
-        control: &Control,
-        rng: &mut Rng,
-        report: bool,
-    ) -> (u64, u32) {
+    /// Iterates until its share's iterations (if limited) or the control
+    /// stops it; the reporting share reports its progress. Returns the
+    /// iterations and the deepest descent.
+    fn run(&mut self, root: &G, seat: Seat, share: Share<'_>, rng: &mut Rng) -> (u64, u32) {
+        let multipv = share.control.multipv();
         paced_steps(
             self,
-            control,
+            share,
             POLL_EVERY,
-            limit,
-            report,
             |run, _| run.iterate(root, seat, rng),
             |run, iterations, depth, elapsed| {
-                run.progress(root, iterations, depth, elapsed, control.multipv())
+                run.progress(root, iterations, depth, elapsed, multipv)
             },
         )
     }
@@ -470,22 +461,12 @@ impl<G: Game> Run<G> {
         multipv: usize,
     ) -> Option<Progress> {
         let best = self.tree.most_visited(0)?;
+        let lines = ranked_root(std::iter::once(&self.tree), multipv);
         Some(Progress {
             iterations,
             depth,
             elapsed,
-            best: root.move_text(best.mv),
-            best_move: Some(crate::control::MoveHandle::new(best.mv)),
-            score: mean(best),
-            kind: crate::search::ScoreKind::WinChance,
-            exact: None,
-            pv: self
-                .tree
-                .pv()
-                .into_iter()
-                .map(|m| root.move_text(m))
-                .collect(),
-            lines: lines_text(root, &ranked_root(std::iter::once(&self.tree), multipv)),
+            ..win_chance_report(root, Some(best.mv), mean(best), &self.tree.pv(), &lines)
         })
     }
 }
@@ -555,41 +536,19 @@ impl<G: Game> Search<G> for Ismcts {
             Err(only) => return only,
         };
         let threads = self.sampling.threads.max(1);
-        // An iteration budget is shared out exactly, so that a seeded
-        // search repeats on any number of threads.
-        let share = |t: usize| {
-            limit.map(|n| n / threads as u64 + u64::from((t as u64) < n % threads as u64))
-        };
-        let seeds: Vec<u64> = (1..threads).map(|_| rng.r#gen()).collect();
         let this = &*self;
-        let mut runs = Vec::with_capacity(threads);
-        let mut iterations = 0u64;
-        let mut max_depth = 0u32;
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = seeds
-                .iter()
-                .enumerate()
-                .map(|(k, &seed)| {
-                    let limit = share(k + 1);
-                    scope.spawn(move || {
-                        let mut run = Run::<G>::new(this, root);
-                        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
-                        let (n, d) = run.run(root, seat, limit, control, &mut rng, false);
-                        (run, n, d)
-                    })
-                })
-                .collect();
-            let mut run = Run::<G>::new(this, root);
-            let (n, d) = run.run(root, seat, share(0), control, rng, true);
-            runs.push(run);
-            iterations += n;
-            max_depth = d;
-            for (run, n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
-                runs.push(run);
-                iterations += n;
-                max_depth = max_depth.max(d);
-            }
-        });
+        // A tree a thread, each built on its own thread.
+        let (runs, iterations, max_depth) = sampling::run_shares(
+            (0..threads).collect(),
+            control,
+            limit,
+            rng,
+            |_, share, rng| {
+                let mut run = Run::<G>::new(this, root);
+                let (n, d) = run.run(root, seat, share, rng);
+                (run, n, d)
+            },
+        );
         let result = match root_choice(&runs) {
             Some((best, score)) => SearchResult {
                 best,

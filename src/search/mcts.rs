@@ -37,7 +37,9 @@ use crate::control::Pacer;
 use crate::model::game::{Game, Rng, Seat, Turn};
 use crate::search::playout::{Policy, Scratch, playout, playout_rewards};
 use crate::search::tree::{Batch, Claim, Expansion, MAX_VISITS, Node, NodeRef, Stats, Tree};
-use crate::search::{Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text};
+use crate::search::{
+    Ask, Candidate, Control, Progress, Search, SearchResult, fast_ln, lines_text, win_chance_report,
+};
 
 /// How often (in iterations, or heuristic playout steps) the stop flag and
 /// clock are read.
@@ -518,26 +520,14 @@ impl<M: Copy + PartialEq> View<'_, M> {
     {
         let children = self.root_children();
         let best = self.best_child(&children).map(|i| children[i]);
+        let score = best.map_or(0.5, |(_, s)| f64::from(s.mean));
+        let pv = self.principal_variation();
+        let lines = self.candidates(multipv, G::PERFECT_INFORMATION);
         Progress {
             iterations,
             depth,
             elapsed,
-            best: best
-                .and_then(|(mv, _)| mv)
-                .map(|m| root.move_text(m))
-                .unwrap_or_default(),
-            best_move: best
-                .and_then(|(mv, _)| mv)
-                .map(crate::control::MoveHandle::new),
-            score: best.map_or(0.5, |(_, s)| f64::from(s.mean)),
-            kind: crate::search::ScoreKind::WinChance,
-            exact: None,
-            pv: self
-                .principal_variation()
-                .into_iter()
-                .map(|m| root.move_text(m))
-                .collect(),
-            lines: lines_text(root, &self.candidates(multipv, G::PERFECT_INFORMATION)),
+            ..win_chance_report(root, best.and_then(|(mv, _)| mv), score, &pv, &lines)
         }
     }
 }

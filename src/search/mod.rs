@@ -8,7 +8,9 @@
 
 use crate::model::game::{Game, Rng, Seat, Turn};
 
-pub use crate::control::{Budget, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse};
+pub use crate::control::{
+    Budget, Candidate, Control, MoveHandle, Progress, RootLine, ScoreKind, TimeUse,
+};
 
 pub mod alphabeta;
 pub(crate) mod exact;
@@ -22,30 +24,58 @@ pub(crate) mod simple;
 mod tests;
 pub mod tree;
 
+/// One thread's share of a search that splits an iteration budget
+/// between threads: the control it polls, its iterations (if limited),
+/// and whether it is the thread that reports progress (the first).
+#[derive(Clone, Copy)]
+pub(crate) struct Share<'c> {
+    pub control: &'c Control<'c>,
+    pub limit: Option<u64>,
+    pub report: bool,
+}
+
+impl<'c> Share<'c> {
+    /// Share `t` of `parts`: `limit` split exactly (the first shares take
+    /// the remainder, one each), so that a seeded search repeats on any
+    /// number of threads; share 0 reports.
+    pub(crate) fn of(
+        control: &'c Control,
+        limit: Option<u64>,
+        parts: usize,
+        t: usize,
+    ) -> Share<'c> {
+        let parts = parts as u64;
+        let limit = limit.map(|n| n / parts + u64::from((t as u64) < n % parts));
+        Share {
+            control,
+            limit,
+            report: t == 0,
+        }
+    }
+}
+
 /// The loop of the Monte Carlo searches that step without a tree of
 /// their own pacing (ISMCTS's iterations, PIMC's pulls): steps `work`
-/// until `limit` steps (if any) or `control` stops it, one step at least;
-/// the reporting thread (`report`) sends `progress` (of the steps done,
-/// the deepest step and the time) whenever the pacer says a report is
-/// due. `step` gets the number of steps done before it and returns its
+/// until its share's limit of steps (if any) or the control stops it, one
+/// step at least; the reporting share sends `progress` (of the steps
+/// done, the deepest step and the time) whenever the pacer says a report
+/// is due. `step` gets the number of steps done before it and returns its
 /// depth. Returns the steps and the deepest.
 pub(crate) fn paced_steps<W: ?Sized>(
     work: &mut W,
-    control: &Control,
+    share: Share<'_>,
     poll_every: u64,
-    limit: Option<u64>,
-    report: bool,
     mut step: impl FnMut(&mut W, u64) -> u32,
     progress: impl Fn(&W, u64, u32, std::time::Duration) -> Option<Progress>,
 ) -> (u64, u32) {
     let mut steps = 0u64;
     let mut deepest = 0u32;
-    let mut pacer = control.pacer(poll_every);
-    while limit.is_none_or(|n| steps < n) {
+    let mut pacer = share.control.pacer(poll_every);
+    while share.limit.is_none_or(|n| steps < n) {
         if steps > 0 && pacer.tick() {
             break;
         }
-        if report {
+        if share.report {
             pacer.report(|elapsed| progress(work, steps, deepest, elapsed));
         }
         let depth = step(work, steps);
@@ -96,36 +126,26 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
-/// One root move of a MultiPV search: its value for the deciding seat
-/// (as [`SearchResult::score`]) and the line it starts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate<M> {
-    /// The root move.
-    pub mv: M,
-    /// Its value for the deciding seat.
-    pub score: f64,
-    /// What its score is ([`ScoreKind`]).
-    pub kind: ScoreKind,
-    /// Playouts through it (Monte Carlo searches).
-    pub visits: Option<u64>,
-    /// Its exact value where a solver proved it, or the margin of its
-    /// proven line ([`ScoreKind::Proven`]).
-    pub exact: Option<i32>,
-    /// The line, starting with `mv`.
-    pub pv: Vec<M>,
-}
-
-impl<M: Copy> Candidate<M> {
-    /// A candidate whose line is the move alone, with a score of `kind`.
-    pub fn new(mv: M, score: f64, kind: ScoreKind) -> Candidate<M> {
-        Candidate {
-            mv,
-            score,
-            kind,
-            visits: None,
-            exact: None,
-            pv: vec![mv],
-        }
+/// A Monte Carlo search's report of its best move at `root` (none yet:
+/// an empty one, scored 1/2) with its mean reward, a chance to win, its
+/// line and its best root moves, as the protocol shows them; the work
+/// done is the caller's to fill in.
+pub(crate) fn win_chance_report<G: Game>(
+    root: &G,
+    best: Option<G::Move>,
+    score: f64,
+    pv: &[G::Move],
+    lines: &[Candidate<G::Move>],
+) -> Progress {
+    Progress {
+        best: best.map(|m| root.move_text(m)).unwrap_or_default(),
+        best_move: best.map(MoveHandle::new),
+        score,
+        kind: ScoreKind::WinChance,
+        exact: None,
+        pv: pv.iter().map(|&m| root.move_text(m)).collect(),
+        lines: lines_text(root, lines),
+        ..Progress::default()
     }
 }
 
@@ -133,14 +153,7 @@ impl<M: Copy> Candidate<M> {
 pub fn lines_text<G: Game>(root: &G, lines: &[Candidate<G::Move>]) -> Vec<RootLine> {
     lines
         .iter()
-        .map(|c| RootLine {
-            mv: root.move_text(c.mv),
-            score: c.score,
-            kind: c.kind,
-            visits: c.visits,
-            exact: c.exact,
-            pv: c.pv.iter().map(|&m| root.move_text(m)).collect(),
-        })
+        .map(|c| c.map_moves(|&m| root.move_text(m)))
         .collect()
 }
 

@@ -23,7 +23,7 @@ use crate::model::game::{Game, Rng, Seat};
 use crate::search::playout::rules_playout;
 use crate::search::sampling::{self, SampledSearch, Sampling};
 use crate::search::{
-    Ask, Candidate, Control, Progress, Search, SearchResult, lines_text, paced_steps,
+    Ask, Candidate, Progress, Search, SearchResult, Share, paced_steps, win_chance_report,
 };
 
 /// Iterations between two polls of the stop flag and deadline.
@@ -170,21 +170,19 @@ fn ranked<M: Copy>(values: &[(M, f64, u64)], count: usize) -> Vec<Candidate<M>> 
         .collect()
 }
 
-/// Pulls the arms of `worlds` round-robin until `limit` pulls (if any)
-/// or the control stops it; the reporting share reports its progress.
-/// Returns the pulls and the longest playout.
-#[allow(clippy::too_many_arguments)]
+/// Pulls the arms of `worlds` round-robin until its share's pulls (if
+/// limited) or the control stops it; the reporting share reports its
+/// progress. Returns the pulls and the longest playout.
 fn pull<G: Game>(
     worlds: &mut [World<G>],
     c: f64,
     rules: f64,
     root: &G,
     seat: Seat,
-    limit: Option<u64>,
-    control: &Control,
+    share: Share<'_>,
     rng: &mut Rng,
-    report: bool,
 ) -> (u64, u32) {
+    let multipv = share.control.multipv();
     let k = worlds.len();
     let mut buf = Vec::new();
     let progress = |worlds: &[World<G>], pulls, deepest, elapsed| {
@@ -193,13 +191,7 @@ fn pull<G: Game>(
             iterations: pulls,
             depth: deepest,
             elapsed,
-            best: root.move_text(m),
-            best_move: Some(crate::control::MoveHandle::new(m)),
-            score: v,
-            kind: crate::search::ScoreKind::WinChance,
-            exact: None,
-            pv: vec![root.move_text(m)],
-            lines: lines_text(root, &ranked(&values, control.multipv())),
+            ..win_chance_report(root, Some(m), v, &[m], &ranked(&values, multipv))
         })
     };
     let pull_one = |worlds: &mut [World<G>], pulls: u64| {
@@ -233,9 +225,7 @@ fn pull<G: Game>(
         w.pulls += 1;
         plies
     };
-    paced_steps(
-        worlds, control, POLL_EVERY, limit, report, pull_one, progress,
-    )
+    paced_steps(worlds, share, POLL_EVERY, pull_one, progress)
 }
 
 impl<G: Game> Search<G> for Pimc {
@@ -262,33 +252,13 @@ impl<G: Game> Search<G> for Pimc {
         // Contiguous shares of the worlds, one per thread; an iteration
         // budget is shared out exactly, so that a seeded search repeats.
         let size = k.div_ceil(self.sampling.threads.clamp(1, k));
-        let parts = k.div_ceil(size);
-        let share =
-            |t: usize| limit.map(|n| n / parts as u64 + u64::from((t as u64) < n % parts as u64));
-        let seeds: Vec<u64> = (1..parts).map(|_| rng.r#gen()).collect();
         let (c, rules) = (self.c, self.sampling.rules);
-        let mut iterations = 0u64;
-        let mut max_plies = 0u32;
-        std::thread::scope(|scope| {
-            let mut shares = worlds.chunks_mut(size);
-            let Some(first) = shares.next() else { return };
-            let helpers: Vec<_> = shares
-                .zip(seeds.iter().enumerate())
-                .map(|(part, (t, &seed))| {
-                    let limit = share(t + 1);
-                    scope.spawn(move || {
-                        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
-                        pull(part, c, rules, root, seat, limit, control, &mut rng, false)
-                    })
-                })
-                .collect();
-            (iterations, max_plies) =
-                pull(first, c, rules, root, seat, share(0), control, rng, true);
-            for (n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
-                iterations += n;
-                max_plies = max_plies.max(d);
-            }
-        });
+        let shares = worlds.chunks_mut(size).collect();
+        let (_, iterations, max_plies) =
+            sampling::run_shares(shares, control, limit, rng, |part, share, rng| {
+                let (n, d) = pull(part, c, rules, root, seat, share, rng);
+                ((), n, d)
+            });
         let values = aggregate(&worlds);
         match best_of(&values) {
             Some((m, v)) => SearchResult {
@@ -317,7 +287,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::control::Budget;
+    use crate::control::{Budget, Control};
     use crate::games::hearts::Hearts;
     use crate::model::game::Turn;
     use crate::model::options::Options;

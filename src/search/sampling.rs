@@ -2,9 +2,11 @@
 //! alike: their threads, their rule-guided playouts and their memory cap,
 //! with one set of builders for both, and how both begin a search.
 
-use crate::control::Budget;
-use crate::model::game::Game;
-use crate::search::SearchResult;
+use rand::{Rng as _, SeedableRng as _};
+
+use crate::control::{Budget, Control};
+use crate::model::game::{Game, Rng};
+use crate::search::{SearchResult, Share};
 
 /// Iterations a search over sampled worlds runs when the budget sets no
 /// limit at all (no iterations, no time).
@@ -76,4 +78,45 @@ pub fn begin<G: Game>(root: &G, budget: &Budget) -> Result<Begun<G::Move>, Searc
         .iterations
         .or(budget.time.is_none().then_some(DEFAULT_ITERATIONS));
     Ok((moves, limit))
+}
+
+/// Runs a sampled search's `parts` on as many threads, each on its
+/// [`Share`] of `limit`: the first on this thread with `rng` (it is the
+/// one that reports), the others on scoped threads, each with a
+/// generator seeded from `rng` before any starts, so that a seeded search
+/// repeats. `run` returns what a part keeps, its steps and its depth.
+/// Returns what the parts kept (the first first; a part whose thread
+/// panicked keeps nothing), the steps of all and the deepest.
+pub(crate) fn run_shares<P: Send, T: Send>(
+    parts: Vec<P>,
+    control: &Control<'_>,
+    limit: Option<u64>,
+    rng: &mut Rng,
+    run: impl Fn(P, Share<'_>, &mut Rng) -> (T, u64, u32) + Sync,
+) -> (Vec<T>, u64, u32) {
+    let count = parts.len();
+    let seeds: Vec<u64> = (1..count).map(|_| rng.r#gen()).collect();
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return (Vec::new(), 0, 0);
+    };
+    let run = &run;
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = parts
+            .zip(seeds)
+            .enumerate()
+            .map(|(k, (part, seed))| {
+                let share = Share::of(control, limit, count, k + 1);
+                scope.spawn(move || run(part, share, &mut Rng::seed_from_u64(seed)))
+            })
+            .collect();
+        let (kept, mut steps, mut deepest) = run(first, Share::of(control, limit, count, 0), rng);
+        let mut all = vec![kept];
+        for (kept, n, d) in helpers.into_iter().filter_map(|h| h.join().ok()) {
+            all.push(kept);
+            steps += n;
+            deepest = deepest.max(d);
+        }
+        (all, steps, deepest)
+    })
 }

@@ -689,6 +689,16 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let mut scratch = Scratch::default();
+    let mut play = |state: &mut Othello, policy| {
+        playout(
+            state,
+            policy,
+            &Default::default(),
+            &mut rng(),
+            &mut scratch,
+            &mut pacer,
+        )
+    };
     let mut rewards = Vec::new();
     for plies in [0, 1, 5, 20] {
         let mut state = Othello::start();
@@ -696,14 +706,7 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
             plies,
             scale: Some(8.0),
         };
-        let ended = playout(
-            &mut state,
-            policy,
-            &Default::default(),
-            &mut rng(),
-            &mut scratch,
-            &mut pacer,
-        );
+        let ended = play(&mut state, policy);
         assert_eq!(ended, Some(Ended { plies, cut: true }));
         // No pass this early: every ply filled a square.
         assert_eq!(state.empties().count_ones(), 60 - plies);
@@ -727,15 +730,7 @@ fn cutoff_playouts_stop_after_their_plies_and_score_by_the_evaluation() {
         plies: 100,
         scale: Some(8.0),
     };
-    let ended = playout(
-        &mut state,
-        policy,
-        &Default::default(),
-        &mut rng(),
-        &mut scratch,
-        &mut pacer,
-    )
-    .unwrap();
+    let ended = play(&mut state, policy).unwrap();
     assert!(!ended.cut && state.is_over());
     playout_rewards(&state, ended, policy, &Default::default(), &mut rewards);
     assert_eq!(rewards, vec![state.reward(0), state.reward(1)]);
@@ -750,27 +745,25 @@ fn cutoff_playouts_play_on_at_random_without_a_scale() {
     let mut pacer = control.pacer(4);
     let mut scratch = Scratch::default();
     let start = TicTacToe::from("X...O....");
+    let cutoff = Policy::Cutoff {
+        plies: 0,
+        scale: None,
+    };
     for seed in 0..20 {
         let (mut cut, mut random) = (start, start);
-        let a = playout(
-            &mut cut,
-            Policy::Cutoff {
-                plies: 0,
-                scale: None,
-            },
-            &Default::default(),
-            &mut Rng::seed_from_u64(seed),
-            &mut scratch,
-            &mut pacer,
-        );
-        let b = playout(
-            &mut random,
-            Policy::Random,
-            &Default::default(),
-            &mut Rng::seed_from_u64(seed),
-            &mut scratch,
-            &mut pacer,
-        );
+        let mut play = |state: &mut TicTacToe, policy| {
+            let mut rng = Rng::seed_from_u64(seed);
+            playout(
+                state,
+                policy,
+                &Default::default(),
+                &mut rng,
+                &mut scratch,
+                &mut pacer,
+            )
+        };
+        let a = play(&mut cut, cutoff);
+        let b = play(&mut random, Policy::Random);
         assert_eq!(a, b);
         assert!(a.is_some_and(|e| !e.cut));
         assert_eq!(cut, random);
@@ -782,10 +775,6 @@ fn cutoff_playouts_play_on_at_random_without_a_scale() {
         });
         mcts.run(&start, 0, &iterations(400));
         mcts.root_visits()
-    };
-    let cutoff = Policy::Cutoff {
-        plies: 0,
-        scale: None,
     };
     assert_eq!(visits(cutoff), visits(Policy::Random));
 }

@@ -39,7 +39,6 @@
 //! it; past the cap what it writes is read and dropped, and the file says
 //! so once (one line per engine process that reached it).
 
-use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -168,9 +167,10 @@ pub struct Launch {
 
 /// What went wrong talking to an engine. Each kind is a fault that
 /// forfeits the game for the engine that caused it.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ProcessError {
     /// The program could not be started.
+    #[error("cannot start '{command}': {source}")]
     Spawn {
         /// The command line.
         command: String,
@@ -178,8 +178,10 @@ pub enum ProcessError {
         source: std::io::Error,
     },
     /// The engine exited or closed its output.
+    #[error("engine crashed: {0}")]
     Crashed(String),
     /// No reply within the time allowed.
+    #[error("no reply to '{command}' within {:.3}s", .waited.as_secs_f64())]
     Timeout {
         /// The command that got no reply.
         command: String,
@@ -187,8 +189,10 @@ pub enum ProcessError {
         waited: Duration,
     },
     /// The engine printed something that is not a reply.
+    #[error("malformed reply: {0}")]
     Malformed(String),
     /// The engine answered `?` to a command it had to accept.
+    #[error("refused '{command}': {message}")]
     Refused {
         /// The command.
         command: String,
@@ -196,30 +200,6 @@ pub enum ProcessError {
         message: String,
     },
 }
-
-impl fmt::Display for ProcessError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProcessError::Spawn { command, source } => {
-                write!(f, "cannot start '{command}': {source}")
-            }
-            ProcessError::Crashed(m) => write!(f, "engine crashed: {m}"),
-            ProcessError::Timeout { command, waited } => {
-                write!(
-                    f,
-                    "no reply to '{command}' within {:.3}s",
-                    waited.as_secs_f64()
-                )
-            }
-            ProcessError::Malformed(m) => write!(f, "malformed reply: {m}"),
-            ProcessError::Refused { command, message } => {
-                write!(f, "refused '{command}': {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ProcessError {}
 
 /// One reply, framed by the reader thread.
 #[derive(Clone, Debug, PartialEq, Eq)]

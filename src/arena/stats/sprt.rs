@@ -68,16 +68,9 @@ impl fmt::Display for SprtDecision {
 }
 
 /// Why SPRT parameters were refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad SPRT parameters: {0}")]
 pub struct SprtError(pub String);
-
-impl fmt::Display for SprtError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad SPRT parameters: {}", self.0)
-    }
-}
-
-impl std::error::Error for SprtError {}
 
 impl Sprt {
     /// Checked parameters.

@@ -198,16 +198,9 @@ impl fmt::Display for Card {
 }
 
 /// Why a card text was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct CardParseError(pub String);
-
-impl fmt::Display for CardParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl std::error::Error for CardParseError {}
 
 impl FromStr for Card {
     type Err = CardParseError;

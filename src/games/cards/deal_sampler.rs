@@ -344,17 +344,22 @@ mod tests {
     use super::*;
     use crate::games::cards::Suit;
     use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    /// The unseen `pool` that seats hold `need` cards of, nothing
+    /// forbidden yet.
+    fn unseen<const N: usize>(pool: &str, need: [u8; N]) -> Unseen<N> {
+        Unseen {
+            pool: pool.parse().unwrap(),
+            need,
+            ..Unseen::default()
+        }
+    }
 
     #[test]
     fn sampler_respects_constraints() {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-        let mut u: Unseen<4> = Unseen {
-            pool: "2C 3C 4C 5D 6D 7H 8H 9S".parse().unwrap(),
-            ..Unseen::default()
-        };
-        u.need[1] = 3;
-        u.need[2] = 3;
-        u.need[3] = 2;
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut u = unseen("2C 3C 4C 5D 6D 7H 8H 9S", [0, 3, 3, 2]);
         u.forbidden[1] = CardSet::suit(Suit::Clubs) | CardSet::suit(Suit::Diamonds);
         u.forbidden[2] = CardSet::suit(Suit::Hearts);
         assert!(u.feasible());
@@ -375,13 +380,8 @@ mod tests {
 
     #[test]
     fn inconsistent_inferences_are_dropped_not_the_sizes() {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-        let mut u: Unseen<3> = Unseen {
-            pool: "2C 3C 4C 5D".parse().unwrap(),
-            ..Unseen::default()
-        };
-        u.need[1] = 2;
-        u.need[2] = 2;
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut u = unseen("2C 3C 4C 5D", [0, 2, 2]);
         // Both seats void in clubs: no deal fits the inferences.
         u.forbidden[1] = CardSet::suit(Suit::Clubs);
         u.forbidden[2] = CardSet::suit(Suit::Clubs);
@@ -396,13 +396,13 @@ mod tests {
 
     #[test]
     fn sequential_fallback_is_consistent() {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
-        let mut u: Unseen<4> = Unseen {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut u = Unseen {
             pool: CardSet(0xFFFF),
+            need: [4; 4],
             ..Unseen::default()
         };
         for s in 0..4 {
-            u.need[s] = 4;
             u.forbidden[s] = CardSet(0xF << (4 * s)) | CardSet(1 << ((4 * s + 5) % 16));
         }
         for _ in 0..200 {

@@ -4,20 +4,17 @@
 //! `p1`, ... of Wizard and Ninety-Nine, and the evaluation hook.
 
 use crate::model::game::{MoveError, Seat};
-use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 /// The declaration of the `seat` option (see [`bound_seat_option`]) for a
 /// game of at most `seats` seats.
 pub const fn seat_option_spec(seats: usize) -> OptionSpec {
-    OptionSpec {
-        name: "seat",
-        kind: OptionKind::Int {
-            min: 0,
-            max: seats as i64 - 1,
-        },
-        default: "none",
-        help: "seat-bound play: the seat this engine sits at; none = self-dealt",
-    }
+    OptionSpec::int(
+        "seat",
+        0..=seats as i64 - 1,
+        "none",
+        "seat-bound play: the seat this engine sits at; none = self-dealt",
+    )
 }
 
 /// The `seat` option of a card game with `seats` seats: `None` for

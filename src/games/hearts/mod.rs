@@ -68,7 +68,7 @@ use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, deal_seed_text, deal_seeded, knows_hand,
     parse_deal_seed, trick_plays,
 };
-use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 /// Number of seats.
 pub const SEATS: usize = 4;
@@ -249,57 +249,14 @@ pub struct Hearts {
 }
 
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "seat",
-        kind: OptionKind::Int { min: 0, max: 3 },
-        default: "none",
-        help: "seat-bound play: the seat (0..3 = north, east, south, west) this engine sits at; none = self-dealt",
-    },
-    OptionSpec {
-        name: "target",
-        kind: OptionKind::Int {
-            min: 1,
-            max: 10_000,
-        },
-        default: "100",
-        help: "the game ends after the hand in which someone reaches this total",
-    },
-    OptionSpec {
-        name: "moon",
-        kind: OptionKind::Choice(&["others", "minus"]),
-        default: "others",
-        help: "moon shot: the others get 26, or the shooter gets -26",
-    },
-    OptionSpec {
-        name: "qs_breaks_hearts",
-        kind: OptionKind::Bool,
-        default: "true",
-        help: "playing QS breaks hearts",
-    },
-    OptionSpec {
-        name: "qs_lead",
-        kind: OptionKind::Bool,
-        default: "true",
-        help: "QS may be led before hearts are broken (false: seed variant, only a heart breaks)",
-    },
-    OptionSpec {
-        name: "first_trick_points",
-        kind: OptionKind::Bool,
-        default: "false",
-        help: "points may be played on the first trick",
-    },
-    OptionSpec {
-        name: "hands",
-        kind: OptionKind::Choice(&["game", "single"]),
-        default: "game",
-        help: "play to the target score, or one hand only",
-    },
-    OptionSpec {
-        name: "pass",
-        kind: OptionKind::Choice(&["cycle", "left", "right", "across", "none"]),
-        default: "cycle",
-        help: "passing: left, right, across, none in turn, or always one way",
-    },
+    OptionSpec::int("seat", 0..=3, "none", "seat-bound play: the seat (0..3 = north, east, south, west) this engine sits at; none = self-dealt"),
+    OptionSpec::int("target", 1..=10_000, "100", "the game ends after the hand in which someone reaches this total"),
+    OptionSpec::choice("moon", &["others", "minus"], "others", "moon shot: the others get 26, or the shooter gets -26"),
+    OptionSpec::flag("qs_breaks_hearts", "true", "playing QS breaks hearts"),
+    OptionSpec::flag("qs_lead", "true", "QS may be led before hearts are broken (false: seed variant, only a heart breaks)"),
+    OptionSpec::flag("first_trick_points", "false", "points may be played on the first trick"),
+    OptionSpec::choice("hands", &["game", "single"], "game", "play to the target score, or one hand only"),
+    OptionSpec::choice("pass", &["cycle", "left", "right", "across", "none"], "cycle", "passing: left, right, across, none in turn, or always one way"),
 ];
 
 impl Hearts {

@@ -67,7 +67,7 @@ use crate::games::cards::{
     Card, Rank, SplitMix64, bound_seat_option, seat_option_spec, deal_seed_text, knows_hand, numbered_seat_name,
     parse_deal_seed, parse_numbered_seat,
 };
-use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 /// The most players.
 pub const MAX_PLAYERS: usize = 10;
@@ -223,18 +223,8 @@ pub struct NinetyNine {
 }
 
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "players",
-        kind: OptionKind::Int { min: 2, max: 10 },
-        default: "3",
-        help: "number of players (two decks beyond 6)",
-    },
-    OptionSpec {
-        name: "tokens",
-        kind: OptionKind::Int { min: 1, max: 9 },
-        default: "3",
-        help: "tokens per player",
-    },
+    OptionSpec::int("players", 2..=10, "3", "number of players (two decks beyond 6)"),
+    OptionSpec::int("tokens", 1..=9, "3", "tokens per player"),
     seat_option_spec(MAX_PLAYERS),
 ];
 

@@ -129,6 +129,22 @@ const NEIGHBOURS: [u64; 64] = {
     t
 };
 
+/// The lowest square of `m`, taken out of it.
+#[inline(always)]
+fn pop_square(m: &mut u64) -> usize {
+    let sq = m.trailing_zeros() as usize;
+    *m &= *m - 1;
+    sq
+}
+
+/// The position after the owner of `p` plays `sq` against `o`, from the
+/// opponent's side: its discs, then the mover's.
+#[inline(always)]
+fn play<K: Kernel>(p: u64, o: u64, sq: usize) -> (u64, u64) {
+    let f = K::flips(p, o, sq);
+    (o ^ f, p | f | (1 << sq))
+}
+
 /// The quadrant parity of a set of empty squares: bit `q` set when quadrant
 /// `q` holds an odd number of them.
 #[inline]
@@ -554,10 +570,8 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
         let mut count = 0;
         let mut m = mob;
         while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = K::flips(p, o, sq);
-            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let sq = pop_square(&mut m);
+            let (cp, co) = play::<K>(p, o, sq);
             let cm = K::moves(cp, co);
             // Fewest replies first, corners counting double, then fewest
             // empties next to our discs (the opponent's future moves); the
@@ -632,10 +646,8 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
         let mut best = -EVAL_INF;
         let mut m = mob;
         while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = K::flips(p, o, sq);
-            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let sq = pop_square(&mut m);
+            let (cp, co) = play::<K>(p, o, sq);
             let v = -self.eval_search(cp, co, K::moves(cp, co), depth - 1, -beta, -alpha.max(best));
             if v > best {
                 best = v;
@@ -814,10 +826,8 @@ impl<K: Kernel> SolveThread<'_, '_, K> {
         for part in [mob & odd, mob & !odd] {
             let mut m = part;
             while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let f = K::flips(p, o, sq);
-                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let sq = pop_square(&mut m);
+                let (cp, co) = play::<K>(p, o, sq);
                 let child_parity = parity ^ quadrant_bit(sq);
                 let v = if n == 5 {
                     -self.last_n(cp, co, -beta, -alpha.max(best), 4)

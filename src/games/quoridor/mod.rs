@@ -68,7 +68,7 @@ use rand::Rng as _;
 
 use crate::model::game::{Game, MoveError, Outcome, PositionError, Rng, Seat, Turn};
 use crate::games::{GameFamily, GameVisitor};
-use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 use board::{GEOS, GOAL_EAST, GOAL_NORTH, GOAL_SOUTH, GOAL_WEST, Geo, Walls, bit};
 
@@ -162,51 +162,13 @@ const EXIT_SELECT: [[u8; 4]; 16] = {
 
 /// The options Quoridor accepts (both player counts).
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "players",
-        kind: OptionKind::Choice(&["2", "4"]),
-        default: "2",
-        help: "2 or 4 players",
-    },
-    OptionSpec {
-        name: "size",
-        kind: OptionKind::Int { min: 3, max: 11 },
-        default: "9",
-        help: "board side, odd (3, 5, 7, 9 or 11)",
-    },
-    OptionSpec {
-        name: "walls",
-        kind: OptionKind::Int { min: 0, max: 100 },
-        default: "auto",
-        help: "walls per player; auto = size*size/8 rounded down for 2 players (10 on 9x9), size*size/16 for 4 (5 on 9x9)",
-    },
-    OptionSpec {
-        name: "jumps",
-        kind: OptionKind::Bool,
-        default: "true",
-        help: "standard pawn rules; false = pawns may share a square and never jump",
-    },
-    OptionSpec {
-        name: "max_plies",
-        kind: OptionKind::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: "400",
-        help: "plies after which the game ends (2 players: a draw; 4: ranked by distance)",
-    },
-    OptionSpec {
-        name: "notation",
-        kind: OptionKind::Choice(&["tabula", "openspiel"]),
-        default: "tabula",
-        help: "move texts: tabula's (row 1 is p1's side), or openspiel (rows numbered from p2's side, a pass written as the pawn's square)",
-    },
-    OptionSpec {
-        name: "length",
-        kind: OptionKind::Choice(&["max_plies", "openspiel"]),
-        default: "max_plies",
-        help: "game length: max_plies, or openspiel (a draw at 4*size*size plies, the last ply included)",
-    },
+    OptionSpec::choice("players", &["2", "4"], "2", "2 or 4 players"),
+    OptionSpec::int("size", 3..=11, "9", "board side, odd (3, 5, 7, 9 or 11)"),
+    OptionSpec::int("walls", 0..=100, "auto", "walls per player; auto = size*size/8 rounded down for 2 players (10 on 9x9), size*size/16 for 4 (5 on 9x9)"),
+    OptionSpec::flag("jumps", "true", "standard pawn rules; false = pawns may share a square and never jump"),
+    OptionSpec::int("max_plies", 1..=100_000, "400", "plies after which the game ends (2 players: a draw; 4: ranked by distance)"),
+    OptionSpec::choice("notation", &["tabula", "openspiel"], "tabula", "move texts: tabula's (row 1 is p1's side), or openspiel (rows numbered from p2's side, a pass written as the pawn's square)"),
+    OptionSpec::choice("length", &["max_plies", "openspiel"], "max_plies", "game length: max_plies, or openspiel (a draw at 4*size*size plies, the last ply included)"),
 ];
 
 /// The player count the options ask for (2 unless `players=4`).

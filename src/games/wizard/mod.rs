@@ -70,7 +70,7 @@ use crate::games::cards::{
     Card, CardSet, Suit, bound_seat_option, seat_option_spec, deal_seed_text, deal_seeded, knows_hand,
     numbered_seat_name, parse_deal_seed, parse_numbered_seat, trick_plays,
 };
-use crate::model::options::{OptionError, OptionKind, OptionSpec, Options};
+use crate::model::options::{OptionError, OptionSpec, Options};
 
 /// The most players.
 pub const MAX_PLAYERS: usize = 6;
@@ -216,30 +216,10 @@ pub struct Wizard {
 }
 
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "players",
-        kind: OptionKind::Int { min: 3, max: 6 },
-        default: "4",
-        help: "number of players",
-    },
-    OptionSpec {
-        name: "rounds",
-        kind: OptionKind::Int { min: 1, max: 60 },
-        default: "auto",
-        help: "number of rounds; auto = 60/players",
-    },
-    OptionSpec {
-        name: "hand",
-        kind: OptionKind::Int { min: 1, max: 20 },
-        default: "auto",
-        help: "cards per hand in every round; auto = round r deals r cards",
-    },
-    OptionSpec {
-        name: "no_even_bids",
-        kind: OptionKind::Bool,
-        default: "false",
-        help: "the last bidder may not make the total of bids equal the cards dealt",
-    },
+    OptionSpec::int("players", 3..=6, "4", "number of players"),
+    OptionSpec::int("rounds", 1..=60, "auto", "number of rounds; auto = 60/players"),
+    OptionSpec::int("hand", 1..=20, "auto", "cards per hand in every round; auto = round r deals r cards"),
+    OptionSpec::flag("no_even_bids", "false", "the last bidder may not make the total of bids equal the cards dealt"),
     seat_option_spec(MAX_PLAYERS),
 ];
 

@@ -27,7 +27,6 @@
 //! match the length, a move byte that is no square, or a move that is not
 //! legal is reported as a [`WthorError`] naming the game and the ply.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::games::othello::bitboard::{flips, moves};
@@ -80,9 +79,10 @@ pub struct Position {
 }
 
 /// Why a file or a game was refused.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum WthorError {
     /// The file could not be read.
+    #[error("cannot read '{}': {source}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -90,6 +90,7 @@ pub enum WthorError {
         source: std::io::Error,
     },
     /// Not a regular file, or larger than [`MAX_FILE_BYTES`].
+    #[error("'{}': {why}", .path.display())]
     NotAFile {
         /// The file.
         path: PathBuf,
@@ -97,8 +98,10 @@ pub enum WthorError {
         why: String,
     },
     /// Shorter than its header.
+    #[error("WTHOR file of {0} bytes, shorter than its {HEADER_BYTES}-byte header")]
     Short(usize),
     /// Not a file of 8x8 games (board size or kind).
+    #[error("not a WTHOR file of 8x8 games (board size {board}, kind {kind})")]
     NotGames {
         /// The board size byte.
         board: u8,
@@ -106,6 +109,7 @@ pub enum WthorError {
         kind: u8,
     },
     /// The length does not match the header's count.
+    #[error("WTHOR header announces {games} games but {bytes} bytes follow ({GAME_BYTES} a game)")]
     Length {
         /// Games announced.
         games: u32,
@@ -113,6 +117,7 @@ pub enum WthorError {
         bytes: usize,
     },
     /// A move byte that is no square.
+    #[error("game {game}, ply {ply}: move byte {byte} is no square")]
     BadSquare {
         /// Game number in the file, from 0.
         game: usize,
@@ -122,6 +127,7 @@ pub enum WthorError {
         byte: u8,
     },
     /// A move that is not legal in the game's position.
+    #[error("game {game}, ply {ply}: {} is not a legal move", crate::games::othello::square_name(*.square))]
     Illegal {
         /// Game number in the file, from 0.
         game: usize,
@@ -131,40 +137,6 @@ pub enum WthorError {
         square: u8,
     },
 }
-
-impl fmt::Display for WthorError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WthorError::Io { path, source } => {
-                write!(f, "cannot read '{}': {source}", path.display())
-            }
-            WthorError::NotAFile { path, why } => write!(f, "'{}': {why}", path.display()),
-            WthorError::Short(n) => write!(
-                f,
-                "WTHOR file of {n} bytes, shorter than its {HEADER_BYTES}-byte header"
-            ),
-            WthorError::NotGames { board, kind } => write!(
-                f,
-                "not a WTHOR file of 8x8 games (board size {board}, kind {kind})"
-            ),
-            WthorError::Length { games, bytes } => write!(
-                f,
-                "WTHOR header announces {games} games but {bytes} bytes follow \
-                 ({GAME_BYTES} a game)"
-            ),
-            WthorError::BadSquare { game, ply, byte } => {
-                write!(f, "game {game}, ply {ply}: move byte {byte} is no square")
-            }
-            WthorError::Illegal { game, ply, square } => write!(
-                f,
-                "game {game}, ply {ply}: {} is not a legal move",
-                crate::games::othello::square_name(*square)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for WthorError {}
 
 fn u16_at(b: &[u8], i: usize) -> u16 {
     u16::from_le_bytes([b[i], b[i + 1]])

@@ -13,6 +13,41 @@ use super::shared::{Job, SolveShared};
 use super::SolveThread;
 use crate::games::othello::bitboard;
 
+/// Every entry point that takes a solver, written once for the trait,
+/// the kernels and the solver's calls: its name, its body's name, `[mut]`
+/// where it takes the solver mutably, its arguments and its result.
+/// Hands the list to `$then`, after `$extra`.
+macro_rules! with_solver_entry_points {
+    ($then:ident $extra:tt) => {
+        $then! { $extra
+            root / root_body [mut] (p: u64, o: u64) -> Option<(u8, i32)>;
+            root_every / root_every_body [mut] (p: u64, o: u64) -> Option<Vec<(u8, i32)>>;
+            search / search_body [mut] (p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32;
+            shallow / shallow_body [mut]
+                (p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
+            eval_search / eval_search_body []
+                (p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
+            last_n / last_n_body [mut] (p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32;
+            last2 / last2_body [mut]
+                (p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32;
+            last3 / last3_body [mut]
+                (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32;
+            last4 / last4_body [mut]
+                (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
+        }
+    };
+}
+
+/// The trait's declarations of the entry points that take a solver.
+macro_rules! declare_entry_points {
+    ({} $($name:ident / $body:ident [$($mutable:tt)?] ($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn $name(s: &$($mutable)? SolveThread<'_, '_, Self>, $($arg: $ty),*) -> $ret;
+        )*
+    };
+}
+
 /// A copy of the search: its move generator and flips, and its entry
 /// points, each [`SolveThread`]'s function of the same name plus `_body`,
 /// compiled for this copy's CPU.
@@ -29,17 +64,7 @@ pub(super) trait Kernel: Sized {
     /// The discs of `o` that a move of `p`'s owner on `sq` flips.
     fn flips(p: u64, o: u64, sq: usize) -> u64;
 
-    unsafe fn root(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)>;
-    unsafe fn root_every(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<Vec<(u8, i32)>>;
-    unsafe fn search(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32;
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn shallow(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32;
-    unsafe fn eval_search(s: &SolveThread<'_, '_, Self>, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32;
-    unsafe fn last_n(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32;
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn last2(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32;
-    unsafe fn last3(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32;
-    unsafe fn last4(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32;
+    with_solver_entry_points!(declare_entry_points {});
     unsafe fn helper(shared: &SolveShared);
     /// Also: `job` as [`SolveThread::join`] asks.
     unsafe fn join(shared: &SolveShared, job: *const Job);
@@ -52,116 +77,34 @@ pub(super) struct Portable;
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Avx2;
 
+/// A kernel's entry points that take a solver, each compiled with the
+/// kernel's features (`{}`: none).
+macro_rules! solver_entry_points {
+    ($features:tt $($name:ident / $body:ident [$($mutable:tt)?] ($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(solver_entry_point! { $features $name / $body [$($mutable)?] ($($arg: $ty),*) -> $ret })*
+    };
+}
+
+/// One of [`solver_entry_points`]: the solver's body, compiled with the
+/// features.
+macro_rules! solver_entry_point {
+    (
+        {$(#[$features:meta])*}
+        $name:ident / $body:ident [$($mutable:tt)?] ($($arg:ident: $ty:ty),*) -> $ret:ty
+    ) => {
+        #[allow(clippy::too_many_arguments)]
+        $(#[$features])*
+        unsafe fn $name(s: &$($mutable)? SolveThread<'_, '_, Self>, $($arg: $ty),*) -> $ret {
+            s.$body($($arg),*)
+        }
+    };
+}
+
 /// Each entry point of a kernel: its solver's function of that name plus
 /// `_body`, compiled with the kernel's `$features`, if any.
 macro_rules! entry_points {
     ($(#[$features:meta])*) => {
-        $(#[$features])*
-        unsafe fn root(s: &mut SolveThread<'_, '_, Self>, p: u64, o: u64) -> Option<(u8, i32)> {
-            s.root_body(p, o)
-        }
-
-        $(#[$features])*
-        unsafe fn root_every(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-        ) -> Option<Vec<(u8, i32)>> {
-            s.root_every_body(p, o)
-        }
-
-        $(#[$features])*
-        unsafe fn search(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            mob: u64,
-            alpha: i32,
-            beta: i32,
-            n: u32,
-        ) -> i32 {
-            s.search_body(p, o, mob, alpha, beta, n)
-        }
-
-        $(#[$features])*
-        unsafe fn shallow(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            mob: u64,
-            alpha: i32,
-            beta: i32,
-            n: u32,
-            parity: u8,
-        ) -> i32 {
-            s.shallow_body(p, o, mob, alpha, beta, n, parity)
-        }
-
-        $(#[$features])*
-        unsafe fn eval_search(
-            s: &SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            mob: u64,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-        ) -> i32 {
-            s.eval_search_body(p, o, mob, depth, alpha, beta)
-        }
-
-        $(#[$features])*
-        unsafe fn last_n(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            n: u32,
-        ) -> i32 {
-            s.last_n_body(p, o, alpha, beta, n)
-        }
-
-        #[allow(clippy::too_many_arguments)]
-        $(#[$features])*
-        unsafe fn last2(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            a: u8,
-            b: u8,
-            passed: bool,
-        ) -> i32 {
-            s.last2_body(p, o, alpha, beta, a, b, passed)
-        }
-
-        $(#[$features])*
-        unsafe fn last3(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            sq: [u8; 3],
-            passed: bool,
-        ) -> i32 {
-            s.last3_body(p, o, alpha, beta, sq, passed)
-        }
-
-        $(#[$features])*
-        unsafe fn last4(
-            s: &mut SolveThread<'_, '_, Self>,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            sq: [u8; 4],
-            passed: bool,
-        ) -> i32 {
-            s.last4_body(p, o, alpha, beta, sq, passed)
-        }
+        with_solver_entry_points!(solver_entry_points { $(#[$features])* });
 
         $(#[$features])*
         unsafe fn helper(shared: &SolveShared) {
@@ -173,6 +116,21 @@ macro_rules! entry_points {
             // SAFETY: the caller's promise, passed on.
             unsafe { SolveThread::<Self>::join_body(shared, job) }
         }
+    };
+}
+
+/// The solver's calls of its kernel's entry points, each as the body's
+/// name without `_body` (see the body).
+macro_rules! solver_calls {
+    ({} $($name:ident / $body:ident [$($mutable:tt)?] ($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(
+            #[doc = concat!("See [`SolveThread::", stringify!($body), "`].")]
+            #[allow(clippy::too_many_arguments)]
+            #[inline(always)]
+            pub(super) fn $name(&$($mutable)? self, $($arg: $ty),*) -> $ret {
+                unsafe { K::$name(self, $($arg),*) }
+            }
+        )*
     };
 }
 
@@ -220,59 +178,5 @@ impl Kernel for Avx2 {
 // SAFETY (every block below): `self` is a solver of kernel `K`, which
 // `SolveThread::new` makes only where `K::available()` holds.
 impl<K: Kernel> SolveThread<'_, '_, K> {
-    /// The best move and exact score at the root, `None` if stopped.
-    #[inline(always)]
-    pub(super) fn root(&mut self, p: u64, o: u64) -> Option<(u8, i32)> {
-        unsafe { K::root(self, p, o) }
-    }
-
-    /// See [`SolveThread::root_every_body`].
-    #[inline(always)]
-    pub(super) fn root_every(&mut self, p: u64, o: u64) -> Option<Vec<(u8, i32)>> {
-        unsafe { K::root_every(self, p, o) }
-    }
-
-    /// See [`SolveThread::search_body`].
-    #[inline(always)]
-    pub(super) fn search(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        unsafe { K::search(self, p, o, mob, alpha, beta, n) }
-    }
-
-    /// See [`SolveThread::shallow_body`].
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn shallow(&mut self, p: u64, o: u64, mob: u64, alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
-        unsafe { K::shallow(self, p, o, mob, alpha, beta, n, parity) }
-    }
-
-    /// See [`SolveThread::eval_search_body`].
-    #[inline(always)]
-    pub(super) fn eval_search(&self, p: u64, o: u64, mob: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-        unsafe { K::eval_search(self, p, o, mob, depth, alpha, beta) }
-    }
-
-    /// See [`SolveThread::last_n_body`].
-    #[inline(always)]
-    pub(super) fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        unsafe { K::last_n(self, p, o, alpha, beta, n) }
-    }
-
-    /// See [`SolveThread::last2_body`].
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
-        unsafe { K::last2(self, p, o, alpha, beta, a, b, passed) }
-    }
-
-    /// See [`SolveThread::last3_body`].
-    #[inline(always)]
-    pub(super) fn last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool) -> i32 {
-        unsafe { K::last3(self, p, o, alpha, beta, sq, passed) }
-    }
-
-    /// See [`SolveThread::last4_body`].
-    #[inline(always)]
-    pub(super) fn last4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool) -> i32 {
-        unsafe { K::last4(self, p, o, alpha, beta, sq, passed) }
-    }
+    with_solver_entry_points!(solver_calls {});
 }
