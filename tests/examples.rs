@@ -92,6 +92,11 @@ const RULES: &[(&str, &str, How)] = &[
     ),
     (
         "README.md",
+        "cargo build --profile dist",
+        How::NotRun("the build: the test runs the binary cargo built for it"),
+    ),
+    (
+        "README.md",
         "./target/release/tabula gui",
         // The default port may be taken on the machine that runs the
         // tests (another run of them, a GUI of the user's): the test asks
