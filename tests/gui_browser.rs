@@ -194,6 +194,17 @@ fn check_trick_clear(b: &Browser, what: &str, width: u32) {
     );
 }
 
+/// A screenshot's name at `width`: the laptop's keeps the plain name the
+/// docs' pictures have (`TABULA_GUI_SCREENSHOTS=docs`), the others get
+/// their width.
+fn at_width(name: &str, width: u32) -> String {
+    if width == 1280 {
+        name.to_string()
+    } else {
+        format!("{name}-{width}")
+    }
+}
+
 fn screenshot(b: &Browser, name: &str) {
     if let Ok(dir) = std::env::var("TABULA_GUI_SCREENSHOTS") {
         let path = std::path::Path::new(&dir).join(format!("gui-{name}.png"));
@@ -475,6 +486,8 @@ fn othello(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
             );
             screenshot(b, "othello");
             b.click("#analysis");
+        } else if moves == 6 {
+            screenshot(b, &at_width("othello", width));
         }
         if moves >= 1 {
             assert!(
@@ -618,8 +631,8 @@ fn quoridor(b: &Browser, url: &str, width: u32) -> (usize, f64, f64) {
             click_move(b, &format!("[data-square={mv}]"));
         }
         moves += 1;
-        if moves == 5 && width == 1280 {
-            screenshot(b, "quoridor");
+        if moves == 5 {
+            screenshot(b, &at_width("quoridor", width));
         }
     }
     assert!(walls >= 1, "walls placed: {walls}");
@@ -677,9 +690,7 @@ fn cards(
             for c in hand.iter().rev().take(3) {
                 b.click(&format!("#hand .card[data-card='{c}']"));
             }
-            if width == 1280 {
-                screenshot(b, game);
-            }
+            screenshot(b, &at_width(game, width));
             click_move(b, "#passbtn");
             moves += 1;
             continue;
@@ -712,8 +723,8 @@ fn cards(
             click_move(b, &format!("#hand .card[data-card='{mv}']"));
         }
         moves += 1;
-        if moves == 6 && game != "hearts" && width == 1280 {
-            screenshot(b, game);
+        if moves == 6 && game != "hearts" {
+            screenshot(b, &at_width(game, width));
         }
         if game != "ninetynine" && moves >= 8 && !last_trick_seen {
             // The last trick, and who took it, are on screen once a trick
