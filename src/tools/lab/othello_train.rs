@@ -1135,7 +1135,10 @@ mod tests {
             (10 + s, format!("lambda {s}"))
         });
         let rows: Vec<&str> = report.lines().collect();
-        assert_eq!(rows[2], "    0  4-7       1 |       2.00 2.00 |      2.00 2.00");
+        assert_eq!(
+            rows[2],
+            "    0  4-7       1 |       2.00 2.00 |      2.00 2.00"
+        );
         assert_eq!(
             rows[5],
             "    0  4-7       10     1 |       2.00 2.00 |      2.00 2.00         | lambda 0"
