@@ -19,11 +19,3 @@ pub mod self_play;
 pub mod training_data;
 pub mod workers;
 pub mod wthor;
-
-/// A tool's report begun with the line `first`, which is shown on stderr
-/// at once: a long run says what it found before it sets to work.
-pub(crate) fn report_begun(first: std::fmt::Arguments<'_>) -> String {
-    let report = format!("{first}\n");
-    eprint!("{report}");
-    report
-}
