@@ -28,7 +28,7 @@ use std::sync::mpsc;
 use super::labels::{
     EXACT, GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, mix, outcome_labels, read_labels,
 };
-use super::self_play::{Record, UNLABELLED, play, self_play};
+use super::self_play::{Record, ToMove, UNLABELLED, play, self_play, squares, to_move};
 use super::training_data::{FolderLocked, lock_folder, open_to_resume, read_data};
 use super::workers::Workers;
 use crate::files::output::{OutFile, OutputError};
@@ -472,22 +472,17 @@ impl FloatWeights {
         min_stage: usize,
         buf: &mut Vec<u32>,
     ) -> f32 {
-        let pm = moves(p, o);
-        if pm == 0 {
-            if moves(o, p) == 0 {
-                return final_margin(p, o) as f32;
-            }
-            return -self.search((o, p), depth, (-beta, -alpha), min_stage, buf);
-        }
+        let pm = match to_move(p, o) {
+            ToMove::Moves(pm) => pm,
+            ToMove::Pass => return -self.search((o, p), depth, (-beta, -alpha), min_stage, buf),
+            ToMove::Over => return final_margin(p, o) as f32,
+        };
         if depth == 0 {
             let stage = stage_of((p | o).count_ones()).max(min_stage);
             return self.eval(p, o, stage, buf);
         }
         let mut best = f32::NEG_INFINITY;
-        let mut m = pm;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
+        for sq in squares(pm) {
             let (np, no) = play(p, o, sq);
             let v = -self.search((np, no), depth - 1, (-beta, -alpha), min_stage, buf);
             if v > best {
