@@ -243,22 +243,12 @@ pub fn playout<G: Game>(
 /// without a table, comparing positions by `eval`: the heuristic policy of
 /// playouts. `buf` and `scratch` are reusable move buffers. Ticks `pacer`
 /// once per move looked at, and gives up (`None`) when it says stop.
-pub fn shallow_best<G: Game>(
-    state: &G,
-    eval: &G::Eval,
-    depth: u32,
-    buf: &mut Vec<G::Move>,
-    scratch: &mut Vec<G::Move>,
-    pacer: &mut Pacer,
-) -> Option<G::Move> {
-    shallow_best_within(state, eval, depth, buf, scratch, pacer, u64::MAX).0
-}
-
-/// [`shallow_best`] within about `cap` looks (a move listed or a position
-/// evaluated: on a wide board both cost a path search or more), and the
-/// looks it took. Depth 1 looks at every move. Depth 2 does too where
-/// every move's replies fit in `cap` (taking the moves' count for the
-/// replies'); else it ranks the moves by depth 1 and looks at the
+///
+/// Looks within about `cap` looks (a move listed or a position evaluated:
+/// on a wide board both cost a path search or more; `u64::MAX` for no
+/// cap), and returns the looks it took with the move. Depth 1 looks at
+/// every move. Depth 2 does too where every move's replies fit in `cap`
+/// (taking the moves' count for the replies'); else it ranks the moves by depth 1 and looks at the
 /// replies of the best ranked first, as many as fit in `cap` (one at
 /// least), choosing among those. Ties go to the move generated first,
 /// either way.

@@ -2,7 +2,7 @@
 //! rule-based baseline.
 
 use crate::model::game::Game;
-use crate::search::playout::shallow_best;
+use crate::search::playout::shallow_best_within;
 use crate::search::{Ask, Search, SearchResult};
 
 /// How often (in moves looked at) the one-ply fallback reads the clock.
@@ -52,7 +52,16 @@ impl<G: Game> Search<G> for RulesMove<G::Move> {
                 // The game's own evaluation: the fallback of a game with
                 // no rule player of its own.
                 let eval = G::Eval::default();
-                shallow_best(root, &eval, 1, &mut self.buf, &mut self.scratch, &mut pacer)
+                shallow_best_within(
+                    root,
+                    &eval,
+                    1,
+                    &mut self.buf,
+                    &mut self.scratch,
+                    &mut pacer,
+                    u64::MAX,
+                )
+                .0
             })
             .unwrap_or_else(|| root.random_move(rng, &mut self.buf));
         SearchResult::unsearched(mv, 1)

@@ -864,7 +864,7 @@ fn cut_playouts_score_every_seat_by_its_own_evaluation() {
 fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
     use crate::games::quoridor::Quoridor;
     use crate::search::playout::DECISION_LOOKS;
-    use crate::search::playout::{shallow_best, shallow_best_within};
+    use crate::search::playout::shallow_best_within;
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let (mut buf, mut scratch) = (Vec::new(), Vec::new());
@@ -893,13 +893,14 @@ fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
         if s.is_over() {
             continue;
         }
-        let whole = shallow_best(
+        let (whole, _) = shallow_best_within(
             &s,
             &Default::default(),
             2,
             &mut buf,
             &mut scratch,
             &mut pacer,
+            u64::MAX,
         );
         let (capped, _) = shallow_best_within(
             &s,
@@ -924,13 +925,14 @@ fn a_wide_depth_2_choice_is_capped_and_a_narrow_one_is_whole() {
         &mut pacer,
         1,
     );
-    let depth_1 = shallow_best(
+    let (depth_1, _) = shallow_best_within(
         &wide,
         &Default::default(),
         1,
         &mut buf,
         &mut scratch,
         &mut pacer,
+        u64::MAX,
     );
     assert!(narrowest.is_some() && narrowest == depth_1);
 }
@@ -977,7 +979,7 @@ fn a_heuristic_playout_on_the_widest_board_ends_within_its_work() {
 #[test]
 fn the_shallow_choice_compares_positions_by_the_evaluation_it_is_given() {
     use crate::games::othello::eval::OthelloEval;
-    use crate::search::playout::shallow_best;
+    use crate::search::playout::shallow_best_within;
     let control = Control::unlimited();
     let mut pacer = control.pacer(4);
     let (mut buf, mut scratch) = (Vec::new(), Vec::new());
@@ -987,8 +989,9 @@ fn the_shallow_choice_compares_positions_by_the_evaluation_it_is_given() {
         if s.is_over() {
             continue;
         }
-        let mut choice =
-            |eval: &OthelloEval| shallow_best(&s, eval, 1, &mut buf, &mut scratch, &mut pacer);
+        let mut choice = |eval: &OthelloEval| {
+            shallow_best_within(&s, eval, 1, &mut buf, &mut scratch, &mut pacer, u64::MAX).0
+        };
         let table = choice(&OthelloEval::Table);
         let pattern = choice(&OthelloEval::Builtin);
         compared += 1;

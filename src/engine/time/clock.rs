@@ -249,10 +249,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
+    use crate::engine::time::ms;
 
     #[test]
     fn main_time_is_spread_with_a_reserve() {
@@ -513,20 +510,17 @@ mod tests {
     #[test]
     fn rounded_up_times_never_run_out() {
         let s = Duration::from_secs;
-        for settings in [
-            (s(1), s(0), 0),
-            (s(2), s(0), 0),
-            (s(3), s(0), 0),
-            (s(5), s(0), 0),
-            (s(60), s(0), 0),
-            (ms(1500), s(0), 0),
+        // (main time, byo-yomi period, stones a period)
+        let sudden_death = [s(1), s(2), s(3), s(5), s(60), ms(1500)].map(|main| (main, s(0), 0));
+        let byo_yomi = [
             (s(0), s(1), 1),
             (s(0), s(2), 1),
             (s(1), s(1), 1),
             (s(2), s(1), 1),
             (s(0), s(10), 5),
             (s(5), s(5), 3),
-        ] {
+        ];
+        for settings in sudden_death.into_iter().chain(byo_yomi) {
             for spend in [Spend::Target, Spend::Limit] {
                 // 60 moves, each 5 ms late: the pipe, the GUI, a busy core.
                 let after = play_rounded_up(settings, 60, ms(5), spend)

@@ -96,10 +96,7 @@ pub fn thread_cpu_time() -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
+    use crate::engine::time::ms;
 
     #[test]
     fn a_quiet_machine_keeps_no_margin() {

@@ -255,13 +255,16 @@ pub fn reply_deadline(budget: &Budget, since: Instant) -> Option<Instant> {
     budget.time.map(|t| since + t + reply_thread::ANSWER_GRACE)
 }
 
+/// Milliseconds: the unit the time tests (here, clock.rs, lag.rs) write
+/// their cases in.
+#[cfg(test)]
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
 
     const DEEPENING: TimeUse = TimeUse {
         manages_time: true,

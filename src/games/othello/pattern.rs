@@ -355,16 +355,57 @@ pub fn features(p: u64, o: u64, p_moves: u32, o_moves: u32, out: &mut Vec<u32>) 
 }
 
 /// Why a weight file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightsError(pub String);
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// The file ends inside a number.
+    #[error("weight file: truncated")]
+    Truncated,
+    /// A number longer than any the writer makes.
+    #[error("weight file: bad number")]
+    BadNumber,
+    /// Canonical weights of another count than the layout's.
+    #[error("weights: {got} entries, expected {expected}")]
+    EntryCount {
+        /// The entries given.
+        got: usize,
+        /// `STAGES * layout().size`.
+        expected: usize,
+    },
+    /// Not a weight file at all.
+    #[error("weight file: not a tabula Othello pattern weight file (bad magic)")]
+    BadMagic,
+    /// The checksum does not match the bytes.
+    #[error("weight file: checksum mismatch (corrupted)")]
+    Checksum,
+    /// Written for another layout or scale than this build's.
+    #[error(
+        "weight file: layout {stages}x{size} scale {scale}, this build expects {STAGES}x{expected_size} scale {SCALE}"
+    )]
+    Layout {
+        /// The file's stage count.
+        stages: usize,
+        /// The file's weights a stage.
+        size: usize,
+        /// The file's scale.
+        scale: usize,
+        /// This build's weights a stage.
+        expected_size: usize,
+    },
+    /// A zero run of length 0, or past the last weight.
+    #[error("weight file: bad zero run")]
+    ZeroRun,
+    /// A weight outside `i16`, or one past the last.
+    #[error("weight file: weight out of range or too many weights")]
+    WeightRange,
+    /// Fewer weights than the layout has.
+    #[error("weight file: {got} weights, expected {expected}")]
+    WeightCount {
+        /// The weights read.
+        got: usize,
+        /// `STAGES * layout().size`.
+        expected: usize,
+    },
 }
-
-impl std::error::Error for WeightsError {}
 
 /// The first bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"TBOPAT1\n";
@@ -383,6 +424,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// `bytes` less their last 8, where those are the FNV-1a checksum of the
+/// rest (little-endian); `None` for a file too short or corrupted.
+fn checksummed_body(bytes: &[u8]) -> Option<&[u8]> {
+    let (body, sum) = bytes.split_last_chunk::<8>()?;
+    (fnv1a(body) == u64::from_le_bytes(*sum)).then_some(body)
+}
+
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -396,14 +444,14 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, WeightsError> {
     for shift in (0..64).step_by(7) {
         let b = *bytes
             .get(*pos)
-            .ok_or_else(|| WeightsError("weight file: truncated".into()))?;
+            .ok_or(WeightsError::Truncated)?;
         *pos += 1;
         v |= u64::from(b & 0x7f) << shift;
         if b & 0x80 == 0 {
             return Ok(v);
         }
     }
-    Err(WeightsError("weight file: bad number".into()))
+    Err(WeightsError::BadNumber)
 }
 
 /// Weights of every stage, expanded (every ordering has its weight).
@@ -432,11 +480,10 @@ impl Weights {
     pub fn from_canonical(canonical: &[i16]) -> Result<Weights, WeightsError> {
         let l = layout();
         if canonical.len() != STAGES * l.size {
-            return Err(WeightsError(format!(
-                "weights: {} entries, expected {}",
-                canonical.len(),
-                STAGES * l.size
-            )));
+            return Err(WeightsError::EntryCount {
+                got: canonical.len(),
+                expected: STAGES * l.size,
+            });
         }
         let mut w = canonical.to_vec();
         for s in 0..STAGES {
@@ -496,29 +543,22 @@ impl Weights {
     /// Reads weight file bytes; refuses anything malformed or corrupted.
     pub fn decode(bytes: &[u8]) -> Result<Weights, WeightsError> {
         let l = layout();
-        let bad = |m: &str| Err(WeightsError(format!("weight file: {m}")));
         if bytes.len() < MAGIC.len() + 12 + 8 || &bytes[..8] != MAGIC {
-            return bad("not a tabula Othello pattern weight file (bad magic)");
+            return Err(WeightsError::BadMagic);
         }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut sum8 = [0u8; 8];
-        sum8.copy_from_slice(sum);
-        if fnv1a(body) != u64::from_le_bytes(sum8) {
-            return bad("checksum mismatch (corrupted)");
-        }
+        let body = checksummed_body(bytes).ok_or(WeightsError::Checksum)?;
         let word = |i: usize| {
             let mut b = [0u8; 4];
             b.copy_from_slice(&body[8 + 4 * i..12 + 4 * i]);
             u32::from_le_bytes(b) as usize
         };
         if (word(0), word(1), word(2)) != (STAGES, l.size, SCALE as usize) {
-            return bad(&format!(
-                "layout {}x{} scale {}, this build expects {STAGES}x{} scale {SCALE}",
-                word(0),
-                word(1),
-                word(2),
-                l.size
-            ));
+            return Err(WeightsError::Layout {
+                stages: word(0),
+                size: word(1),
+                scale: word(2),
+                expected_size: l.size,
+            });
         }
         let total = STAGES * l.size;
         let mut c = Vec::with_capacity(total);
@@ -528,19 +568,22 @@ impl Weights {
             if v == 0 {
                 let run = get_varint(body, &mut pos)? as usize;
                 if run == 0 || c.len() + run > total {
-                    return bad("bad zero run");
+                    return Err(WeightsError::ZeroRun);
                 }
                 c.resize(c.len() + run, 0);
             } else {
                 let x = ((v >> 1) as i64) ^ -((v & 1) as i64);
                 if c.len() >= total || x < i64::from(i16::MIN) || x > i64::from(i16::MAX) {
-                    return bad("weight out of range or too many weights");
+                    return Err(WeightsError::WeightRange);
                 }
                 c.push(x as i16);
             }
         }
         if c.len() != total {
-            return bad(&format!("{} weights, expected {total}", c.len()));
+            return Err(WeightsError::WeightCount {
+                got: c.len(),
+                expected: total,
+            });
         }
         Weights::from_canonical(&c)
     }
@@ -656,6 +699,43 @@ mod tests {
         // edge 4, 3x3 4, 2x5 8, diag8 2, diag7..4 4 each, rows 4 each.
         assert_eq!(per_family, vec![4, 4, 8, 2, 4, 4, 4, 4, 4, 4, 4]);
         assert_eq!(l.instances.len(), 46);
+    }
+
+    /// The refusals read as they always have: the words are what a user
+    /// of a weight file sees.
+    #[test]
+    fn refused_weight_files_say_why_in_the_same_words() {
+        let good = Weights::zero().encode();
+        let refusal = |bytes: &[u8]| Weights::decode(bytes).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            refusal(b"not a weight file at all, but long enough"),
+            "weight file: not a tabula Othello pattern weight file (bad magic)"
+        );
+        let mut flipped = good.clone();
+        flipped[MAGIC.len() + 12] ^= 1;
+        assert_eq!(refusal(&flipped), "weight file: checksum mismatch (corrupted)");
+        // Another stage count, checksummed anew: a file of another build.
+        let mut other = good[..good.len() - 8].to_vec();
+        other[MAGIC.len()] = (STAGES + 1) as u8;
+        let sum = fnv1a(&other);
+        other.extend_from_slice(&sum.to_le_bytes());
+        let size = layout().size;
+        assert_eq!(
+            refusal(&other),
+            format!(
+                "weight file: layout {}x{size} scale {SCALE}, this build expects {STAGES}x{size} scale {SCALE}",
+                STAGES + 1
+            )
+        );
+        // The header and a zero-run marker with no run length after it.
+        let mut cut = good[..MAGIC.len() + 12 + 1].to_vec();
+        let sum = fnv1a(&cut);
+        cut.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(refusal(&cut), "weight file: truncated");
+        assert_eq!(
+            Weights::from_canonical(&[1, 2, 3]).map(|_| ()).unwrap_err().to_string(),
+            format!("weights: 3 entries, expected {}", STAGES * size)
+        );
     }
 
     #[test]

@@ -247,17 +247,14 @@ pub fn run(args: &BookArgs) -> Result<String, BookBuildError> {
     // Deepest first (a move adds a disc), for the negamax; then by key,
     // so that the order is the same every time.
     nodes.sort_unstable_by_key(|&(p, o)| (std::cmp::Reverse((p | o).count_ones()), p, o));
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
+    let mut report = super::workers::report_begun(format_args!(
         "book-othello: {games} games, {} positions in their first {} moves, {} reached in at least {} games ({:.1} s)",
         counts.len(),
         args.plies,
         nodes.len(),
         args.min_games,
         t0.elapsed().as_secs_f64()
-    );
-    eprint!("{report}");
+    ));
     let t1 = std::time::Instant::now();
     let leaves = search_nodes(&nodes, args);
     let searched = t1.elapsed().as_secs_f64();

@@ -292,14 +292,11 @@ pub fn run(args: &LabelArgs) -> Result<String, LabelError> {
     let end = args
         .limit
         .map_or(jobs.len() as u64, |l| l.min(jobs.len() as u64));
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
+    let mut report = super::workers::report_begun(format_args!(
         "label-othello: {} positions listed in {:.1} s; {start} already labelled",
         jobs.len(),
         t0.elapsed().as_secs_f64()
-    );
-    eprint!("{report}");
+    ));
     let file = open_to_resume(&data, good).map_err(|(doing, source)| LabelError::Io {
         doing: format!("{doing} {}", data.display()),
         source,

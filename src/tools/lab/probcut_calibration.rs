@@ -16,7 +16,7 @@ use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::probcut::{DEPTHS, MAX_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::model::game::Game;
 use crate::search::Search as _;
-use crate::search::playout::shallow_best;
+use crate::search::playout::shallow_best_within;
 use crate::tools::args::{ArgError, within};
 
 /// `tabula calibrate-probcut`: measure the ProbCut regressions.
@@ -60,14 +60,17 @@ fn game_positions(seed: u64, game: u64, per_game: usize) -> Vec<Othello> {
         let mv = if ply < random_plies || rng.gen_bool(0.1) {
             s.random_move(&mut rng, &mut buf)
         } else {
-            match shallow_best(
+            match shallow_best_within(
                 &s,
                 &OthelloEval::default(),
                 2,
                 &mut buf,
                 &mut scratch,
                 &mut pacer,
-            ) {
+                u64::MAX,
+            )
+            .0
+            {
                 Some(mv) => mv,
                 None => s.random_move(&mut rng, &mut buf),
             }

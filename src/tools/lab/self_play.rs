@@ -46,22 +46,49 @@ pub fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
     (o ^ f, p | f | (1u64 << sq))
 }
 
-fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
-    let pm = moves(p, o);
-    if pm == 0 {
-        if moves(o, p) == 0 {
-            return 1000 * final_margin(p, o);
-        }
-        return -table_negamax(o, p, depth);
+/// What the side to move (`p`) can do: the lab's searches and games all
+/// branch on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToMove {
+    /// Play one of these squares (a bit each).
+    Moves(u64),
+    /// Pass: it has no move, the other side has.
+    Pass,
+    /// Nothing: neither side has a move, the game is over.
+    Over,
+}
+
+/// [`ToMove`] for `p` to move against `o`.
+pub fn to_move(p: u64, o: u64) -> ToMove {
+    match moves(p, o) {
+        0 if moves(o, p) == 0 => ToMove::Over,
+        0 => ToMove::Pass,
+        pm => ToMove::Moves(pm),
     }
+}
+
+/// The squares of `bits` (a bit each), lowest first: the order the lab's
+/// searches try moves in.
+pub fn squares(bits: u64) -> impl Iterator<Item = u32> {
+    let mut left = bits;
+    std::iter::from_fn(move || {
+        let sq = (left != 0).then(|| left.trailing_zeros())?;
+        left &= left - 1;
+        Some(sq)
+    })
+}
+
+fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
+    let pm = match to_move(p, o) {
+        ToMove::Moves(pm) => pm,
+        ToMove::Pass => return -table_negamax(o, p, depth),
+        ToMove::Over => return 1000 * final_margin(p, o),
+    };
     if depth == 0 {
         return table_value(p, o);
     }
     let mut best = i32::MIN;
-    let mut m = pm;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
+    for sq in squares(pm) {
         let (np, no) = play(p, o, sq);
         best = best.max(-table_negamax(np, no, depth - 1));
     }
@@ -77,14 +104,14 @@ pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
     let mut recs = Vec::new();
     let mut ply = 0;
     loop {
-        let pm = moves(p, o);
-        if pm == 0 {
-            if moves(o, p) == 0 {
-                break;
+        let pm = match to_move(p, o) {
+            ToMove::Moves(pm) => pm,
+            ToMove::Pass => {
+                (p, o) = (o, p);
+                continue;
             }
-            (p, o) = (o, p);
-            continue;
-        }
+            ToMove::Over => break,
+        };
         recs.push(Record {
             p,
             o,
@@ -102,10 +129,7 @@ pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
             pick(rng.gen_range(0..n))
         } else {
             let mut best = (i32::MIN, 0);
-            let mut m = pm;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
+            for sq in squares(pm) {
                 let (np, no) = play(p, o, sq);
                 let v = -table_negamax(np, no, 1) + rng.gen_range(-6..=6);
                 if v > best.0 {
@@ -131,6 +155,21 @@ pub fn self_play(seed: u64, index: u64, solve_empties: u32) -> Vec<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squares_go_lowest_first_and_to_move_tells_a_pass_from_the_end() {
+        assert_eq!(squares(0).count(), 0);
+        let bits = (1 << 63) | (1 << 19) | 1;
+        assert_eq!(squares(bits).collect::<Vec<_>>(), vec![0, 19, 63]);
+        let (p, o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+        assert_eq!(to_move(p, o), ToMove::Moves(moves(p, o)));
+        // Squares 0 and 1 side by side on an edge: the owner of 0 takes 1
+        // by playing 2; the owner of 1 cannot flank 0, so it passes.
+        assert_eq!(to_move(1, 2), ToMove::Moves(1 << 2));
+        assert_eq!(to_move(2, 1), ToMove::Pass);
+        // Discs of one colour only: no one has a move.
+        assert_eq!(to_move(1 | 2, 0), ToMove::Over);
+    }
 
     #[test]
     fn self_play_is_reproducible_and_labels_the_end() {

@@ -1,4 +1,5 @@
-//! The arguments every lab tool takes: its worker threads and its seed.
+//! What every lab tool shares: the arguments it takes (its worker
+//! threads and its seed), and how its report begins.
 
 /// The arguments every lab tool takes: its workers and its seed.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,4 +32,12 @@ pub fn othello_settings(hash: u64) -> crate::engine::settings::Settings {
     settings.threads = 1;
     settings.hash = hash;
     settings
+}
+
+/// A tool's report begun with the line `first`, which is shown on stderr
+/// at once: a long run says what it found before it sets to work.
+pub fn report_begun(first: std::fmt::Arguments<'_>) -> String {
+    let report = format!("{first}\n");
+    eprint!("{report}");
+    report
 }
