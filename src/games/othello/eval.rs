@@ -338,4 +338,12 @@ mod tests {
         let full: i32 = WEIGHTS.iter().sum();
         assert_eq!(square_score(!0, 0), full);
     }
+
+    #[test]
+    fn the_table_evaluation_has_no_probcut_fit() {
+        use crate::model::game::Evaluator;
+        let start = Othello::start();
+        assert!(OthelloEval::Builtin.probcut_fit(&start, 6).is_some());
+        assert!(OthelloEval::Table.probcut_fit(&start, 6).is_none());
+    }
 }

@@ -83,7 +83,6 @@ pub fn params(empties: u32, depth: u32) -> Option<ProbCutFit> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Othello;
     use super::*;
 
     #[test]
@@ -98,14 +97,5 @@ mod tests {
         assert_eq!(stage(53), 0);
         assert_eq!(stage(52), 1);
         assert_eq!(stage(10), STAGES - 1);
-    }
-
-    #[test]
-    fn the_table_evaluation_has_no_probcut_fit() {
-        use super::super::eval::OthelloEval;
-        use crate::model::game::Evaluator;
-        let start = Othello::start();
-        assert!(OthelloEval::Builtin.probcut_fit(&start, 6).is_some());
-        assert!(OthelloEval::Table.probcut_fit(&start, 6).is_none());
     }
 }
