@@ -198,7 +198,9 @@ fn play_card_games<G: Hidden>(
                 .get("last")
                 .arr()
                 .iter()
-                .filter_map(|m| m.get("move").str().map(str::to_string))
+                .filter_map(|m| m.get("move").str())
+                // A Ninety-Nine play names its card with a sign ("TS-").
+                .flat_map(card_words)
                 .collect();
             // Hearts: the holder of 2C is told just before it leads it.
             let opener: HashSet<String> = e
