@@ -328,6 +328,7 @@ impl<G: Game> AlphaBeta<G> {
                 depth: result.depth,
                 elapsed: control.elapsed(),
                 best: root.move_text(best),
+                best_move: Some(MoveHandle::new(best)),
                 score: result.score,
                 kind: ScoreKind::Exact,
                 exact: Some(margin),
@@ -1773,6 +1774,47 @@ mod value_tests {
                 &mut Rng::seed_from_u64(0),
             );
             assert!(r.depth < 18 && r.exact.is_none(), "seed {seed}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn a_root_solved_whole_reports_its_move_typed() {
+        // An early answer plays the report's typed move, never its text:
+        // the solver's report of the root must carry it, as every other.
+        let s = random_position(1, 14);
+        let Turn::Player(seat) = s.turn() else {
+            unreachable!("not over")
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        let listen = |p: &Progress| {
+            if let Ok(mut v) = seen.lock() {
+                v.push((p.kind, p.best.clone(), p.best_move.clone()));
+            }
+        };
+        let control = Control::unlimited().with_reporter(&listen);
+        let budget = Budget {
+            depth: Some(14),
+            ..Budget::default()
+        };
+        let r =
+            handing_off(true, true).search(&s, seat, &budget, &control, &mut Rng::seed_from_u64(0));
+        assert_eq!(r.kind, ScoreKind::Exact);
+        let seen = seen.into_inner().unwrap_or_default();
+        let exact: Vec<_> = seen
+            .iter()
+            .filter(|(k, _, _)| *k == ScoreKind::Exact)
+            .collect();
+        assert!(
+            !exact.is_empty(),
+            "no exact report in {} reports",
+            seen.len()
+        );
+        for (_, text, handle) in exact {
+            let typed = handle
+                .as_ref()
+                .and_then(|h| h.get::<crate::games::othello::Move>());
+            assert_eq!(typed, Some(r.best), "report {text}");
+            assert_eq!(*text, s.move_text(r.best));
         }
     }
 
