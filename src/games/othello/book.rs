@@ -18,6 +18,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use super::checksum;
 use super::pattern::symmetry_board;
 use super::{Move, Othello, pattern::symmetry};
 
@@ -101,12 +102,6 @@ pub struct Book {
     entries: Vec<Entry>,
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 impl Book {
     /// A book of these entries (sorted here; a repeated key keeps the
     /// first).
@@ -135,8 +130,7 @@ impl Book {
                 out.push(m.value as u8);
             }
         }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        checksum::seal(&mut out);
         out
     }
 
@@ -148,12 +142,7 @@ impl Book {
         if bytes.len() < MAGIC.len() + 4 + 8 {
             return Err(BookError::Truncated);
         }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut sum_bytes = [0u8; 8];
-        sum_bytes.copy_from_slice(sum);
-        if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
-            return Err(BookError::Checksum);
-        }
+        let body = checksum::checked_body(bytes).ok_or(BookError::Checksum)?;
         let mut at = MAGIC.len();
         let take = |at: &mut usize, n: usize| -> Result<&[u8], BookError> {
             let s = body.get(*at..*at + n).ok_or(BookError::Truncated)?;

@@ -11,6 +11,7 @@
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 pub mod bitboard;
+mod checksum;
 pub mod book;
 pub mod discs;
 pub mod endgame;

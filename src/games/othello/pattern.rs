@@ -418,19 +418,6 @@ pub fn max_file_len() -> u64 {
     (MAGIC.len() + 12 + 3 * STAGES * layout().size + 8) as u64
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// `bytes` less their last 8, where those are the FNV-1a checksum of the
-/// rest (little-endian); `None` for a file too short or corrupted.
-fn checksummed_body(bytes: &[u8]) -> Option<&[u8]> {
-    let (body, sum) = bytes.split_last_chunk::<8>()?;
-    (fnv1a(body) == u64::from_le_bytes(*sum)).then_some(body)
-}
-
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -535,8 +522,7 @@ impl Weights {
                 i += 1;
             }
         }
-        let h = fnv1a(&out);
-        out.extend_from_slice(&h.to_le_bytes());
+        super::checksum::seal(&mut out);
         out
     }
 
@@ -546,7 +532,7 @@ impl Weights {
         if bytes.len() < MAGIC.len() + 12 + 8 || &bytes[..8] != MAGIC {
             return Err(WeightsError::BadMagic);
         }
-        let body = checksummed_body(bytes).ok_or(WeightsError::Checksum)?;
+        let body = super::checksum::checked_body(bytes).ok_or(WeightsError::Checksum)?;
         let word = |i: usize| {
             let mut b = [0u8; 4];
             b.copy_from_slice(&body[8 + 4 * i..12 + 4 * i]);
@@ -717,7 +703,7 @@ mod tests {
         // Another stage count, checksummed anew: a file of another build.
         let mut other = good[..good.len() - 8].to_vec();
         other[MAGIC.len()] = (STAGES + 1) as u8;
-        let sum = fnv1a(&other);
+        let sum = super::super::checksum::fnv1a(&other);
         other.extend_from_slice(&sum.to_le_bytes());
         let size = layout().size;
         assert_eq!(
@@ -729,7 +715,7 @@ mod tests {
         );
         // The header and a zero-run marker with no run length after it.
         let mut cut = good[..MAGIC.len() + 12 + 1].to_vec();
-        let sum = fnv1a(&cut);
+        let sum = super::super::checksum::fnv1a(&cut);
         cut.extend_from_slice(&sum.to_le_bytes());
         assert_eq!(refusal(&cut), "weight file: truncated");
         assert_eq!(
