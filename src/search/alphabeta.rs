@@ -334,7 +334,6 @@ impl<G: Game> AlphaBeta<G> {
                 exact: Some(margin),
                 pv: vec![root.move_text(best)],
                 lines: lines_text(root, &result.lines),
-                ..Progress::default()
             });
         }
         Some(result)
