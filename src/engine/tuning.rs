@@ -40,6 +40,13 @@ pub static TUNING: &[Tuning] = &[
                  the square table has none, so `eval table` plays without it",
             ),
             (
+                "probcut_sigmas",
+                "1",
+                "a cut needs 1 sigma of the fit, not the engine-wide 1.5: at 20 ms a move \
+                 +117.6 and +79.9 over 1,000 games each against 1.5; 1.1 +45.1, 1.2 level \
+                 with 1, 0.7 -80.3 against 1 (docs/experiments-othello.md)",
+            ),
+            (
                 "selectivity",
                 "1",
                 "a depth is a level, as in Edax and NTest: the clock's search, ProbCut at 1 \
