@@ -51,7 +51,7 @@ fn try_visit<G: Game, V: GameVisitor>(visitor: Box<dyn Any>, options: &Options) 
 
 /// The crate's visitors, each called with `G` ([`games::ErasedVisit`]).
 fn visit<G: Game>(options: &Options, visitor: Box<dyn Any>) -> Option<Box<dyn Any>> {
-    let tries: [Try; 9] = [
+    let tries: [Try; 10] = [
         try_visit::<G, games::ReadTraits>,
         try_visit::<G, crate::engine::OpenTable>,
         try_visit::<G, crate::engine::human::Perfect>,
@@ -60,6 +60,7 @@ fn visit<G: Game>(options: &Options, visitor: Box<dyn Any>) -> Option<Box<dyn An
         try_visit::<G, crate::gui::view::OpenMirror>,
         try_visit::<G, crate::gui::SeatCount>,
         try_visit::<G, crate::gui::Fits>,
+        try_visit::<G, crate::gui::PageScripts>,
         try_visit::<G, crate::tools::perft::PerftRun>,
     ];
     let mut visitor = visitor;

@@ -1039,3 +1039,63 @@ fn gui_an_engine_late_for_its_move_time_still_moves_and_the_page_is_told() {
     assert!(record.contains(" winners=0 "), "{record}");
     server.stop();
 }
+
+/// The registry's visitor that reads a game type's page scripts.
+struct ScriptsOf;
+
+impl tabula::games::GameVisitor for ScriptsOf {
+    type Output = &'static [&'static str];
+    fn visit<G: Game>(self, _options: &Options) -> &'static [&'static str] {
+        tabula::games::extras::<G>().pictures.scripts
+    }
+}
+
+/// A game's name or title as the page's shell must not hold it: lower
+/// case, without `-` (`Ninety-Nine` is `ninetynine`).
+fn bare(text: &str) -> String {
+    text.to_lowercase().replace('-', "")
+}
+
+/// The page's shell (app.js) names no game: each registered game's name
+/// and titles come from the registry's answers, and its page code from
+/// the scripts its pictures declare, which the server serves at
+/// `/games.js`, each once and in full.
+#[test]
+fn gui_the_page_s_shell_names_no_game_and_games_js_holds_every_game_s_page() {
+    let shell = bare(include_str!("../src/gui/assets/app.js"));
+    let index = include_str!("../src/gui/assets/index.html");
+    let server = Server::start(&[]);
+    let (status, games_js) = http(server.port, "GET", "/games.js", "");
+    assert_eq!(status, 200, "{games_js}");
+    assert!(
+        index.find("/app.js") < index.find("/games.js") && index.contains("/games.js"),
+        "the page loads the games' scripts after the shell that they register with"
+    );
+    for entry in tabula::games::all() {
+        for word in std::iter::once(entry.name).chain(entry.gtp_names.iter().copied()) {
+            let word = bare(word);
+            assert!(
+                !shell.contains(&word),
+                "app.js names the game {word} (line {:?})",
+                shell.lines().position(|l| l.contains(&word)).map(|i| i + 1)
+            );
+        }
+        let scripts = entry.visit::<&str, _>(&[], ScriptsOf).expect("defaults");
+        assert!(!scripts.is_empty(), "{} has no page script", entry.name);
+        for script in scripts {
+            assert_eq!(
+                games_js.matches(script.trim()).count(),
+                1,
+                "{}: a script of its pictures is not in /games.js once",
+                entry.name
+            );
+        }
+        assert!(
+            scripts
+                .iter()
+                .any(|s| s.contains(&format!("registerPage('{}',", entry.name))),
+            "{}: no script registers its page",
+            entry.name
+        );
+    }
+}

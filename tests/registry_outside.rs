@@ -13,8 +13,10 @@
 //!
 //! The page itself plays Pile in headless Chromium (skipped, with a
 //! message, where Chromium is not installed, as the other browser tests):
-//! the game's tab and options come from the server, the text view shows
-//! the pile, and the person plays by pressing the move buttons.
+//! the game's tab and options come from the server, Pile's own page
+//! script (served with the registry's games' at `/games.js`) draws the
+//! text view and the pile as a row of stones, and the person plays by
+//! pressing the move buttons.
 //! `TABULA_GUI_SCREENSHOTS=DIR` saves its pictures, in mid-game
 //! (docs/gui-outside-game.png, docs/gui-outside-game-phone.png).
 
@@ -313,7 +315,7 @@ fn the_page_serves_a_game_added_from_outside() {
         }
     }
     assert!(seen.contains("\"type\":\"over\""), "{seen}");
-    assert!(seen.contains("\"kind\":\"text\""), "{seen}");
+    assert!(seen.contains("\"kind\":\"pile\""), "{seen}");
     // Its own picture data, from the view it declares, and its moves in
     // its own words.
     assert!(seen.contains("\"stones\":6,"), "{seen}");
@@ -323,6 +325,23 @@ fn the_page_serves_a_game_added_from_outside() {
     assert_eq!(status, 200, "{record}");
     assert!(record.contains("pile"), "{record}");
     drop(events);
+    // The page's scripts: Pile's own, which draws its picture's kind,
+    // with the standard games' (the card table once for the three card
+    // games).
+    let (status, games_js) = request("GET", "/games.js");
+    assert_eq!(status, 200, "{games_js}");
+    let own = EXTRAS.pictures.scripts;
+    assert_eq!(own.len(), 1);
+    assert!(own[0].contains("registerPage('pile',"), "{}", own[0]);
+    assert_eq!(games_js.matches(own[0].trim()).count(), 1, "{games_js}");
+    for entry in tabula::games::GAMES {
+        assert!(
+            games_js.contains(&format!("registerPage('{}',", entry.name)),
+            "{}: {games_js}",
+            entry.name
+        );
+    }
+    assert_eq!(games_js.matches("const CARD_HOOKS").count(), 1);
 }
 
 /// With `TABULA_GUI_SCREENSHOTS=DIR`, saves the page as `DIR/gui-NAME.png`.
@@ -377,7 +396,7 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
         };
         assert!(
             b.wait_for(
-                "window.tabula.state && window.tabula.state.game === 'pile' && window.tabula.state.view.kind === 'text'",
+                "window.tabula.state && window.tabula.state.game === 'pile' && window.tabula.state.view.kind === 'pile'",
                 Duration::from_secs(30)
             ),
             "{what}: the game started"
@@ -394,6 +413,20 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
             text.str()
                 .is_some_and(|t| t.starts_with(&format!("{stones} stones"))),
             "{what}: {text:?}"
+        );
+        // Pile's own page script draws the pile: a stone for each.
+        let drawn = b.js(
+            "const p = document.getElementById('pile'); return p ? [p.querySelectorAll('.stone').length, p.getAttribute('aria-label')] : null;",
+        );
+        assert_eq!(
+            drawn.arr().first().and_then(|n| n.num()),
+            Some(f64::from(stones)),
+            "{what}: the pile drawn {drawn:?}"
+        );
+        assert_eq!(
+            drawn.arr().get(1).and_then(|l| l.str()),
+            Some(format!("{stones} stones").as_str()),
+            "{what}: the pile's label {drawn:?}"
         );
         b.console();
         // Press a move button at each turn until the game is over.
@@ -493,7 +526,7 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
             status.str().is_some_and(|s| s.starts_with("Game over")),
             "{what}: status {status:?}"
         );
-        let end = b.js("return [document.getElementById('gametext').textContent, !!document.querySelector('#moves button'), document.documentElement.scrollWidth <= innerWidth];");
+        let end = b.js("return [document.getElementById('gametext').textContent, !!document.querySelector('#moves button'), document.documentElement.scrollWidth <= innerWidth, document.querySelectorAll('#pile .stone').length, !!document.getElementById('pile')];");
         assert_eq!(
             end.arr()[0].str().map(|t| t.starts_with("0 stones")),
             Some(true),
@@ -505,6 +538,11 @@ fn the_page_plays_a_game_added_from_outside_in_a_browser() {
             "{what}: buttons after the end"
         );
         assert_eq!(end.arr()[2], Json::Bool(true), "{what}: no sideways scroll");
+        assert_eq!(
+            (end.arr()[3].num(), &end.arr()[4]),
+            (Some(0.0), &Json::Bool(true)),
+            "{what}: the empty pile drawn: {end:?}"
+        );
         let errors: Vec<_> = b
             .console()
             .into_iter()

@@ -11,18 +11,21 @@ use tabula::model::pictures::{Picture, Pictures};
 use tabula::model::played::Played;
 
 /// What Pile declares beyond its rules: a picture of its own for the
-/// page (the text view, which the page draws, with the stones left as
-/// data of the game's) and its moves in words (`takes 2`).
+/// page (its text, with the stones left as data of the game's), the page
+/// script that draws it (`registry_pile.js`: the text view and a row of
+/// stones) and its moves in words (`takes 2`).
 pub const EXTRAS: Extras<Pile> = Extras {
     pictures: Pictures {
         view: pile_view,
         move_words: |_, mv| format!("takes {mv}"),
+        scripts: &[include_str!("registry_pile.js")],
         ..Pictures::PLAIN
     },
     ..Extras::NONE
 };
 
-/// Pile's picture: the text view, with the stones left.
+/// Pile's picture (`kind` `pile`: its own page draws it): its text, with
+/// the stones left.
 #[derive(serde::Serialize)]
 struct PilePicture {
     kind: &'static str,
@@ -33,7 +36,7 @@ struct PilePicture {
 fn pile_view(played: &Played<Pile>, _observer: Option<Seat>) -> Box<dyn Picture> {
     let pile = played.state();
     Box::new(PilePicture {
-        kind: "text",
+        kind: "pile",
         text: pile.render(),
         stones: pile.stones,
     })

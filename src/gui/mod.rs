@@ -261,6 +261,48 @@ fn listed_games() -> Vec<ListedGame> {
         .collect()
 }
 
+/// The registry's visitor that reads the page scripts a game type
+/// declares in its pictures.
+pub(crate) struct PageScripts;
+
+impl GameVisitor for PageScripts {
+    type Output = &'static [&'static str];
+    fn visit<G: Game>(self, _options: &Options) -> &'static [&'static str] {
+        crate::games::extras::<G>().pictures.scripts
+    }
+}
+
+/// The page scripts of every game the registry serves (`/games.js`),
+/// each once, in the registry's order, each game's in the order it lists
+/// them: the code that draws each game's picture, which the page's shell
+/// (app.js) calls by the picture's `kind`. A game whose type depends on
+/// its number of players (Quoridor) is asked for each.
+fn games_script() -> String {
+    let mut scripts: Vec<&'static str> = Vec::new();
+    for entry in crate::games::all() {
+        let mut words = vec![Vec::new()];
+        if entry.options.iter().any(|o| o.name == "players") {
+            words.extend(
+                entry
+                    .player_counts()
+                    .into_iter()
+                    .map(|n| vec![format!("players={n}")]),
+            );
+        }
+        for w in &words {
+            let Ok(listed) = entry.visit(&w[..], PageScripts) else {
+                continue;
+            };
+            for &script in listed {
+                if !scripts.contains(&script) {
+                    scripts.push(script);
+                }
+            }
+        }
+    }
+    scripts.join("\n")
+}
+
 /// What the page sets its choices up from (`/api/setup`).
 #[derive(serde::Serialize)]
 struct Setup<'a> {
@@ -498,6 +540,9 @@ impl Server {
                 Response::new(200, "text/html; charset=utf-8", INDEX_HTML)
             }
             ("GET", "/app.js") => Response::new(200, "text/javascript; charset=utf-8", APP_JS),
+            ("GET", "/games.js") => {
+                Response::new(200, "text/javascript; charset=utf-8", games_script())
+            }
             ("GET", "/style.css") => Response::new(200, "text/css; charset=utf-8", STYLE_CSS),
             ("GET", "/favicon.ico") | ("GET", "/favicon.svg") => {
                 Response::new(200, "image/svg+xml", FAVICON_SVG)

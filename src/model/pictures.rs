@@ -9,6 +9,11 @@
 //! never test which game it is. [`Pictures::PLAIN`] is what every game
 //! has without declaring anything: its text picture (`render`) and plain
 //! words.
+//!
+//! The page draws a picture with the game's own page scripts
+//! ([`Pictures::scripts`]): each registers the page code of its picture's
+//! `kind` with the page's shell (`src/gui/assets/app.js`), which names no
+//! game.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -89,6 +94,12 @@ pub struct Pictures<G: Game> {
     /// The seat's text view ([`Game::view_text`]) lacks the last trick,
     /// so the feed adds it (Wizard).
     pub feed_adds_last_trick: bool,
+    /// The page's scripts that draw this game's picture, in the order
+    /// they load (a card game: the card table the card games share, then
+    /// its own): each registers its picture's `kind` with the page's
+    /// shell (`registerPage`). The GUI serves every registered game's
+    /// scripts, each once, at `/games.js`. None: the page's text view.
+    pub scripts: &'static [&'static str],
 }
 
 impl<G: Game> Clone for Pictures<G> {
@@ -111,6 +122,7 @@ impl<G: Game> Pictures<G> {
         dealt_words: plain_dealt_words::<G>,
         news: |_, _, _| News::default(),
         feed_adds_last_trick: false,
+        scripts: &[],
     };
 }
 

@@ -22,6 +22,7 @@ pub const PICTURES: Pictures<Hearts> = Pictures {
     dealt_words,
     news,
     feed_adds_last_trick: false,
+    scripts: &[include_str!("../cards/table.js"), include_str!("page.js")],
 };
 
 /// The seat that takes a full trick: the highest card of the suit led.

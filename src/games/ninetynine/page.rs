@@ -19,6 +19,7 @@ pub const PICTURES: Pictures<NinetyNine> = Pictures {
     dealt_words,
     news,
     feed_adds_last_trick: false,
+    scripts: &[include_str!("../cards/table.js"), include_str!("page.js")],
 };
 
 fn deals_a_hand(state: &NinetyNine) -> bool {

@@ -10,6 +10,7 @@ use crate::model::played::Played;
 pub const PICTURES: Pictures<Othello> = Pictures {
     view,
     refusals,
+    scripts: &[include_str!("page.js")],
     ..Pictures::<Othello>::PLAIN
 };
 

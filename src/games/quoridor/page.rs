@@ -21,6 +21,7 @@ impl<const P: usize> QuoridorGame<P> {
         dealt_words: Pictures::<QuoridorGame<P>>::PLAIN.dealt_words,
         news: Pictures::<QuoridorGame<P>>::PLAIN.news,
         feed_adds_last_trick: false,
+        scripts: &[include_str!("page.js")],
     };
 }
 

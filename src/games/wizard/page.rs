@@ -23,6 +23,7 @@ pub const PICTURES: Pictures<Wizard> = Pictures {
     news,
     // The seat's text view shows the trick in play only.
     feed_adds_last_trick: true,
+    scripts: &[include_str!("../cards/table.js"), include_str!("page.js")],
 };
 
 fn deals_a_hand(state: &Wizard) -> bool {
