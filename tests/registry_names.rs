@@ -6,7 +6,10 @@
 //!
 //! Test code is not scanned: `#[cfg(test)]` modules (from the attribute to
 //! the module's closing brace) and comment lines. The page's assets (HTML,
-//! JavaScript) are not Rust and are not scanned.
+//! JavaScript) are not Rust and are not scanned here; the page's shell
+//! (app.js) is checked for every registered game's name by
+//! `gui_the_page_s_shell_names_no_game_and_games_js_holds_every_game_s_page`
+//! in gui_server.rs, and the games' page code lives in their folders.
 
 use std::path::Path;
 
