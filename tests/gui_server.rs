@@ -876,8 +876,10 @@ fn gui_a_finished_or_left_game_gives_its_place_and_a_client_has_its_own_budget()
 fn gui_an_undo_that_cannot_be_done_is_refused_at_once_and_never_done_later() {
     let server = Server::start(&[]);
     let port = server.port;
-    // The engine thinks 2 s a move: the undo comes while it thinks.
-    let id = server.new_game("game=othello&you=0&ms1=2000&advisor=0");
+    // The engine thinks 2 s a move: the undo comes while it thinks (a
+    // search chosen, not the default player, whose book would answer at
+    // once).
+    let id = server.new_game("game=othello&you=0&search1=alphabeta&ms1=2000&advisor=0");
     let events = Events::open(port, &id);
     let turn = my_turn(&events);
     let mv = turn.get("legal").strings()[0].clone();

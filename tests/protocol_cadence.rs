@@ -18,9 +18,12 @@ struct Engine {
 }
 
 fn spawn(args: &[&str]) -> Engine {
+    // Every test here times a search that runs: Othello's opening book,
+    // on by default, would answer the first moves at once.
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .arg("--seed")
         .arg("1")
+        .args(["--set", "book=off"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

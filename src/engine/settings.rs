@@ -642,9 +642,15 @@ pub static GAME_DEFAULTS: &[GameDefault] = &[
     GameDefault {
         game: crate::games::othello::NAME,
         seats: None,
-        settings: &[("search", "alphabeta"), ("solve_reach", "24")],
+        settings: &[
+            ("search", "alphabeta"),
+            ("solve_reach", "24"),
+            ("book", "on"),
+        ],
         why: "alpha-beta on the pattern evaluation, exact solver from 24 empties: \
-              beats MCTS and GRhino at every budget measured",
+              beats MCTS and GRhino at every budget measured; the opening book from \
+              WTHOR's expert games: +81.7 at 20 ms over 1,000 games against the same \
+              player without it",
     },
     GameDefault {
         game: crate::games::quoridor::NAME,
