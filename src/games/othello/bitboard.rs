@@ -137,6 +137,24 @@ pub fn neighbours(x: u64) -> u64 {
 /// The four corners.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The position after the owner of `p` plays `sq` (a legal move) against
+/// `o`, seen from the other side: its discs, then the mover's.
+#[inline]
+pub fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
+    let f = flips(p, o, sq as usize);
+    (o ^ f, p | f | (1u64 << sq))
+}
+
+/// The squares of `bits` (a bit each), lowest first.
+pub fn squares(bits: u64) -> impl Iterator<Item = u32> {
+    let mut left = bits;
+    std::iter::from_fn(move || {
+        let sq = (left != 0).then(|| left.trailing_zeros())?;
+        left &= left - 1;
+        Some(sq)
+    })
+}
+
 /// Final disc margin for the side owning `p`, with the empty squares going
 /// to the winner (the FFO / tournament convention).
 #[inline]
@@ -225,6 +243,18 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squares_go_lowest_first_and_play_turns_the_board_to_the_other_side() {
+        assert_eq!(squares(0).count(), 0);
+        let bits = (1 << 63) | (1 << 19) | 1;
+        assert_eq!(squares(bits).collect::<Vec<_>>(), vec![0, 19, 63]);
+        // Black (d5, e4) plays d3 (19) against white (d4, e5): d4 turns.
+        let (black, white) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
+        let (w, b) = play(black, white, 19);
+        assert_eq!(w, 1 << 36);
+        assert_eq!(b, black | (1 << 27) | (1 << 19));
+    }
 
     /// Slow reference: walk each ray one square at a time.
     fn naive_flips(p: u64, o: u64, sq: usize) -> u64 {

@@ -230,7 +230,7 @@ mod tests {
     }
     #[test]
     fn wthor_outcomes_label_from_the_side_to_move_and_exactly_at_the_depth() {
-        use crate::games::othello::bitboard::{flips, moves};
+        use crate::games::othello::bitboard::{moves, play};
         use rand::Rng as _;
         // A random legal game, recorded as WTHOR bytes (passes left out).
         let mut rng = SmallRng::seed_from_u64(5);
@@ -252,8 +252,7 @@ mod tests {
             }
             let sq = m.trailing_zeros() as u8;
             bytes_moves.push((sq / 8 + 1) * 10 + sq % 8 + 1);
-            let f = flips(p, o, usize::from(sq));
-            (p, o) = (o & !f, p | f | (1u64 << sq));
+            (p, o) = play(p, o, u32::from(sq));
             black_to_move = !black_to_move;
         }
         assert!(bytes_moves.len() >= 36, "the game reaches 24 empties");

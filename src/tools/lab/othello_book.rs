@@ -33,7 +33,7 @@ use super::wthor::{self, WthorError};
 use crate::control::{Budget, Control};
 use crate::engine::searchers::alpha_beta;
 use crate::files::output::{OutFile, OutputError};
-use crate::games::othello::bitboard::{flips, moves};
+use crate::games::othello::bitboard::{moves, play, squares};
 use crate::games::othello::book::{Book, BookMove, Entry, canonical};
 use crate::games::othello::eval::OthelloEval;
 use crate::games::othello::{BLACK, Othello};
@@ -263,16 +263,12 @@ pub fn run(args: &BookArgs) -> Result<String, BookBuildError> {
     let mut entries = Vec::with_capacity(nodes.len());
     for (i, &(p, o)) in nodes.iter().enumerate() {
         let mut cands: Vec<(u8, i32)> = Vec::new();
-        let mut legal = moves(p, o);
-        while legal != 0 {
-            let sq = legal.trailing_zeros() as u8;
-            legal &= legal - 1;
-            let f = flips(p, o, usize::from(sq));
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+        for sq in squares(moves(p, o)) {
+            let (np, no) = play(p, o, sq);
             if let Some(&j) = index.get(&key(np, no))
                 && let Some(v) = value[j]
             {
-                cands.push((sq, -v));
+                cands.push((sq as u8, -v));
             }
         }
         if let Some(leaf) = leaves[i]

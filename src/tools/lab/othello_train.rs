@@ -28,11 +28,11 @@ use std::sync::mpsc;
 use super::labels::{
     EXACT, GameSplit, Labelled, NO_LABEL, OUTCOME, game_positions, mix, outcome_labels, read_labels,
 };
-use super::self_play::{Record, ToMove, UNLABELLED, play, self_play, squares, to_move};
+use super::self_play::{Record, ToMove, UNLABELLED, self_play, to_move};
 use super::training_data::{FolderLocked, lock_folder, open_to_resume, read_data};
 use super::workers::Workers;
 use crate::files::output::{OutFile, OutputError};
-use crate::games::othello::bitboard::{final_margin, moves};
+use crate::games::othello::bitboard::{final_margin, moves, play, squares};
 use crate::games::othello::pattern::{
     self, SCALE, STAGES, Weights, feature_count, features, layout, stage_of,
 };

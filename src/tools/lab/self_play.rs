@@ -10,7 +10,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::control::Control;
-use crate::games::othello::bitboard::{final_margin, flips, moves};
+use crate::games::othello::bitboard::{final_margin, moves, play, squares};
 use crate::games::othello::endgame::solve_exact;
 use crate::games::othello::eval::square_score;
 use crate::games::othello::pattern;
@@ -39,13 +39,6 @@ fn table_value(p: u64, o: u64) -> i32 {
     square_score(p, o) + 8 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32)
 }
 
-/// Plays `sq` for the side to move: the position after it, seen from
-/// the other side.
-pub fn play(p: u64, o: u64, sq: u32) -> (u64, u64) {
-    let f = flips(p, o, sq as usize);
-    (o ^ f, p | f | (1u64 << sq))
-}
-
 /// What the side to move (`p`) can do: the lab's searches and games all
 /// branch on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,17 +58,6 @@ pub fn to_move(p: u64, o: u64) -> ToMove {
         0 => ToMove::Pass,
         pm => ToMove::Moves(pm),
     }
-}
-
-/// The squares of `bits` (a bit each), lowest first: the order the lab's
-/// searches try moves in.
-pub fn squares(bits: u64) -> impl Iterator<Item = u32> {
-    let mut left = bits;
-    std::iter::from_fn(move || {
-        let sq = (left != 0).then(|| left.trailing_zeros())?;
-        left &= left - 1;
-        Some(sq)
-    })
 }
 
 fn table_negamax(p: u64, o: u64, depth: u32) -> i32 {
@@ -157,10 +139,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn squares_go_lowest_first_and_to_move_tells_a_pass_from_the_end() {
-        assert_eq!(squares(0).count(), 0);
-        let bits = (1 << 63) | (1 << 19) | 1;
-        assert_eq!(squares(bits).collect::<Vec<_>>(), vec![0, 19, 63]);
+    fn to_move_tells_a_pass_from_the_end() {
         let (p, o) = ((1u64 << 28) | (1 << 35), (1u64 << 27) | (1 << 36));
         assert_eq!(to_move(p, o), ToMove::Moves(moves(p, o)));
         // Squares 0 and 1 side by side on an edge: the owner of 0 takes 1

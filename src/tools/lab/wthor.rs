@@ -29,7 +29,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::games::othello::bitboard::{flips, moves};
+use crate::games::othello::bitboard::{moves, play};
 
 /// The header's length in bytes.
 pub const HEADER_BYTES: usize = 16;
@@ -290,8 +290,7 @@ pub fn replay(index: usize, game: &Game) -> Result<Replayed, WthorError> {
             o,
             black_to_move,
         });
-        let f = flips(p, o, usize::from(sq));
-        let (np, no) = (p | f | (1u64 << sq), o & !f);
+        let (no, np) = play(p, o, u32::from(sq));
         if black_to_move {
             (black, white) = (np, no);
         } else {
@@ -309,6 +308,7 @@ pub fn replay(index: usize, game: &Game) -> Result<Replayed, WthorError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::othello::bitboard::squares;
 
     fn header(games: u32) -> Vec<u8> {
         let mut h = vec![20, 24, 1, 1];
@@ -414,13 +414,10 @@ mod tests {
             if depth == 0 {
                 return None;
             }
-            let mut mm = m;
-            while mm != 0 {
-                let sq = mm.trailing_zeros() as u8;
-                mm &= mm - 1;
-                let f = flips(p, o, usize::from(sq));
-                line.push(sq);
-                if let Some(found) = dfs(o & !f, p | f | (1u64 << sq), line, depth - 1) {
+            for sq in squares(m) {
+                line.push(sq as u8);
+                let (np, no) = play(p, o, sq);
+                if let Some(found) = dfs(np, no, line, depth - 1) {
                     return Some(found);
                 }
                 line.pop();
