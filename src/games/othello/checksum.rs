@@ -3,7 +3,7 @@
 //! before it, written little-endian as the file's last 8 bytes.
 
 /// FNV-1a of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

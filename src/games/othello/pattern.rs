@@ -703,8 +703,7 @@ mod tests {
         // Another stage count, checksummed anew: a file of another build.
         let mut other = good[..good.len() - 8].to_vec();
         other[MAGIC.len()] = (STAGES + 1) as u8;
-        let sum = super::super::checksum::fnv1a(&other);
-        other.extend_from_slice(&sum.to_le_bytes());
+        super::super::checksum::seal(&mut other);
         let size = layout().size;
         assert_eq!(
             refusal(&other),
@@ -715,8 +714,7 @@ mod tests {
         );
         // The header and a zero-run marker with no run length after it.
         let mut cut = good[..MAGIC.len() + 12 + 1].to_vec();
-        let sum = super::super::checksum::fnv1a(&cut);
-        cut.extend_from_slice(&sum.to_le_bytes());
+        super::super::checksum::seal(&mut cut);
         assert_eq!(refusal(&cut), "weight file: truncated");
         assert_eq!(
             Weights::from_canonical(&[1, 2, 3]).map(|_| ()).unwrap_err().to_string(),
