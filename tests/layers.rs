@@ -9,7 +9,7 @@
 //! (`ARENA_FLOORS`), none naming a floor above its own and no two naming
 //! each other.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The Rust sources under `dir`, every depth (also the registry's
 /// name scan's).
@@ -244,15 +244,26 @@ fn no_import_circle_between_files_of_the_lab() {
     assert_no_circles("tools/lab");
 }
 
+/// An empty folder of this test process's own under the system's
+/// temporary folder, for a made-up source tree (`tag` tells the tests
+/// apart).
+fn scratch_tree(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("tabula-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    root
+}
+
+/// Writes the source file `path` of the made-up tree at `root`.
+fn write_source(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+    std::fs::write(path, text).expect("written");
+}
+
 #[test]
 fn the_circle_check_finds_circles_however_the_import_is_written() {
-    let root = std::env::temp_dir().join(format!("tabula-layers-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let write = |path: &str, text: &str| {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let root = scratch_tree("layers");
+    let write = |path: &str, text: &str| write_source(&root, path, text);
     // A leaf, and a chain that a test module's `use super::*`, a comment,
     // a string and a `{` in a char literal do not close.
     write(
@@ -312,13 +323,8 @@ fn the_circle_check_finds_circles_however_the_import_is_written() {
 
 #[test]
 fn the_sibling_check_lets_a_file_use_its_mod_rs_but_finds_siblings() {
-    let root = std::env::temp_dir().join(format!("tabula-siblings-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let write = |path: &str, text: &str| {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
-        std::fs::write(path, text).expect("written");
-    };
+    let root = scratch_tree("siblings");
+    let write = |path: &str, text: &str| write_source(&root, path, text);
     write(
         "m/mod.rs",
         "pub mod a;\npub mod b;\npub mod c;\npub struct S;\n",
