@@ -3,9 +3,10 @@
 //! seat as its turn comes, and the human sees only what that seat may
 //! see: its own view in `showboard`, the other seats' moves as the game's
 //! `tell` gives them to a seat-bound player, and the boundaries of tricks,
-//! hands and rounds ([`feed::Feed`], which the table keeps). Commands that would show more (the
-//! history with its deals, an analysis over sampled hands, the seed that
-//! deals the other hands) or that belong to a referee are refused.
+//! hands and rounds ([`feed::Feed`], which the table keeps). Commands
+//! that would show more (the history with its deals, an analysis over
+//! sampled hands, the seed that deals the other hands) or that belong to
+//! a referee are refused.
 //!
 //! Each human-seat game deals from its own seed: the one given with it
 //! (`seed=N`); else, when tabula drew the session seed, one from the

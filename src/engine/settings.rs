@@ -649,8 +649,9 @@ pub static GAME_DEFAULTS: &[GameDefault] = &[
         ],
         why: "alpha-beta on the pattern evaluation, exact solver from 24 empties: \
               beats MCTS and GRhino at every budget measured; the opening book from \
-              WTHOR's expert games: +81.7 at 20 ms over 1,000 games against the same \
-              player without it",
+              WTHOR's expert games: +81.7 and -10.8 at 20 ms in two matches of 1,000 \
+              games against the same player without it (the suite's 100 openings \
+              repeat; docs/experiments-othello.md)",
     },
     GameDefault {
         game: crate::games::quoridor::NAME,

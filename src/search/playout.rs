@@ -248,9 +248,9 @@ pub fn playout<G: Game>(
 /// on a wide board both cost a path search or more; `u64::MAX` for no
 /// cap), and returns the looks it took with the move. Depth 1 looks at
 /// every move. Depth 2 does too where every move's replies fit in `cap`
-/// (taking the moves' count for the replies'); else it ranks the moves by depth 1 and looks at the
-/// replies of the best ranked first, as many as fit in `cap` (one at
-/// least), choosing among those. Ties go to the move generated first,
+/// (taking the moves' count for the replies'); else it ranks the moves
+/// by depth 1 and looks at the replies of the best ranked first, as many
+/// as fit in `cap` (one at least), choosing among those. Ties go to the move generated first,
 /// either way.
 pub fn shallow_best_within<G: Game>(
     state: &G,
